@@ -1,0 +1,36 @@
+# speedref: `make test` and `make sim` work on a fresh machine with Python 3.11+ and make.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+MPY_OUT := build/mpy
+
+.PHONY: test sim bench mpy flash clean venv
+
+venv: $(STAMP)
+
+# Create the venv and install pinned dependencies (re-run when the pins change).
+$(STAMP): requirements-dev.txt pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
+	touch $(STAMP)
+
+# Compile every firmware file with the real MicroPython compiler.
+mpy: $(STAMP)
+	$(PY) -m host_tools.build --out $(MPY_OUT)
+
+test: $(STAMP) mpy
+	$(PY) -m pytest
+
+sim: $(STAMP)
+	$(VENV)/bin/speedref-sim
+
+bench: $(STAMP) mpy
+	$(PY) benchmarks/run_all.py
+
+flash: $(STAMP)
+	$(VENV)/bin/speedref-flash
+
+clean:
+	rm -rf build .pytest_cache

@@ -1,0 +1,62 @@
+# Cards are small ints: suit * 16 + rank, so a hand fits in a bytearray.
+#   standard deck: suits 0..3 = clubs, diamonds, hearts, spades; ranks 1..13 (A=1 .. K=13)
+#   jokers:        0x40 and 0x41 (suit 4)
+#   Speed Run:     suits 0..3 = earthworms, raccoons, geckos, gorillas; ranks 1..10
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+JOKER = const(0x40)
+STD_SUITS = "CDHS"
+RUN_SUITS = "ERGW"  # Earthworms, Raccoons, Geckos, goRillas -> W for the Gorillas
+_RANKS = "A23456789TJQK"
+
+
+def card(suit, rank):
+    return suit * 16 + rank
+
+
+def suit(c):
+    return c >> 4
+
+
+def rank(c):
+    return c & 15
+
+
+def is_joker(c):
+    return c >= JOKER
+
+
+def standard_deck(jokers=0):
+    """52 cards (A..K in four suits), plus `jokers` jokers (0..2), as a bytearray."""
+    d = bytearray()
+    for s in range(4):
+        for r in range(1, 14):
+            d.append(s * 16 + r)
+    for j in range(jokers):
+        d.append(JOKER + j)
+    return d
+
+
+def run_deck():
+    """Speed Run's 40 cards: four suits of 1..10."""
+    d = bytearray()
+    for s in range(4):
+        for r in range(1, 11):
+            d.append(s * 16 + r)
+    return d
+
+
+def name(c):
+    """Standard-deck name for transcripts: 'AS', 'TD', '7H', 'JK' (ASCII only)."""
+    if c >= JOKER:
+        return "JK"
+    return _RANKS[(c & 15) - 1] + STD_SUITS[c >> 4]
+
+
+def run_name(c):
+    """Speed Run card name: suit letter then rank, 'E7', 'W10'."""
+    return RUN_SUITS[c >> 4] + str(c & 15)

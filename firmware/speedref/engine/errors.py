@@ -1,0 +1,15 @@
+# One exception type for every broken rule, so callers catch one thing.
+
+
+class RuleError(ValueError):
+    """An action or record that breaks a numbered rule from seeds/.
+
+    `rule` is the rule's number (e.g. "SR-14"); the message names it, so a
+    person reading a log line knows which rule to look up.  Raising one never
+    leaves a state half-changed: every check runs before any mutation.
+    """
+
+    def __init__(self, rule, msg):
+        ValueError.__init__(self, rule + ": " + msg)
+        self.rule = rule
+        self.msg = msg

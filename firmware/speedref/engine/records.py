@@ -1,0 +1,54 @@
+# Canonical game records: one JSON object per game, used by the device's log,
+# the simulator, the host tools' database and the tests.  A record is checked
+# by replaying it through its game's table-level model (the same code the
+# referee app keeps score with), so there is one set of rules, not two.
+#
+# Every game module provides `replay(record) -> sheet`, raising RuleError
+# ("hand 3, player 2: ...") for an invalid record.  A sheet has:
+#   players        list of names
+#   totals         list of ints, one per player (or per side) as scored
+#   hands_played   int: hands or deals counted
+#   ended_early    bool
+#   winners()      list of seat indices (several when the win is shared)
+#   tiebreak       str: what decided the winner, for a person to read
+#   rows()         [(label, [cell str per player], [running total per player])]
+#   to_record()    the canonical record (replay(r).to_record() == r, normalised)
+from speedref.engine.errors import RuleError
+
+GAMES = ("speed", "spit", "speedrun", "partners")
+
+
+def game_module(name):
+    """Import a game's module only when it is needed (heap on the board)."""
+    if name == "speed":
+        from speedref.engine import speed as m
+    elif name == "spit":
+        from speedref.engine import spit as m
+    elif name == "speedrun":
+        from speedref.engine import speedrun as m
+    elif name == "partners":
+        from speedref.engine import partners as m
+    else:
+        raise RuleError("REC-1", "unknown game %r (expected one of %s)" % (name, ", ".join(GAMES)))
+    return m
+
+
+def replay(record):
+    """Validate a record and return its scored sheet (RuleError if invalid)."""
+    if not isinstance(record, dict):
+        raise RuleError("REC-1", "a game record is a JSON object")
+    return game_module(record.get("game")).replay(record)
+
+
+def summary(record):
+    """The scoresheet as a plain dict: what `speedref-score --json` prints."""
+    sheet = replay(record)
+    return {
+        "game": record["game"],
+        "players": list(sheet.players),
+        "totals": list(sheet.totals),
+        "winners": sheet.winners(),
+        "tiebreak": sheet.tiebreak,
+        "hands_played": sheet.hands_played,
+        "ended_early": sheet.ended_early,
+    }

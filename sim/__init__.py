@@ -1,0 +1,1 @@
+# The desktop simulator: the firmware's own referee app on a virtual board.

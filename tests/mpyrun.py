@@ -1,0 +1,40 @@
+"""Run code under the real MicroPython Unix port (from the pinned PyPI package).
+
+MICROPYPATH puts, in order: tests/fakes (a fake `machine` and friends), the
+firmware (compiled .mpy from `make mpy`, or the source tree), tests/mpy (test
+drivers that run on both runtimes).
+"""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MICROPYTHON = Path(sys.executable).parent / "micropython"
+MPY_BUILD = ROOT / "build" / "mpy"
+FAKES = ROOT / "tests" / "fakes"
+SUPPORT = ROOT / "tests" / "mpy"
+
+
+def micropath(use_mpy=True, extra=()):
+    fw = MPY_BUILD if use_mpy else ROOT / "firmware"
+    parts = [str(p) for p in extra] + [str(FAKES), str(fw), str(SUPPORT)]
+    return ":".join(parts)
+
+
+def run(code=None, script=None, args=(), heap="64wK", use_mpy=True, extra_path=(),
+        timeout=600, check=True):
+    """Run `code` (a string) or `script` (a path) and return the CompletedProcess.
+
+    With check=True a non-zero exit fails with MicroPython's own traceback.
+    """
+    if use_mpy and not MPY_BUILD.exists():
+        raise RuntimeError("build/mpy is missing: run `make mpy` (make test does)")
+    cmd = [str(MICROPYTHON), "-X", "heapsize=" + heap]
+    cmd += ["-c", code] if code is not None else [str(script)]
+    cmd += list(args)
+    env = dict(os.environ, MICROPYPATH=micropath(use_mpy, extra_path))
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout, cwd=ROOT)
+    if check and r.returncode != 0:
+        raise AssertionError("micropython failed (%d):\n%s\n%s" % (r.returncode, r.stdout[-3000:], r.stderr[-3000:]))
+    return r

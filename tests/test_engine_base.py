@@ -1,0 +1,40 @@
+"""The shared engine pieces: seeded PRNG and card encoding, on both runtimes."""
+from speedref.engine import cards
+from speedref.engine.errors import RuleError
+from speedref.engine.rng import Rng
+
+import mpyrun
+
+
+def test_rng_same_sequence_on_both_runtimes():
+    r = Rng(12345)
+    expected = [r.next32() for _ in range(5)] + [Rng(7).shuffle(bytearray(range(10)))]
+    out = mpyrun.run("from speedref.engine.rng import Rng\n"
+                     "r = Rng(12345)\n"
+                     "print([r.next32() for _ in range(5)] + [list(Rng(7).shuffle(bytearray(range(10))))])")
+    assert out.stdout.strip() == str(expected[:5] + [list(expected[5])])
+
+
+def test_rng_below_is_in_range_and_zero_seed_is_usable():
+    r = Rng(0)
+    seen = {r.below(6) for _ in range(600)}
+    assert seen == set(range(6))
+
+
+def test_shuffle_is_a_permutation():
+    d = cards.standard_deck(2)
+    Rng(99).shuffle(d)
+    assert sorted(d) == sorted(cards.standard_deck(2)) and len(set(d)) == 54
+
+
+def test_card_names():
+    assert cards.name(cards.card(3, 1)) == "AS"
+    assert cards.name(cards.card(0, 10)) == "TC"
+    assert cards.name(cards.JOKER + 1) == "JK"
+    assert cards.run_name(cards.card(3, 10)) == "W10"
+    assert len(cards.run_deck()) == 40
+
+
+def test_rule_error_is_value_error_naming_rule():
+    e = RuleError("SR-1", "bad")
+    assert isinstance(e, ValueError) and str(e) == "SR-1: bad" and e.rule == "SR-1"
