@@ -2,6 +2,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-for p in (ROOT / "firmware", ROOT, ROOT / "tests"):
+for p in (ROOT / "firmware", ROOT, ROOT / "tests", ROOT / "tests" / "mpy"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
