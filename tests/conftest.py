@@ -5,3 +5,14 @@ ROOT = Path(__file__).resolve().parent.parent
 for p in (ROOT / "firmware", ROOT, ROOT / "tests", ROOT / "tests" / "mpy"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
+
+# CPython has no `framebuf`: the simulator's shim (pixel-exact, MicroPython's own
+# font extracted from the Unix port) stands in, as it does in the simulator.
+try:
+    import framebuf  # noqa: F401
+except ImportError:
+    try:
+        from sim import compat as _compat
+        _compat.install()
+    except ImportError:
+        pass
