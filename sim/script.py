@@ -1,0 +1,53 @@
+"""Event scripts for the simulator's headless mode.
+
+One event a line: `<time_ms> <button> <down|up>`, e.g. `1500.25 p1 down`.
+Buttons: p1..p4 (the slap pads), up, down, ok, back.  `#` starts a comment;
+blank lines are skipped.  Times are milliseconds from the start of the run and
+may have up to three decimals (microseconds); they must not go backwards.
+"""
+
+# Button numbers as the firmware numbers them (docs/architecture.md).
+BUTTONS = {"p1": 0, "p2": 1, "p3": 2, "p4": 3, "up": 4, "down": 5, "ok": 6, "back": 7}
+NAMES = {v: k for k, v in BUTTONS.items()}
+
+
+class ScriptError(ValueError):
+    def __init__(self, lineno, line, why):
+        ValueError.__init__(self, "line %d: %s: %r" % (lineno, why, line))
+        self.lineno = lineno
+
+
+def parse_time_us(text):
+    """'12' -> 12000, '12.5' -> 12500, '0.001' -> 1: exact, no floats."""
+    whole, dot, frac = text.partition(".")
+    if not whole.isdigit() or (dot and not frac.isdigit()) or len(frac) > 3:
+        raise ValueError("time must be milliseconds with at most 3 decimals")
+    return int(whole) * 1000 + int((frac + "000")[:3])
+
+
+def parse(text):
+    """Return [(t_us, button, is_down, lineno)], raising ScriptError on the
+    first malformed line."""
+    events = []
+    last = 0
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split()
+        if len(parts) != 3:
+            raise ScriptError(lineno, raw, "expected '<time_ms> <button> <down|up>'")
+        t, name, edge = parts
+        try:
+            t_us = parse_time_us(t)
+        except ValueError as e:
+            raise ScriptError(lineno, raw, str(e))
+        if name.lower() not in BUTTONS:
+            raise ScriptError(lineno, raw, "unknown button %r (use %s)" % (name, ", ".join(BUTTONS)))
+        if edge.lower() not in ("down", "up"):
+            raise ScriptError(lineno, raw, "edge must be 'down' or 'up'")
+        if t_us < last:
+            raise ScriptError(lineno, raw, "time goes backwards")
+        last = t_us
+        events.append((t_us, BUTTONS[name.lower()], edge.lower() == "down", lineno))
+    return events
