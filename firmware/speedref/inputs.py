@@ -1,0 +1,107 @@
+# The input decoder: between the ring buffer and the app.
+#
+# Every ring event is a full snapshot of the buttons that are held (bit
+# 1 << button, pressed = 1) and the time it was taken.  The decoder compares
+# each snapshot with the levels it has already told the app about and turns
+# the differences into app.press(button, t_us) / app.release(button, t_us).
+# Because a snapshot carries every level, not just one edge, a missed edge
+# (ring overflow, an interrupt swallowed by the lockout) heals itself at the
+# next snapshot or at the next tick: the decoder resynchronises.
+#
+# Bounce: after an edge is passed on, that button's changes are ignored for
+# bounce_us (the capture path may already debounce; the PIO path does not).
+# When the lockout ends and the last snapshot disagrees with what the app
+# was told (a tap shorter than the lockout), tick() passes the change on with
+# the time the level really changed.
+#
+# Two pads in one snapshot reach the app with the same timestamp: a tie.
+# A button held for stuck_us (default one minute: a jammed pad, a cup on it)
+# is reported once through on_stuck(button, held_us) and not again until it
+# is released.  Nothing here allocates per event: lists of small ints only.
+from speedref.ticks import ticks_diff
+
+BUTTONS = 8  # 0..3 pads P1..P4, 4 UP, 5 DOWN, 6 OK, 7 BACK
+BOUNCE_US = 10000
+STUCK_US = 60000000
+
+
+class Inputs:
+    def __init__(self, app, buttons=BUTTONS, bounce_us=BOUNCE_US, stuck_us=STUCK_US,
+                 on_stuck=None):
+        self.app = app
+        self.n = buttons
+        self.bounce_us = bounce_us
+        self.stuck_us = stuck_us
+        self.on_stuck = on_stuck
+        self.level = 0  # levels the app has been told about
+        self.raw = 0  # levels in the latest snapshot
+        self._raw_t = [0] * buttons  # when each raw level last changed
+        self._edge_t = [0] * buttons  # when each passed-on edge happened
+        self._locked = [False] * buttons  # inside the bounce lockout
+        self._stuck = [False] * buttons  # already reported as stuck
+        self.edges = 0  # edges passed to the app (for tests and the log)
+
+    def feed(self, t, mask):
+        """One snapshot from the ring: pass on every settled change."""
+        changed = (mask ^ self.raw) & ((1 << self.n) - 1)
+        if changed:
+            b = 0
+            while changed:
+                if changed & 1:
+                    self._raw_t[b] = t
+                changed >>= 1
+                b += 1
+            self.raw = mask & ((1 << self.n) - 1)
+        self._settle(t)
+
+    def tick(self, now):
+        """Every loop: end lockouts, resync levels the lockout held back,
+        report stuck buttons."""
+        for b in range(self.n):
+            if self._locked[b]:
+                d = ticks_diff(now, self._edge_t[b])
+                if d < 0 or d >= self.bounce_us:
+                    self._locked[b] = False
+        self._settle(now)
+        held = self.level
+        b = 0
+        while held:
+            if held & 1 and not self._stuck[b]:
+                d = ticks_diff(now, self._edge_t[b])
+                if d >= self.stuck_us:
+                    self._stuck[b] = True
+                    if self.on_stuck:
+                        self.on_stuck(b, d)
+            held >>= 1
+            b += 1
+
+    def _settle(self, now):
+        diff = self.raw ^ self.level
+        b = 0
+        while diff:
+            if diff & 1:
+                ok = True
+                if self._locked[b]:
+                    d = ticks_diff(now, self._edge_t[b])
+                    # A negative difference can only mean the lockout is long
+                    # over (ticks wrapped); otherwise wait it out.
+                    ok = d < 0 or d >= self.bounce_us
+                if ok:
+                    self._pass_on(b, self._raw_t[b])
+            diff >>= 1
+            b += 1
+
+    def _pass_on(self, b, t):
+        bit = 1 << b
+        self.level ^= bit
+        self._edge_t[b] = t
+        self._locked[b] = True
+        self.edges += 1
+        if self.level & bit:
+            self._stuck[b] = False
+            self.app.press(b, t)
+        else:
+            self.app.release(b, t)
+
+    def held(self, button):
+        return bool(self.level >> button & 1)
