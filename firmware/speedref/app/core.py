@@ -1,0 +1,318 @@
+# The referee app: one pure state machine the device loop (and the simulator)
+# drives with button edges and ticks.  It owns the frame buffer and a small
+# queue of buzzer cues; it never sleeps, blocks, reads a clock or touches
+# hardware, so the same code runs on the board, in the simulator and in tests.
+#
+# Whatever is on screen is a "screen" object with press/release/tick/draw
+# (and back for BACK).  A running game is a "flow" (see docs/app.md): the app
+# takes BACK away from it and shows the pause menu (continue, undo, abandon),
+# so every flow gets undo and abandon the same way and no screen is a dead end.
+import framebuf
+from speedref.ticks import ticks_diff
+from speedref.engine.errors import RuleError
+from speedref.app import ui
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+PADS = const(4)  # buttons 0..3 are the players' pads P1..P4
+UP = const(4)
+DOWN = const(5)
+OK = const(6)
+BACK = const(7)
+
+# Holding OK this long is BACK, for boards without a BACK button.  OK itself
+# therefore acts when it is released (navigation only; pads act on press).
+LONG_OK_US = const(800000)
+
+# Buzzer cues (freq_hz, ms).  Module constants, so queueing one allocates nothing.
+CLICK = (1320, 25)      # a button was taken
+COUNT = (880, 120)      # 3, 2, 1 of a countdown
+GO = (1760, 350)        # the exact instant to flip
+FOUL = (220, 500)       # false start or an entry refused
+CALL = (1175, 60)       # a player's call (ready, stuck) registered
+WIN = (1568, 450)       # a deal or game decided
+ERROR = (330, 200)      # something refused or went wrong
+
+_SOUND_SLOTS = const(4)
+
+
+class App:
+    def __init__(self, store, log):
+        self.store = store
+        self.log = log
+        self.buf = bytearray(1024)
+        self.fb = framebuf.FrameBuffer(self.buf, 128, 64, framebuf.MONO_VLSB)
+        self.dirty = False
+        self._sounds = [None] * _SOUND_SLOTS
+        self._s_head = 0
+        self._s_count = 0
+        self._ok_t = 0
+        self._ok_down = False
+        self._ok_used = False  # the current OK hold already became BACK
+        self._redraw = True
+        self.flow = None       # the running game, or None
+        from speedref.app import menu
+        self.settings = menu.merge_settings(self._load_settings())
+        saved, problem = self._load_game()
+        sp = getattr(store, "settings_problem", None)
+        if sp:
+            problem = sp if not problem else problem + "; " + sp
+        self.screen = menu.Boot(self, saved, problem)
+        self._flush()
+
+    # ---- the device loop's interface -------------------------------------
+    def press(self, button, t_us):
+        if button == OK:
+            self._ok_t = t_us
+            self._ok_down = True
+            self._ok_used = False
+            return
+        if button == BACK:
+            if self._ok_down:
+                self._ok_used = True  # a decoder already turned a long OK into BACK
+            self._back(t_us)
+        elif 0 <= button < BACK:
+            self.screen.press(button, t_us)
+        self._flush()
+
+    def release(self, button, t_us):
+        if button == OK:
+            if self._ok_down and not self._ok_used:
+                self._ok_down = False
+                self.screen.press(OK, t_us)
+            self._ok_down = False
+        elif 0 <= button < OK:
+            self.screen.release(button, t_us)
+        self._flush()
+
+    def tick(self, now_us):
+        if self._ok_down and not self._ok_used and ticks_diff(now_us, self._ok_t) >= LONG_OK_US:
+            self._ok_used = True
+            self._back(now_us)
+        self.screen.tick(now_us)
+        self._flush()
+
+    def pop_sound(self):
+        if not self._s_count:
+            return None
+        s = self._sounds[self._s_head]
+        self._sounds[self._s_head] = None
+        self._s_head = (self._s_head + 1) % _SOUND_SLOTS
+        self._s_count -= 1
+        return s
+
+    # ---- services for screens and flows -----------------------------------
+    def sound(self, cue):
+        """Queue a cue (one of the constants above); dropped if 4 are waiting."""
+        if self._s_count < _SOUND_SLOTS:
+            self._sounds[(self._s_head + self._s_count) % _SOUND_SLOTS] = cue
+            self._s_count += 1
+
+    def redraw(self):
+        """Ask for the current screen to be drawn again after this event."""
+        self._redraw = True
+
+    def show(self, screen):
+        self.screen = screen
+        self._redraw = True
+
+    def emit(self, obj):
+        """One JSON line on the USB log."""
+        self.log.emit(obj)
+
+    def save(self, state):
+        """Save the running flow's state (call at deal/hand boundaries only:
+        every call is a flash write).  A resumed game gets `state` back."""
+        f = self.flow
+        try:
+            self.store.save_game({"v": 1, "game": f.GAME, "opts": f.opts, "state": state})
+        except OSError as e:
+            self.emit({"ev": "error", "msg": "save failed: %s" % e})
+
+    def finish(self, record):
+        """The game is over: store its record, log it, forget the saved state.
+        The flow keeps showing its final screen and calls close() on OK."""
+        try:
+            self.store.add_record(record)
+        except OSError as e:
+            self.emit({"ev": "error", "msg": "record not stored: %s" % e})
+        self.emit({"ev": "game_end", "record": record})
+        self._clear_game()
+
+    def close(self):
+        """Leave the running flow (after finish or abandon) for the menu."""
+        self.flow = None
+        from speedref.app import menu
+        self.show(menu.Games(self))
+
+    def abandon(self):
+        f = self.flow
+        if f is not None:
+            self.emit({"ev": "abandon", "game": f.GAME})
+            self._clear_game()
+        self.close()
+
+    def message(self, text, then=None):
+        """A screen with a short message; OK or BACK calls `then` (default: menu)."""
+        self.show(Message(self, text, then or self.close))
+
+    # ---- starting and resuming games ---------------------------------------
+    def start(self, game, now_us, opts=None):
+        """Start `game` ("speed", "spit", "speedrun", "partners") with `opts`
+        (default: the remembered settings for it)."""
+        if opts is None:
+            opts = dict(self.settings[game])
+        self._run(game, opts, now_us, None)
+
+    def resume(self, saved, now_us):
+        self._run(saved["game"], saved["opts"], now_us, saved["state"])
+
+    def _run(self, game, opts, now_us, state):
+        try:
+            cls = flow_class(game)
+        except ImportError:
+            self.message("%s is not on this device yet" % game)
+            return
+        try:
+            self.flow = cls(self, opts, now_us, state)
+        except (RuleError, KeyError, TypeError) as e:
+            # bad options or a save from another version: say so, don't crash
+            self.flow = None
+            self.emit({"ev": "error", "msg": "cannot start %s: %s" % (game, e)})
+            self.message("Cannot start: %s" % e)
+            return
+        self.show(self.flow)
+
+    # ---- internals -----------------------------------------------------------
+    def _back(self, t_us):
+        f = self.flow
+        if f is not None and self.screen is f:
+            f.interrupt(t_us)  # cancel whatever was timed (countdowns, races)
+            self.show(Pause(self))
+        else:
+            self.screen.back(t_us)
+
+    def _flush(self):
+        if self._redraw:
+            self._redraw = False
+            self.fb.fill(0)
+            self.screen.draw(self.fb)
+            self.dirty = True
+
+    def _load_settings(self):
+        try:
+            return self.store.load_settings()
+        except (OSError, ValueError):
+            return {}
+
+    def _load_game(self):
+        try:
+            return self.store.load_game()
+        except (OSError, ValueError) as e:
+            return None, "save unreadable: %s" % e
+
+    def _clear_game(self):
+        try:
+            self.store.clear_game()
+        except OSError:
+            pass
+
+
+def flow_class(game):
+    """Import a game's flow (and so its engine) only when that game starts."""
+    if game == "speed":
+        from speedref.app.speed_flow import SpeedFlow as cls
+    elif game == "spit":
+        from speedref.app.spit_flow import SpitFlow as cls
+    elif game == "speedrun":
+        from speedref.app.speedrun_flow import SpeedRunFlow as cls
+    elif game == "partners":
+        from speedref.app.partners_flow import PartnersFlow as cls
+    else:
+        raise ImportError(game)
+    return cls
+
+
+class Screen:
+    """Base for non-game screens: every event ignored unless overridden."""
+
+    def press(self, b, t_us):
+        pass
+
+    def release(self, b, t_us):
+        pass
+
+    def tick(self, now_us):
+        pass
+
+    def back(self, t_us):
+        pass
+
+    def draw(self, fb):
+        pass
+
+
+class Message(Screen):
+    def __init__(self, app, text, then):
+        self.app = app
+        self.lines = ui.wrap(text)
+        self.then = then
+
+    def press(self, b, t_us):
+        if b == OK:
+            self.then()
+
+    def back(self, t_us):
+        self.then()
+
+    def draw(self, fb):
+        y = 0
+        for line in self.lines[:6]:
+            fb.text(line, 0, y, 1)
+            y += 10
+        ui.center(fb, "OK: continue", 56)
+
+
+class Pause(Screen):
+    """BACK during a game: continue, undo the last entry, or abandon."""
+
+    def __init__(self, app):
+        self.app = app
+        self.items = ["Continue"]
+        if app.flow.can_undo():
+            self.items.append("Undo last")
+        self.items.append("Abandon game")
+        self.cursor = 0
+        self.confirm = False
+
+    def press(self, b, t_us):
+        app = self.app
+        if b == UP or b == DOWN:
+            n = len(self.items)
+            self.cursor = (self.cursor + (1 if b == DOWN else n - 1)) % n
+            self.confirm = False
+            app.redraw()
+        elif b == OK:
+            item = self.items[self.cursor]
+            if item == "Continue":
+                self.back(t_us)
+            elif item == "Undo last":
+                app.show(app.flow)
+                app.flow.undo(t_us)
+                app.sound(CLICK)
+            elif not self.confirm:
+                self.confirm = True  # abandoning loses the game: ask twice
+                app.redraw()
+            else:
+                app.abandon()
+
+    def back(self, t_us):
+        self.app.show(self.app.flow)
+
+    def draw(self, fb):
+        ui.title(fb, "Abandon? OK=yes" if self.confirm else "Paused")
+        ui.menu_rows(fb, self.items, self.cursor, 0, 14)

@@ -1,0 +1,84 @@
+# Drawing helpers for a 128x64 one-bit screen that people read at arm's
+# length while their hands are busy with cards: big digits (the 8x8 font
+# scaled up), centred lines, an inverted title bar.  Only `framebuf` calls,
+# so the board and the simulator draw the same bytes.
+import framebuf
+
+W = 128
+H = 64
+
+# One 8x8 glyph is drawn here first, then copied out scaled: framebuf has no
+# scaled text, and fill_rect per set pixel needs no extra buffer.
+_glyph = bytearray(8)
+_gfb = framebuf.FrameBuffer(_glyph, 8, 8, framebuf.MONO_VLSB)
+
+
+def center(fb, s, y, c=1):
+    """Small text (8 px) centred on the line starting at row y."""
+    fb.text(s, (W - 8 * len(s)) // 2, y, c)
+
+
+def title(fb, s):
+    """An inverted bar on the top line: tells which screen this is."""
+    fb.fill_rect(0, 0, W, 9, 1)
+    center(fb, s, 1, 0)
+
+
+def big(fb, s, x, y, scale):
+    """Text with every font pixel drawn as a scale x scale square."""
+    for ch in s:
+        _gfb.fill(0)
+        _gfb.text(ch, 0, 0, 1)
+        for col in range(8):
+            bits = _glyph[col]  # MONO_VLSB: one byte per column, bit n = row n
+            row = 0
+            while bits:
+                if bits & 1:
+                    fb.fill_rect(x + col * scale, y + row * scale, scale, scale, 1)
+                bits >>= 1
+                row += 1
+        x += 8 * scale
+
+
+def big_center(fb, s, y, scale):
+    """Scaled text centred across the screen (shrinks the scale if too wide)."""
+    while scale > 1 and 8 * scale * len(s) > W:
+        scale -= 1
+    big(fb, s, (W - 8 * scale * len(s)) // 2, y, scale)
+
+
+def menu_rows(fb, items, cursor, top, y0=11):
+    """Up to 6 rows of a list from index `top`, the cursor row inverted."""
+    y = y0
+    i = top
+    while i < len(items) and y <= H - 8:
+        if i == cursor:
+            fb.fill_rect(0, y - 1, W, 9, 1)
+            fb.text(items[i], 2, y, 0)
+        else:
+            fb.text(items[i], 2, y, 1)
+        y += 9
+        i += 1
+
+
+def scroll_top(cursor, top, rows=6):
+    """Keep the cursor inside the visible window of `rows` rows."""
+    if cursor < top:
+        return cursor
+    if cursor >= top + rows:
+        return cursor - rows + 1
+    return top
+
+
+def wrap(s, width=16):
+    """Split a message into lines of at most `width` characters (at spaces)."""
+    lines = []
+    for word in s.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] = lines[-1] + " " + word
+        else:
+            while len(word) > width:
+                lines.append(word[:width])
+                word = word[width:]
+            lines.append(word)
+    return lines
