@@ -1,0 +1,227 @@
+# Files on the board's flash that survive a power cut at any instant.
+#
+# Every file is written whole to "<name>.tmp", then renamed over "<name>"
+# (a rename is atomic on littlefs, the rp2 and esp32 default).  The old good
+# file is first renamed to "<name>.bak", so there is always a complete file
+# to fall back to.  Each file starts with a header line holding a CRC-32 and
+# the body's length, so a torn or bit-flipped file is recognised:
+#
+#     SRF1 <crc32 as 8 hex digits> <body length>\n<JSON body>
+#
+# A damaged file is set aside as "<name>.bad" (kept for a person to look at),
+# a short problem string is returned for the app to show, and the ".bak" is
+# used if it is good.  Writes happen only when the app asks (hand boundaries,
+# settings changes): flash wears out.
+#
+# Finished game records live one per file in rec/, named by a sequence
+# number, the newest KEEP kept.  Each gets an id unique to this device:
+# "<machine.unique_id() in hex>-<sequence>".
+import json
+import os
+
+try:
+    from binascii import crc32
+except ImportError:  # a port built without it: same polynomial, bit by bit
+    def crc32(data, crc=0):
+        crc ^= 0xFFFFFFFF
+        for byte in data:
+            crc ^= byte
+            for _ in range(8):
+                crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
+        return crc ^ 0xFFFFFFFF
+
+KEEP = 50  # game records kept on flash (the issue asks for at least 50)
+GAME = "game.json"
+SETTINGS = "settings.json"
+SEQ = "seq.json"
+REC_DIR = "rec"
+
+# Load outcomes of one file.
+OK = 0
+MISSING = 1
+DAMAGED = 2
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _replace(src, dst):
+    # littlefs and POSIX replace dst; a FAT volume refuses, so remove first.
+    try:
+        os.rename(src, dst)
+    except OSError:
+        _remove(dst)
+        os.rename(src, dst)
+
+
+def encode(obj):
+    body = json.dumps(obj).encode()
+    head = "SRF1 %08x %d\n" % (crc32(body) & 0xFFFFFFFF, len(body))
+    return head.encode() + body
+
+
+def decode(data):
+    """(OK, obj) for an intact file, (DAMAGED, None) otherwise."""
+    nl = data.find(b"\n")
+    if nl < 0:
+        return DAMAGED, None
+    parts = data[:nl].split()
+    body = data[nl + 1:]
+    try:
+        if len(parts) != 3 or parts[0] != b"SRF1":
+            return DAMAGED, None
+        if int(parts[2]) != len(body) or int(parts[1], 16) != crc32(body) & 0xFFFFFFFF:
+            return DAMAGED, None
+        return OK, json.loads(body)
+    except ValueError:
+        return DAMAGED, None
+
+
+def _unique_id():
+    try:
+        import machine
+        return "".join("%02x" % b for b in machine.unique_id())
+    except (ImportError, AttributeError):
+        return "sim"
+
+
+class Store:
+    def __init__(self, root, uid=None, keep=KEEP):
+        self.root = root.rstrip("/") if len(root) > 1 else root
+        self.uid = uid if uid is not None else _unique_id()
+        self.keep = keep
+        self.settings_problem = None  # set by load_settings for the app to show
+        self.writes = 0  # files written (flash wear, for tests and the log)
+        for d in (self.root, self._p(REC_DIR)):
+            try:
+                os.mkdir(d)
+            except OSError:
+                pass  # already there
+
+    def _p(self, name):
+        return self.root + "/" + name
+
+    # --- one file, atomically -------------------------------------------
+    def _write(self, name, obj, keep_bak=True):
+        path = self._p(name)
+        tmp = path + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(encode(obj))
+        if keep_bak and _exists(path):
+            _replace(path, path + ".bak")
+        _replace(tmp, path)
+        self.writes += 1
+
+    def _read(self, path):
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            return MISSING, None
+        return decode(data)
+
+    def _load(self, name):
+        """(obj or None, problem or None), falling back to the .bak."""
+        path = self._p(name)
+        problem = None
+        status, obj = self._read(path)
+        if status == MISSING:
+            # A cut between "main -> .bak" and ".tmp -> main" leaves a
+            # complete .tmp: it is the newest good state.
+            tstatus, tobj = self._read(path + ".tmp")
+            if tstatus == OK:
+                _replace(path + ".tmp", path)
+                return tobj, None
+        _remove(path + ".tmp")  # an unfinished write, never the only copy
+        if status == OK:
+            return obj, None
+        if status == DAMAGED:
+            _replace(path, path + ".bad")
+            problem = name + " damaged, set aside"
+        bstatus, bobj = self._read(path + ".bak")
+        if bstatus == OK:
+            if problem:
+                problem += "; backup used"
+            return bobj, problem
+        if bstatus == DAMAGED:
+            _replace(path + ".bak", path + ".bak.bad")
+            problem = (problem + "; backup damaged") if problem else name + " backup damaged"
+        return None, problem
+
+    # --- the interface the app uses -------------------------------------
+    def load_settings(self):
+        obj, self.settings_problem = self._load(SETTINGS)
+        return obj if isinstance(obj, dict) else {}
+
+    def save_settings(self, d):
+        self._write(SETTINGS, d)
+
+    def save_game(self, d):
+        self._write(GAME, d)
+
+    def load_game(self):
+        """(state dict or None, problem string or None)."""
+        obj, problem = self._load(GAME)
+        if obj is not None and not isinstance(obj, dict):
+            return None, GAME + " is not a game state"
+        return obj, problem
+
+    def clear_game(self):
+        """The game ended or was abandoned: nothing to resume."""
+        for suffix in ("", ".bak", ".tmp"):
+            _remove(self._p(GAME) + suffix)
+
+    # --- finished game records --------------------------------------------
+    def _seqs(self):
+        out = []
+        for name in os.listdir(self._p(REC_DIR)):
+            if name.endswith(".json") and name[:-5].isdigit():
+                out.append(int(name[:-5]))
+        out.sort()
+        return out
+
+    def _rec_name(self, seq):
+        return REC_DIR + "/%08d.json" % seq
+
+    def add_record(self, rec):
+        """Keep a finished game's record; sets and returns rec["id"]."""
+        seqs = self._seqs()
+        saved, _ = self._load(SEQ)
+        last = saved if isinstance(saved, int) else 0
+        if seqs and seqs[-1] > last:
+            last = seqs[-1]
+        seq = last + 1
+        rec["id"] = "%s-%d" % (self.uid, seq)
+        self._write(self._rec_name(seq), rec, keep_bak=False)
+        self._write(SEQ, seq)
+        seqs.append(seq)
+        while len(seqs) > self.keep:
+            _remove(self._p(self._rec_name(seqs.pop(0))))
+        return rec["id"]
+
+    def iter_records(self):
+        """Stored records, oldest first, one at a time (a dump of 50 records
+        would not fit in a small heap as one list).  A damaged file is set
+        aside and skipped."""
+        for seq in self._seqs():
+            path = self._p(self._rec_name(seq))
+            status, obj = self._read(path)
+            if status == OK:
+                yield obj
+            elif status == DAMAGED:
+                _replace(path, path + ".bad")
+
+    def records(self):
+        return list(self.iter_records())
