@@ -15,6 +15,8 @@ import sqlite3
 
 from speedref.engine import records
 
+DEFAULT_DB_NAME = "speedref-results.db"
+
 
 def canonical_json(obj):
     """Key order and spacing fixed, so equal records give equal text and hashes."""

@@ -21,9 +21,8 @@ import time
 from speedref.engine import records
 from speedref.engine.errors import RuleError
 
-from host_tools.db import ResultsDB
+from host_tools.db import ResultsDB, DEFAULT_DB_NAME as DEFAULT_DB
 
-DEFAULT_DB = "speedref-results.db"
 DUMP_COMMAND = b'{"cmd": "dump"}\n'
 MAX_LINE = 64 * 1024          # a "line" longer than this is noise, not a record
 BAUD = 115200

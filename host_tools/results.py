@@ -1,0 +1,141 @@
+"""speedref-results: standings per game and player from the results database.
+
+    speedref-results [--db FILE] [--csv FILE] [--json]
+
+Per game and player: games played, wins (a shared win counts for each winner),
+average final score, Perfect Bonuses (Speed Run), and slap wins with the median
+winning margin (Speed, and any game whose slaps the device logged).  Slap
+verdicts are tied to a game by speedref-log when that game's record arrives.
+"""
+import argparse
+import csv
+import json
+import statistics
+import sys
+
+from speedref.engine import records
+
+from host_tools.db import ResultsDB, DEFAULT_DB_NAME
+
+COLUMNS = ["game", "player", "games", "wins", "average_score", "perfect_bonuses",
+           "slap_wins", "median_margin_us"]
+# Names a game module may give its per-seat Perfect Bonus counts (Speed Run).
+PERFECT_ATTRS = ("perfect_bonuses", "perfects", "perfect")
+
+
+def perfect_counts(record):
+    """Per-seat Perfect Bonus counts from the Speed Run sheet, or None if it has none."""
+    sheet = records.replay(record)
+    for name in PERFECT_ATTRS:
+        v = getattr(sheet, name, None)
+        if callable(v):
+            v = v()
+        if isinstance(v, (list, tuple)) and all(isinstance(x, int) for x in v):
+            return list(v)
+    return None
+
+
+def standings(db):
+    """(rows as dicts in COLUMNS order, number of slaps not tied to any game)."""
+    table = {}   # (game, player) -> accumulating dict
+
+    def entry(game, player):
+        key = (game, player)
+        if key not in table:
+            table[key] = {"game": game, "player": player, "games": 0, "wins": 0, "_scores": [],
+                          "perfect_bonuses": None, "slap_wins": 0, "_margins": []}
+        return table[key]
+
+    players_of = {}
+    for row_id, rec in db.games():
+        names = [str(p) for p in rec.get("players", [])]
+        players_of[row_id] = names
+    for game, name, total, won in db.con.execute(
+            "SELECT g.game, p.name, p.total, p.won FROM game_players p"
+            " JOIN games g ON g.id = p.game_ref ORDER BY p.game_ref, p.seat").fetchall():
+        e = entry(game, name)
+        e["games"] += 1
+        e["wins"] += won
+        if total is not None:
+            e["_scores"].append(total)
+    for row_id, rec in db.games("speedrun"):
+        counts = perfect_counts(rec)
+        if counts is None:
+            continue
+        for seat, name in enumerate(players_of[row_id]):
+            e = entry("speedrun", name)
+            e["perfect_bonuses"] = (e["perfect_bonuses"] or 0) + counts[seat]
+    unlinked = 0
+    for game, kind, winner, margin, game_ref in db.slaps():
+        if game_ref is None or game_ref not in players_of:
+            unlinked += 1
+            continue
+        names = players_of[game_ref]
+        if winner is None or winner >= len(names):
+            continue          # a tie is nobody's win
+        e = entry(game, names[winner])
+        e["slap_wins"] += 1
+        e["_margins"].append(margin)
+    out = []
+    for e in table.values():
+        scores, margins = e.pop("_scores"), e.pop("_margins")
+        e["average_score"] = round(sum(scores) / len(scores), 2) if scores else None
+        e["median_margin_us"] = statistics.median(margins) if margins else None
+        out.append(dict((c, e[c]) for c in COLUMNS))
+    out.sort(key=lambda r: (r["game"], -r["wins"], -(r["average_score"] or 0), r["player"]))
+    return out, unlinked
+
+
+def _cell(v):
+    return "-" if v is None else str(v)
+
+
+def text_report(rows, unlinked):
+    if not rows:
+        return "no games in the database yet"
+    lines = []
+    heads = ["player", "games", "wins", "avg score", "perfect", "slap wins", "median margin"]
+    for game in sorted(set(r["game"] for r in rows)):
+        mine = [r for r in rows if r["game"] == game]
+        body = []
+        for r in mine:
+            margin = r["median_margin_us"]
+            body.append([r["player"], str(r["games"]), str(r["wins"]), _cell(r["average_score"]),
+                         _cell(r["perfect_bonuses"]), str(r["slap_wins"]),
+                         "-" if margin is None else "%.1f ms" % (margin / 1000)])
+        widths = [max(len(x[i]) for x in [heads] + body) for i in range(len(heads))]
+        lines.append(game)
+        for x in [heads] + body:
+            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(x, widths)).rstrip())
+        lines.append("")
+    if unlinked:
+        lines.append("%d slap verdicts not tied to a finished game (not counted)" % unlinked)
+    return "\n".join(lines).rstrip()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="speedref-results", description=__doc__.splitlines()[0])
+    ap.add_argument("--db", default=DEFAULT_DB_NAME, help="results database (default %(default)s)")
+    ap.add_argument("--csv", metavar="FILE", help="also write the standings as CSV")
+    ap.add_argument("--json", action="store_true", help="print the standings as JSON")
+    args = ap.parse_args(argv)
+    db = ResultsDB(args.db)
+    try:
+        rows, unlinked = standings(db)
+    finally:
+        db.close()
+    if args.csv:
+        with open(args.csv, "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fieldnames=COLUMNS)
+            w.writeheader()
+            for r in rows:
+                w.writerow(dict((k, "" if v is None else v) for k, v in r.items()))
+    if args.json:
+        print(json.dumps({"standings": rows, "unlinked_slaps": unlinked}, indent=1))
+    else:
+        print(text_report(rows, unlinked))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
