@@ -1,0 +1,142 @@
+"""The virtual board: the firmware's own device loop, app, input path and
+storage, wired to virtual hardware (sim/hardware.py) instead of `machine`.
+
+What is the board's code here (imported from firmware/, never copied):
+  the capture handler (speedref.hw.capture), the ring buffer (hw.ring), the
+  input decoder (speedref.inputs), the device loop (speedref.device), the
+  referee app (speedref.app), storage (speedref.storage) and the log
+  (speedref.log).
+What is virtual: the clock, the pins and the GPIO input register the capture
+handler reads, the buzzer, the display and the USB console.
+
+A button press is a pin level change: the virtual GPIO updates the register
+and runs the capture handler exactly as a pin interrupt would, so debounce,
+snapshots and ties behave as on the board.  The simulator then calls the
+device loop's `step(now_us)` as the board's main loop does.
+"""
+import json
+import os
+import tempfile
+
+from sim import compat
+
+compat.install()
+
+from sim.hardware import VirtualClock, VirtualGPIO, VirtualBuzzer, VirtualDisplay  # noqa: E402
+
+# The virtual board's pin map: buttons 0..7 (P1..P4, UP, DOWN, OK, BACK) on
+# consecutive GPIOs, pulled up, pressed = low, as on the Pico board file.
+FIRST_PIN = 2
+BUTTONS = 8
+GAMES = ("speed", "spit", "speedrun", "partners")
+
+# How often the simulated main loop runs in simulated time.  The board loops
+# far faster; 1 ms is finer than any timing the app shows (countdowns, tie
+# windows) and keeps long scripts quick.  Events are stepped at their own
+# exact microsecond in addition.
+LOOP_US = 1000
+
+
+def register_to_mask(reg, first_pin=FIRST_PIN, n=BUTTONS):
+    """GPIO register word -> button mask (bit 1 << button set while held)."""
+    return (~reg >> first_pin) & ((1 << n) - 1)
+
+
+class Board:
+    """A simulated referee device.
+
+    root: the flash directory for the store (default: a fresh temp dir).
+    realtime: follow the host clock (a person playing) instead of simulated time.
+    start_us: the first ticks_us value (set it just below 2**30 to cross the wrap).
+    """
+
+    def __init__(self, root=None, realtime=False, start_us=0, seed=None, uid="sim"):
+        from speedref.hw.ring import EventRing
+        from speedref.storage import Store
+        from speedref.log import Log
+        from speedref.app.core import App
+
+        self._tmp = None
+        if root is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="speedref-sim-")
+            root = self._tmp.name
+        self.root = str(root)
+        os.makedirs(self.root, exist_ok=True)
+        self.seed = seed
+        self.clock = VirtualClock(start_us=start_us, realtime=realtime)
+        self.gpio = VirtualGPIO()
+        self.buzzer = VirtualBuzzer(self.clock)
+        self.display = VirtualDisplay()
+        self.lines = []  # the USB console: one JSON string per line
+        self.on_line = None  # a viewer's callback(obj)
+        self.log = Log(write=self._console)
+        self.store = Store(self.root, uid=uid)
+        self.app = App(self.store, self.log)
+        self.ring = EventRing(64)
+        self.capture = self._make_capture()
+        self.device = self._make_device()
+
+    # -- wiring to the firmware's own modules ---------------------------------
+    def _make_capture(self):
+        raise NotImplementedError  # filled in when speedref.hw.capture lands
+
+    def _make_device(self):
+        raise NotImplementedError  # filled in when speedref.device lands
+
+    def _console(self, s):
+        for line in s.splitlines():
+            if line:
+                self.lines.append(line)
+                if self.on_line:
+                    try:
+                        obj = json.loads(line)
+                    except ValueError:
+                        obj = {"ev": "?", "text": line}
+                    self.on_line(obj)
+
+    # -- driving it -------------------------------------------------------------
+    def now(self):
+        return self.clock.ticks_us()
+
+    def set_button(self, button, down):
+        """A person presses (down=True) or lets go of a button now: the pin
+        level changes and the capture interrupt runs."""
+        if not 0 <= button < BUTTONS:
+            raise ValueError("no button %r" % (button,))
+        self.gpio.set_level(FIRST_PIN + button, 0 if down else 1)
+
+    def step(self):
+        """One pass of the device loop at the current time."""
+        self.device.step(self.clock.ticks_us())
+
+    def run_until(self, elapsed_us, loop_us=LOOP_US):
+        """Simulated time: run the loop every loop_us up to elapsed_us."""
+        t = self.clock.elapsed_us
+        while t < elapsed_us:
+            t = min(elapsed_us, (t // loop_us + 1) * loop_us)
+            self.clock.advance_to(t)
+            self.step()
+
+    def event(self, elapsed_us, button, down):
+        """A scripted edge at an exact simulated time."""
+        self.run_until(elapsed_us)
+        self.set_button(button, down)
+        self.step()
+
+    def start_game(self, game):
+        """Start a game directly with its default options (the app's own
+        entry point for it), as if chosen from the menu."""
+        if game not in GAMES:
+            raise ValueError("unknown game %r" % (game,))
+        from speedref.app import menu
+        defaults = menu.merge_settings({})[game]
+        self.app.start(game, self.clock.ticks_us(), dict(defaults))
+        self.step()
+
+    def records(self):
+        return self.store.records()
+
+    def close(self):
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
