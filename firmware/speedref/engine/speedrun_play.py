@@ -1,0 +1,262 @@
+"""Speed Run, CARD level: the whole game with real cards (simulator, tests, goldens).
+
+Never imported by the app on the board.  The scoring is not repeated here: the
+hand is refereed by a table-level SpeedRunGame (speedrun.py), so card-level play
+and the referee keep one score, and record() is what the table level replays.
+
+    st = State(seed, "long", ["Ann", "Bob", "Cy"], first=0)
+    st.current_player()        CHANCE (-1) for the deal, a seat, or TERMINAL (-4)
+    st.legal_actions(player)   ints, sorted; [] when it is not that player's turn
+    st.apply(player, action)   RuleError (state unchanged) if illegal
+    st.action_name(action), st.is_terminal(), st.scores(), st.record()
+    st.hand[seat] (bytearray of cards), st.trick (cards on the table this trick)
+
+Actions: a card (suit*16 + rank) | TRUMP + i (TRUMPS[i]) | RANK + i (RANKINGS[i])
+| CONTRACT + i (NORMAL[i]; CONTRACT + 9 is Pass) | REDO + i (Redo naming
+NORMAL[i]) | REVEAL (turn your contract face up, on your turn) | DEAL (chance).
+"""
+from speedref.engine import cards
+from speedref.engine.errors import RuleError
+from speedref.engine.rng import Rng
+from speedref.engine.speedrun import (SpeedRunGame, TRUMPS, RANKINGS, NORMAL, direction)
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+CHANCE = const(-1)
+TERMINAL = const(-4)
+TRUMP = const(64)
+RANK = const(72)
+CONTRACT = const(80)
+PASS = const(89)
+REDO = const(96)
+REVEAL = const(112)
+DEAL = const(120)
+
+_DEAL = const(0)      # phases
+_CHOOSE = const(1)
+_CONTRACT = const(2)
+_PLAY = const(3)
+_OVER = const(4)
+
+
+def beats(a, b, led, trump, dirn):
+    """True if card a beats card b, given the suit led, the trump suit (or -1) and
+    the direction in force (SR-11): trump first, then the led suit, then nothing."""
+    sa = a >> 4
+    sb = b >> 4
+    if sa != sb:
+        if sa == trump:
+            return True
+        if sb == trump:
+            return False
+        return sa == led and sb != led
+    if dirn == 10:
+        return (a & 15) > (b & 15)
+    return (a & 15) < (b & 15)
+
+
+def trick_winner(played, leader, trump, dirn):
+    """Seat that wins a trick; `played` is the three cards in play order from `leader`."""
+    led = played[0] >> 4
+    best = 0
+    for i in (1, 2):
+        if beats(played[i], played[best], led, trump, dirn):
+            best = i
+    return (leader + best) % 3
+
+
+class State:
+    def __init__(self, seed, length="long", players=None, first=0):
+        if players is None:
+            players = ["P1", "P2", "P3"]
+        self.game = SpeedRunGame(length, players, first)
+        self.rng = Rng(seed)
+        self.hand = [bytearray(), bytearray(), bytearray()]
+        self.out = bytearray()  # the four cards left out of the hand (SR-6)
+        self.phase = _DEAL
+        self.contracts = [None, None, None]
+        self.trick = bytearray()
+        self.turn = 0
+        self.last_scores = None  # what the last hand wrote, per seat (None = Pass)
+        self.last_trick = None   # (leader, cards in play order, winner)
+        self.chosen = [None, None]  # trump, ranking until both are chosen
+
+    # -- whose turn ----------------------------------------------------------
+    def current_player(self):
+        if self.phase == _DEAL:
+            return CHANCE
+        if self.phase == _OVER:
+            return TERMINAL
+        return self.turn
+
+    def is_terminal(self):
+        return self.phase == _OVER
+
+    def _trump_suit(self):
+        t = self.game.trump
+        return -1 if t is None or t == "none" else TRUMPS.index(t)
+
+    def legal_actions(self, player):
+        if player != self.current_player() or self.phase == _OVER:
+            return []
+        ph = self.phase
+        if ph == _DEAL:
+            return [DEAL]
+        g = self.game
+        if ph == _CHOOSE:
+            # The first chooser takes either; the second makes the other choice (SR-7).
+            out = []
+            if self.chosen[0] is None:
+                out += [TRUMP + i for i in range(len(TRUMPS))]
+            if self.chosen[1] is None:
+                out += [RANK + i for i in range(len(RANKINGS))]
+            return out
+        if ph == _CONTRACT:
+            out = []
+            for c in g.legal_contracts(player):
+                if c == "PASS":
+                    out.append(PASS)
+                elif c == "REDO":
+                    out += [REDO + NORMAL.index(t) for t in g.redo_targets(player)]
+                else:
+                    out.append(CONTRACT + NORMAL.index(c))
+            out.sort()
+            return out
+        # _PLAY: follow suit if you can (SR-10), or reveal your contract (SR-21)
+        h = self.hand[player]
+        out = []
+        if self.trick:
+            led = self.trick[0] >> 4
+            out = [c for c in h if c >> 4 == led]
+        if not out:
+            out = list(h)
+        out.sort()
+        if g.revealed[player] is None and self.contracts[player] != "PASS":
+            out.append(REVEAL)
+        return out
+
+    def action_name(self, a):
+        if a == DEAL:
+            return "deal"
+        if a == REVEAL:
+            return "reveal"
+        if a >= REDO:
+            return "REDO:" + NORMAL[a - REDO]
+        if a == PASS:
+            return "PASS"
+        if a >= CONTRACT:
+            return NORMAL[a - CONTRACT]
+        if a >= RANK:
+            return RANKINGS[a - RANK]
+        if a >= TRUMP:
+            return "trump " + TRUMPS[a - TRUMP]
+        return cards.run_name(a)
+
+    # -- acting --------------------------------------------------------------
+    def apply(self, player, action):
+        """Apply one action; every check runs before anything changes."""
+        if self.phase == _OVER:
+            raise RuleError("SR-28", "the game is over")
+        if player != self.current_player():
+            raise RuleError(self._turn_rule(), "it is not seat %r's turn" % (player,))
+        if action not in self.legal_actions(player):
+            raise RuleError(self._action_rule(player, action),
+                            "seat %d may not play %r now" % (player, action))
+        ph = self.phase
+        if ph == _DEAL:
+            self._deal()
+        elif ph == _CHOOSE:
+            self._choose(action)
+        elif ph == _CONTRACT:
+            self.contracts[player] = self.action_name(action)
+            self.turn = (player + 1) % 3
+            if self.contracts[self.turn] is not None:  # all three down
+                self.phase = _PLAY
+                self.turn = self.game.leader()
+        elif action == REVEAL:
+            c = self.contracts[player]
+            self.game.reveal(player, c)
+        else:
+            self._play(player, action)
+
+    def _turn_rule(self):
+        return ("SR-6", "SR-7", "SR-13", "SR-8", "SR-28")[self.phase]
+
+    def _action_rule(self, player, a):
+        ph = self.phase
+        if ph == _CHOOSE:
+            return "SR-7"
+        if ph == _CONTRACT:
+            return "SR-19" if REDO <= a < REVEAL else "SR-13"
+        if ph == _PLAY:
+            if a == REVEAL:
+                return "SR-22" if self.contracts[player] == "PASS" else "SR-21"
+            if a in self.hand[player]:
+                return "SR-10"
+            return "SR-11"
+        return "SR-6"
+
+    def _deal(self):
+        # The chance step (SR-6): the first player shuffles and deals twelve
+        # each, one at a time clockwise from their left; four stay out.
+        deck = self.rng.shuffle(cards.run_deck())
+        first = self.game.first
+        for s in range(3):
+            self.hand[s] = bytearray()
+        for i in range(36):
+            self.hand[(first + 1 + i) % 3].append(deck[i])
+        for s in range(3):
+            self.hand[s] = bytearray(sorted(self.hand[s]))
+        self.out = deck[36:]
+        self.contracts = [None, None, None]
+        self.trick = bytearray()
+        self.phase = _CHOOSE
+        self.turn = first
+
+    def _choose(self, a):
+        g = self.game
+        if a >= RANK:
+            self.chosen[1] = RANKINGS[a - RANK]
+        else:
+            self.chosen[0] = TRUMPS[a - TRUMP]
+        if self.chosen[0] is None or self.chosen[1] is None:
+            self.turn = (g.first + 1) % 3  # the next player makes the other choice
+            return
+        g.set_choices(self.chosen[0], self.chosen[1])
+        self.chosen = [None, None]
+        self.phase = _CONTRACT
+        self.turn = g.first
+
+    def _play(self, player, c):
+        h = self.hand[player]
+        i = 0
+        while h[i] != c:
+            i += 1
+        self.hand[player] = h[:i] + h[i + 1:]  # MicroPython's bytearray has no remove()
+        self.trick.append(c)
+        if len(self.trick) < 3:
+            self.turn = (player + 1) % 3
+            return
+        g = self.game
+        n = g.tricks_played() + 1
+        leader = g.next_leader()
+        w = trick_winner(self.trick, leader, self._trump_suit(), direction(g.ranking, n))
+        self.last_trick = (leader, bytes(self.trick), w)
+        g.record_trick(w)
+        self.trick = bytearray()
+        self.turn = w
+        if n == 12:
+            self.last_scores = g.finish_hand(self.contracts)
+            self.phase = _OVER if g.over else _DEAL
+
+    # -- results -------------------------------------------------------------
+    def scores(self):
+        """Running totals (lowest wins, SR-24)."""
+        return list(self.game.totals)
+
+    def record(self):
+        return self.game.to_record()
