@@ -28,6 +28,7 @@ API (all indices are PLAYER indices into `players`, except where "seat" is said)
                              next dealer = contractor; returns the 4 scores
   g.undo()                   undo the last entry (a trick, the contract with its
                              seat swap, or a finished hand); returns what it undid
+  g.last_hand()              (hand dict, 4 scores, doubled) of the last hand
   g.over                     True once the game is over (PT-18, PT-19)
   sheet interface (records.py): players, totals, hands_played, ended_early,
   winners(), tiebreak, rows(), to_record()
@@ -226,6 +227,13 @@ class PartnersGame:
     @property
     def ended_early(self):
         return not self.over
+
+    def last_hand(self):
+        """(hand dict, 4 scores, doubled) of the last finished hand, or None."""
+        if not self._done:
+            return None
+        d = self._done[-1]
+        return d[0], d[1], d[2]
 
     def winners(self):
         top = max(self.totals)

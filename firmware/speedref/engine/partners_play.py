@@ -1,0 +1,267 @@
+# partners (seed 003), CARD level: full play with real cards, in the OpenSpiel
+# spirit (phases, a current player, legal actions, apply, an explicit chance
+# step for the deal, terminal and scores).  Used by the simulator's computer
+# players, tests and golden playthroughs; never imported by the app on the
+# board.  Scoring, seats and the end of the game are NOT done here: every hand
+# is fed into the table-level PartnersGame, so one set of rules scores both
+# levels and `record()` is exactly what the table level replays.
+"""Card-level partners.
+
+  s = State(seed, target=100, players=("P1", "P2", "P3", "P4"), dealer=0)
+  s.current_player()    CHANCE (-1) before a deal, a player index, or TERMINAL (-2)
+  s.legal_actions(p)    sorted list of ints (empty if it is not p's turn)
+  s.apply(action, player=None)   RuleError (state unchanged) if illegal
+  s.is_terminal(), s.scores() (running totals), s.record() (canonical record)
+  s.table               the PartnersGame keeping seats and score
+  s.hands[player], s.displays[seat], s.trick, s.played   the 52 cards
+
+Actions: DEAL (chance), PASS, bid_action(number, trump_index), PARTNER + player,
+or a card (cards.py int).  action_name(a) spells one for transcripts.
+"""
+from speedref.engine import cards
+from speedref.engine.errors import RuleError
+from speedref.engine.partners import MIN_BID, TRICKS, TRUMPS, PartnersGame
+from speedref.engine.rng import Rng
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+CHANCE = const(-1)
+TERMINAL = const(-2)
+# Action numbers: cards are 17..61, so the other actions sit above them.
+PASS = const(64)
+BID = const(128)  # BID + number * 8 + trump index (0..3 suits, 4 notrump)
+PARTNER = const(256)  # PARTNER + player
+DEAL = const(512)
+NOTRUMP = const(4)
+
+# phases
+P_DEAL = const(0)
+P_BID = const(1)
+P_PARTNER = const(2)
+P_PLAY = const(3)
+P_END = const(4)
+
+
+def bid_action(number, trump):
+    return BID + number * 8 + trump
+
+
+def bid_strength(number, trump):
+    # PT-5: number first; at the same number notrump beats the (equal) suits.
+    return number * 2 + (1 if trump == NOTRUMP else 0)
+
+
+def high(c):
+    # PT-13: the ace ranks above the king (cards.py numbers it 1).
+    r = c & 15
+    return 14 if r == 1 else r
+
+
+def beats(c, best, trump):
+    """Does card c beat `best`, the card now winning the trick (PT-13)?"""
+    if c >> 4 == best >> 4:
+        return high(c) > high(best)
+    return c >> 4 == trump
+
+
+def action_name(a):
+    if a == PASS:
+        return "pass"
+    if a == DEAL:
+        return "deal"
+    if a >= PARTNER:
+        return "partner %d" % (a - PARTNER)
+    if a >= BID:
+        return "%d%s" % ((a - BID) >> 3, "CDHSN"[(a - BID) & 7])
+    return cards.name(a)
+
+
+class State:
+    def __init__(self, seed, target=100, players=("P1", "P2", "P3", "P4"), dealer=0):
+        self.table = PartnersGame(target, players, dealer)
+        self.rng = Rng(seed)
+        self.phase = P_DEAL
+        self.hands = [bytearray() for _ in range(4)]  # by player (PT-9)
+        self.displays = [bytearray() for _ in range(4)]  # by seat (PT-2)
+        self.trick = bytearray()  # cards of the trick in play, in order
+        self.played = bytearray()  # cards of finished tricks this hand
+        self.turn = 0  # seat whose turn it is
+        self.high_bid = None  # (number, trump index) of the last bid
+        self.bidder = -1
+        self.passes = 0
+        self.last_scores = None  # the last finished hand's scores
+        self.last_winner = -1  # the player who won the last complete trick
+
+    # ---- whose turn ---------------------------------------------------------
+    def current_player(self):
+        if self.phase == P_DEAL:
+            return CHANCE
+        if self.phase == P_END:
+            return TERMINAL
+        if self.phase == P_PARTNER:
+            return self.bidder
+        return self.table.seats[self.turn]
+
+    def is_terminal(self):
+        return self.phase == P_END
+
+    def scores(self):
+        return list(self.table.totals)
+
+    def record(self):
+        return self.table.to_record()
+
+    def trump(self):
+        return self.high_bid[1]
+
+    def winning_index(self):
+        """Index in self.trick of the card winning so far (PT-13)."""
+        best = 0
+        for i in range(1, len(self.trick)):
+            if beats(self.trick[i], self.trick[best], self.high_bid[1]):
+                best = i
+        return best
+
+    # ---- legal actions --------------------------------------------------------
+    def legal_actions(self, player=None):
+        cur = self.current_player()
+        if player is not None and player != cur:
+            return []
+        if self.phase == P_DEAL:
+            return [DEAL]
+        if self.phase == P_BID:
+            return self._bids()
+        if self.phase == P_PARTNER:
+            return [PARTNER + p for p in range(4) if p != self.bidder]
+        if self.phase == P_PLAY:
+            return self._cards(cur)
+        return []
+
+    def _bids(self):
+        out = [] if self.high_bid is None else [PASS]  # PT-6: the dealer must open
+        floor = bid_strength(MIN_BID, 0) if self.high_bid is None else bid_strength(*self.high_bid) + 1
+        for n in range(MIN_BID, TRICKS + 1):
+            for t in range(5):
+                if bid_strength(n, t) >= floor:
+                    out.append(bid_action(n, t))
+        return out
+
+    def _cards(self, player):
+        # PT-10: from the player's hand or the display of the seat they occupy.
+        own = list(self.hands[player]) + list(self.displays[self.turn])
+        if self.trick:
+            led = self.trick[0] >> 4
+            follow = [c for c in own if c >> 4 == led]
+            if follow:  # PT-12
+                own = follow
+        own.sort()
+        return own
+
+    # ---- apply ----------------------------------------------------------------
+    def apply(self, action, player=None):
+        cur = self.current_player()
+        if self.phase == P_END:
+            raise RuleError("PT-18", "the game is over")
+        if player is not None and player != cur:
+            raise RuleError("PT-10" if self.phase == P_PLAY else "PT-7",
+                            "it is not player %d's turn" % player)
+        if action not in self.legal_actions():
+            raise RuleError(self._why(action), "%s is not legal for %s"
+                            % (action_name(action) if type(action) is int else repr(action),
+                               "the deal" if cur == CHANCE else self.table.who(cur)))
+        if self.phase == P_DEAL:
+            self._deal()
+        elif self.phase == P_BID:
+            self._call(action)
+        elif self.phase == P_PARTNER:
+            self.table.set_contract(self.high_bid[0], TRUMPS[self.high_bid[1]],
+                                    self.bidder, action - PARTNER)
+            self.phase = P_PLAY
+            self.turn = self.table.seat_of(self.bidder)  # PT-11: the contractor leads
+        else:
+            self._play(action)
+
+    def _why(self, a):
+        # The rule an illegal action breaks, for the error message.
+        if self.phase == P_BID:
+            if a == PASS:
+                return "PT-6"
+            if type(a) is int and BID + MIN_BID * 8 <= a <= bid_action(TRICKS, NOTRUMP) and (a - BID) & 7 <= 4:
+                return "PT-5"
+            return "PT-4"
+        if self.phase == P_PARTNER:
+            return "PT-8"
+        if self.phase == P_PLAY:
+            p = self.current_player()
+            if type(a) is int and (has(self.hands[p], a) or has(self.displays[self.turn], a)):
+                return "PT-12"
+            return "PT-10"
+        return "PT-2"
+
+    def _deal(self):
+        # PT-2: one chance step; 3 face up to each seat, then 10 to each player,
+        # one card at a time starting at the dealer's left.
+        deck = self.rng.shuffle(cards.standard_deck())
+        left = self.table.seat_of(self.table.dealer) + 1
+        for i in range(4):
+            self.displays[i] = bytearray()
+            self.hands[i] = bytearray()
+        for i in range(12):
+            self.displays[(left + i) % 4].append(deck[i])
+        for i in range(40):
+            self.hands[self.table.seats[(left + i) % 4]].append(deck[12 + i])
+        self.played = bytearray()
+        self.high_bid = None
+        self.bidder = -1
+        self.passes = 0
+        self.phase = P_BID
+        self.turn = left - 1  # PT-6: the dealer opens
+
+    def _call(self, a):
+        if a == PASS:
+            self.passes += 1
+            if self.passes == 3:  # PT-7: three passes in a row end the auction
+                self.phase = P_PARTNER
+                return
+        else:
+            self.high_bid = ((a - BID) >> 3, (a - BID) & 7)
+            self.bidder = self.table.seats[self.turn]
+            self.passes = 0
+        self.turn = (self.turn + 1) % 4
+
+    def _play(self, c):
+        p = self.table.seats[self.turn]
+        if has(self.hands[p], c):
+            self.hands[p] = _without(self.hands[p], c)
+        else:  # a display card, face up until now (PT-10)
+            self.displays[self.turn] = _without(self.displays[self.turn], c)
+        self.trick.append(c)
+        if len(self.trick) < 4:
+            self.turn = (self.turn + 1) % 4
+            return
+        # The 4th card: the winner takes the trick and leads the next (PT-13).
+        lead_seat = (self.turn + 1) % 4
+        self.turn = (lead_seat + self.winning_index()) % 4
+        self.last_winner = self.table.seats[self.turn]
+        self.table.trick(self.last_winner)
+        self.played.extend(self.trick)
+        self.trick = bytearray()
+        if self.table.tricks_played == TRICKS:
+            self.last_scores = self.table.finish_hand()
+            self.phase = P_END if self.table.over else P_DEAL
+
+
+def has(cs, c):
+    # MicroPython has no `int in bytearray` (NotImplementedError).
+    for x in cs:
+        if x == c:
+            return True
+    return False
+
+
+def _without(cs, c):
+    return bytearray([x for x in cs if x != c])
