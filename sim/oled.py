@@ -57,3 +57,22 @@ def from_image(path):
             if px[x, y] >= 128:
                 frame[(y >> 3) * WIDTH + x] |= 1 << (y & 7)
     return bytes(frame)
+
+
+class ScreenWriter:
+    """Writes numbered PNGs of the OLED into a directory (--screens DIR):
+    0000-boot.png, 0001-line3.png, ... (the label names the script line)."""
+
+    def __init__(self, directory, scale=1):
+        import os
+        self.dir = str(directory)
+        self.scale = scale
+        os.makedirs(self.dir, exist_ok=True)
+        self.written = []
+
+    def write(self, frame, n, label):
+        import os
+        path = os.path.join(self.dir, "%04d-%s.png" % (n, label))
+        save_png(frame, path, self.scale)
+        self.written.append(path)
+        return path

@@ -1,0 +1,115 @@
+"""speedref-sim: the referee device on a virtual board.
+
+  speedref-sim                      interactive, in the terminal (works over SSH)
+  speedref-sim --window             interactive, in a desktop window (pygame)
+  speedref-sim --script FILE        headless and deterministic; prints the USB log
+                                    [--json] [--seed N] [--game G] [--screens DIR]
+See docs/simulator.md.
+"""
+import argparse
+import json
+import sys
+
+from sim import compat
+
+GAMES = ("speed", "spit", "speedrun", "partners")
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="speedref-sim", description=__doc__.split("\n")[0])
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--script", metavar="FILE",
+                      help="run an event script headless ('-' for stdin)")
+    mode.add_argument("--window", action="store_true", help="open a desktop window (pygame)")
+    # Reserved for the computer players (issue 4, --table): a later step adds
+    # `mode.add_argument("--table", metavar="GAME")` with --games here and a
+    # branch in main() that hands the Board to sim/table.py.
+    p.add_argument("--json", action="store_true",
+                   help="print the device's log lines as JSON (default: readable text)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed for the simulator's randomness (the referee app itself draws none)")
+    p.add_argument("--game", choices=GAMES, help="start directly in this game with default options")
+    p.add_argument("--screens", metavar="DIR", help="with --script: a PNG of the OLED after each event")
+    p.add_argument("--store", metavar="DIR",
+                   help="the board's flash directory (default: a fresh temporary one)")
+    p.add_argument("--start-us", type=int, default=0,
+                   help="first ticks_us value (e.g. 1073000000 to cross the 2**30 wrap)")
+    p.add_argument("--repeat-delay", type=int, default=500, metavar="MS",
+                   help="terminal: a key is held this long after its first event (default 500)")
+    p.add_argument("--repeat-interval", type=int, default=150, metavar="MS",
+                   help="terminal: and this long after each auto-repeat (default 150)")
+    p.add_argument("--scale", type=int, default=6, help="window: OLED pixel size (default 6)")
+    return p
+
+
+def run_script(args, out=sys.stdout):
+    from sim import script as script_mod
+    from sim.board import Board
+    from sim.tui import describe
+    try:
+        text = sys.stdin.read() if args.script == "-" else open(args.script, encoding="utf-8").read()
+    except OSError as e:
+        print("speedref-sim: cannot read %s: %s" % (args.script, e), file=sys.stderr)
+        return 2
+    try:
+        events = script_mod.parse(text)
+    except script_mod.ScriptError as e:
+        print("speedref-sim: %s: %s" % (args.script, e), file=sys.stderr)
+        return 2
+
+    def show(obj):
+        out.write((json.dumps(obj) if args.json else describe(obj)) + "\n")
+
+    board = Board(root=args.store, start_us=args.start_us, seed=args.seed)
+    try:
+        board.on_line = show
+        for line in board.lines:  # what the device printed while booting
+            show(json.loads(line))
+        shots = None
+        if args.screens:
+            from sim.oled import ScreenWriter
+            shots = ScreenWriter(args.screens)
+            shots.write(board.display.frame, 0, "boot")
+        board.step()
+        if args.game:
+            board.start_game(args.game)
+        for n, (t_us, button, down, lineno) in enumerate(events, 1):
+            board.event(t_us, button, down)
+            if shots:
+                shots.write(board.display.frame, n, "line%d" % lineno)
+        # Let whatever the last event started (a tie window, a countdown) finish.
+        end = (events[-1][0] if events else 0) + 2000000
+        board.run_until(end)
+        if shots:
+            shots.write(board.display.frame, len(events) + 1, "end")
+    finally:
+        board.close()
+    return 0
+
+
+def main(argv=None):
+    compat.install()
+    args = build_parser().parse_args(argv)
+    if args.screens and not args.script:
+        build_parser().error("--screens needs --script")
+    if args.script:
+        return run_script(args)
+    from sim.board import Board
+    board = Board(root=args.store, realtime=True, start_us=args.start_us, seed=args.seed)
+    try:
+        board.step()
+        if args.game:
+            board.start_game(args.game)
+        if args.window:
+            from sim import window
+            window.main(board, scale=args.scale)
+        else:
+            from sim import tui
+            tui.main(board, args.repeat_delay * 1000, args.repeat_interval * 1000)
+    finally:
+        board.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
