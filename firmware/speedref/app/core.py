@@ -124,10 +124,9 @@ class App:
         """One JSON line on the USB log."""
         self.log.emit(obj)
 
-    def save(self, state):
-        """Save the running flow's state (call at deal/hand boundaries only:
-        every call is a flash write).  A resumed game gets `state` back."""
-        f = self.flow
+    def save(self, f, state):
+        """Save flow `f`'s state (call at deal/hand boundaries only: every
+        call is a flash write).  A resumed game gets `state` back."""
         try:
             self.store.save_game({"v": 1, "game": f.GAME, "opts": f.opts, "state": state})
         except OSError as e:

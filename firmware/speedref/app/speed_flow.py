@@ -1,0 +1,445 @@
+# The Speed referee flow (rules SP-1.. in seeds/speed.md), on the engine's
+# table-level SpeedMatch/SpeedDeal.  Phases of one deal:
+#
+#   LAYOUT   how to lay out the cards (SP-2/SP-3)            OK or a pad: next
+#   READY    each player taps their pad when ready (SP-6)
+#   COUNT    3-2-1 beeps, GO at ready+3 s exactly: flip the start cards.
+#            A pad press before GO is a false start: counted, logged, READY again.
+#   PLAY     hold your pad = "stuck" (release = not stuck any more); both
+#            stuck -> FLIP (or REBUILD first when the reserves are empty, SP-15).
+#            Tap your pad = "I'm out" (SP-16); with slap-to-win the tap is the
+#            slap and the arbiter decides who was first by timestamp (SP-17).
+#   FLIP     3-2-1, FLIP: both turn a reserve card (SP-14).  DOWN: "the rebuilt
+#            reserves are empty" -> REBUILD.
+#   REBUILD  keep the two top cards, shuffle the rest into two reserves; OK.
+#   CLAIM    the opponent taps to confirm the claim, the claimant taps to
+#            withdraw it (SP-16).
+#   LEFT     the loser's cards left, UP/DOWN within the layout's bounds (SP-18), OK.
+#   NEXT     match totals, OK: next deal.    FINAL  the result; OK: store it.
+#
+# Undo (pause menu) takes back the last entry: a flip/rebuild, a claim, the
+# count, or the whole previous deal.  Within a deal the entries are kept as
+# a short code string and the deal is rebuilt from it, so undo uses only the
+# engine's public API.  State is saved to flash at every deal boundary.
+from speedref.ticks import ticks_diff, ticks_add
+from speedref.engine import speed
+from speedref.engine.errors import RuleError
+from speedref.arbiter import Race
+from speedref.app import ui
+from speedref.app.core import UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+LAYOUT = const(0)
+READY = const(1)
+COUNT_DOWN = const(2)
+PLAY = const(3)
+FLIP = const(4)
+REBUILD = const(5)
+CLAIM = const(6)
+LEFT = const(7)
+NEXT = const(8)
+FINAL = const(9)
+
+SECOND = const(1000000)
+HOLD_US = const(500000)    # a pad held this long is a stuck call, shorter is a tap
+NAMES = ("P1", "P2")
+
+
+class SpeedFlow:
+    GAME = "speed"
+
+    def __init__(self, app, opts, now_us, state=None):
+        self.app = app
+        self.opts = opts
+        m = opts["match"]
+        match = {"single": True} if m == "single" else (
+            {"best_of": 3} if m == "best_of" else {"target": opts["target"]})
+        self.match = speed.SpeedMatch(opts["layout"], match, NAMES, opts["jokers"],
+                                      opts["doubles"], opts["hand_limit"], opts["slap_to_win"])
+        self.race = Race(2, opts["tie_ms"] * 1000)
+        # Pads: preallocated so a press in a race allocates nothing.
+        self.down = [False, False]
+        self.down_t = [0, 0]
+        self.tap_ok = [False, False]  # this press began in PLAY and may become a tap or a hold
+        self.false_starts = [0, 0]
+        self.t0 = 0            # start of the running countdown
+        self.cue = 0           # countdown cues given (3, 2, 1, GO)
+        self.verdict = None    # slap-to-win verdict waiting for the winner to let go
+        self.note = ""         # one line of news for the screen (false start, tie, ...)
+        self.left = 0
+        self.entries = ""      # this deal's entries: F flip, R rebuild, E reserves out, 0/1 claim
+        if state is not None:
+            for w, left in state["deals"]:
+                self.match.add_deal(w, left)
+            self.false_starts = list(state["false_starts"])
+        self._new_deal()
+        if state is None:
+            self._save()  # a power cut in deal 1 can be resumed too
+
+    # ---- the flow interface (docs/app.md) -------------------------------
+    def press(self, b, t_us):
+        if b >= 2 and b < UP:
+            return  # pads 3 and 4 take no part in a two-player game
+        ph = self.phase
+        if b < 2:
+            self.down[b] = True
+            self.down_t[b] = t_us
+            self.tap_ok[b] = False
+            if ph == COUNT_DOWN:
+                if ticks_diff(t_us, ticks_add(self.t0, 3 * SECOND)) < 0:
+                    self._false_start(b, t_us)
+                    return
+                self._go()  # the press came after GO: it belongs to play
+                ph = PLAY
+            if ph == PLAY:
+                self.tap_ok[b] = True
+                if self.match.slap_to_win:
+                    r = self.race
+                    if not r.is_open and self.verdict is None:
+                        r.open(t_us)
+                    r.press(b, t_us)
+            elif ph == READY:
+                if self.deal.ready(b):
+                    self.t0 = t_us
+                    self.cue = 0
+                    self.note = ""
+                    self.phase = COUNT_DOWN
+                    self.tick(t_us)
+                else:
+                    self.app.sound(CALL)
+                self.app.redraw()
+            elif ph == LAYOUT:
+                self._to(READY)
+            elif ph == CLAIM:
+                if b == self.deal.claimant:
+                    self._undo_entry()  # the claimant withdraws
+                else:
+                    self.left = self.deal.left_bounds()[0]
+                    self.app.sound(CLICK)
+                    self._to(LEFT)
+            return
+        if b == OK:
+            if ph == LAYOUT:
+                self._to(READY)
+            elif ph == REBUILD:
+                self.deal.rebuild(None)
+                self.entries += "R"
+                self._start_flip(t_us)
+            elif ph == LEFT:
+                self._confirm(t_us)
+            elif ph == NEXT:
+                self._new_deal()
+                self.app.redraw()
+            elif ph == FINAL:
+                self.app.finish(self.match.to_record())
+                self.app.close()
+        elif b == UP or b == DOWN:
+            if ph == LEFT:
+                lo, hi = self.deal.left_bounds()
+                v = self.left + (1 if b == UP else -1)
+                if lo <= v <= hi:
+                    self.left = v
+                    self.app.redraw()
+            elif ph == FLIP and b == DOWN and self.deal.reserve_left is None:
+                self.deal.reserves_out()
+                self.entries += "E"
+                self._to(REBUILD)
+
+    def release(self, b, t_us):
+        if b >= 2:
+            return
+        was_tap = self.tap_ok[b] and ticks_diff(t_us, self.down_t[b]) < HOLD_US
+        self.down[b] = False
+        self.tap_ok[b] = False
+        if self.phase != PLAY:
+            return
+        if self.deal._stuck[b]:
+            self.deal.unstuck(b)  # they found a play after all
+            self.app.redraw()
+        elif was_tap:
+            if self.match.slap_to_win:
+                self._settle_slap(t_us)
+            else:
+                self._claim(b)
+
+    def tick(self, now_us):
+        ph = self.phase
+        if ph == COUNT_DOWN or ph == FLIP:
+            self._count(now_us)
+        elif ph == PLAY:
+            for p in (0, 1):
+                if self.tap_ok[p] and ticks_diff(now_us, self.down_t[p]) >= HOLD_US:
+                    self.tap_ok[p] = False  # a hold, not a tap: the player is stuck
+                    self._stuck(p, now_us)
+                    if self.phase != PLAY:
+                        return
+            if self.match.slap_to_win:
+                self._settle_slap(now_us)
+
+    def draw(self, fb):
+        ph = self.phase
+        d = self.deal
+        n = self.match.hands_played + 1
+        if ph == LAYOUT:
+            # SP-2/SP-3: the dealt hand is 5 cards in both layouts (SP-5)
+            per = speed.cards_per_player(d.layout, d.jokers)
+            r = speed.reserve_size(d.layout)
+            ui.title(fb, "Deal %d: lay out" % n)
+            if d.layout == "pagat":
+                fb.text("Each: %d cards" % per, 0, 12, 1)
+                fb.text("top 5 = hand", 0, 21, 1)
+            else:
+                fb.text("Each: 5 hand", 0, 12, 1)
+                fb.text("+ %d stock" % (per - 5), 0, 21, 1)
+            fb.text("Row: %d|1 1|%d" % (r, r), 0, 32, 1)
+            fb.text("reserve start", 0, 41, 1)
+            fb.text("OK: next", 0, 56, 1)
+        elif ph == READY:
+            ui.title(fb, "Deal %d: ready?" % n)
+            for p in (0, 1):
+                ui.big(fb, "OK" if d._ready[p] else "..", 8 + 64 * p, 20, 3)
+                fb.text(NAMES[p], 24 + 64 * p, 46, 1)
+            fb.text(self.note or "tap pad if ready", 0, 56, 1)
+        elif ph == COUNT_DOWN or ph == FLIP:
+            ui.title(fb, "Start cards" if ph == COUNT_DOWN else "Flip reserves")
+            ui.big_center(fb, str(3 - self.cue) if self.cue < 3 else "GO", 14, 5)
+            if ph == FLIP and d.reserve_left is None:
+                fb.text("DOWN: none left", 0, 56, 1)
+        elif ph == PLAY:
+            ui.title(fb, "Deal %d  %d-%d" % (n, self.match.totals[0], self.match.totals[1]))
+            fb.text("Flips", 0, 14, 1)
+            ui.big(fb, str(d.flips), 48, 12, 2)
+            fb.text("Reserve: %s" % ("?" if d.reserve_left is None else d.reserve_left), 0, 30, 1)
+            for p in (0, 1):
+                fb.text("%s %s" % (NAMES[p], "STUCK" if d._stuck[p] else "-"), 64 * p, 40, 1)
+            if self.note:
+                fb.text(self.note, 0, 52, 1)
+            else:
+                fb.text("hold pad: stuck", 0, 48, 1)
+                fb.text("tap pad: out", 0, 57, 1)
+        elif ph == REBUILD:
+            ui.title(fb, "Rebuild reserves")
+            y = 12
+            for line in ("Keep both tops.", "Shuffle the rest", "into 2 reserves.", "Then OK: flip"):
+                fb.text(line, 0, y, 1)
+                y += 11
+        elif ph == CLAIM:
+            c = d.claimant
+            ui.title(fb, "%s is out?" % NAMES[c])
+            if self.verdict is not None:
+                ui.center(fb, self.verdict.text(), 14)
+            ui.big_center(fb, NAMES[c], 24, 3)
+            fb.text("%s tap: yes" % NAMES[1 - c], 0, 48, 1)
+            fb.text("%s tap: withdraw" % NAMES[c], 0, 56, 1)
+        elif ph == LEFT:
+            ui.title(fb, "%s cards left" % NAMES[1 - d.claimant])
+            ui.big_center(fb, str(self.left), 14, 4)
+            fb.text("UP/DOWN  OK", 20, 56, 1)
+        else:
+            m = self.match
+            ui.title(fb, "Match over" if ph == FINAL else "After deal %d" % m.hands_played)
+            t = m.wins if m.format == "best_of" else m.totals
+            ui.big_center(fb, "%d-%d" % (t[0], t[1]), 14, 3)
+            if ph == FINAL:
+                w = m.winners()
+                ui.center(fb, "Tie" if len(w) > 1 else "%s wins" % NAMES[w[0]], 40)
+                fb.text("OK: save & end", 0, 56, 1)
+            else:
+                fb.text("OK: next deal", 0, 56, 1)
+
+    def can_undo(self):
+        return bool(self.entries) or self.phase in (CLAIM, LEFT) or self.match.hands_played > 0
+
+    def undo(self, now_us):
+        ph = self.phase
+        if ph == LEFT:
+            self._to(CLAIM)
+        elif self.entries and ph in (PLAY, FLIP, REBUILD, CLAIM):
+            self._undo_entry()
+        elif self.match.hands_played:
+            self._undo_deal()
+
+    def interrupt(self, now_us):
+        """The pause menu opened: nothing timed may run on behind it."""
+        ph = self.phase
+        if ph == COUNT_DOWN:
+            self._new_deal()
+            self.phase = READY
+        elif ph == FLIP or ph == REBUILD:
+            self._rebuild_deal()
+        elif ph == PLAY:
+            self._rebuild_deal()  # drops stuck calls and any slap race
+        for p in (0, 1):
+            self.down[p] = False
+            self.tap_ok[p] = False
+
+    # ---- steps -----------------------------------------------------------
+    def _to(self, phase):
+        self.phase = phase
+        self.app.redraw()
+
+    def _new_deal(self):
+        self.deal = self.match.new_deal()
+        self.entries = ""
+        self.verdict = None
+        self.race.close()
+        self.phase = FINAL if self.match.is_over() else LAYOUT
+
+    def _false_start(self, p, t_us):
+        # SP-6: nobody plays before GO.  Restart the countdown from READY.
+        self.false_starts[p] += 1
+        early = -ticks_diff(t_us, ticks_add(self.t0, 3 * SECOND))
+        self.app.emit({"ev": "false_start", "game": "speed", "deal": self.match.hands_played + 1,
+                       "seat": p, "early_us": early, "count": self.false_starts[p]})
+        self.app.sound(FOUL)
+        self.deal = self.match.new_deal()
+        self.tap_ok[p] = False
+        self.note = "False start %s!" % NAMES[p]
+        self._to(READY)
+
+    def _count(self, now_us):
+        # Cues at +0, +1 s, +2 s, then GO (or FLIP) at exactly +3 s.
+        while self.cue < 4 and ticks_diff(now_us, ticks_add(self.t0, self.cue * SECOND)) >= 0:
+            self.cue += 1
+            self.app.redraw()
+            if self.cue < 4:
+                self.app.sound(COUNT)
+            elif self.phase == COUNT_DOWN:
+                self._go()
+            else:
+                self.deal.flip()
+                self.entries += "F"
+                self.app.sound(GO)
+                self._to(PLAY)
+
+    def _go(self):
+        self.cue = 4
+        self.note = ""
+        self.deal.start_flip()
+        self.app.sound(GO)
+        for p in (0, 1):
+            self.tap_ok[p] = False  # nobody's pad was down at GO (it would be a false start)
+        self._to(PLAY)
+
+    def _stuck(self, p, now_us):
+        d = self.deal
+        d.stuck(p)
+        self.note = ""
+        self.app.sound(CALL)
+        self.app.redraw()
+        if d.rebuild_due:
+            self._to(REBUILD)
+        elif d.flip_due:
+            self._start_flip(now_us)
+
+    def _start_flip(self, now_us):
+        self.t0 = now_us
+        self.cue = 0
+        self._to(FLIP)
+        self._count(now_us)
+
+    def _claim(self, p):
+        self.note = ""
+        self.deal.claim_out(p)
+        self.entries += "01"[p]
+        self.app.sound(CALL)
+        self._to(CLAIM)
+
+    def _settle_slap(self, now_us):
+        # SP-17: the first slap wins; it counts once the tie window has passed
+        # and the winner has let go (a pad still held may be a stuck call).
+        v = self.verdict
+        if v is None:
+            v = self.race.decide(now_us)
+            if v is None:
+                return
+            self.verdict = v
+        if v.winner is None:
+            self._log_slap(v)
+            self.note = v.text() + ": again"
+            self.verdict = None
+            self.app.sound(ERROR)
+            self.app.redraw()
+            return
+        w = v.winner
+        if self.down[w]:
+            if ticks_diff(now_us, self.down_t[w]) >= HOLD_US:
+                self.verdict = None  # a hold after all: the race is void
+            return
+        self._log_slap(v)
+        self._claim(w)
+        self.app.sound(WIN)
+
+    def _log_slap(self, v):
+        d = v.to_dict()
+        d["ev"] = "slap"
+        d["game"] = "speed"
+        d["kind"] = "out"
+        d["deal"] = self.match.hands_played + 1
+        self.app.emit(d)
+
+    def _confirm(self, t_us):
+        d = self.deal
+        d.confirm(self.left)  # bounds were kept by UP/DOWN; SP-18 checks again
+        w, left = d.result
+        m = self.match
+        m.add_result(d)
+        self.app.emit({"ev": "deal", "game": "speed", "deal": m.hands_played, "winner": w,
+                       "left": left, "totals": list(m.totals), "flips": d.flips,
+                       "rebuilds": d.rebuilds})
+        self.app.sound(WIN)
+        self._save()
+        self._to(FINAL if m.is_over() else NEXT)
+
+    def _save(self):
+        self.app.save(self, {"deals": [list(x) for x in self.match.deals],
+                       "false_starts": list(self.false_starts)})
+
+    # ---- undo --------------------------------------------------------------
+    def _rebuild_deal(self):
+        """Replay this deal's entries into a fresh SpeedDeal (stuck calls and
+        races are not entries: they are dropped)."""
+        d = self.match.new_deal()
+        d.ready(0)
+        d.ready(1)
+        d.start_flip()
+        for e in self.entries:
+            if e == "F":
+                d.stuck(0)
+                d.stuck(1)
+                d.flip()
+            elif e == "R":
+                d.stuck(0)
+                d.stuck(1)
+                d.rebuild(None)
+                d.unstuck(0)
+                d.unstuck(1)
+            elif e == "E":
+                d.reserves_out()
+            else:
+                d.claim_out(int(e))
+        self.deal = d
+        self.verdict = None
+        self.race.close()
+        self.note = ""
+        self._to(CLAIM if d.phase == "claim" else PLAY)
+
+    def _undo_entry(self):
+        self.entries = self.entries[:-1]
+        self._rebuild_deal()
+
+    def _undo_deal(self):
+        # Back to the count of the last deal: its claim stands, the count is
+        # entered again.  Its flips are not kept (they are not in the record).
+        w, left = self.match.deals[-1]
+        self.match.undo_last()
+        self._save()
+        self.entries = "01"[w]
+        self._rebuild_deal()
+        self.left = left
+        self._to(LEFT)

@@ -1,0 +1,170 @@
+# A test rig for the referee app that runs on CPython and on the MicroPython
+# Unix port: a Store in a given directory, a log that collects every line,
+# a clock (ticks_us values, starting just before the 2**30 wrap so every
+# comparison that forgets ticks_diff breaks) and helpers to tap and hold
+# buttons while the app gets its ticks.
+import json
+from speedref.ticks import ticks_add
+from speedref.storage import Store
+from speedref.app.core import App, UP, DOWN, OK, BACK
+
+MS = 1000
+TICK_US = 10 * MS  # the device loop ticks much faster; 10 ms is plenty for tests
+START_US = (1 << 30) - 2500 * MS
+
+
+class ListLog:
+    """Collects what the device would print: each line goes through JSON
+    (like the USB log) and is kept as the parsed object."""
+
+    def __init__(self):
+        self.lines = []
+
+    def emit(self, obj):
+        self.lines.append(json.loads(json.dumps(obj)))
+
+    def of(self, ev):
+        return [x for x in self.lines if x.get("ev") == ev]
+
+
+class Rig:
+    def __init__(self, root, t_us=START_US, log=None):
+        self.root = root
+        self.t = t_us
+        self.log = log if log is not None else ListLog()
+        self.store = Store(root)
+        self.app = App(self.store, self.log)
+        self.sounds = []
+
+    def reboot(self):
+        """A power cut: a new Store and App on the same files, same clock."""
+        self.store = Store(self.root)
+        self.app = App(self.store, self.log)
+
+    def _drain(self):
+        while True:
+            s = self.app.pop_sound()
+            if s is None:
+                return
+            self.sounds.append(s)
+
+    def wait(self, us):
+        """Let `us` pass, ticking the app every TICK_US."""
+        end = ticks_add(self.t, us)
+        while us > 0:
+            step = TICK_US if us > TICK_US else us
+            self.t = ticks_add(self.t, step)
+            us -= step
+            self.app.tick(self.t)
+        self.t = end
+        self._drain()
+
+    def press(self, b):
+        self.app.press(b, self.t)
+        self._drain()
+
+    def release(self, b):
+        self.app.release(b, self.t)
+        self._drain()
+
+    def tap(self, b, hold_us=60 * MS, gap_us=60 * MS):
+        self.press(b)
+        self.wait(hold_us)
+        self.release(b)
+        self.wait(gap_us)
+
+    def back(self):
+        self.tap(BACK)
+
+    def phase(self):
+        f = self.app.flow
+        return None if f is None or self.app.screen is not f else f.phase
+
+    def screen_name(self):
+        return type(self.app.screen).__name__
+
+
+# ---- Speed -------------------------------------------------------------------
+def speed_opts(**kw):
+    o = {"layout": "pagat", "jokers": False, "doubles": False, "hand_limit": 5,
+         "slap_to_win": False, "match": "target", "target": 25, "tie_ms": 5}
+    for k in kw:
+        o[k] = kw[k]
+    return o
+
+
+def start_deal(rig):
+    """From the layout screen to play: OK, both ready, the 3-2-1 countdown."""
+    rig.tap(OK)
+    rig.tap(0)
+    rig.tap(1)
+    rig.wait(3100 * MS)
+
+
+def reserve_flip(rig):
+    """Both players hold their pads (stuck), the flip countdown runs."""
+    rig.press(0)
+    rig.wait(100 * MS)
+    rig.press(1)
+    rig.wait(700 * MS)
+    rig.release(0)
+    rig.release(1)
+    rig.wait(3000 * MS)
+
+
+def enter_left(rig, left):
+    f = rig.app.flow
+    lo = f.deal.left_bounds()[0]
+    for _ in range(left - lo):
+        rig.tap(UP, 30 * MS, 30 * MS)
+    rig.tap(OK)
+
+
+def play_deal(rig, winner, left, flips=0, slap_gap_us=None):
+    """One deal: start, `flips` reserve flips, the winner's claim, the
+    opponent's confirmation and the count.  With slap-to-win and
+    `slap_gap_us`, the loser slaps too, that much later."""
+    start_deal(rig)
+    for _ in range(flips):
+        reserve_flip(rig)
+    if slap_gap_us is None:
+        rig.tap(winner)
+    else:
+        rig.press(winner)
+        rig.wait(slap_gap_us)
+        rig.press(1 - winner)
+        rig.wait(60 * MS)
+        rig.release(winner)
+        rig.release(1 - winner)
+        rig.wait(60 * MS)
+    rig.tap(1 - winner)  # the opponent confirms
+    enter_left(rig, left)
+
+
+def play_match(rig, deals, opts=None, slap_gap_us=None):
+    """Start Speed and play `deals` [(winner, left), ...]; ends on FINAL
+    with OK, so the record is stored and logged.  Returns the record."""
+    rig.app.start("speed", rig.t, opts or speed_opts())
+    for i, (w, left) in enumerate(deals):
+        play_deal(rig, w, left, flips=i % 3, slap_gap_us=slap_gap_us)
+        rig.tap(OK)  # NEXT: next deal, or FINAL: save and end
+    ends = rig.log.of("game_end")
+    return ends[-1]["record"] if ends else None
+
+
+def speed_match_report(root, deals, opts=None, slap_gap_us=None):
+    """The facts the tests compare across runtimes, as one JSON-able dict."""
+    from speedref.engine import speed
+    rig = Rig(root)
+    rec = play_match(rig, deals, opts, slap_gap_us)
+    plain = dict(rec)
+    del plain["id"]
+    return {
+        "record": rec,
+        "engine": speed.replay(plain).to_record(),
+        "stored": rig.store.records()[-1],
+        "deal_lines": rig.log.of("deal"),
+        "slaps": rig.log.of("slap"),
+        "screen": rig.screen_name(),
+        "saved_game": rig.store.load_game()[0],
+    }
