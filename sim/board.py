@@ -24,9 +24,11 @@ compat.install()
 
 from sim.hardware import VirtualClock, VirtualGPIO, VirtualBuzzer, VirtualDisplay  # noqa: E402
 
-# The virtual board's pin map: buttons 0..7 (P1..P4, UP, DOWN, OK, BACK) on
-# consecutive GPIOs, pulled up, pressed = low, as on the Pico board file.
-FIRST_PIN = 2
+# The virtual board is a Pico: its pin map, GPIO input register address and
+# register -> button mask conversion come from the Pico board file itself
+# (buttons pulled up, pressed = low).
+from speedref.hw import board_pico as PICO  # noqa: E402
+
 BUTTONS = 8
 GAMES = ("speed", "spit", "speedrun", "partners")
 
@@ -37,9 +39,17 @@ GAMES = ("speed", "spit", "speedrun", "partners")
 LOOP_US = 1000
 
 
-def register_to_mask(reg, first_pin=FIRST_PIN, n=BUTTONS):
-    """GPIO register word -> button mask (bit 1 << button set while held)."""
-    return (~reg >> first_pin) & ((1 << n) - 1)
+class _Mem:
+    """machine.mem32 for the virtual board: reading the GPIO input address
+    gives the virtual register (the capture handler reads it just so)."""
+
+    def __init__(self, gpio):
+        self._gpio = gpio
+
+    def __getitem__(self, addr):
+        if addr != PICO.GPIO_IN:
+            raise ValueError("the virtual board maps only GPIO_IN, not 0x%x" % addr)
+        return self._gpio.register
 
 
 class Board:
@@ -64,7 +74,7 @@ class Board:
         os.makedirs(self.root, exist_ok=True)
         self.seed = seed
         self.clock = VirtualClock(start_us=start_us, realtime=realtime)
-        self.gpio = VirtualGPIO()
+        self.gpio = VirtualGPIO(30)  # GPIO0..29 as on an RP2040
         self.buzzer = VirtualBuzzer(self.clock)
         self.display = VirtualDisplay()
         self.lines = []  # the USB console: one JSON string per line
@@ -78,10 +88,23 @@ class Board:
 
     # -- wiring to the firmware's own modules ---------------------------------
     def _make_capture(self):
-        raise NotImplementedError  # filled in when speedref.hw.capture lands
+        from speedref.hw.capture import Capture
+        from sim.hardware import VirtualPin
+        cap = Capture(self.ring, _Mem(self.gpio), PICO.GPIO_IN, PICO.mask_from,
+                      self.clock.ticks_us,
+                      pins=[self.gpio.pin(n) for n in PICO.BUTTON_PINS],
+                      trigger=VirtualPin.IRQ_FALLING | VirtualPin.IRQ_RISING,
+                      hard=PICO.HARD_IRQ)
+        cap.start()
+        return cap
 
     def _make_device(self):
-        raise NotImplementedError  # filled in when speedref.device lands
+        try:
+            from speedref import device
+        except ImportError:
+            return None  # step() says what is missing
+        return device.Device(app=self.app, ring=self.ring, capture=self.capture,
+                             display=self.display, buzzer=self.buzzer, log=self.log)
 
     def _console(self, s):
         for line in s.splitlines():
@@ -103,10 +126,13 @@ class Board:
         level changes and the capture interrupt runs."""
         if not 0 <= button < BUTTONS:
             raise ValueError("no button %r" % (button,))
-        self.gpio.set_level(FIRST_PIN + button, 0 if down else 1)
+        self.gpio.set_level(PICO.BUTTON_PINS[button], 0 if down else 1)
 
     def step(self):
         """One pass of the device loop at the current time."""
+        if self.device is None:
+            raise RuntimeError("firmware/speedref/device.py (the device loop) is missing: "
+                               "the simulator runs the board's own loop and has no other")
         self.device.step(self.clock.ticks_us())
 
     def run_until(self, elapsed_us, loop_us=LOOP_US):

@@ -1,0 +1,128 @@
+"""The simulator's own parts: script parsing, the terminal key hold model,
+the virtual clock and GPIO, and the capture path of the virtual board (the
+firmware's own capture handler and ring buffer)."""
+import pytest
+
+from sim import script, keys, oled
+from sim.hardware import VirtualClock, VirtualGPIO, VirtualPin, PERIOD
+
+
+def test_script_parses_times_to_exact_microseconds_and_skips_comments():
+    ev = script.parse("# a comment\n\n0 p1 down\n12.5 P2 up  # trailing\n1500.001 ok down\n3 back up\n"
+                      .replace("3 back", "1600 back"))
+    assert ev == [(0, 0, True, 3), (12500, 1, False, 4), (1500001, 6, True, 5), (1600000, 7, False, 6)]
+
+
+@pytest.mark.parametrize("line,why", [
+    ("10 p5 down", "unknown button"),
+    ("10 p1 sideways", "edge must be"),
+    ("x p1 down", "time must be"),
+    ("1.2345 p1 down", "time must be"),
+    ("-1 p1 down", "time must be"),
+    ("10 p1", "expected"),
+])
+def test_malformed_line_names_its_number(line, why):
+    with pytest.raises(script.ScriptError) as e:
+        script.parse("0 ok down\n" + line + "\n")
+    assert e.value.lineno == 2 and why in str(e.value) and "line 2" in str(e.value)
+
+
+def test_time_going_backwards_is_refused():
+    with pytest.raises(script.ScriptError) as e:
+        script.parse("100 p1 down\n99 p1 up\n")
+    assert e.value.lineno == 2
+
+
+def test_key_repeat_is_one_long_press_not_a_slap_storm():
+    """A held key in a terminal: first event, repeat delay, then repeats every 33 ms."""
+    k = keys.KeyHolds(delay_us=500000, interval_us=150000)
+    presses = [k.key(0, 0)]
+    t = 400000  # first auto-repeat after 400 ms
+    while t < 3000000:
+        presses.append(k.key(0, t))
+        assert k.expired(t) == []
+        t += 33000
+    assert presses.count(True) == 1
+    last = t - 33000
+    assert k.expired(last + 149999) == []
+    assert k.expired(last + 150000) == [(0, last + 150000)]
+    assert k.key(0, last + 200000) is True  # a new press after the release
+
+
+def test_single_tap_is_released_after_the_repeat_delay():
+    k = keys.KeyHolds(delay_us=500000, interval_us=150000)
+    assert k.key(6, 1000) is True
+    assert k.expired(500999) == []
+    assert k.expired(501000) == [(6, 501000)]
+
+
+def test_virtual_clock_wraps_at_2_30_like_a_32_bit_board():
+    c = VirtualClock(start_us=PERIOD - 10)
+    c.advance(25)
+    assert c.ticks_us() == 15 and c.elapsed_us == 25
+    with pytest.raises(ValueError):
+        c.advance_to(3)
+
+
+def test_gpio_edge_runs_the_pin_handler_after_the_register_changed():
+    g = VirtualGPIO(30)
+    seen = []
+    p = g.pin(4)
+    p.irq(handler=lambda pin: seen.append((pin.num, g.read_register() >> 4 & 1)),
+          trigger=VirtualPin.IRQ_FALLING)
+    g.set_level(4, 0)
+    g.set_level(4, 0)  # no edge, no interrupt
+    g.set_level(4, 1)  # rising edge: not in the trigger
+    assert seen == [(4, 0)]
+
+
+def test_oled_png_round_trip(tmp_path):
+    frame = bytearray(1024)
+    frame[0] = 0x81  # (0,0) and (0,7)
+    frame[127 + 7 * 128] = 0x80  # (127,63)
+    oled.save_png(frame, tmp_path / "f.png")
+    assert oled.from_image(tmp_path / "f.png") == bytes(frame)
+    lines = oled.halfblock_lines(frame)
+    assert len(lines) == 32 and lines[0][0] == "\u2580" and lines[3][0] == "\u2584"
+    assert lines[31][127] == "\u2584"
+
+
+# ---- the virtual board's input path: the firmware's own capture handler ----
+
+def _board(**kw):
+    from sim.board import Board
+    return Board(**kw)
+
+
+def test_press_goes_through_the_capture_handler_into_the_ring():
+    """The pin edge runs speedref.hw.capture's handler, which reads the clock
+    and the register and puts (t, mask) in the firmware's EventRing."""
+    b = _board(start_us=PERIOD - 500)
+    try:
+        b.clock.advance_to(1000)
+        b.set_button(0, True)
+        b.clock.advance_to(1250)
+        b.set_button(1, True)
+        ts = [0] * 8
+        ms = [0] * 8
+        n = b.ring.drain(ts, ms)
+        assert n == 2
+        assert ts[:2] == [500, 750]  # wrapped past 2**30
+        assert ms[:2] == [0b01, 0b11]
+    finally:
+        b.close()
+
+
+def test_bounce_inside_the_lockout_is_not_a_second_press():
+    """Issue 3: 10 edges in 2 ms are one press (the capture lockout)."""
+    b = _board()
+    try:
+        for i in range(10):
+            b.clock.advance_to(1000 + i * 200)
+            b.set_button(2, i % 2 == 0)
+        ts = [0] * 16
+        ms = [0] * 16
+        n = b.ring.drain(ts, ms)
+        assert n == 1 and ms[0] == 0b100 and ts[0] == 1000
+    finally:
+        b.close()
