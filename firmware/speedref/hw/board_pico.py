@@ -1,0 +1,37 @@
+# Raspberry Pi Pico / Pico W / Pico 2 (rp2 port): every pin number lives here.
+#
+# All eight buttons sit on CONSECUTIVE GPIOs GP2..GP9 in button order, so
+#  - the PIO capture samples the four pads with one `in pins, 4`, and
+#  - one shift turns the SIO input register into the button mask.
+# GP23, GP24, GP25 and GP29 are avoided: the Pico W's radio uses them.
+NAME = "pico"
+PLATFORM = "rp2"
+
+PAD_FIRST = 2  # GP2..GP5: pads P1..P4 (buttons 0..3)
+PADS = 4
+NAV_FIRST = 6  # GP6 UP, GP7 DOWN, GP8 OK, GP9 BACK (buttons 4..7)
+BUTTON_PINS = (2, 3, 4, 5, 6, 7, 8, 9)  # index = button number
+
+I2C_ID = 0  # I2C0 on GP16 (SDA) / GP17 (SCL), the OLED
+I2C_SDA = 16
+I2C_SCL = 17
+I2C_FREQ = 400000
+OLED_ADDR = 0x3C
+
+BUZZER_PIN = 15  # piezo through PWM slice 7B
+PAD_LED_PINS = (10, 11, 12, 13)  # optional, one per pad
+
+# SIO GPIO_IN: bit n = level of GPIOn (bits 0..29 on RP2040 and the QFN-60
+# RP2350 of the Pico 2), so the value is a small int on a 32-bit port and
+# reading it in a hard IRQ allocates nothing.
+GPIO_IN = 0xD0000004
+
+CAPTURE = "pio"  # pads sampled by a PIO state machine (hw/pio_capture.py)
+CAPTURE_FALLBACK = "irq"  # pin interrupts if the PIO path cannot start
+HARD_IRQ = True  # rp2 supports hard pin interrupts
+
+
+def mask_from(reg):
+    """GPIO_IN snapshot -> button mask (bit 1 << button, pressed = 1).
+    Buttons pull to GND against pull-ups, so pressed reads 0: invert."""
+    return (~reg >> PAD_FIRST) & 0xFF

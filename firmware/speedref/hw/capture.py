@@ -1,0 +1,108 @@
+# The interrupt path of slap capture: one handler for every button pin.
+#
+# On an edge of any button, the handler reads the clock and the WHOLE GPIO
+# input register once.  Two pads pressed within the handler's latency are
+# therefore in the same snapshot with the same timestamp (a tie), whichever
+# pin's interrupt ran first; the later pin's interrupt then finds nothing new.
+#
+# Debounce is a per-button lockout: after a button's level change is taken,
+# further changes of that button are ignored for lockout_us.  The main loop
+# calls poll() every pass: it ends lockouts and takes a fresh snapshot, so a
+# level the lockout held back (a contact that settled during it) still
+# reaches the ring.
+#
+# The handler runs as a hard IRQ on rp2: it must not allocate (no floats, no
+# new objects, no bound method created per call: self._isr is made once).
+# Everything it touches is injectable (pins, register, clock, ticks_diff) so
+# the tests run it under micropython.heap_lock() with a clock that wraps at
+# 2**30, and the desktop simulator drives this same handler with virtual
+# pins; `machine` is imported only by the board-specific code (hw/boards.py).
+from speedref.ticks import ticks_diff as _ticks_diff
+
+LOCKOUT_US = 10000  # arcade microswitches settle in a few ms
+
+
+class Capture:
+    def __init__(self, ring, mem, addr, mask_from, ticks_us, pins=(), trigger=0,
+                 hard=True, ticks_diff=_ticks_diff, lockout_us=LOCKOUT_US, buttons=8,
+                 disable_irq=None, enable_irq=None):
+        """ring: an EventRing.  mem[addr]: the GPIO input register (machine.mem32
+        on a board; any object indexable without allocating, e.g. a dict, in
+        tests and the simulator).  mask_from(reg): the board's register ->
+        button mask.  pins: Pin-like objects whose irq() takes the handler."""
+        self._ring = ring
+        self._mem = mem
+        self._addr = addr
+        self._mask_from = mask_from
+        self._ticks_us = ticks_us
+        self._tdiff = ticks_diff
+        self.lockout_us = lockout_us
+        self._n = buttons
+        self._since = [0] * buttons  # when each button's last change was taken
+        self._locked = [0] * buttons  # 1 while that button is in its lockout
+        self.level = mask_from(mem[addr])  # levels last put in the ring
+        self.pins = pins
+        self._trigger = trigger
+        self._hard = hard
+        self._off = disable_irq
+        self._on = enable_irq
+        self.taken = 0  # snapshots put in the ring (or dropped by it)
+        self._isr = self._handler  # the bound method, allocated once here
+
+    def start(self):
+        """Register the handler on every pin (both edges: releases matter to
+        the decoder and the app too)."""
+        for p in self.pins:
+            if self._hard:
+                p.irq(handler=self._isr, trigger=self._trigger, hard=True)
+            else:
+                # ESP32's Pin.irq has no `hard` argument: always scheduled.
+                p.irq(handler=self._isr, trigger=self._trigger)
+
+    def stop(self):
+        for p in self.pins:
+            p.irq(handler=None)
+
+    def _handler(self, pin):
+        t = self._ticks_us()  # first: the timestamp is what races are decided on
+        raw = self._mask_from(self._mem[self._addr])
+        last = self.level
+        diff = raw ^ last
+        if not diff:
+            return  # another pin's interrupt already took this snapshot
+        new = last
+        b = 0
+        while diff and b < self._n:
+            if diff & 1:
+                if self._locked[b]:
+                    d = self._tdiff(t, self._since[b])
+                    # Negative can only mean the lock is long stale (poll()
+                    # normally clears it well before ticks wrap).
+                    if 0 <= d < self.lockout_us:
+                        diff >>= 1
+                        b += 1
+                        continue
+                new ^= 1 << b
+                self._since[b] = t
+                self._locked[b] = 1
+            diff >>= 1
+            b += 1
+        if new != last:
+            self.level = new
+            self.taken += 1
+            self._ring.put(t, new)  # counts ring.dropped when full, never raises
+
+    def poll(self):
+        """Main loop, every pass: end lockouts that are over, then take a
+        snapshot as the handler would, so a change the lockout held back is
+        not lost.  Interrupts are off for the snapshot only."""
+        now = self._ticks_us()
+        for b in range(self._n):
+            if self._locked[b]:
+                d = self._tdiff(now, self._since[b])
+                if d < 0 or d >= self.lockout_us:
+                    self._locked[b] = 0
+        st = self._off() if self._off else 0
+        self._handler(None)
+        if self._on:
+            self._on(st)
