@@ -317,3 +317,24 @@ def test_property_totals_are_the_sum_of_hand_scores(r):
     while sheet.hands_played or sheet.contract is not None:
         sheet.undo()
     assert sheet.totals == [0, 0, 0, 0] and list(sheet.seats) == [0, 1, 2, 3]
+
+
+def test_pt3_first_dealer_is_the_tables_choice_then_the_contractor():
+    """PT-3: a record's first hand may name any dealer; the next dealer must be its contractor."""
+    for first in range(4):
+        r = rec([hand(first, 2, 0, 7, "hearts", [3, 3, 4, 3]), hand(2, 1, 3, 8, "clubs", [2, 6, 2, 3])])
+        assert P.replay(r).dealer == 1
+    r = rec([hand(3, 2, 0, 7, "hearts", [3, 3, 4, 3]), hand(3, 1, 3, 8, "clubs", [2, 6, 2, 3])])
+    with pytest.raises(RuleError) as e:
+        P.replay(r)
+    assert e.value.rule == "PT-17" and "hand 2, player 3 (Di)" in str(e.value)
+
+
+def test_pt19_record_may_continue_after_a_tie_at_the_target():
+    """PT-19: a tie at the top past the target is not the end, so the next hand is valid."""
+    r = rec([hand(0, 0, 2, 9, "hearts", [5, 3, 2, 3]), hand(0, 1, 3, 7, "hearts", [2, 4, 1, 6])],
+            target=15)
+    sheet = P.replay(r)
+    assert sheet.over and sheet.winners() == [3] and not sheet.ended_early
+    tied = P.replay(rec(r["hands"][:1], target=15))
+    assert not tied.over and tied.ended_early and tied.winners() == [1, 3]
