@@ -306,7 +306,7 @@ class SpeedMatch:
                 return "ended early, level at %s" % score
             return "ended early, leading %s" % score
         if self.format == "single":
-            return "won the single deal (%d points)" % max(self.totals)
+            return "won the single deal (+%d)" % max(self.totals)
         if self.format == "target":
             return "first to %d points (%s)" % (self.goal, score)
         return "won %d of %d deals (points are not counted)" % (max(self.wins), self.goal)

@@ -1,0 +1,277 @@
+"""Speed at the CARD level: one deal with real cards (OpenSpiel spirit).
+
+Rules: seeds/speed.md.  Never imported by the app on the board; the simulator's
+computer players, the tests and the golden playthroughs use it.
+
+  s = SpeedState(seed, layout="pagat", jokers=False, doubles=False, hand_limit=5,
+                 slap_to_win=False)
+  s.deal()                      the chance step: shuffle and lay out (SP-2, SP-3)
+  s.phase                       "deal" -> "ready" -> "play" -> "over"
+  s.actors()                    players who have a legal action now
+  s.legal_actions(player)       list of action ints
+  s.apply(player, action, t_us) -> tag  ("ready" "start" "play" "race" "draw"
+                                "stuck" "flip" "rebuild" "slap" "out")
+  s.winner, s.score() -> (winner, left), s.check()
+
+Actions: play_action(pile, card) = pile * 256 + card (pile 0 or 1), DRAW, STUCK,
+READY, SLAP.  Times are the simulation's microseconds, compared with ticks_diff.
+"""
+from speedref.engine import cards as C
+from speedref.engine.errors import RuleError
+from speedref.engine.rng import Rng
+from speedref.engine.speed import cards_per_player, check_options, reserve_size
+from speedref.ticks import ticks_diff
+
+RACE_US = 150000  # SP-13: nobody reacts to a new top card faster than this
+READY = 0x300
+DRAW = 0x301
+STUCK = 0x302
+SLAP = 0x303
+
+
+def play_action(pile, card):
+    return (pile << 8) | card
+
+
+def index(b, c):
+    """Position of card c in bytearray b, or -1 (MicroPython's bytearray has no find)."""
+    for i in range(len(b)):
+        if b[i] == c:
+            return i
+    return -1
+
+
+def fits(card, top, doubles=False):
+    """SP-7 (+-1 round the corner), SP-8 (doubles), SP-9 (jokers wild)."""
+    if C.is_joker(card) or C.is_joker(top):
+        return True
+    d = (C.rank(card) - C.rank(top)) % 13
+    return d == 1 or d == 12 or (doubles and d == 0)
+
+
+class SpeedState:
+    def __init__(self, seed, layout="pagat", jokers=False, doubles=False, hand_limit=5,
+                 slap_to_win=False):
+        check_options(layout, jokers, doubles, hand_limit, slap_to_win)
+        self.layout = layout
+        self.jokers = jokers
+        self.doubles = doubles
+        self.hand_limit = hand_limit
+        self.slap_to_win = slap_to_win
+        self.rng = Rng(seed)
+        self.phase = "deal"
+        self.hands = [bytearray(), bytearray()]
+        self.stocks = [bytearray(), bytearray()]  # top card = last byte
+        self.reserves = [bytearray(), bytearray()]
+        self.piles = [bytearray(), bytearray()]  # centre piles, top = last byte
+        self.start = bytearray()
+        self.ready = [False, False]
+        self.stuck = [False, False]
+        self.last = [None, None]  # per pile: (player, t_us, top before that play)
+        self.t = None
+        self.winner = None
+        self.flips = 0
+        self.rebuilds = 0
+        self.races = 0
+
+    # -- chance step ---------------------------------------------------------
+    def deal(self):
+        if self.phase != "deal":
+            raise RuleError("SP-21", "the deal happens once, at the start")
+        deck = C.standard_deck(2 if self.jokers else 0)
+        self.rng.shuffle(deck)
+        n = cards_per_player(self.layout, self.jokers)
+        r = reserve_size(self.layout)
+        # Every card goes to exactly one place (SP-2/SP-3 count to the deck's size).
+        for p in (0, 1):
+            mine = deck[p * n:(p + 1) * n]
+            self.hands[p] = mine[n - 5:]  # SP-2: the hand is the top 5 (classic: dealt 5)
+            self.stocks[p] = mine[:n - 5]
+        k = 2 * n
+        self.reserves[0] = deck[k:k + r]
+        self.reserves[1] = deck[k + r:k + 2 * r]
+        self.start = deck[k + 2 * r:]
+        self.phase = "ready"
+
+    # -- queries -------------------------------------------------------------
+    def left(self, p):
+        return len(self.hands[p]) + len(self.stocks[p])
+
+    def _can_play(self, p, card, pile):
+        if C.is_joker(card) and self.left(p) == 1:
+            return False  # SP-10
+        return fits(card, self.piles[pile][-1], self.doubles)
+
+    def _plays(self, p):
+        out = []
+        h = self.hands[p]
+        for c in h:
+            for pile in (0, 1):
+                if self._can_play(p, c, pile):
+                    out.append(play_action(pile, c))
+        return out
+
+    def _can_draw(self, p):
+        return len(self.stocks[p]) > 0 and len(self.hands[p]) < self.hand_limit
+
+    def legal_actions(self, p):
+        if p not in (0, 1):
+            raise RuleError("SP-1", "player must be 0 or 1")
+        if self.phase == "ready":
+            return [] if self.ready[p] else [READY]
+        if self.phase != "play":
+            return []
+        if self.left(p) == 0:
+            return [SLAP]  # SP-17: only with slap-to-win is play still on
+        acts = self._plays(p)
+        if self._can_draw(p):
+            acts.append(DRAW)
+        if not acts and not self.stuck[p]:
+            acts.append(STUCK)
+        return acts
+
+    def actors(self):
+        return [p for p in (0, 1) if self.legal_actions(p)]
+
+    def score(self):
+        """SP-18: (winner, cards the loser holds in hand and stock)."""
+        if self.winner is None:
+            raise RuleError("SP-16", "the deal is not over")
+        return self.winner, self.left(1 - self.winner)
+
+    # -- actions ---------------------------------------------------------------
+    def apply(self, p, action, t_us):
+        if p not in (0, 1):
+            raise RuleError("SP-1", "player must be 0 or 1")
+        if self.t is not None and ticks_diff(t_us, self.t) < 0:
+            raise RuleError("SP-13", "actions come in time order (%d is before %d)" % (t_us, self.t))
+        if self.phase == "ready":
+            if action != READY or self.ready[p]:
+                raise RuleError("SP-6", "before the start flip a player can only say ready")
+            self.t = t_us
+            self.ready[p] = True
+            if self.ready[0] and self.ready[1]:
+                self.piles[0] = self.start[0:1]  # SP-6: both start cards at once
+                self.piles[1] = self.start[1:2]
+                self.phase = "play"
+                return "start"
+            return "ready"
+        if self.phase != "play":
+            raise RuleError("SP-21", "no actions in the %s phase" % self.phase)
+        if action == SLAP:
+            if not self.slap_to_win or self.left(p) != 0:
+                raise RuleError("SP-17", "only a player with no cards slaps, with slap-to-win")
+            self.t = t_us
+            self.winner = p
+            self.phase = "over"
+            return "slap"
+        if self.left(p) == 0:
+            raise RuleError("SP-17", "a player with no cards can only slap")
+        if action == DRAW:
+            if not self._can_draw(p):
+                raise RuleError("SP-11", "draw only from your own stock with fewer than %d in hand"
+                                % self.hand_limit)
+            self.t = t_us
+            self.hands[p].append(self._take_top(self.stocks, p))
+            self.stuck[p] = False
+            return "draw"
+        if action == STUCK:
+            if self.stuck[p] or self._plays(p) or self._can_draw(p):
+                raise RuleError("SP-14", "stuck means no card fits and no card can be drawn")
+            self.t = t_us
+            self.stuck[p] = True
+            if self.stuck[0] and self.stuck[1]:
+                return self._flip()
+            return "stuck"
+        return self._play(p, action, t_us)
+
+    def _play(self, p, action, t_us):
+        pile = action >> 8
+        card = action & 0xFF
+        if pile not in (0, 1) or index(self.hands[p], card) < 0:
+            raise RuleError("SP-12", "play a card from your own hand onto pile 1 or 2")
+        last = self.last[pile]
+        if last is not None and last[0] != p and ticks_diff(t_us, last[1]) < RACE_US:
+            # SP-13: too close behind the opponent's card to have been aimed at
+            # it, so it goes back to the hand; it must have fitted one of the two tops.
+            if not (self._can_play(p, card, pile) or
+                    (fits(card, last[2], self.doubles) and not (C.is_joker(card) and self.left(p) == 1))):
+                raise RuleError("SP-7", "%s does not fit %s" % (C.name(card), C.name(last[2])))
+            self.t = t_us
+            self.races += 1
+            return "race"
+        if C.is_joker(card) and self.left(p) == 1:
+            raise RuleError("SP-10", "a joker cannot be your last card")
+        top = self.piles[pile][-1]
+        if not fits(card, top, self.doubles):
+            raise RuleError("SP-7", "%s does not fit %s" % (C.name(card), C.name(top)))
+        self.t = t_us
+        h = self.hands[p]
+        i = index(h, card)
+        self.hands[p] = h[:i] + h[i + 1:]
+        self.piles[pile].append(card)
+        self.last[pile] = (p, t_us, top)
+        self.stuck[0] = self.stuck[1] = False  # SP-14: a new top may give plays
+        if self.left(p) == 0 and not self.slap_to_win:
+            self.winner = p  # SP-16
+            self.phase = "over"
+            return "out"
+        return "play"
+
+    @staticmethod
+    def _take_top(piles, p):
+        # MicroPython's bytearray has no pop(): slice the top card off.
+        b = piles[p]
+        piles[p] = b[:-1]
+        return b[-1]
+
+    def _flip(self):
+        """SP-14 (+ SP-15 rebuild, SP-10 lone-joker exchange) when both are stuck."""
+        tag = "flip"
+        if not self.reserves[0] or not self.reserves[1]:
+            self._rebuild()
+            tag = "rebuild"
+        for p in (0, 1):
+            h = self.hands[p]
+            if len(h) == 1 and not self.stocks[p] and C.is_joker(h[0]):
+                r = self.reserves[p]
+                self.hands[p] = bytearray((r[-1],))
+                self.reserves[p] = bytearray((h[0],)) + r[:-1]
+        for p in (0, 1):
+            self.piles[p].append(self._take_top(self.reserves, p))
+        self.last[0] = self.last[1] = None
+        self.stuck[0] = self.stuck[1] = False
+        self.flips += 1
+        return tag
+
+    def _rebuild(self):
+        # SP-15: tops stay; the rest of the centre and any reserve cards are
+        # shuffled together and dealt alternately (the first reserve gets the odd card).
+        rest = self.piles[0][:-1] + self.piles[1][:-1] + self.reserves[0] + self.reserves[1]
+        self.piles[0] = self.piles[0][-1:]
+        self.piles[1] = self.piles[1][-1:]
+        self.rng.shuffle(rest)
+        r0 = bytearray()
+        r1 = bytearray()
+        for i in range(len(rest)):
+            (r1 if i & 1 else r0).append(rest[i])
+        self.reserves[0] = r0
+        self.reserves[1] = r1
+        self.rebuilds += 1
+
+    # -- invariants (tests) ------------------------------------------------------
+    def check(self):
+        """Raise AssertionError unless every card is in exactly one place."""
+        allc = bytearray()
+        for b in self.hands + self.stocks + self.reserves + self.piles:
+            allc += b
+        if self.phase in ("deal", "ready"):
+            allc += self.start
+        deck = C.standard_deck(2 if self.jokers else 0)
+        if self.phase == "deal":
+            return
+        if sorted(allc) != sorted(deck):
+            raise AssertionError("cards lost or duplicated")
+        for p in (0, 1):
+            if len(self.hands[p]) > self.hand_limit:
+                raise AssertionError("hand over the limit")
