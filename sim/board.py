@@ -22,7 +22,7 @@ from sim import compat
 
 compat.install()
 
-from sim.hardware import VirtualClock, VirtualGPIO, VirtualBuzzer, VirtualDisplay  # noqa: E402
+from sim.hardware import VirtualClock, VirtualGPIO, VirtualPWM, VirtualDisplay  # noqa: E402
 
 # The virtual board is a Pico: its pin map, GPIO input register address and
 # register -> button mask conversion come from the Pico board file itself
@@ -75,7 +75,9 @@ class Board:
         self.seed = seed
         self.clock = VirtualClock(start_us=start_us, realtime=realtime)
         self.gpio = VirtualGPIO(30)  # GPIO0..29 as on an RP2040
-        self.buzzer = VirtualBuzzer(self.clock)
+        from speedref.hw.buzzer import Buzzer
+        self.pwm = VirtualPWM(self.clock)  # what the piezo sounds: pwm.tones
+        self.buzzer = Buzzer(self.pwm)  # the firmware's own non-blocking tone queue
         self.display = VirtualDisplay()
         self.lines = []  # the USB console: one JSON string per line
         self.on_line = None  # a viewer's callback(obj)

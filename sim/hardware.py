@@ -116,18 +116,42 @@ class VirtualGPIO:
             p.handler(p)
 
 
-class VirtualBuzzer:
-    """Records every cue the device plays: (elapsed_us, freq_hz, ms)."""
+class VirtualPWM:
+    """The buzzer's PWM pin (machine.PWM's freq() and duty_u16()).
+
+    The firmware's own tone queue (speedref.hw.buzzer.Buzzer) drives it; this
+    records what a piezo would sound: `tones` is a list of
+    [start_elapsed_us, freq_hz, length_us or None while sounding].
+    """
 
     def __init__(self, clock):
         self.clock = clock
-        self.cues = []
-        self.on_cue = None  # a viewer's callback(freq_hz, ms)
+        self._freq = 0
+        self._duty = 0
+        self.tones = []
+        self.on_tone = None  # a viewer's callback(freq_hz) when a tone starts
 
-    def play(self, freq_hz, ms):
-        self.cues.append((self.clock.elapsed_us, freq_hz, ms))
-        if self.on_cue:
-            self.on_cue(freq_hz, ms)
+    def freq(self, f=None):
+        if f is None:
+            return self._freq
+        self._freq = f
+        return None
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self._duty
+        now = self.clock.elapsed_us
+        if d and not self._duty:
+            self.tones.append([now, self._freq, None])
+            if self.on_tone:
+                self.on_tone(self._freq)
+        elif self._duty and not d and self.tones and self.tones[-1][2] is None:
+            self.tones[-1][2] = now - self.tones[-1][0]
+        self._duty = d
+        return None
+
+    def deinit(self):
+        self.duty_u16(0)
 
 
 class VirtualDisplay:

@@ -67,18 +67,23 @@ class TerminalSim:
         self.board = board
         self.holds = KeyHolds(delay_us, interval_us)
         self.log = []  # (elapsed_ms, text)
-        self.cues = []
         self.held_keys = set()
         board.on_line = self._line
-        board.buzzer.on_cue = self._cue
+        board.pwm.on_tone = self._tone
 
     def _line(self, obj):
         self.log.append((self.board.clock.elapsed_us // 1000, describe(obj)))
         del self.log[:-200]
 
-    def _cue(self, freq, ms):
-        self.cues.append("%d Hz %d ms" % (freq, ms))
-        del self.cues[:-6]
+    def _tone(self, freq):
+        self.log.append((self.board.clock.elapsed_us // 1000, "buzzer %d Hz" % freq))
+
+    def buzzer_text(self):
+        """The sounding tone (if any) and the last few cues."""
+        tones = self.board.pwm.tones
+        now = "BEEP %d Hz" % tones[-1][1] if tones and tones[-1][2] is None else "quiet"
+        past = ["%d Hz %d ms" % (f, (n or 0) // 1000) for _, f, n in tones[-4:] if n is not None]
+        return "%s  (last: %s)" % (now, ", ".join(past[-3:]) or "-")
 
     def feed_key(self, ch, now_us):
         b = KEYMAP.get(ch)
@@ -112,7 +117,7 @@ class TerminalSim:
         put(y, 0, "\u2514" + "\u2500" * ow + "\u2518")
         put(y + 1, 0, LEGEND[:w - 1])
         held = " ".join(NAMES[b] for b in sorted(self.held_keys)) or "-"
-        put(y + 2, 0, ("held: %s   buzzer: %s" % (held, ", ".join(self.cues[-3:]) or "-"))[:w - 1])
+        put(y + 2, 0, ("held: %s   buzzer: %s" % (held, self.buzzer_text()))[:w - 1])
         rows = h - (y + 3)
         for i, (ms, text) in enumerate(self.log[-rows:] if rows > 0 else []):
             put(y + 3 + i, 0, ("%8.3f s  %s" % (ms / 1000.0, text))[:w - 1])

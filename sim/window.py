@@ -44,9 +44,8 @@ class WindowSim:
         self.held = set()  # buttons held by keys or the mouse
         self.mouse_button = None
         self.log = []
-        self.cues = []
         board.on_line = lambda obj: self._add(describe(obj))
-        board.buzzer.on_cue = lambda f, ms: self.cues.append("%d Hz %d ms" % (f, ms))
+        board.pwm.on_tone = lambda f: self._add("buzzer %d Hz" % f)
 
     def _add(self, text):
         self.log.append("%8.3f s  %s" % (self.board.clock.elapsed_us / 1e6, text))
@@ -102,7 +101,10 @@ class WindowSim:
             t = self.font.render(LABELS[i], True, (240, 240, 240))
             self.screen.blit(t, t.get_rect(center=r.center))
         y = self.log_top
-        cue = "buzzer: " + (", ".join(self.cues[-3:]) or "-")
+        tones = self.board.pwm.tones
+        sounding = tones and tones[-1][2] is None
+        cue = "buzzer: " + ("BEEP %d Hz" % tones[-1][1] if sounding else "quiet") + "   last: " + (
+            ", ".join("%d Hz %d ms" % (f, n // 1000) for _, f, n in tones[-4:] if n is not None) or "-")
         self.screen.blit(self.font.render(cue, True, (250, 220, 120)), (20, y))
         for line in self.log[-13:]:
             y += 18
