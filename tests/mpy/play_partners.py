@@ -68,7 +68,12 @@ def _card(s, p, legal, rng):
 
 
 def play(seed, target=100, out=None):
-    """Play a full game; returns (transcript lines, canonical record)."""
+    """Play a full game; returns (transcript lines, canonical record).
+
+    With `out` (a function taking one line) the lines are streamed to it and
+    the returned list is None: on MicroPython that runs a game in 24wK of heap,
+    while keeping every line needs about 64wK (measured, seed 24, 212 lines).
+    """
     lines = [] if out is None else None
     emit = lines.append if out is None else out
     s = pp.State(seed, target=target, players=NAMES, dealer=0)
