@@ -6,6 +6,7 @@
 import json
 from speedref.ticks import ticks_add
 from speedref.storage import Store
+from speedref.log import Log
 from speedref.app.core import App, UP, DOWN, OK, BACK
 
 MS = 1000
@@ -14,14 +15,18 @@ START_US = (1 << 30) - 2500 * MS
 
 
 class ListLog:
-    """Collects what the device would print: each line goes through JSON
-    (like the USB log) and is kept as the parsed object."""
+    """The device's own Log, writing into a list instead of USB: each line
+    is parsed back, so the tests see exactly what a laptop would read."""
 
     def __init__(self):
         self.lines = []
+        self._log = Log(write=self._write)
+
+    def _write(self, s):
+        self.lines.append(json.loads(s))
 
     def emit(self, obj):
-        self.lines.append(json.loads(json.dumps(obj)))
+        self._log.emit(obj)
 
     def of(self, ev):
         return [x for x in self.lines if x.get("ev") == ev]

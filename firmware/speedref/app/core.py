@@ -130,7 +130,7 @@ class App:
         try:
             self.store.save_game({"v": 1, "game": f.GAME, "opts": f.opts, "state": state})
         except OSError as e:
-            self.emit({"ev": "error", "msg": "save failed: %s" % e})
+            self.emit({"ev": "error", "what": "app", "msg": "save failed: %s" % e})
 
     def finish(self, record):
         """The game is over: store its record, log it, forget the saved state.
@@ -138,7 +138,7 @@ class App:
         try:
             self.store.add_record(record)
         except OSError as e:
-            self.emit({"ev": "error", "msg": "record not stored: %s" % e})
+            self.emit({"ev": "error", "what": "app", "msg": "record not stored: %s" % e})
         self.emit({"ev": "game_end", "record": record})
         self._clear_game()
 
@@ -181,7 +181,7 @@ class App:
         except (RuleError, KeyError, TypeError) as e:
             # bad options or a save from another version: say so, don't crash
             self.flow = None
-            self.emit({"ev": "error", "msg": "cannot start %s: %s" % (game, e)})
+            self.emit({"ev": "error", "what": "app", "msg": "cannot start %s: %s" % (game, e)})
             self.message("Cannot start: %s" % e)
             return
         self.show(self.flow)

@@ -176,7 +176,7 @@ class Options(Screen):
             try:
                 app.store.save_settings(s)
             except OSError as e:
-                app.emit({"ev": "error", "msg": "settings not saved: %s" % e})
+                app.emit({"ev": "error", "what": "app", "msg": "settings not saved: %s" % e})
 
     def draw(self, fb):
         ui.title(fb, game_name(self.game))

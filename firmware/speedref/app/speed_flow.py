@@ -69,7 +69,10 @@ class SpeedFlow:
         self.false_starts = [0, 0]
         self.t0 = 0            # start of the running countdown
         self.cue = 0           # countdown cues given (3, 2, 1, GO)
+        self.racing = False    # a slap-to-win race is open or its verdict pending
+        self.race_t = 0        # when it opened
         self.verdict = None    # slap-to-win verdict waiting for the winner to let go
+        self.slap_text = ""
         self.note = ""         # one line of news for the screen (false start, tie, ...)
         self.left = 0
         self.entries = ""      # this deal's entries: F flip, R rebuild, E reserves out, 0/1 claim
@@ -99,10 +102,11 @@ class SpeedFlow:
             if ph == PLAY:
                 self.tap_ok[b] = True
                 if self.match.slap_to_win:
-                    r = self.race
-                    if not r.is_open and self.verdict is None:
-                        r.open(t_us)
-                    r.press(b, t_us)
+                    if not self.racing:
+                        self.race.open(t_us)  # the first slap opens the race
+                        self.race_t = t_us
+                        self.racing = True
+                    self.race.press(b, t_us)
             elif ph == READY:
                 if self.deal.ready(b):
                     self.t0 = t_us
@@ -163,7 +167,8 @@ class SpeedFlow:
             self.app.redraw()
         elif was_tap:
             if self.match.slap_to_win:
-                self._settle_slap(t_us)
+                if self.racing:
+                    self._settle_slap(t_us)
             else:
                 self._claim(b)
 
@@ -178,7 +183,7 @@ class SpeedFlow:
                     self._stuck(p, now_us)
                     if self.phase != PLAY:
                         return
-            if self.match.slap_to_win:
+            if self.racing:
                 self._settle_slap(now_us)
 
     def draw(self, fb):
@@ -231,8 +236,8 @@ class SpeedFlow:
         elif ph == CLAIM:
             c = d.claimant
             ui.title(fb, "%s is out?" % NAMES[c])
-            if self.verdict is not None:
-                ui.center(fb, self.verdict.text(), 14)
+            if self.slap_text:
+                ui.center(fb, self.slap_text, 14)
             ui.big_center(fb, NAMES[c], 24, 3)
             fb.text("%s tap: yes" % NAMES[1 - c], 0, 48, 1)
             fb.text("%s tap: withdraw" % NAMES[c], 0, 56, 1)
@@ -287,6 +292,8 @@ class SpeedFlow:
         self.deal = self.match.new_deal()
         self.entries = ""
         self.verdict = None
+        self.racing = False
+        self.slap_text = ""
         self.race.close()
         self.phase = FINAL if self.match.is_over() else LAYOUT
 
@@ -351,10 +358,14 @@ class SpeedFlow:
         self._to(CLAIM)
 
     def _settle_slap(self, now_us):
-        # SP-17: the first slap wins; it counts once the tie window has passed
-        # and the winner has let go (a pad still held may be a stuck call).
+        # SP-17: the first slap wins.  The verdict waits until both pads are
+        # up again (so a second slap is in it and its margin shown) or a hold
+        # is long enough to be a stuck call; a winner still holding then was
+        # never slapping, and the race is void.
         v = self.verdict
         if v is None:
+            if (self.down[0] or self.down[1]) and ticks_diff(now_us, self.race_t) < HOLD_US:
+                return
             v = self.race.decide(now_us)
             if v is None:
                 return
@@ -363,6 +374,7 @@ class SpeedFlow:
             self._log_slap(v)
             self.note = v.text() + ": again"
             self.verdict = None
+            self.racing = False
             self.app.sound(ERROR)
             self.app.redraw()
             return
@@ -370,7 +382,11 @@ class SpeedFlow:
         if self.down[w]:
             if ticks_diff(now_us, self.down_t[w]) >= HOLD_US:
                 self.verdict = None  # a hold after all: the race is void
+                self.racing = False
             return
+        self.verdict = None
+        self.racing = False
+        self.slap_text = v.text()  # "P1 by 3.2 ms" on the claim screen
         self._log_slap(v)
         self._claim(w)
         self.app.sound(WIN)
@@ -425,6 +441,8 @@ class SpeedFlow:
                 d.claim_out(int(e))
         self.deal = d
         self.verdict = None
+        self.racing = False
+        self.slap_text = ""
         self.race.close()
         self.note = ""
         self._to(CLAIM if d.phase == "claim" else PLAY)

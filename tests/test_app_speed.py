@@ -1,0 +1,481 @@
+"""The referee app's menu, core and Speed flow, driven by (button, t_us)
+events on CPython (MicroPython runs are in test_app_mpy.py).  Rule numbers
+are from seeds/speed.md."""
+import pytest
+
+from app_rig import (Rig, MS, speed_opts, start_deal, reserve_flip, enter_left,
+                     play_deal, play_match, speed_match_report)
+from speedref.app.core import UP, DOWN, OK, BACK, FOUL, GO, COUNT
+from speedref.app import speed_flow as sf
+from speedref.engine import speed
+from speedref import storage
+
+
+@pytest.fixture
+def rig(tmp_path):
+    return Rig(str(tmp_path))
+
+
+def pause_pick(rig, item):
+    """BACK opens the pause menu; pick `item` by name."""
+    rig.back()
+    p = rig.app.screen
+    assert type(p).__name__ == "Pause"
+    for _ in range(p.items.index(item)):
+        rig.tap(DOWN)
+    rig.tap(OK)
+
+
+def lit(rig):
+    return sum(bin(b).count("1") for b in rig.app.buf)
+
+
+# ---- menu and settings -------------------------------------------------------
+def test_boot_menu_options_remembered_and_saved_only_on_change(rig):
+    assert rig.screen_name() == "Boot" and rig.app.dirty and lit(rig) > 0
+    rig.tap(OK)
+    assert rig.screen_name() == "Games"
+    rig.tap(OK)  # Speed
+    assert rig.screen_name() == "Options"
+    rig.tap(DOWN)  # Layout
+    rig.tap(OK)  # pagat -> classic
+    writes = rig.store.writes
+    rig.back()
+    assert rig.store.load_settings()["speed"]["layout"] == "classic"
+    assert rig.store.writes == writes + 1
+    rig.tap(OK)
+    rig.back()  # nothing changed: no flash write
+    assert rig.store.writes == writes + 1
+    rig.reboot()
+    assert rig.app.settings["speed"]["layout"] == "classic"
+
+
+def test_menu_start_runs_speed_with_chosen_options(rig):
+    rig.tap(OK)
+    rig.tap(OK)
+    for _ in range(5):  # Start, Layout, Jokers, Doubles, Hand, Slap win
+        rig.tap(DOWN)
+    rig.tap(OK)  # slap to win on
+    rig.tap(UP)
+    rig.tap(UP)
+    rig.tap(UP)
+    rig.tap(UP)
+    rig.tap(UP)
+    rig.tap(OK)  # Start
+    f = rig.app.flow
+    assert isinstance(f, sf.SpeedFlow) and f.match.slap_to_win and f.phase == sf.LAYOUT
+    assert rig.store.load_settings()["speed"]["slap_to_win"] is True
+
+
+def test_bad_option_combination_is_reported_not_a_crash(rig):
+    """SP-4: jokers only with the classic layout; the app says so and goes back."""
+    rig.app.start("speed", rig.t, speed_opts(jokers=True))
+    assert rig.app.flow is None and rig.screen_name() == "Message"
+    assert rig.log.of("error")
+    rig.tap(OK)
+    assert rig.screen_name() == "Games"
+
+
+def test_game_without_a_flow_yet_is_a_message_not_a_crash(rig):
+    rig.app.start("nosuchgame", rig.t, {})
+    assert rig.screen_name() == "Message"
+    rig.tap(OK)
+    assert rig.screen_name() == "Games"
+
+
+def test_long_ok_is_back(rig):
+    rig.app.start("speed", rig.t)
+    rig.press(OK)
+    rig.wait(900 * MS)
+    assert rig.screen_name() == "Pause"
+    rig.release(OK)  # the release of a long OK is not also an OK
+    assert rig.screen_name() == "Pause"
+    rig.tap(OK)  # Continue
+    assert rig.phase() == sf.LAYOUT
+
+
+# ---- a complete match ----------------------------------------------------------
+@pytest.mark.parametrize("match,deals", [
+    ("target", [(0, 10), (1, 3), (0, 15)]),            # SP-19 first to 25
+    ("best_of", [(1, 2), (0, 9), (1, 1)]),              # SP-19 best of three deals
+    ("single", [(1, 7)]),                               # SP-19 a single deal
+])
+def test_complete_match_record_equals_engine_SP18_SP19(tmp_path, match, deals):
+    r = speed_match_report(str(tmp_path), deals, speed_opts(match=match))
+    rec = dict(r["record"])
+    assert rec.pop("id")
+    assert rec == r["engine"]
+    assert r["stored"] == r["record"]
+    assert [(d["winner"], d["left"]) for d in r["deal_lines"]] == deals
+    m = speed.replay(rec)
+    assert m.is_over()
+    assert r["deal_lines"][-1]["totals"] == m.totals
+    assert r["saved_game"] is None  # the finished game is not offered for resume
+    assert r["screen"] == "Games"
+
+
+def test_classic_layout_bounds_the_count_SP18(rig):
+    rig.app.start("speed", rig.t, speed_opts(layout="classic", match="single"))
+    start_deal(rig)
+    rig.tap(0)
+    rig.tap(1)
+    f = rig.app.flow
+    assert f.phase == sf.LEFT and f.left == 1
+    for _ in range(30):
+        rig.tap(UP, 20 * MS, 20 * MS)
+    assert f.left == 20  # classic: 5 in hand + 15 stock
+    for _ in range(30):
+        rig.tap(DOWN, 20 * MS, 20 * MS)
+    assert f.left == 1  # without slap-to-win the loser holds at least one
+    rig.tap(OK)
+    assert f.phase == sf.FINAL and f.match.totals == [1, 0]
+
+
+# ---- start, countdown, false starts --------------------------------------------
+def test_countdown_beeps_and_go_at_exactly_three_seconds_SP6(rig):
+    rig.app.start("speed", rig.t)
+    rig.tap(OK)
+    rig.tap(0)
+    assert rig.phase() == sf.READY
+    rig.press(1)  # both ready: the countdown starts at this instant
+    t_ready = rig.t
+    assert rig.phase() == sf.COUNT_DOWN and rig.sounds[-1] == COUNT
+    f = rig.app.flow
+    rig.app.tick((t_ready + 2999999) % (1 << 30))
+    assert f.phase == sf.COUNT_DOWN
+    rig.app.tick((t_ready + 3000000) % (1 << 30))
+    assert f.phase == sf.PLAY and f.deal.phase == "play"
+    rig._drain()
+    assert rig.sounds.count(COUNT) == 3 and rig.sounds[-1] == GO
+
+
+def test_false_start_restarts_and_is_counted_and_logged_SP6(rig):
+    rig.app.start("speed", rig.t, speed_opts(match="single"))
+    rig.tap(OK)
+    rig.tap(0)
+    rig.tap(1)
+    rig.wait(1500 * MS)
+    rig.press(1)  # P2 jumps the gun
+    f = rig.app.flow
+    assert f.phase == sf.READY and f.false_starts == [0, 1]
+    assert rig.sounds[-1] == FOUL
+    line = rig.log.of("false_start")[-1]
+    assert line["seat"] == 1 and line["deal"] == 1
+    assert 1300 * MS < line["early_us"] < 1500 * MS
+    rig.release(1)
+    rig.wait(5000 * MS)
+    assert f.phase == sf.READY  # nothing runs until both are ready again
+    rig.tap(0)
+    rig.tap(1)
+    rig.wait(3100 * MS)
+    assert f.phase == sf.PLAY
+    rig.tap(0)
+    rig.tap(1)
+    enter_left(rig, 4)
+    rig.tap(OK)
+    assert rig.log.of("game_end")[-1]["record"]["deals"] == [{"winner": 0, "left": 4}]
+
+
+def test_press_at_go_instant_is_not_a_false_start(rig):
+    rig.app.start("speed", rig.t)
+    rig.tap(OK)
+    rig.tap(0)
+    rig.press(1)
+    t_go = (rig.t + 3000000) % (1 << 30)
+    rig.release(1)
+    rig.app.press(0, t_go)  # arrives before the tick that would give GO
+    f = rig.app.flow
+    assert f.phase == sf.PLAY and f.false_starts == [0, 0]
+
+
+# ---- stuck, flips, rebuilds -----------------------------------------------------
+def test_one_stuck_player_flips_nothing_both_stuck_flip_SP14(rig):
+    rig.app.start("speed", rig.t)
+    start_deal(rig)
+    f = rig.app.flow
+    rig.press(0)
+    rig.wait(2000 * MS)
+    assert f.deal._stuck[0] and f.phase == sf.PLAY and f.deal.flips == 0
+    rig.release(0)  # found a play: the stuck call is taken back
+    assert not f.deal._stuck[0]
+    rig.press(1)
+    rig.wait(2000 * MS)
+    rig.release(1)
+    assert f.deal.flips == 0 and f.phase == sf.PLAY
+    reserve_flip(rig)
+    assert f.deal.flips == 1 and f.deal.reserve_left == 9 and f.phase == sf.PLAY
+    assert rig.sounds[-1] == GO
+
+
+def test_pads_during_flip_countdown_do_not_count_SP14(rig):
+    rig.app.start("speed", rig.t)
+    start_deal(rig)
+    f = rig.app.flow
+    rig.press(0)
+    rig.press(1)
+    rig.wait(600 * MS)
+    assert f.phase == sf.FLIP
+    rig.release(0)
+    rig.release(1)
+    rig.tap(0)
+    rig.tap(1)
+    rig.tap(UP)
+    rig.tap(OK)
+    assert f.phase == sf.FLIP and f.deal.flips == 0
+    rig.wait(3000 * MS)
+    assert f.phase == sf.PLAY and f.deal.flips == 1 and f.deal.claimant is None
+
+
+def test_reserves_run_out_and_are_rebuilt_SP15(rig):
+    rig.app.start("speed", rig.t, speed_opts(layout="classic"))
+    start_deal(rig)
+    f = rig.app.flow
+    for _ in range(5):
+        reserve_flip(rig)
+    assert f.deal.flips == 5 and f.deal.reserve_left == 0
+    rig.press(0)
+    rig.press(1)
+    rig.wait(600 * MS)
+    assert f.phase == sf.REBUILD  # the device says when to rebuild
+    rig.release(0)
+    rig.release(1)
+    rig.tap(OK)
+    assert f.phase == sf.FLIP
+    rig.wait(3000 * MS)
+    assert f.deal.flips == 6 and f.deal.rebuilds == 1 and f.deal.reserve_left is None
+    # the rebuilt reserves' size is unknown: the players say when they are empty
+    rig.press(0)
+    rig.press(1)
+    rig.wait(600 * MS)
+    assert f.phase == sf.FLIP
+    rig.tap(DOWN)
+    assert f.phase == sf.REBUILD
+    assert f.entries == "FFFFFRFE"
+
+
+# ---- claims ------------------------------------------------------------------------
+def test_claim_withdrawn_by_claimant_and_confirmed_by_opponent_SP16(rig):
+    rig.app.start("speed", rig.t)
+    start_deal(rig)
+    f = rig.app.flow
+    rig.tap(1)
+    assert f.phase == sf.CLAIM and f.deal.claimant == 1
+    rig.tap(1)  # "sorry, not out"
+    assert f.phase == sf.PLAY and f.deal.claimant is None
+    rig.tap(0)
+    assert f.deal.claimant == 0
+    rig.tap(1)
+    assert f.phase == sf.LEFT
+
+
+def test_slap_to_win_first_slap_wins_by_timestamp_SP17(tmp_path):
+    # deals 2 and 3 have reserve flips first: the stuck holds must not count as slaps
+    r = speed_match_report(str(tmp_path), [(1, 0), (0, 5), (1, 2)],
+                           speed_opts(slap_to_win=True, match="best_of"), slap_gap_us=7300)
+    slaps = r["slaps"]
+    assert [s["winner"] for s in slaps] == [1, 0, 1]
+    assert all(s["margin_us"] == 7300 and s["kind"] == "out" for s in slaps)
+    rec = dict(r["record"])
+    rec.pop("id")
+    assert rec == r["engine"] and rec["slap_to_win"] is True
+
+
+def test_slap_to_win_tie_within_window_decides_nothing_SP17(rig):
+    rig.app.start("speed", rig.t, speed_opts(slap_to_win=True, tie_ms=5))
+    start_deal(rig)
+    f = rig.app.flow
+    rig.press(0)
+    rig.wait(2 * MS)
+    rig.press(1)
+    rig.wait(50 * MS)
+    rig.release(0)
+    rig.release(1)
+    rig.wait(50 * MS)
+    assert f.phase == sf.PLAY and f.deal.claimant is None
+    assert rig.log.of("slap")[-1]["winner"] is None
+    assert f.note.startswith("Tie")
+    rig.tap(1)
+    rig.wait(50 * MS)
+    assert f.phase == sf.CLAIM and f.deal.claimant == 1
+
+
+def test_slap_to_win_hold_is_still_a_stuck_call(rig):
+    rig.app.start("speed", rig.t, speed_opts(slap_to_win=True))
+    start_deal(rig)
+    f = rig.app.flow
+    rig.press(0)
+    rig.wait(700 * MS)
+    assert f.deal._stuck[0] and f.phase == sf.PLAY and f.deal.claimant is None
+    rig.release(0)
+    rig.tap(0)
+    rig.wait(50 * MS)
+    assert f.deal.claimant == 0
+
+
+# ---- presses that mean nothing ---------------------------------------------------
+def test_presses_in_wrong_phases_are_ignored(rig):
+    rig.app.start("speed", rig.t)
+    f = rig.app.flow
+    for b in (2, 3, UP, DOWN):
+        rig.tap(b)
+    assert f.phase == sf.LAYOUT
+    start_deal(rig)
+    for b in (2, 3, UP, DOWN, OK):
+        rig.tap(b)
+    assert f.phase == sf.PLAY and f.deal.flips == 0 and f.deal.claimant is None
+    rig.tap(0)
+    rig.tap(1)
+    assert f.phase == sf.LEFT
+    for b in (0, 1, 2, 3):
+        rig.tap(b)
+    assert f.phase == sf.LEFT and f.left == 1
+    rig.tap(UP)
+    rig.tap(OK)
+    assert f.phase == sf.NEXT and f.match.totals == [2, 0]
+    for b in (0, 1, 2, 3, UP, DOWN):
+        rig.tap(b)
+    rig.release(0)  # a release without a press
+    rig.app.release(OK, rig.t)
+    assert f.phase == sf.NEXT and f.match.totals == [2, 0] and f.match.hands_played == 1
+    assert not rig.log.of("error")
+
+
+# ---- undo and abandon ---------------------------------------------------------------
+def test_undo_steps_back_one_entry_at_a_time(rig):
+    rig.app.start("speed", rig.t)
+    f = rig.app.flow
+    play_deal(rig, 0, 6)
+    assert f.phase == sf.NEXT and f.match.totals == [6, 0]
+    pause_pick(rig, "Undo last")  # the deal's count
+    assert f.phase == sf.LEFT and f.match.hands_played == 0 and f.left == 6
+    assert rig.store.load_game()[0]["state"]["deals"] == []
+    pause_pick(rig, "Undo last")  # the confirmation
+    assert f.phase == sf.CLAIM
+    pause_pick(rig, "Undo last")  # the claim
+    assert f.phase == sf.PLAY and f.deal.claimant is None
+    reserve_flip(rig)
+    assert f.deal.flips == 1
+    pause_pick(rig, "Undo last")  # the flip
+    assert f.deal.flips == 0 and f.deal.reserve_left == 10 and f.phase == sf.PLAY
+    rig.back()
+    assert "Undo last" not in rig.app.screen.items  # nothing left to undo
+    rig.tap(OK)
+    assert f.phase == sf.PLAY
+
+
+def test_pause_during_countdown_cancels_it(rig):
+    rig.app.start("speed", rig.t)
+    rig.tap(OK)
+    rig.tap(0)
+    rig.tap(1)
+    rig.back()
+    rig.wait(4000 * MS)
+    rig.tap(OK)  # Continue
+    f = rig.app.flow
+    assert f.phase == sf.READY and f.false_starts == [0, 0]
+
+
+def test_abandon_asks_twice_then_forgets_the_game(rig):
+    rig.app.start("speed", rig.t)
+    play_deal(rig, 1, 3)
+    assert rig.store.load_game()[0] is not None
+    pause_pick(rig, "Abandon game")
+    assert rig.screen_name() == "Pause" and rig.app.screen.confirm
+    rig.tap(OK)
+    assert rig.screen_name() == "Games" and rig.app.flow is None
+    assert rig.store.load_game() == (None, None)
+    assert rig.log.of("abandon")[-1]["game"] == "speed"
+    assert not rig.log.of("game_end")
+
+
+# ---- power cuts ----------------------------------------------------------------------
+def test_resume_after_power_cut_gives_the_same_record(tmp_path):
+    deals = [(0, 10), (1, 3), (0, 15)]
+    whole = speed_match_report(str(tmp_path / "a"), deals)["record"]
+    rig = Rig(str(tmp_path / "b"))
+    rig.app.start("speed", rig.t)
+    play_deal(rig, 0, 10)
+    rig.tap(OK)
+    play_deal(rig, 1, 3)
+    rig.tap(OK)
+    start_deal(rig)
+    reserve_flip(rig)  # mid-deal 3 ... the power goes
+    rig.reboot()
+    assert rig.screen_name() == "Boot" and rig.app.screen.saved["game"] == "speed"
+    rig.tap(OK)
+    f = rig.app.flow
+    assert f.match.totals == [10, 3] and f.phase == sf.LAYOUT
+    play_deal(rig, 0, 15)
+    rig.tap(OK)
+    rec = rig.log.of("game_end")[-1]["record"]
+    assert {k: v for k, v in rec.items() if k != "id"} == {k: v for k, v in whole.items() if k != "id"}
+
+
+def test_resume_on_final_screen_still_stores_the_record(rig):
+    rig.app.start("speed", rig.t, speed_opts(match="single"))
+    play_deal(rig, 1, 9)
+    assert rig.app.flow.phase == sf.FINAL
+    rig.reboot()  # cut before OK on the final screen
+    rig.tap(OK)
+    assert rig.app.flow.phase == sf.FINAL
+    rig.tap(OK)
+    assert rig.log.of("game_end")[-1]["record"]["deals"] == [{"winner": 1, "left": 9}]
+    assert len(rig.store.records()) == 1
+
+
+def test_boot_back_discards_the_saved_game(rig):
+    rig.app.start("speed", rig.t)
+    rig.reboot()
+    rig.back()
+    assert rig.screen_name() == "Games" and rig.store.load_game() == (None, None)
+
+
+def test_corrupt_save_is_reported_on_screen(rig):
+    rig.app.start("speed", rig.t)
+    with open(rig.store._p(storage.GAME), "wb") as fh:
+        fh.write(b"\x00garbage")
+    rig.reboot()
+    s = rig.app.screen
+    assert rig.screen_name() == "Boot" and s.problem and "damaged" in s.problem
+    rig.tap(OK)  # the .bak (the same fresh start) is offered, or the menu
+    assert rig.screen_name() in ("LAYOUT", "Games") or rig.app.flow is not None
+
+
+def test_every_phase_draws_something(rig):
+    rig.app.start("speed", rig.t, speed_opts(layout="classic", slap_to_win=True))
+    f = rig.app.flow
+    seen = set()
+
+    def look():
+        rig.app.fb.fill(0)
+        f.draw(rig.app.fb)
+        assert lit(rig) > 40
+        seen.add(f.phase)
+    look()
+    rig.tap(OK)
+    look()
+    rig.tap(0)
+    rig.tap(1)
+    look()
+    rig.wait(3100 * MS)
+    look()
+    for _ in range(5):
+        reserve_flip(rig)
+    rig.press(0)
+    rig.press(1)
+    rig.wait(600 * MS)
+    look()
+    rig.release(0)
+    rig.release(1)
+    rig.tap(OK)
+    look()
+    rig.wait(3000 * MS)
+    rig.tap(0)
+    rig.wait(50 * MS)
+    look()
+    rig.tap(1)
+    look()
+    rig.tap(OK)
+    look()
+    assert seen == {sf.LAYOUT, sf.READY, sf.COUNT_DOWN, sf.PLAY, sf.REBUILD, sf.FLIP,
+                    sf.CLAIM, sf.LEFT, sf.NEXT}
