@@ -115,7 +115,7 @@ def test_sp16_claim_confirm_or_reject():
     d = started()
     raises("SP-16", d.confirm, 3)
     d.claim_out(1)
-    raises("SP-16", d.stuck, 0)
+    raises("SP-14", d.stuck, 0)
     d.reject()
     assert d.phase == "play" and d.claimant is None
     d.claim_out(0)
