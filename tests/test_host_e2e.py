@@ -1,0 +1,139 @@
+"""End to end through a pseudo-terminal (issue 5, "Proof, without hardware").
+
+A "device" process writes the referee's JSON lines on one end of a pty and
+answers {"cmd": "dump"}; the real `speedref-log` reads the other end into a
+database; then `speedref-results` reports it.  The device here is a CPython
+script (DEVICE_SCRIPT); a later step swaps in the MicroPython Unix port running
+the firmware app: only `device_command()` changes, as long as that process
+speaks the same lines on stdin/stdout and writes the games it played (a JSON
+list of records) to the file named by its first argument.
+"""
+import json
+import os
+import subprocess
+import sys
+import tty
+from pathlib import Path
+
+from speedref.engine import records
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+IDLE_EXIT = "5"        # speedref-log exits this many seconds after the device falls silent
+
+DEVICE_SCRIPT = r'''
+import json, sys
+from test_host_fixtures import speed_match, partners_game
+played_file, flash_file, session = sys.argv[1], sys.argv[2], int(sys.argv[3])
+
+def say(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+try:
+    with open(flash_file) as f:
+        flash = json.load(f)
+except OSError:
+    flash = [speed_match(100, ident="r1")]          # a game kept while no laptop was attached
+say({"ev": "boot"})
+cmd = json.loads(sys.stdin.readline())              # speedref-log asks at connect
+assert cmd == {"cmd": "dump"}, cmd
+for rec in flash:
+    say({"ev": "stored", "record": rec})
+say({"ev": "dump_end", "count": len(flash)})
+sys.stdout.buffer.write(b"\x00\xffnoise on the line\n")   # serial garbage (not UTF-8)
+sys.stdout.buffer.write(b'{"ev": "game_end", "rec\n')    # a line cut short
+sys.stdout.buffer.flush()
+played = []
+if session == 1:
+    rec = speed_match(200 + session, ident="r%d" % (session + 1))
+    say({"ev": "deal", "n": 1})
+    say({"ev": "slap", "game": "speed", "kind": "out", "winner": 0, "margin_us": 3200, "presses": [0, 1]})
+    say({"ev": "slap", "game": "speed", "kind": "out", "winner": 0, "margin_us": 1800, "presses": [0, 1]})
+    say({"ev": "slap", "game": "speed", "kind": "out", "winner": None, "margin_us": 200, "presses": [0, 1]})
+    say({"ev": "game_end", "record": rec})
+    played.append(rec)
+else:
+    rec = partners_game(ident="r3")
+    say({"ev": "game_end", "record": rec})
+    played.append(rec)
+    bad = dict(rec, id="r4", target=-1)            # fails validation: never stored
+    say({"ev": "game_end", "record": bad})
+flash += played
+with open(flash_file, "w") as f:
+    json.dump(flash, f)
+with open(played_file, "w") as f:
+    json.dump(played, f)
+'''
+
+
+def device_command(tmp_path, played_file, session):
+    script = tmp_path / "device.py"
+    script.write_text(DEVICE_SCRIPT)
+    return [sys.executable, str(script), str(played_file), str(tmp_path / "flash.json"), str(session)]
+
+
+def device_env():
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tests"), str(ROOT / "firmware"), str(ROOT)]))
+
+
+def session(tmp_path, db, n):
+    master, slave = os.openpty()
+    tty.setraw(slave)                 # a serial line: no echo, no newline translation
+    port = os.ttyname(slave)
+    played_file = tmp_path / ("played%d.json" % n)
+    log = subprocess.Popen([str(BIN / "speedref-log"), "--port", port, "--db", str(db),
+                            "--idle-exit", IDLE_EXIT], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, cwd=tmp_path)
+    dev = subprocess.Popen(device_command(tmp_path, played_file, n), stdin=master, stdout=master,
+                           env=device_env(), cwd=tmp_path)
+    try:
+        assert dev.wait(timeout=120) == 0
+        out, err = log.communicate(timeout=120)
+    finally:
+        for p in (dev, log):
+            if p.poll() is None:
+                p.kill()
+        os.close(master)
+        os.close(slave)
+    assert log.returncode == 0, err
+    return json.loads(played_file.read_text()), out, err
+
+
+def test_pty_device_to_log_to_results(tmp_path):
+    db = tmp_path / "results.db"
+    played1, out1, err1 = session(tmp_path, db, 1)
+    played2, out2, err2 = session(tmp_path, db, 2)
+    # the game kept on flash before any laptop was attached, then the games played
+    first_on_flash = json.loads((tmp_path / "flash.json").read_text())[0]
+    expected = [first_on_flash] + played1 + played2
+
+    import sqlite3
+    con = sqlite3.connect(db)
+    rows = [json.loads(r[0]) for r in con.execute("SELECT record FROM games ORDER BY id")]
+    assert rows == expected                                    # exactly these, once each
+    assert con.execute("SELECT COUNT(*) FROM slaps").fetchone()[0] == 3
+    con.close()
+    assert "skipped: not UTF-8" in err1 and "skipped: not JSON" in err1
+    assert "invalid record" in err2 and "PT-" in err2           # r4 refused by the rules
+    assert "slap out (speed): P1 by 3.2 ms" in out1
+    assert "device flash: 2 records kept, 0 new here" in out2    # pulled again, not duplicated
+
+    r = subprocess.run([str(BIN / "speedref-results"), "--db", str(db), "--json",
+                        "--csv", str(tmp_path / "s.csv")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    want = {}
+    for rec in expected:
+        s = records.summary(rec)
+        for seat, name in enumerate(s["players"]):
+            e = want.setdefault((rec["game"], name), {"games": 0, "wins": 0})
+            e["games"] += 1
+            e["wins"] += seat in s["winners"]
+    assert dict(((x["game"], x["player"]), {"games": x["games"], "wins": x["wins"]})
+                for x in got["standings"]) == want
+    slapper = played1[0]["players"][0]
+    row = [x for x in got["standings"] if (x["game"], x["player"]) == ("speed", slapper)][0]
+    assert row["slap_wins"] == 2 and row["median_margin_us"] == 2500
+    assert (tmp_path / "s.csv").read_text().splitlines()[0] == \
+        "game,player,games,wins,average_score,perfect_bonuses,slap_wins,median_margin_us"
