@@ -69,19 +69,19 @@ def run_script(args, out=sys.stdout):
         if args.screens:
             from sim.oled import ScreenWriter
             shots = ScreenWriter(args.screens)
-            shots.write(board.display.frame, 0, "boot")
+            shots.write(board.screen(), 0, "boot")
         board.step()
         if args.game:
             board.start_game(args.game)
         for n, (t_us, button, down, lineno) in enumerate(events, 1):
             board.event(t_us, button, down)
             if shots:
-                shots.write(board.display.frame, n, "line%d" % lineno)
+                shots.write(board.screen(), n, "line%d" % lineno)
         # Let whatever the last event started (a tie window, a countdown) finish.
         end = (events[-1][0] if events else 0) + 2000000
         board.run_until(end)
         if shots:
-            shots.write(board.display.frame, len(events) + 1, "end")
+            shots.write(board.screen(), len(events) + 1, "end")
     finally:
         board.close()
     return 0

@@ -4,10 +4,12 @@ storage, wired to virtual hardware (sim/hardware.py) instead of `machine`.
 What is the board's code here (imported from firmware/, never copied):
   the capture handler (speedref.hw.capture), the ring buffer (hw.ring), the
   input decoder (speedref.inputs), the device loop (speedref.device), the
-  referee app (speedref.app), storage (speedref.storage) and the log
-  (speedref.log).
+  referee app (speedref.app), the buzzer's tone queue (speedref.hw.buzzer),
+  the SSD1306 update code (speedref.hw.display), storage (speedref.storage)
+  and the log (speedref.log).
 What is virtual: the clock, the pins and the GPIO input register the capture
-handler reads, the buzzer, the display and the USB console.
+handler reads, the buzzer's PWM pin, the SSD1306 controller on its I2C bus
+(sim.hardware.VirtualSSD1306 keeps its display RAM) and the USB console.
 
 A button press is a pin level change: the virtual GPIO updates the register
 and runs the capture handler exactly as a pin interrupt would, so debounce,
@@ -22,7 +24,7 @@ from sim import compat
 
 compat.install()
 
-from sim.hardware import VirtualClock, VirtualGPIO, VirtualPWM, VirtualDisplay  # noqa: E402
+from sim.hardware import VirtualClock, VirtualGPIO, VirtualPWM, VirtualSSD1306  # noqa: E402
 
 # The virtual board is a Pico: its pin map, GPIO input register address and
 # register -> button mask conversion come from the Pico board file itself
@@ -78,7 +80,11 @@ class Board:
         from speedref.hw.buzzer import Buzzer
         self.pwm = VirtualPWM(self.clock)  # what the piezo sounds: pwm.tones
         self.buzzer = Buzzer(self.pwm)  # the firmware's own non-blocking tone queue
-        self.display = VirtualDisplay()
+        from speedref.hw.display import Display
+        # The OLED on its I2C bus; the firmware's own display code drives it.
+        # use_lib=False: never pick up some other `ssd1306` module on the host.
+        self.oled = VirtualSSD1306(PICO.OLED_ADDR)
+        self.display = Display(self.oled, PICO.OLED_ADDR, use_lib=False)
         self.lines = []  # the USB console: one JSON string per line
         self.on_line = None  # a viewer's callback(obj)
         self.log = Log(write=self._console)
@@ -120,6 +126,10 @@ class Board:
                     self.on_line(obj)
 
     # -- driving it -------------------------------------------------------------
+    def screen(self):
+        """The 1024 bytes the OLED shows now (MONO_VLSB)."""
+        return self.oled.shown()
+
     def now(self):
         return self.clock.ticks_us()
 

@@ -154,25 +154,105 @@ class VirtualPWM:
         self.duty_u16(0)
 
 
-class VirtualDisplay:
-    """The SSD1306 as the device loop sees it: it receives whole frames.
+# SSD1306 commands that take argument bytes, and how many.
+_ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0xA8: 1, 0xD3: 1, 0xDA: 1, 0xD5: 1,
+         0xD9: 1, 0xDB: 1, 0x8D: 1}
 
-    `frame` is a copy of the last 1024 bytes shown; `frames` counts updates;
-    `bytes_sent` counts what an I2C display would have been sent.
+
+class VirtualSSD1306:
+    """An SSD1306 128x64 on a virtual I2C bus (machine.I2C's writeto and
+    writevto), driven by the firmware's own display code (hw/display.py).
+
+    It keeps the controller's display RAM: commands set the column and page
+    window (horizontal addressing, as the firmware configures it), data bytes
+    land in RAM and advance the address with wrap-around, as the chip does.
+    `frame` is the 1024-byte RAM in MONO_VLSB layout, what the panel shows
+    (a standard module: column and COM remap undo each other).  Also tracked:
+    display on/off and inverse, bytes received, data updates.
     """
 
     WIDTH = 128
     HEIGHT = 64
 
-    def __init__(self):
-        self.frame = bytes(1024)
-        self.frames = 0
-        self.bytes_sent = 0
-        self.on_frame = None  # a viewer's callback(frame)
+    def __init__(self, addr=0x3C):
+        self.addr = addr
+        self.ram = bytearray(1024)
+        self.on = False
+        self.inverse = False
+        self.bytes_received = 0
+        self.updates = 0  # data transfers
+        self._cmd = []  # a command waiting for its argument bytes
+        self._col = (0, 127)
+        self._page = (0, 7)
+        self._c = 0
+        self._p = 0
+        self.on_frame = None  # a viewer's callback(frame) after each data transfer
 
-    def show(self, buf):
-        self.frame = bytes(buf)
-        self.frames += 1
-        self.bytes_sent += len(self.frame)
+    @property
+    def frame(self):
+        return bytes(self.ram)
+
+    # -- machine.I2C ---------------------------------------------------------
+    def writeto(self, addr, buf, stop=True):
+        self.writevto(addr, [buf], stop)
+        return None
+
+    def writevto(self, addr, vector, stop=True):
+        if addr != self.addr:
+            raise OSError(19, "ENODEV: no device at 0x%x" % addr)  # a NACK, as on a board
+        data = b"".join(bytes(v) for v in vector)
+        self.bytes_received += len(data)
+        if not data:
+            return None
+        ctrl = data[0]
+        rest = data[1:]
+        if ctrl & 0x40:  # D/C# = 1: display RAM
+            self._data(rest)
+        elif ctrl & 0x80:  # Co = 1: one command byte per control byte
+            for i in range(0, len(rest)):
+                if i % 2 == 0:
+                    self._command(rest[i])
+        else:  # a stream of command bytes
+            for c in rest:
+                self._command(c)
+        return None
+
+    # -- the controller --------------------------------------------------------
+    def _command(self, c):
+        self._cmd.append(c)
+        need = _ARGS.get(self._cmd[0], 0)
+        if len(self._cmd) <= need:
+            return
+        op = self._cmd[0]
+        args = self._cmd[1:]
+        self._cmd = []
+        if op == 0x21:
+            self._col = (args[0] & 0x7F, args[1] & 0x7F)
+            self._c = self._col[0]
+        elif op == 0x22:
+            self._page = (args[0] & 7, args[1] & 7)
+            self._p = self._page[0]
+        elif op in (0xAE, 0xAF):
+            self.on = op == 0xAF
+        elif op in (0xA6, 0xA7):
+            self.inverse = op == 0xA7
+
+    def _data(self, data):
+        for b in data:
+            self.ram[self._p * 128 + self._c] = b
+            if self._c >= self._col[1]:
+                self._c = self._col[0]
+                self._p = self._page[0] if self._p >= self._page[1] else self._p + 1
+            else:
+                self._c += 1
+        self.updates += 1
         if self.on_frame:
             self.on_frame(self.frame)
+
+    def shown(self):
+        """What a person sees: the RAM, dark when off, inverted when inverse."""
+        if not self.on:
+            return bytes(1024)
+        if self.inverse:
+            return bytes(b ^ 0xFF for b in self.ram)
+        return bytes(self.ram)

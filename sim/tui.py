@@ -103,7 +103,7 @@ class TerminalSim:
     def draw(self, scr):
         scr.erase()
         h, w = scr.getmaxyx()
-        frame = self.board.display.frame
+        frame = self.board.screen()
         if w >= oled.WIDTH + 2 and h >= 34 + 4:
             lines = oled.halfblock_lines(frame)
         else:
@@ -156,8 +156,8 @@ class TerminalSim:
                 dirty = True
             self.release_due(board.clock.elapsed_us)
             board.step()
-            if board.display.frames != frames or len(self.log) != lines:
-                frames = board.display.frames
+            if board.oled.updates != frames or len(self.log) != lines:
+                frames = board.oled.updates
                 lines = len(self.log)
                 dirty = True
             if dirty:

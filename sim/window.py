@@ -82,10 +82,10 @@ class WindowSim:
 
     def draw(self):
         pg = self.pg
-        if self._shown != self.board.display.frames:
+        if self._shown != self.board.oled.updates:
             # Repaint the OLED surface only when the device showed a new frame.
-            self._shown = self.board.display.frames
-            frame = self.board.display.frame
+            self._shown = self.board.oled.updates
+            frame = self.board.screen()
             px = pg.PixelArray(self.surface)
             on = self.surface.map_rgb(ON)
             off = self.surface.map_rgb(OFF)

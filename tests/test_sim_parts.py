@@ -126,3 +126,23 @@ def test_bounce_inside_the_lockout_is_not_a_second_press():
         assert n == 1 and ms[0] == 0b100 and ts[0] == 1000
     finally:
         b.close()
+
+
+def test_firmware_display_code_fills_the_virtual_ssd1306_ram():
+    """hw/display.py's init sequence turns the panel on, a full frame lands in
+    the controller RAM, and a later change sends only the changed pages."""
+    from sim.hardware import VirtualSSD1306
+    from speedref.hw.display import Display
+    o = VirtualSSD1306(0x3C)
+    d = Display(o, 0x3C, use_lib=False)
+    assert o.on and not o.inverse
+    buf = bytearray(range(256)) * 4
+    d.show(buf)
+    assert o.frame == bytes(buf)
+    before = o.bytes_received
+    buf[3 * 128 + 5] ^= 0xFF  # one byte on page 3
+    d.show(buf)
+    assert o.frame == bytes(buf)
+    assert o.bytes_received - before < 200  # one page and its window, not 1024 bytes
+    with pytest.raises(OSError):
+        o.writeto(0x3D, b"\x80\xaf")
