@@ -295,8 +295,6 @@ def test_table_level_replay_on_micropython():
     assert out.stdout.strip() == "%r %r %d True" % (sheet.totals, sheet.winners(), sheet.hands_played)
 
 
-@pytest.mark.xfail(strict=True, reason="errors.py: ValueError.__init__ does not exist on MicroPython; "
-                                      "RuleError needs super().__init__ (reported, file not ours)")
 def test_invalid_record_raises_rule_error_on_micropython():
     """PT-22: an invalid record raises RuleError (a ValueError) on MicroPython too."""
     code = ("from speedref.engine import partners\n"

@@ -10,6 +10,6 @@ class RuleError(ValueError):
     """
 
     def __init__(self, rule, msg):
-        ValueError.__init__(self, rule + ": " + msg)
+        super().__init__(rule + ": " + msg)  # MicroPython has no ValueError.__init__
         self.rule = rule
         self.msg = msg
