@@ -65,14 +65,14 @@ def run_script(args, out=sys.stdout):
         board.on_line = show
         for line in board.lines:  # what the device printed while booting
             show(json.loads(line))
+        board.step()  # the loop's first pass shows the boot screen
+        if args.game:
+            board.start_game(args.game)
         shots = None
         if args.screens:
             from sim.oled import ScreenWriter
             shots = ScreenWriter(args.screens)
-            shots.write(board.screen(), 0, "boot")
-        board.step()
-        if args.game:
-            board.start_game(args.game)
+            shots.write(board.screen(), 0, "start")
         for n, (t_us, button, down, lineno) in enumerate(events, 1):
             board.event(t_us, button, down)
             if shots:

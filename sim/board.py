@@ -54,6 +54,20 @@ class _Mem:
         return self._gpio.register
 
 
+class VirtualConsole:
+    """The USB console's input side: lines the host sends (e.g. {"cmd": "dump"}),
+    handed to the device loop one per readline(), never blocking."""
+
+    def __init__(self):
+        self.pending = []
+
+    def send(self, line):
+        self.pending.append(line)
+
+    def readline(self):
+        return self.pending.pop(0) if self.pending else None
+
+
 class Board:
     """A simulated referee device.
 
@@ -91,6 +105,7 @@ class Board:
         self.store = Store(self.root, uid=uid)
         self.app = App(self.store, self.log)
         self.ring = EventRing(64)
+        self.console = VirtualConsole()  # lines typed to the device over USB
         self.capture = self._make_capture()
         self.device = self._make_device()
 
@@ -111,8 +126,9 @@ class Board:
             from speedref import device
         except ImportError:
             return None  # step() says what is missing
-        return device.Device(app=self.app, ring=self.ring, capture=self.capture,
-                             display=self.display, buzzer=self.buzzer, log=self.log)
+        return device.Device(self.ring, self.app, self.log, store=self.store,
+                             display=self.display, buzzer=self.buzzer, capture=self.capture,
+                             console=self.console)
 
     def _console(self, s):
         for line in s.splitlines():
@@ -169,6 +185,12 @@ class Board:
         from speedref.app import menu
         defaults = menu.merge_settings({})[game]
         self.app.start(game, self.clock.ticks_us(), dict(defaults))
+        self.step()
+
+    def command(self, obj):
+        """Send a command line to the device over the virtual USB console; the
+        loop reads it at its next step."""
+        self.console.send(json.dumps(obj) if isinstance(obj, dict) else obj)
         self.step()
 
     def records(self):
