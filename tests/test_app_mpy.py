@@ -1,0 +1,139 @@
+"""The referee app under the real MicroPython Unix port: firmware compiled to
+.mpy (`make mpy`), `-X heapsize=64wK`, the same rig and scripts as the
+CPython tests, and the results compared with CPython's."""
+import json
+
+import pytest
+
+import mpyrun
+from app_rig import speed_match_report, speed_opts
+
+pytestmark = pytest.mark.skipif(not mpyrun.MICROPYTHON.exists(), reason="no micropython binary")
+
+DEALS = [(0, 10), (1, 3), (0, 15)]
+
+
+def run_mpy(tmp_path, body):
+    """Run `body` under MicroPython with `root` (a fresh directory) and the
+    rig imported; the last line printed must be one JSON object."""
+    code = "import json, gc, os\nimport app_rig\nroot = %r\n%s" % (str(tmp_path), body)
+    r = mpyrun.run(code=code, heap="64wK")
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def test_complete_speed_match_same_record_as_engine_and_cpython_SP18_SP19(tmp_path):
+    (tmp_path / "m").mkdir()
+    got = run_mpy(tmp_path / "m", "print(json.dumps(app_rig.speed_match_report(root, %r)))" % (DEALS,))
+    rec = dict(got["record"])
+    assert rec.pop("id")
+    assert rec == got["engine"]
+    assert got["stored"] == got["record"]
+    cp = speed_match_report(str(tmp_path), DEALS)
+    rec_cp = dict(cp["record"])
+    rec_cp.pop("id")
+    assert rec == rec_cp
+    assert got["deal_lines"] == cp["deal_lines"]
+    assert got["saved_game"] is None
+
+
+def test_slap_to_win_match_under_micropython_SP17(tmp_path):
+    deals = [(1, 0), (0, 5), (1, 2)]
+    body = ("o = app_rig.speed_opts(slap_to_win=True, match='best_of')\n"
+            "print(json.dumps(app_rig.speed_match_report(root, %r, o, 7300)))" % (deals,))
+    got = run_mpy(tmp_path, body)
+    assert [(s["winner"], s["margin_us"]) for s in got["slaps"]] == [(1, 7300), (0, 7300), (1, 7300)]
+    cp = speed_match_report(str(tmp_path / "cp"), deals, speed_opts(slap_to_win=True, match="best_of"), 7300)
+    assert got["slaps"] == cp["slaps"]
+
+
+def test_resume_after_power_cut_under_micropython(tmp_path):
+    body = """
+from app_rig import Rig, play_deal, start_deal, reserve_flip
+from speedref.app.core import OK
+rig = Rig(root)
+rig.app.start("speed", rig.t)
+play_deal(rig, 0, 10); rig.tap(OK)
+play_deal(rig, 1, 3); rig.tap(OK)
+start_deal(rig); reserve_flip(rig)
+rig.reboot()
+boot = type(rig.app.screen).__name__
+rig.tap(OK)
+totals = list(rig.app.flow.match.totals)
+play_deal(rig, 0, 15); rig.tap(OK)
+print(json.dumps({"boot": boot, "totals": totals, "record": rig.log.of("game_end")[-1]["record"]}))
+"""
+    got = run_mpy(tmp_path, body)
+    assert got["boot"] == "Boot" and got["totals"] == [10, 3]
+    assert [(d["winner"], d["left"]) for d in got["record"]["deals"]] == DEALS
+
+
+def test_false_start_and_undo_under_micropython_SP6(tmp_path):
+    body = """
+from app_rig import Rig, MS, enter_left
+from speedref.app.core import OK, BACK, DOWN
+rig = Rig(root)
+rig.app.start("speed", rig.t, app_rig.speed_opts(match="single"))
+rig.tap(OK); rig.tap(0); rig.tap(1); rig.wait(2000 * MS)
+rig.press(0)
+f = rig.app.flow
+out = {"after_false": f.phase, "fs": list(f.false_starts)}
+rig.release(0)
+rig.tap(0); rig.tap(1); rig.wait(3100 * MS)
+rig.tap(1); rig.tap(0)
+rig.tap(BACK); rig.tap(DOWN); rig.tap(OK)
+out["after_undo"] = f.phase
+print(json.dumps(out))
+"""
+    from speedref.app import speed_flow as sf
+    got = run_mpy(tmp_path, body)
+    assert got == {"after_false": sf.READY, "fs": [1, 0], "after_undo": sf.CLAIM}
+
+
+def test_pad_press_in_a_race_allocates_nothing(tmp_path):
+    """The hot path: a pad press during play (slap-to-win race open) and a
+    tick with nothing to do run inside micropython.heap_lock()."""
+    body = """
+import micropython
+from app_rig import Rig, MS, start_deal
+rig = Rig(root)
+rig.app.start("speed", rig.t, app_rig.speed_opts(slap_to_win=True))
+start_deal(rig)
+app = rig.app
+t = rig.t
+app.tick(t)
+gc.collect()
+micropython.heap_lock()
+try:
+    app.press(0, t + 1000)
+    app.press(1, t + 4000)
+    app.tick(t + 4500)
+    ok = True
+except MemoryError:
+    ok = False
+micropython.heap_unlock()
+print(json.dumps({"ok": ok, "racing": app.flow.racing}))
+"""
+    got = run_mpy(tmp_path, body)
+    assert got == {"ok": True, "racing": True}
+
+
+def test_heap_after_speed_matches_returns_to_start(tmp_path):
+    """Eight matches in a row leave the heap where the first one left it
+    (nothing accumulates per game); prints the peak for the record."""
+    body = """
+import micropython
+from app_rig import Rig, play_match
+rig = Rig(root)
+sizes = []
+for i in range(8):
+    play_match(rig, [(0, 10), (1, 3), (0, 15)])
+    rig.log.lines = []
+    rig.sounds = []
+    gc.collect()
+    sizes.append(gc.mem_alloc())
+print(json.dumps({"sizes": sizes, "peak": micropython.mem_peak() if hasattr(micropython, "mem_peak") else None}))
+"""
+    got = run_mpy(tmp_path, body)
+    s = got["sizes"]
+    print("heap after each match:", s, "peak:", got["peak"])
+    assert max(s[1:]) - min(s[1:]) <= 512, s
