@@ -1,0 +1,233 @@
+"""Speed at the card level (engine/speed_play.py), rule by rule (seeds/speed.md),
+plus hypothesis properties and the golden playthroughs on both runtimes."""
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import mpyrun
+import play_speed
+from speedref.engine import cards as C
+from speedref.engine import records
+from speedref.engine.errors import RuleError
+from speedref.engine.speed_play import (DRAW, READY, SLAP, STUCK, RACE_US, SpeedState, fits,
+                                        play_action)
+
+GOLDEN = Path(__file__).parent / "golden"
+H = lambda r: C.card(2, r)  # hearts  # noqa: E731
+S = lambda r: C.card(3, r)  # spades  # noqa: E731
+JK = C.JOKER
+
+
+def playing(**kw):
+    s = SpeedState(7, **kw)
+    s.deal()
+    s.apply(0, READY, 0)
+    s.apply(1, READY, 0)
+    return s
+
+
+def setup(s, hands, piles, stocks=(b"", b""), reserves=None):
+    """Put chosen cards in place; the rest of the deck goes to the reserves so
+    check() still sees every card exactly once."""
+    s.hands = [bytearray(h) for h in hands]
+    s.stocks = [bytearray(x) for x in stocks]
+    s.piles = [bytearray(p) for p in piles]
+    used = set(b"".join(list(hands) + list(piles) + list(stocks)))
+    rest = bytearray(c for c in C.standard_deck(2 if s.jokers else 0) if c not in used)
+    if reserves is None:
+        reserves = (rest[:len(rest) // 2], rest[len(rest) // 2:])
+    else:
+        s.piles[0] = bytearray(s.piles[0][:-1]) + rest + s.piles[0][-1:]  # park the rest under pile 1
+    s.reserves = [bytearray(r) for r in reserves]
+    s.check()
+    return s
+
+
+def raises(rule, s, *a):
+    before = (bytes(s.hands[0]), bytes(s.hands[1]), bytes(s.piles[0]), bytes(s.piles[1]),
+              bytes(s.stocks[0]), bytes(s.stocks[1]), list(s.stuck), s.phase, s.t)
+    with pytest.raises(RuleError) as e:
+        s.apply(*a)
+    assert e.value.rule == rule, str(e.value)
+    after = (bytes(s.hands[0]), bytes(s.hands[1]), bytes(s.piles[0]), bytes(s.piles[1]),
+             bytes(s.stocks[0]), bytes(s.stocks[1]), list(s.stuck), s.phase, s.t)
+    assert before == after  # illegal actions leave the state unchanged
+
+
+@pytest.mark.parametrize("layout,jokers,stock,reserve", [
+    ("pagat", False, 10, 10), ("classic", False, 15, 5), ("classic", True, 16, 5)])
+def test_sp2_sp3_sp4_the_deal_places_every_card(layout, jokers, stock, reserve):
+    s = SpeedState(3, layout=layout, jokers=jokers)
+    assert s.phase == "deal" and s.legal_actions(0) == []
+    s.deal()
+    s.check()
+    assert [len(h) for h in s.hands] == [5, 5] and [len(x) for x in s.stocks] == [stock, stock]
+    assert [len(r) for r in s.reserves] == [reserve, reserve] and len(s.start) == 2
+    with pytest.raises(RuleError) as e:
+        s.deal()
+    assert e.value.rule == "SP-21"
+
+
+def test_sp6_nothing_but_ready_until_both_start_cards_are_up():
+    s = SpeedState(1)
+    s.deal()
+    assert s.legal_actions(0) == [READY]
+    raises("SP-6", s, 0, DRAW, 5)
+    assert s.apply(1, READY, 10) == "ready" and s.legal_actions(1) == []
+    raises("SP-6", s, 1, READY, 11)
+    assert s.apply(0, READY, 12) == "start" and s.phase == "play"
+    assert s.piles == [s.start[0:1], s.start[1:2]]
+
+
+def test_sp7_round_the_corner_and_suits_ignored():
+    assert fits(S(1), H(13)) and fits(S(13), H(1)) and fits(S(2), H(1)) and fits(S(1), H(2))
+    assert not fits(S(3), H(1)) and not fits(S(7), H(7)) and not fits(H(9), H(7))
+    s = setup(playing(), [bytes([S(8), S(3)]), bytes([H(4)])], [bytes([H(7)]), bytes([C.card(0, 12)])])
+    assert play_action(0, S(8)) in s.legal_actions(0)
+    raises("SP-7", s, 0, play_action(1, S(8)), 100)
+    assert s.apply(0, play_action(0, S(8)), 100) == "play" and s.piles[0][-1] == S(8)
+
+
+def test_sp8_doubles_only_when_chosen():
+    assert not fits(S(7), H(7)) and fits(S(7), H(7), doubles=True)
+    s = setup(playing(layout="classic", doubles=True), [bytes([S(7), S(2)]), bytes([H(4)])],
+              [bytes([H(7)]), bytes([C.card(0, 12)])])
+    assert s.apply(0, play_action(0, S(7)), 5) == "play"
+
+
+def test_sp9_jokers_are_wild_both_ways():
+    assert fits(JK, H(5)) and fits(S(10), JK) and fits(JK, JK + 1)
+    s = setup(playing(layout="classic", jokers=True), [bytes([JK, S(10)]), bytes([H(4)])],
+              [bytes([H(2)]), bytes([C.card(0, 12)])])
+    s.apply(0, play_action(0, JK), 5)
+    s.apply(0, play_action(0, S(10)), 400000)
+    assert s.piles[0][-2:] == bytes([JK, S(10)])
+
+
+def test_sp10_joker_cannot_be_the_last_card_and_is_exchanged_at_the_flip():
+    s = setup(playing(layout="classic", jokers=True), [bytes([JK]), bytes([H(9)])],
+              [bytes([H(2)]), bytes([C.card(0, 5)])])
+    assert s.legal_actions(0) == [STUCK]
+    raises("SP-10", s, 0, play_action(0, JK), 5)
+    top_reserve = s.reserves[0][-1]
+    s.apply(0, STUCK, 6)
+    assert s.apply(1, STUCK, 7) == "flip"
+    # the joker went under player 1's reserve; its top card came to the hand
+    assert s.hands[0] == bytes([top_reserve]) and s.reserves[0][0] == JK
+    s.check()
+
+
+def test_sp11_draw_only_below_the_hand_limit():
+    s = playing(layout="classic", hand_limit=6)
+    assert DRAW in s.legal_actions(0)  # 5 in hand, limit 6
+    s.apply(0, DRAW, 1)
+    assert len(s.hands[0]) == 6 and len(s.stocks[0]) == 14
+    assert DRAW not in s.legal_actions(0)
+    raises("SP-11", s, 0, DRAW, 2)
+
+
+def test_sp12_only_a_card_in_your_own_hand():
+    s = setup(playing(), [bytes([S(8)]), bytes([H(6)])], [bytes([H(7)]), bytes([C.card(0, 12)])],
+              stocks=(bytes([S(1)]), bytes([S(2)])))
+    raises("SP-12", s, 0, play_action(0, H(6)), 5)
+    raises("SP-12", s, 0, play_action(2, S(8)), 5)
+
+
+def test_sp13_same_instant_play_goes_back_to_the_hand():
+    s = setup(playing(), [bytes([S(8), S(2)]), bytes([H(6), H(3)])],
+              [bytes([H(7)]), bytes([C.card(0, 12)])])
+    s.apply(0, play_action(0, S(8)), 1000000)
+    # player 2 aimed the 6 at the 7 (now covered) within RACE_US: it comes back
+    assert s.apply(1, play_action(0, H(6)), 1000000 + RACE_US - 1) == "race"
+    assert s.piles[0][-1] == S(8) and H(6) in s.hands[1] and s.races == 1
+    # a card that fitted neither top is still illegal inside the window
+    raises("SP-7", s, 1, play_action(0, H(3)), 1000000 + RACE_US - 1)
+    # after the window the 6 is judged against the 8 and refused
+    raises("SP-7", s, 1, play_action(0, H(6)), 1000000 + RACE_US)
+    # and actions must come in time order
+    raises("SP-13", s, 1, DRAW, 999999)
+
+
+def test_sp14_stuck_only_when_nothing_fits_and_nothing_to_draw():
+    s = setup(playing(), [bytes([S(10)]), bytes([H(4)])], [bytes([H(7)]), bytes([C.card(0, 12)])],
+              stocks=(bytes([S(1)]), b""))
+    raises("SP-14", s, 0, STUCK, 1)  # can still draw
+    assert s.legal_actions(1) == [STUCK]
+    s.apply(1, STUCK, 2)
+    assert s.legal_actions(1) == []
+    s.apply(0, DRAW, 3)  # the A does not fit 7 or Q either
+    assert s.legal_actions(0) == [STUCK]
+    r0, r1 = s.reserves[0][-1], s.reserves[1][-1]
+    assert s.apply(0, STUCK, 4) == "flip"
+    assert (s.piles[0][-1], s.piles[1][-1]) == (r0, r1) and s.flips == 1 and s.stuck == [False, False]
+
+
+def test_sp15_empty_reserves_are_rebuilt_keeping_the_tops():
+    s = setup(playing(), [bytes([S(10)]), bytes([H(4)])], [bytes([H(7)]), bytes([C.card(0, 12)])],
+              reserves=(b"", b""))
+    centre = len(s.piles[0]) + len(s.piles[1])
+    s.apply(0, STUCK, 1)
+    assert s.apply(1, STUCK, 2) == "rebuild"
+    assert s.piles[0][0] == H(7) and s.piles[1][0] == C.card(0, 12)  # tops stayed, now covered
+    assert len(s.piles[0]) == len(s.piles[1]) == 2 and s.rebuilds == 1
+    assert len(s.reserves[0]) + len(s.reserves[1]) == centre - 4
+    assert len(s.reserves[0]) - len(s.reserves[1]) in (0, 1)
+    s.check()
+
+
+def test_sp16_sp18_going_out_wins_and_scores_the_losers_cards():
+    s = setup(playing(), [bytes([S(8)]), bytes([H(6), H(3)])], [bytes([H(7)]), bytes([C.card(0, 12)])],
+              stocks=(b"", bytes([S(2), S(4), S(5)])))
+    with pytest.raises(RuleError):
+        s.score()
+    assert s.apply(0, play_action(0, S(8)), 1) == "out"
+    assert s.phase == "over" and s.score() == (0, 5) and s.actors() == []
+    raises("SP-21", s, 1, DRAW, 2)
+
+
+def test_sp17_slap_to_win():
+    s = setup(playing(layout="classic", slap_to_win=True), [bytes([S(8)]), bytes([H(6)])],
+              [bytes([H(7)]), bytes([C.card(0, 12)])])
+    raises("SP-17", s, 0, SLAP, 1)
+    assert s.apply(0, play_action(0, S(8)), 1) == "play" and s.phase == "play"
+    assert s.legal_actions(0) == [SLAP]
+    raises("SP-17", s, 0, DRAW, 2)
+    assert s.apply(0, SLAP, 3) == "slap" and s.score() == (0, 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0, 1, 2]), st.lists(st.integers(0, 999), max_size=300))
+def test_sp21_property_legal_actions_keep_every_card_exactly_once(seed, variant, picks):
+    """Property: whatever legal actions the players take, in any interleaving,
+    no card is lost or duplicated and hands stay within the limit."""
+    layout, _, jokers, doubles, limit, slap = play_speed.VARIANTS[variant]
+    s = SpeedState(seed, layout, jokers, doubles, limit, slap)
+    s.deal()
+    t = 0
+    for k in picks:
+        actors = s.actors()
+        if not actors:
+            break
+        p = actors[k % len(actors)]
+        acts = s.legal_actions(p)
+        t += 1 + k * 1000
+        s.apply(p, acts[(k // 2) % len(acts)], t)
+        s.check()
+    if s.phase == "over":
+        w, left = s.score()
+        assert s.left(w) == 0 and left == s.left(1 - w)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 88])
+def test_sp13_golden_transcript_on_cpython(seed):
+    lines, record = play_speed.play(seed)
+    assert "\n".join(lines) + "\n" == (GOLDEN / ("speed_%d.txt" % seed)).read_text()
+    m = records.replay(record)  # the record of the game played is valid and decided
+    assert m.is_over() and record["game"] == "speed"
+
+
+def test_sp13_golden_transcripts_identical_under_micropython():
+    for seed in (1, 2, 3, 88):
+        out = mpyrun.run(script=Path(play_speed.__file__), args=[str(seed)], heap="64wK")
+        assert out.stdout == (GOLDEN / ("speed_%d.txt" % seed)).read_text(), seed
