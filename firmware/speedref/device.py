@@ -1,0 +1,133 @@
+# The device loop: ring buffer -> input decoder -> app -> display, buzzer,
+# log.  The board's main loop and the desktop simulator both call step(now_us)
+# on the same Device; only the objects handed in differ (real or virtual
+# pins, panel, PWM, console).
+#
+# step() allocates nothing per input event: the ring is drained into
+# preallocated arrays and the decoder works on small ints.
+import json
+from array import array
+
+from speedref.inputs import Inputs
+
+BATCH = 32  # ring events handled per drain (the ring is drained until empty)
+LINE_MAX = 256  # longest console command line we accept
+
+
+class Device:
+    def __init__(self, ring, app, log, store=None, display=None, buzzer=None, capture=None,
+                 console=None, inputs=None):
+        self.ring = ring
+        self.app = app
+        self.log = log
+        self.store = store
+        self.display = display
+        self.buzzer = buzzer
+        self.capture = capture  # has poll() (IRQ or PIO path), or None
+        self.console = console  # has readline() -> str or None, never blocks
+        self.inputs = inputs or Inputs(app, on_stuck=self._stuck)
+        self._ts = array("l", [0] * BATCH)
+        self._ms = array("l", [0] * BATCH)
+        self._dropped = ring.dropped
+        self.events = 0  # ring events handled
+
+    def step(self, now_us):
+        """One pass of the loop at time now_us (ticks_us)."""
+        if self.capture is not None:
+            self.capture.poll()  # resync levels a lockout held back
+        n = self.ring.drain(self._ts, self._ms)
+        while n:
+            for i in range(n):
+                self.inputs.feed(self._ts[i], self._ms[i])
+            self.events += n
+            n = self.ring.drain(self._ts, self._ms) if n == BATCH else 0
+        self.inputs.tick(now_us)
+        self.app.tick(now_us)
+        if self.app.dirty and self.display is not None:
+            self.display.show(self.app.buf)
+        self.app.dirty = False
+        sound = self.app.pop_sound()
+        while sound is not None:
+            if self.buzzer is not None:
+                self.buzzer.play(sound[0], sound[1])
+            sound = self.app.pop_sound()
+        if self.buzzer is not None:
+            self.buzzer.update(now_us)
+        if self.ring.dropped != self._dropped:
+            # Rare by design (a 64-slot ring, drained every few ms): say how
+            # many snapshots were lost; the decoder resyncs levels anyway.
+            self.log.emit({"ev": "error", "what": "overflow", "dropped": self.ring.dropped,
+                           "new": self.ring.dropped - self._dropped})
+            self._dropped = self.ring.dropped
+        if self.console is not None:
+            line = self.console.readline()
+            if line is not None:
+                self.command(line)
+
+    def _stuck(self, button, held_us):
+        self.log.emit({"ev": "error", "what": "stuck", "button": button,
+                       "held_ms": held_us // 1000})
+
+    def command(self, line):
+        """One line from the USB console: a JSON object with a "cmd"."""
+        line = line.strip()
+        if not line:
+            return
+        try:
+            cmd = json.loads(line)
+        except ValueError:
+            cmd = None
+        if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
+            self.log.emit({"ev": "error", "what": "command", "msg": "not a JSON command",
+                           "line": line[:60]})
+            return
+        if cmd["cmd"] == "dump":
+            n = 0
+            if self.store is not None:
+                for rec in self.store.iter_records():  # one at a time: small heap
+                    self.log.emit({"ev": "stored", "record": rec})
+                    n += 1
+            self.log.emit({"ev": "dump_end", "count": n})
+        else:
+            self.log.emit({"ev": "error", "what": "command", "msg": "unknown cmd",
+                           "cmd": cmd["cmd"][:20]})
+
+
+class UsbConsole:
+    """Command lines from the USB serial console without blocking: poll
+    sys.stdin with select.poll and read what is there, one char at a time,
+    into a fixed buffer (the board's REPL channel).  A line longer than
+    LINE_MAX is thrown away whole."""
+
+    def __init__(self, stream=None):
+        import select
+        import sys
+        self.stream = stream or sys.stdin
+        self.poller = select.poll()
+        self.poller.register(self.stream, select.POLLIN)
+        self.buf = bytearray(LINE_MAX)
+        self.n = 0
+        self.overlong = False
+
+    def readline(self):
+        while self.poller.poll(0):
+            c = self.stream.read(1)
+            if not c:
+                return None
+            if c == "\n" or c == "\r":
+                if self.overlong or not self.n:
+                    self.overlong = False
+                    self.n = 0
+                    continue
+                raw = bytes(self.buf[:self.n])
+                self.n = 0
+                try:
+                    return raw.decode()
+                except UnicodeError:
+                    return "<not utf-8>"  # reported as a bad command
+            if self.n < LINE_MAX:
+                self.buf[self.n] = ord(c) & 0xFF
+                self.n += 1
+            else:
+                self.overlong = True
+        return None

@@ -1,0 +1,113 @@
+# Picking the board file and building the real device from it.  This is the
+# only code that imports `machine`, `rp2` or `micropython`: everything it
+# builds (capture, display, buzzer, device) also runs on CPython in the
+# simulator with virtual parts.
+import sys
+
+
+def select(platform=None):
+    """The board module for sys.platform ("rp2" -> Pico, "esp32" -> ESP32)."""
+    p = platform or sys.platform
+    if p == "rp2":
+        from speedref.hw import board_pico as board
+    elif p == "esp32":
+        from speedref.hw import board_esp32 as board
+    else:
+        raise ValueError("no board file for platform %r" % p)
+    return board
+
+
+def make_capture(board, ring, machine, mode=None):
+    """The slap capture the board asks for: PIO on the Pico (falling back to
+    pin interrupts), pin interrupts on the ESP32.  Returns (capture, mode)."""
+    import time
+    from speedref.hw.capture import Capture
+    mode = mode or board.CAPTURE
+    if mode == "pio":
+        try:
+            from speedref.hw.pio_capture import PioCapture
+            feed = _PadFeed(ring)
+            nav = _irq_capture(board, ring, machine, time, Capture, feed=feed)
+            feed.nav = nav
+            return _NavAndPads(PioCapture(feed, board.PAD_FIRST, board.PADS), nav), "pio"
+        except (ImportError, OSError, ValueError, RuntimeError, TypeError):
+            mode = board.CAPTURE_FALLBACK
+    if mode != "irq":
+        raise ValueError("unknown capture mode %r" % mode)
+    return _irq_capture(board, ring, machine, time, Capture, pads=True), "irq"
+
+
+def _irq_capture(board, ring, machine, time, Capture, feed=None):
+    Pin = machine.Pin
+    first = 0 if feed is None else board.PADS
+    pins = [Pin(n, Pin.IN, Pin.PULL_UP) for n in board.BUTTON_PINS]
+    mask_from = board.mask_from
+    watch = 0xFF
+    if feed is not None:
+        # PIO reports the pads; this path debounces only the nav buttons and
+        # carries the pads' last PIO level, so every snapshot is complete.
+        def mask_from(reg, _m=board.mask_from, _f=feed):
+            return (_m(reg) & 0xF0) | _f.pads
+        watch = 0xF0
+    cap = Capture(ring, machine.mem32, board.GPIO_IN, mask_from, time.ticks_us, pins[first:],
+                  trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=board.HARD_IRQ,
+                  disable_irq=machine.disable_irq, enable_irq=machine.enable_irq, watch=watch)
+    cap.start()
+    return cap
+
+
+class _PadFeed:
+    """The ring as PioCapture sees it: each pad snapshot is completed with
+    the nav buttons' levels before it goes in the real ring."""
+
+    def __init__(self, ring):
+        self.ring = ring
+        self.pads = 0
+        self.nav = None
+
+    def put(self, t, mask):
+        self.pads = mask & 0x0F
+        return self.ring.put(t, self.pads | (self.nav.level & 0xF0))
+
+    @property
+    def dropped(self):
+        return self.ring.dropped
+
+
+class _NavAndPads:
+    """PIO for the pads and pin interrupts for the nav buttons, polled
+    together by the loop."""
+
+    def __init__(self, pio, nav):
+        self.pio = pio
+        self.nav = nav
+
+    def poll(self):
+        self.pio.poll()
+        self.nav.poll()
+
+
+def build(board=None, root="/data"):
+    """Everything the board needs, wired; returns the Device."""
+    import machine
+    from speedref.app.core import App
+    from speedref.device import Device, UsbConsole
+    from speedref.hw.buzzer import Buzzer
+    from speedref.hw.display import Display
+    from speedref.hw.ring import EventRing
+    from speedref.log import Log
+    from speedref.storage import Store
+    board = board or select()
+    log = Log()
+    ring = EventRing(64, machine.disable_irq, machine.enable_irq)
+    i2c = machine.I2C(board.I2C_ID, scl=machine.Pin(board.I2C_SCL),
+                      sda=machine.Pin(board.I2C_SDA), freq=board.I2C_FREQ)
+    display = Display(i2c, board.OLED_ADDR)
+    buzzer = Buzzer(machine.PWM(machine.Pin(board.BUZZER_PIN)))
+    store = Store(root)
+    app = App(store, log)
+    capture, mode = make_capture(board, ring, machine)
+    log.emit({"ev": "boot", "board": board.NAME, "capture": mode, "display": display.kind,
+              "platform": sys.platform})
+    return Device(ring, app, log, store=store, display=display, buzzer=buzzer,
+                  capture=capture, console=UsbConsole())
