@@ -41,7 +41,8 @@ def invariant(st):
     every += st.out
     assert len(set(every)) == len(every)
     if st.phase != 0 and not st.is_terminal():
-        assert [len(h) for h in st.hand].count(len(st.hand[0])) >= 1
+        sizes = [len(h) for h in st.hand]
+        assert max(sizes) - min(sizes) == (1 if st.trick else 0)  # only this trick's players are one short
         assert sum(len(h) for h in st.hand) + len(st.trick) + 3 * g.tricks_played() == 36
         assert len(st.out) == 4
     assert g.totals == [sum(s.values()) for s in g.sheet]  # SR-24
