@@ -80,9 +80,4 @@ def test_sr29_records_replay_identically_on_both_runtimes():
         "SR-22: hand 1, player 3 (C): a Pass cannot be revealed",
         "SR-28: hand 7, all players: the game was already over",
     ]
-    probe = mpyrun.run(code="from speedref.engine.errors import RuleError\nRuleError('SR-1', 'x')", check=False)
-    if probe.returncode != 0:
-        # errors.py calls ValueError.__init__, which MicroPython's ValueError lacks
-        # (fix: super().__init__(...)); until then RuleError cannot be built there.
-        pytest.xfail("RuleError cannot be constructed under MicroPython: " + probe.stderr.strip()[-80:])
     assert mpyrun.run(code=code, heap="64wK").stdout == expected
