@@ -215,3 +215,24 @@ def test_missing_main_py_is_refused(tmp_path, capsys):
     (fw / "main.py").unlink()
     assert flash.main(["--dry-run", "--firmware", str(fw), "--build", str(tmp_path / "o")]) == 1
     assert "no main.py" in capsys.readouterr().err
+
+
+def test_probe_script_runs_under_micropython_and_hashes_files(tmp_path):
+    """The code speedref-flash runs on the board, run by the real Unix port on a temp tree."""
+    sr = tmp_path / "speedref" / "engine"
+    sr.mkdir(parents=True)
+    (sr / "speed.mpy").write_bytes(b"M\x06\x00\x1fabc")
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "ssd1306.mpy").write_bytes(b"x" * 10)
+    code = flash.PROBE.replace("'/speedref'", repr(str(tmp_path / "speedref"))).replace(
+        "'/lib'", repr(str(lib))).replace("'/main.py', '/boot.py'", repr(str(tmp_path / "none.py")) + ",")
+    r = mpyrun.run(code=code, use_mpy=False)
+    line = [ln for ln in r.stdout.splitlines() if ln.startswith("SPEEDREF-PROBE ")][0]
+    info = json.loads(line[len("SPEEDREF-PROBE "):])
+    assert info["files"][str(sr / "speed.mpy")] == [7, hashlib.sha256(b"M\x06\x00\x1fabc").hexdigest()]
+    assert info["files"][str(lib / "ssd1306.mpy")] == [10, None]
+    assert str(sr) in info["dirs"]
+    major, sub, arch = flash.decode_mpy(info["mpy"])
+    assert (major, sub) == build.mpy_cross_version() and arch == "x64"
+    assert info["version"][:2] >= [1, 20] and isinstance(info["free"], int)
