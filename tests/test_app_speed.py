@@ -479,3 +479,33 @@ def test_every_phase_draws_something(rig):
     look()
     assert seen == {sf.LAYOUT, sf.READY, sf.COUNT_DOWN, sf.PLAY, sf.REBUILD, sf.FLIP,
                     sf.CLAIM, sf.LEFT, sf.NEXT}
+
+
+def test_unreadable_saved_state_is_reported_and_not_offered_again_SP18(rig):
+    """A save whose deals break SP-18 (left 99 in pagat) cannot be resumed:
+    the app says so, forgets it, and the menu works."""
+    rig.app.start("speed", rig.t)
+    saved = rig.store.load_game()[0]
+    saved["state"]["deals"] = [[0, 99]]
+    rig.store.save_game(saved)
+    rig.reboot()
+    rig.tap(OK)
+    assert rig.app.flow is None and rig.screen_name() == "Message"
+    assert "SP-18" in rig.log.of("error")[-1]["msg"]
+    assert rig.store.load_game() == (None, None)
+    rig.tap(OK)
+    assert rig.screen_name() == "Games"
+
+
+def test_a_refused_entry_is_logged_and_buzzed_not_a_crash(rig, monkeypatch):
+    from speedref.engine.errors import RuleError
+    from speedref.app.core import ERROR
+    rig.app.start("speed", rig.t)
+    f = rig.app.flow
+
+    def refuse(b, t):
+        raise RuleError("SP-6", "test refusal")
+    monkeypatch.setattr(f, "press", refuse)
+    rig.tap(0)
+    assert rig.log.of("error")[-1]["msg"] == "SP-6: test refusal"
+    assert rig.sounds[-1] == ERROR and rig.app.flow is f

@@ -76,24 +76,36 @@ class App:
                 self._ok_used = True  # a decoder already turned a long OK into BACK
             self._back(t_us)
         elif 0 <= button < BACK:
-            self.screen.press(button, t_us)
+            try:
+                self.screen.press(button, t_us)
+            except RuleError as e:
+                self._refused(e)
         self._flush()
 
     def release(self, button, t_us):
         if button == OK:
             if self._ok_down and not self._ok_used:
                 self._ok_down = False
-                self.screen.press(OK, t_us)
+                try:
+                    self.screen.press(OK, t_us)
+                except RuleError as e:
+                    self._refused(e)
             self._ok_down = False
         elif 0 <= button < OK:
-            self.screen.release(button, t_us)
+            try:
+                self.screen.release(button, t_us)
+            except RuleError as e:
+                self._refused(e)
         self._flush()
 
     def tick(self, now_us):
         if self._ok_down and not self._ok_used and ticks_diff(now_us, self._ok_t) >= LONG_OK_US:
             self._ok_used = True
             self._back(now_us)
-        self.screen.tick(now_us)
+        try:
+            self.screen.tick(now_us)
+        except RuleError as e:
+            self._refused(e)
         self._flush()
 
     def pop_sound(self):
@@ -178,15 +190,26 @@ class App:
             return
         try:
             self.flow = cls(self, opts, now_us, state)
-        except (RuleError, KeyError, TypeError) as e:
-            # bad options or a save from another version: say so, don't crash
+        except (ValueError, KeyError, TypeError, IndexError) as e:
+            # bad options (RuleError is a ValueError) or a save this version
+            # cannot read: say so, don't crash, and don't offer it again
             self.flow = None
+            if state is not None:
+                self._clear_game()
             self.emit({"ev": "error", "what": "app", "msg": "cannot start %s: %s" % (game, e)})
             self.message("Cannot start: %s" % e)
             return
         self.show(self.flow)
 
     # ---- internals -----------------------------------------------------------
+    def _refused(self, e):
+        # An engine rule refused an entry.  Flows check before they ask, so
+        # this is a flow bug, but the referee must keep running: the engine
+        # left its state unchanged; log it and buzz.
+        self.emit({"ev": "error", "what": "app", "msg": str(e)})
+        self.sound(ERROR)
+        self._redraw = True
+
     def _back(self, t_us):
         f = self.flow
         if f is not None and self.screen is f:
