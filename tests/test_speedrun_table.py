@@ -141,6 +141,8 @@ def test_sr9_direction_of_every_trick(ranking):
     for n in range(12):
         assert g.direction() == DIRECTIONS[ranking][n]  # the trick about to be played
         g.record_trick(n % 3)
+    raises("SR-12", g.direction)  # no thirteenth trick
+    raises("SR-12", g.direction, 0)
 
 
 def test_sr12_tricks_must_add_up_to_12():

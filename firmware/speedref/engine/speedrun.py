@@ -180,14 +180,16 @@ class SpeedRunGame:
         """10 or 1 for trick n (default: the next trick), under the ranking set."""
         if self.ranking is None:
             raise RuleError("SR-9", self._where() + "no ranking set yet")
-        return direction(self.ranking, self.tricks_played() + 1 if n is None else n)
+        if n is None:
+            n = self.tricks_played() + 1
+        if n < 1 or n > 12:
+            raise RuleError("SR-12", self._where() + "a hand has tricks 1 to 12, not %r" % (n,))
+        return direction(self.ranking, n)
 
     def record_trick(self, seat):
         if self.ranking is None and not self.over:
             raise RuleError("SR-7", self._where() + "set trump and ranking before the first trick")
         self._need(PLAY, "SR-12", "all twelve tricks are already in")
-        if self.winners_seq is None:
-            raise RuleError("SR-12", self._where() + "trick counts were entered as totals")
         if seat not in (0, 1, 2):
             raise RuleError("SR-11", self._where() + "a trick is won by seat 0, 1 or 2")
         self.winners_seq.append(seat)
