@@ -1,0 +1,195 @@
+"""The device loop (issue 3): ring -> inputs -> app -> display/buzzer/log, the USB
+console's dump command and garbage lines.  Runs on CPython (as the simulator does)
+and under the real MicroPython Unix port from .mpy with the fake machine."""
+import importlib.util
+import json
+import os
+
+import pytest
+
+import mpyrun
+from mpyhelp import ROOT, compile_modules
+from device_testapp import RaceApp
+from speedref.device import Device, UsbConsole
+from speedref.hw.buzzer import Buzzer
+from speedref.hw.display import Display
+from speedref.hw.ring import EventRing
+from speedref.log import Log
+from speedref.storage import Store
+from speedref.ticks import ticks_add
+
+START = (1 << 30) - 2000
+
+
+def fake_machine():
+    spec = importlib.util.spec_from_file_location("fake_machine", ROOT / "tests/fakes/machine.py")
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+class Console:
+    def __init__(self, lines=()):
+        self.lines = list(lines)
+
+    def readline(self):
+        return self.lines.pop(0) if self.lines else None
+
+
+def rig(tmp_path, lines=(), window_us=0):
+    m = fake_machine()
+    out = []
+    log = Log(write=out.append)
+    store = Store(str(tmp_path), uid="e661")
+    ring = EventRing(16)
+    app = RaceApp(store, log, window_us)
+    i2c = m.I2C(0)
+    disp = Display(i2c, 0x3C, use_lib=False)
+    pwm = m.PWM(None)
+    dev = Device(ring, app, log, store=store, display=disp, buzzer=Buzzer(pwm),
+                 console=Console(lines))
+    return dev, ring, app, disp, i2c, pwm, out
+
+
+def evs(out):
+    return [json.loads(l) for l in out]
+
+
+def test_pad_edge_to_verdict_in_the_frame_and_on_the_panel(tmp_path):
+    """Slap race (seed 001 slap to win): P2 first by 3.2 ms -> verdict drawn, sent, beeped, logged."""
+    dev, ring, app, disp, i2c, pwm, out = rig(tmp_path)
+    dev.step(START)  # first frame (blank) goes to the panel
+    assert disp.updates == 1 and not app.dirty
+    app.open(START)
+    ring.put(ticks_add(START, 100), 0b10)
+    ring.put(ticks_add(START, 3340), 0b11)
+    dev.step(ticks_add(START, 3341))  # across the 2**30 wrap
+    assert app.verdict.winner == 1 and app.verdict.margin_us == 3240
+    assert disp.updates == 2
+    assert 0 < disp.last_bytes < 1024 + 13  # only the changed page(s)
+    assert disp.last_bytes == 6 * 2 + 1 + 2 * 128  # text rows 28..35 touch pages 3 and 4
+    assert ("duty", 32768) in pwm.calls and ("freq", 1760) in pwm.calls
+    slap = [e for e in evs(out) if e["ev"] == "slap"]
+    assert slap and slap[0]["winner"] == 1 and slap[0]["margin_us"] == 3240
+    # the panel RAM got exactly the frame buffer's pages 3..4
+    assert i2c.writes[-1][1] == b"\x40" + bytes(app.buf[384:640])
+    n = len(i2c.writes)
+    dev.step(ticks_add(START, 5000))  # nothing changed: nothing sent
+    assert len(i2c.writes) == n
+    dev.step(ticks_add(START, 210000))  # the beep ends on time
+    assert pwm.calls[-1] == ("duty", 0)
+
+
+def test_dump_command_prints_every_stored_record(tmp_path):
+    dev, ring, app, disp, i2c, pwm, out = rig(tmp_path, ['{"cmd": "dump"}'])
+    for i in range(3):
+        dev.store.add_record({"game": "speed", "n": i})
+    dev.step(START)
+    e = evs(out)
+    assert [x["record"]["n"] for x in e if x["ev"] == "stored"] == [0, 1, 2]
+    assert e[-1] == {"ev": "dump_end", "count": 3}
+
+
+@pytest.mark.parametrize("line", ["garbage", "{\"cmd\": 5}", "[1, 2]", "{\"cmd\": \"format\"}",
+                                  "{\"cmd\": \"dump\"", "\x00\xff"])
+def test_garbage_console_lines_get_an_error_line_and_are_ignored(tmp_path, line):
+    dev, ring, app, disp, i2c, pwm, out = rig(tmp_path, [line, '{"cmd": "dump"}'])
+    dev.step(START)
+    dev.step(ticks_add(START, 1000))
+    e = evs(out)
+    assert e[0]["ev"] == "error" and e[0]["what"] == "command"
+    assert e[1] == {"ev": "dump_end", "count": 0}  # the loop carried on
+
+
+def test_ring_overflow_is_logged_once_per_growth(tmp_path):
+    dev, ring, app, disp, i2c, pwm, out = rig(tmp_path)
+    for i in range(20):  # ring of 16
+        ring.put(ticks_add(START, i * 20000), i & 1)
+    dev.step(ticks_add(START, 500000))
+    dev.step(ticks_add(START, 600000))
+    errs = [e for e in evs(out) if e["ev"] == "error"]
+    assert errs == [{"ev": "error", "what": "overflow", "dropped": 4, "new": 4}]
+    assert app.presses == 8 and app.releases == 7
+
+
+def test_stuck_pad_logged_once(tmp_path):
+    dev, ring, app, disp, i2c, pwm, out = rig(tmp_path)
+    ring.put(START, 1)
+    t = 0
+    while t < 5 * 60 * 1000000:  # 5 minutes, a step every 100 ms
+        dev.step(ticks_add(START, t))
+        t += 100000
+    stuck = [e for e in evs(out) if e.get("what") == "stuck"]
+    assert stuck == [{"ev": "error", "what": "stuck", "button": 0, "held_ms": 60000}]
+
+
+def test_usb_console_reads_lines_without_blocking():
+    r, w = os.pipe()
+
+    class Stream:  # unbuffered, like the board's sys.stdin
+        def fileno(self):
+            return r
+
+        def read(self, n):
+            return os.read(r, n).decode()
+
+    con = UsbConsole(Stream())
+    assert con.readline() is None  # nothing there: returns at once
+    os.write(w, b'{"cmd": "du')
+    assert con.readline() is None
+    os.write(w, b'mp"}\r\n' + b"x" * 300 + b"\nok\n")
+    assert con.readline() == '{"cmd": "dump"}'
+    assert con.readline() == "ok"  # the over-long line was thrown away whole
+    assert con.readline() is None
+    os.close(w)
+    os.close(r)
+
+
+DRIVER = r'''
+import gc, json, micropython
+import machine
+from speedref.hw.ring import EventRing
+from speedref.hw.display import Display
+from speedref.hw.buzzer import Buzzer
+from speedref.device import Device
+from speedref.log import Log
+from speedref.storage import Store
+from device_testapp import RaceApp
+out = []
+log = Log(write=out.append)
+store = Store(ROOT, uid='e661')
+ring = EventRing(64, machine.disable_irq, machine.enable_irq)
+app = RaceApp(store, log)
+i2c = machine.I2C(0)
+dev = Device(ring, app, log, store=store, display=Display(i2c, use_lib=False),
+             buzzer=Buzzer(machine.PWM(None)))
+P = 1 << 30
+t = P - 5000
+dev.step(t)
+# a nav button pressed and released many times: the loop must not allocate per event
+for i in range(200):
+    ring.put((t + 10) % P, 0x40)
+    ring.put((t + 20000) % P, 0)
+    t = (t + 40000) % P
+    micropython.heap_lock()
+    try:
+        dev.step(t)
+    finally:
+        micropython.heap_unlock()
+app.open(t)
+ring.put((t + 50) % P, 0b0101)  # P1 and P3 in one snapshot
+dev.step((t + 60) % P)
+print(json.dumps({"presses": app.presses, "releases": app.releases,
+                  "tie": list(app.verdict.tie), "text": app.verdict.text(),
+                  "log": out}))
+'''
+
+
+def test_device_loop_under_micropython_allocates_nothing_per_event(tmp_path):
+    mpy = compile_modules(tmp_path / "mpy")
+    code = "ROOT = %r\n" % str(tmp_path / "flash") + DRIVER
+    r = mpyrun.run(code=code, extra_path=[mpy], use_mpy=False)
+    d = json.loads(r.stdout)
+    assert d["presses"] == 202 and d["releases"] == 200
+    assert d["tie"] == [0, 2] and d["text"] == "Tie"
+    assert json.loads(d["log"][0])["ev"] == "slap"
