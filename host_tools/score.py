@@ -16,6 +16,8 @@ from speedref.engine import records
 from speedref.engine.errors import RuleError
 
 TITLES = {"speed": "Speed", "spit": "Spit", "speedrun": "Speed Run", "partners": "Partners"}
+# What one row of the sheet is called in each game (hands_played counts these).
+UNITS = {"speed": ("Deal", "deals"), "spit": ("Round", "rounds")}
 
 
 class Invalid(Exception):
@@ -89,7 +91,8 @@ def sheet_text(record, sheet, summary):
         for c, t in zip(cells, running):
             row.append(("%s  = %s" % (c, t)) if str(c) != "" else "= %s" % t)
         rows.append(row)
-    lines += table(["Hand"] + names, rows)
+    unit = UNITS.get(record.get("game"), ("Hand", "hands"))
+    lines += table([unit[0]] + names, rows)
     lines.append("")
     lines.append("Totals: " + ", ".join("%s %s" % (n, t) for n, t in zip(names, summary["totals"])))
     win = summary["winners"]
@@ -102,8 +105,7 @@ def sheet_text(record, sheet, summary):
         lines.append("No winner")
     if summary.get("tiebreak"):
         lines.append("Decided by: " + str(summary["tiebreak"]))
-    lines.append("%d %s played%s" % (summary["hands_played"],
-                                     "deals" if record.get("game") == "speed" else "hands",
+    lines.append("%d %s played%s" % (summary["hands_played"], unit[1],
                                      ", ended early" if summary["ended_early"] else ""))
     return "\n".join(lines)
 

@@ -119,3 +119,13 @@ def test_record_from_results_database(tmp_path):
     assert json.loads(r.stdout)["totals"] == [5, 0]
     r = run(["--db", str(path), "--id", "nope"])
     assert r.returncode == 2 and r.stdout == "" and "no record with id nope" in r.stderr
+
+
+def test_spit_sheet_counts_rounds(tmp_path, capsys):
+    """Spit: the player who gets rid of all cards wins (cards[i] == 0 in the last round)."""
+    rec = {"game": "spit", "players": ["Ann", "Bob"],
+           "rounds": [{"cleared": 0, "slap": 1, "cards": [20, 32]}, {"cleared": 0, "cards": [0, 52]}]}
+    assert score.main([write(tmp_path, rec)]) == 0
+    text = capsys.readouterr().out
+    assert text.splitlines()[2].startswith("Round ") and "Winner: Ann" in text
+    assert "2 rounds played" in text
