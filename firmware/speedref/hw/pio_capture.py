@@ -245,10 +245,13 @@ class PioCapture(PioDecoder):
             from time import ticks_us as clock
         self._clock = clock
         Pin = machine.Pin
+        base = None
         for i in range(npads):
-            Pin(first_pin + i, Pin.IN, Pin.PULL_UP)
+            p = Pin(first_pin + i, Pin.IN, Pin.PULL_UP)
+            if base is None:
+                base = p  # IN_BASE: `in pins` reads from the first pad
         self._sm = rp2.StateMachine(sm_id, build_program(rp2, npads), freq=freq,
-                                    in_base=Pin(first_pin))
+                                    in_base=base)
         self.polls = 0
 
     def start(self):
