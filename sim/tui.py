@@ -25,8 +25,8 @@ KEYMAP = {
     10: 6, 13: 6, curses.KEY_ENTER: 6, ord(" "): 6,
     curses.KEY_BACKSPACE: 7, 127: 7, 8: 7, 27: 7, ord("b"): 7,
 }
-LEGEND = ("Pads: P1 [1/z]  P2 [2/m]  P3 [3]  P4 [4]   UP [Up/k]  DOWN [Down/j]  "
-          "OK [Enter/Space]  BACK [Backspace/Esc/b]   quit [q]")
+LEGEND = ("Pads: P1 [1/z]  P2 [2/m]  P3 [3]  P4 [4]   quit [q]",
+          "UP [Up/k]  DOWN [Down/j]  OK [Enter/Space]  BACK [Backspace/Esc/b]")
 NAMES = ("P1", "P2", "P3", "P4", "UP", "DOWN", "OK", "BACK")
 
 
@@ -104,7 +104,7 @@ class TerminalSim:
         scr.erase()
         h, w = scr.getmaxyx()
         frame = self.board.screen()
-        if w >= oled.WIDTH + 2 and h >= 34 + 4:
+        if w >= oled.WIDTH + 3 and h >= 34 + 6:
             lines = oled.halfblock_lines(frame)
         else:
             lines = braille_lines(frame)
@@ -115,12 +115,14 @@ class TerminalSim:
             put(i + 1, 0, "\u2502" + line + "\u2502")
         y = len(lines) + 1
         put(y, 0, "\u2514" + "\u2500" * ow + "\u2518")
-        put(y + 1, 0, LEGEND[:w - 1])
+        put(y + 1, 0, LEGEND[0])
+        put(y + 2, 0, LEGEND[1])
         held = " ".join(NAMES[b] for b in sorted(self.held_keys)) or "-"
-        put(y + 2, 0, ("held: %s   buzzer: %s" % (held, self.buzzer_text()))[:w - 1])
-        rows = h - (y + 3)
+        put(y + 3, 0, "held: %s   buzzer: %s" % (held, self.buzzer_text()))
+        y += 4
+        rows = h - y
         for i, (ms, text) in enumerate(self.log[-rows:] if rows > 0 else []):
-            put(y + 3 + i, 0, ("%8.3f s  %s" % (ms / 1000.0, text))[:w - 1])
+            put(y + i, 0, "%8.3f s  %s" % (ms / 1000.0, text))
         scr.refresh()
 
     @staticmethod
