@@ -40,11 +40,11 @@ class Log:
 
 def format_exception(e):
     """The traceback text of e on either runtime."""
-    try:
+    pe = getattr(sys, "print_exception", None)
+    if pe is not None:  # MicroPython
         import io
         buf = io.StringIO()
-        sys.print_exception(e, buf)  # MicroPython
+        pe(e, buf)
         return buf.getvalue()
-    except AttributeError:
-        import traceback
-        return "".join(traceback.format_exception(type(e), e, e.__traceback__))
+    import traceback  # type: ignore[import-not-found]  # CPython only (simulator)
+    return "".join(traceback.format_exception(type(e), e, e.__traceback__))

@@ -19,16 +19,22 @@
 import json
 import os
 
+
+
+def _crc32(data, value=None):
+    # For a port built without binascii.crc32: same polynomial, bit by bit.
+    crc = (value or 0) ^ 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
+    return crc ^ 0xFFFFFFFF
+
+
 try:
     from binascii import crc32
-except ImportError:  # a port built without it: same polynomial, bit by bit
-    def crc32(data, crc=0):
-        crc ^= 0xFFFFFFFF
-        for byte in data:
-            crc ^= byte
-            for _ in range(8):
-                crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
-        return crc ^ 0xFFFFFFFF
+except ImportError:
+    crc32 = _crc32
 
 KEEP = 50  # game records kept on flash (the issue asks for at least 50)
 GAME = "game.json"

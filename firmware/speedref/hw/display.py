@@ -72,7 +72,7 @@ class _Raw:
 def _driver(i2c, addr, use_lib):
     if use_lib:
         try:
-            import ssd1306
+            import ssd1306  # type: ignore[import-not-found]  # micropython-lib, via mip
             return ssd1306.SSD1306_I2C(WIDTH, HEIGHT, i2c, addr), "ssd1306"
         except ImportError:
             pass

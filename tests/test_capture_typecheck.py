@@ -1,0 +1,10 @@
+"""Issue 3 "Distribution": the hardware-facing firmware type-checks against the
+MicroPython stubs for rp2 and esp32 (mypy; see tests/typecheck.py)."""
+import pytest
+
+import typecheck
+
+
+@pytest.mark.parametrize("port", typecheck.PORTS)
+def test_firmware_typechecks_against_port_stubs(port):
+    assert typecheck.check(port) == []
