@@ -1,0 +1,296 @@
+"""Spit: table level (engine/spit.py), card level (engine/spit_play.py), records,
+properties and golden playthroughs.  Rule numbers from seeds/spit.md."""
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import mpyrun
+import play_spit
+from speedref.engine import cards as C
+from speedref.engine import records, spit
+from speedref.engine.errors import RuleError
+from speedref.engine.spit import SpitGame
+from speedref.engine.spit_play import (SPIT, SpitState, move_action, play_action, slap_action,
+                                       turn_action)
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def raises(rule, fn, *a):
+    with pytest.raises(RuleError) as e:
+        fn(*a)
+    assert e.value.rule == rule, str(e.value)
+    return str(e.value)
+
+
+def rec(rounds):
+    return {"game": "spit", "players": ["Ann", "Bob"], "rounds": rounds}
+
+
+# -- table level ---------------------------------------------------------------------
+def test_spit1_two_players_26_cards_each():
+    g = SpitGame()
+    assert g.cards == [26, 26] and g.piles == 2
+    raises("SPIT-1", SpitGame, ["a"])
+    raises("SPIT-1", g.spit, 2)
+
+
+def test_spit2_spit3_spit_cards_beyond_the_15_layout_cards():
+    assert spit.spit_cards(26) == 11 and spit.spit_cards(16) == 1
+    assert spit.spit_cards(15) == 0 and spit.spit_cards(7) == 0
+
+
+def test_spit4_spit8_both_call_to_start_and_restart():
+    g = SpitGame()
+    raises("SPIT-9", g.clear, 0)  # nothing before the start
+    assert g.spit(0) is False and g.spit(1) is True and g.phase == "play"
+    assert g.spit(1) is False and g.spit(0) is True
+    assert g.restarts == 1 and g.spits == 2
+
+
+def test_spit9_spit10_spit12_clear_slap_relayout():
+    g = SpitGame()
+    g.spit(0), g.spit(1)
+    g.clear(1)
+    assert g.phase == "slap"
+    g.slap(0)
+    raises("SPIT-10", g.slap, 1)  # the first slap decides
+    raises("SPIT-12", g.relayout, 30, 21)
+    raises("SPIT-14", g.relayout, 52, 0)
+    g.relayout(30, 22)
+    assert g.rounds == [{"cards": [30, 22], "cleared": 1, "slap": 0}]
+    assert g.phase == "spit" and g.cards == [30, 22] and g.hands_played == 1
+
+
+def test_spit11_one_pile_no_slap_and_the_other_takes_it():
+    g = records.replay(rec([{"cleared": 0, "slap": 0, "cards": [11, 41]}]))
+    assert g.piles == 1  # player 1 has no spit cards
+    g.spit(0), g.spit(1)
+    g.clear(1)
+    assert g.phase == "relayout"
+    raises("SPIT-10", g.slap, 0)
+    raises("SPIT-11", records.replay, rec([{"cleared": 0, "slap": 0, "cards": [11, 41]},
+                                            {"cleared": 1, "slap": 1, "cards": [30, 22]}]))
+
+
+def test_spit13_blocked_round():
+    g = records.replay(rec([{"blocked": True, "cards": [20, 32]}]))
+    assert g.rows()[0] == ("round 1", ["blocked", "blocked"], [20, 32]) and g.ended_early
+    raises("SPIT-13", records.replay, rec([{"blocked": True, "cleared": 0, "cards": [20, 32]}]))
+
+
+def test_spit14_the_win_and_nothing_after_it():
+    rounds = [{"cleared": 0, "slap": 1, "cards": [10, 42]}, {"cleared": 0, "cards": [0, 52]}]
+    g = records.replay(rec(rounds))
+    assert g.winner == 0 and g.winners() == [0] and not g.ended_early
+    assert g.tiebreak == "got rid of all cards in round 2" and g.totals == [0, 52]
+    msg = raises("SPIT-14", records.replay, rec(rounds + [{"blocked": True, "cards": [1, 51]}]))
+    assert msg.startswith("SPIT-14: round 3: the game was already won by player 1")
+    # a player with no spit cards who clears has no cards: the counts must say so
+    msg = raises("SPIT-14", records.replay, rec(rounds[:1] + [{"cleared": 0, "cards": [5, 47]}]))
+    assert "round 2, player 1" in msg
+    raises("SPIT-14", records.replay, rec([{"cleared": 1, "slap": 0, "cards": [52, 0]}]))
+
+
+def test_spit14_clear_out_at_the_table():
+    g = SpitGame()
+    g.spit(0), g.spit(1)
+    g.clear(0, out=True)
+    assert g.phase == "over" and g.winner == 0 and g.rounds[-1] == {"cleared": 0, "cards": [0, 52]}
+
+
+@pytest.mark.parametrize("rounds,fragment", [
+    ([{"cleared": 2, "slap": 0, "cards": [26, 26]}], "round 1: cleared must be 0 or 1"),
+    ([{"cleared": 0, "cards": [26, 26]}], "round 1: two centre piles need the slap winner"),
+    ([{"cleared": 0, "slap": 1, "cards": [26, 25]}], "round 1: the two counts must add up to 52"),
+    ([{"cleared": 0, "slap": 1}], "round 1: needs cards"),
+])
+def test_spit15_invalid_records_name_the_round(rounds, fragment):
+    with pytest.raises(RuleError) as e:
+        records.replay(rec(rounds))
+    assert fragment in str(e.value)
+
+
+def test_spit15_record_round_trip_and_summary():
+    r = rec([{"cleared": 0, "slap": 1, "cards": [20, 32]}, {"cleared": 1, "slap": 1, "cards": [30, 22]}])
+    g = records.replay(r)
+    assert g.to_record() == r and g.ended_early and g.winners() == [1]
+    s = records.summary(r)
+    assert s["totals"] == [30, 22] and s["hands_played"] == 2 and s["ended_early"] is True
+
+
+# -- card level --------------------------------------------------------------------------
+def started(seed=5):
+    s = SpitState(seed)
+    s.deal()
+    s.apply(0, SPIT, 0)
+    assert s.apply(1, SPIT, 0) == "start"
+    return s
+
+
+def setup(s, stocks, centre, spits=(b"", b"")):
+    """Stock piles as lists of bytes (top last, every top face up); the rest of the
+    deck is parked under the centre piles so check() sees each card once."""
+    used = set()
+    for p in (0, 1):
+        s.stock[p] = [bytearray(x) for x in stocks[p]] + [bytearray() for _ in range(5 - len(stocks[p]))]
+        s.up[p] = [bool(x) for x in s.stock[p]]
+        s.spit[p] = bytearray(spits[p])
+        used.update(b"".join(stocks[p]) + spits[p])
+    used.update(centre)
+    rest = bytearray(c for c in C.standard_deck() if c not in used)
+    s.centre = [rest[:len(rest) // 2] + bytes([centre[0]]), rest[len(rest) // 2:] + bytes([centre[1]])]
+    s.active = [True, True]
+    s.last = [None, None]
+    s.check()
+    return s
+
+
+H = lambda r: C.card(2, r)  # noqa: E731
+S = lambda r: C.card(3, r)  # noqa: E731
+
+
+def test_spit1_spit2_spit16_deal_and_layout():
+    s = SpitState(9)
+    assert s.legal_actions(0) == []
+    s.deal()
+    s.check()
+    for p in (0, 1):
+        assert [len(x) for x in s.stock[p]] == [1, 2, 3, 4, 5] and len(s.spit[p]) == 11
+        assert s.up[p] == [True] * 5
+    assert s.legal_actions(0) == [SPIT] and s.phase == "spit"
+    raises("SPIT-16", s.deal)
+
+
+def test_spit3_under_15_lays_out_what_it_can():
+    s = SpitState(1)
+    s._layout(0, bytearray(range(1, 8)))
+    assert [len(x) for x in s.stock[0]] == [1, 2, 3, 1, 0] and len(s.spit[0]) == 0
+    s._layout(1, bytearray(range(1, 16)))
+    assert len(s.spit[1]) == 0
+
+
+def test_spit5_play_face_up_tops_that_fit():
+    s = setup(started(), [[bytes([S(8)]), bytes([S(3)])], [bytes([H(2)])]], [H(7), C.card(0, 12)],
+              (bytes([S(5)]), bytes([S(6)])))
+    assert play_action(0, 0) in s.legal_actions(0) and play_action(1, 0) not in s.legal_actions(0)
+    raises("SPIT-5", s.apply, 0, play_action(1, 0), 10)
+    assert s.apply(0, play_action(0, 0), 10) == "play" and s.centre[0][-1] == S(8)
+
+
+def test_spit6_turn_and_move():
+    s = setup(started(), [[bytes([S(1), S(8)]), bytes([S(3)])], [bytes([H(2)])]], [H(11), C.card(0, 11)],
+              (bytes([S(5)]), bytes([S(6)])))
+    assert move_action(0, 2) in s.legal_actions(0)
+    raises("SPIT-8", s.apply, 0, SPIT, 1)  # not stuck while a move is possible
+    raises("SPIT-6", s.apply, 0, move_action(1, 2), 1)  # would leave nothing behind
+    raises("SPIT-6", s.apply, 0, turn_action(0), 1)  # already face up
+    assert s.apply(0, move_action(0, 2), 1) == "move"
+    assert s.stock[0][2] == bytes([S(8)]) and not s.up[0][0]
+    assert s.apply(0, turn_action(0), 2) == "turn" and s.up[0][0]
+
+
+def test_spit7_same_instant_play_goes_back():
+    s = setup(started(), [[bytes([S(8)]), bytes([S(2)])], [bytes([H(6)]), bytes([H(1)])]],
+              [H(7), C.card(0, 12)], (bytes([S(5)]), bytes([S(6)])))
+    s.apply(0, play_action(0, 0), 500000)
+    assert s.apply(1, play_action(0, 0), 500001) == "race"
+    assert s.stock[1][0] == bytes([H(6)]) and s.centre[0][-1] == S(8)
+    raises("SPIT-7", s.apply, 1, SPIT, 400000)
+
+
+def test_spit8_spit_again_when_stuck_and_one_spitter_feeds_both():
+    s = setup(started(), [[bytes([S(10)])], [bytes([H(4)])]], [H(7), C.card(0, 12)],
+              (bytes([S(1), S(5)]), b""))
+    assert s.legal_actions(0) == [SPIT] and s.legal_actions(1) == [SPIT]
+    s.apply(0, SPIT, 1)
+    assert s.apply(1, SPIT, 2) == "restart"
+    assert s.centre[0][-1] == S(5) and s.centre[1][-1] == S(1) and s.spit[0] == b""
+
+
+def test_spit13_blocked_when_nobody_has_spit_cards():
+    s = setup(started(), [[bytes([S(10)])], [bytes([H(4)])]], [H(7), C.card(0, 12)])
+    n0, n1 = len(s.centre[0]), len(s.centre[1])
+    s.apply(0, SPIT, 1)
+    assert s.apply(1, SPIT, 2) == "blocked"
+    assert s.rounds[-1] == {"blocked": True, "cards": [n0 + 1, n1 + 1]}
+    assert s.phase == "spit"
+    s.check()
+
+
+def test_spit9_spit10_clearing_then_the_slap():
+    s = setup(started(), [[bytes([S(8)])], [bytes([H(4)]), bytes([H(5)])]], [H(7), C.card(0, 12)],
+              (bytes([S(5)]), bytes([S(6)])))
+    s.apply(0, play_action(0, 0), 10)
+    assert s.phase == "slap" and s.cleared == 0
+    assert s.legal_actions(1) == [slap_action(0), slap_action(1)]
+    small = 0 if len(s.centre[0]) < len(s.centre[1]) else 1
+    s.apply(1, slap_action(small), 20)
+    size = len(s.centre[small])
+    assert s.apply(0, slap_action(small), 30) == "round"
+    # player 2 slapped first and took the pile they slapped; player 1 the other
+    assert s.rounds[-1]["slap"] == 1 and s.rounds[-1]["cards"][1] == size + 2 + 1
+    s.check()
+
+
+def test_spit10_exact_tie_goes_to_the_player_who_cleared():
+    s = setup(started(), [[bytes([S(8)])], [bytes([H(4)])]], [H(7), C.card(0, 12)],
+              (bytes([S(5)]), bytes([S(6)])))
+    s.apply(0, play_action(0, 0), 10)
+    s.apply(1, slap_action(0), 20)
+    s.apply(0, slap_action(0), 20)
+    assert s.rounds[-1]["slap"] == 0
+
+
+def test_spit11_one_pile_the_other_player_takes_it():
+    s = setup(started(), [[bytes([S(8)])], [bytes([H(4)])]], [H(7), C.card(0, 12)],
+              (bytes([S(5)]), b""))
+    s.active = [True, False]
+    s.centre[0] = s.centre[1] + s.centre[0]
+    s.centre[1] = bytearray()
+    pile = len(s.centre[0]) + 1
+    assert s.apply(0, play_action(0, 0), 10) == "round"
+    assert s.rounds[-1] == {"cleared": 0, "cards": [1, pile + 1]}
+
+
+def test_spit14_clearing_without_spit_cards_wins():
+    s = setup(started(), [[bytes([S(8)])], [bytes([H(4)])]], [H(7), C.card(0, 12)], (b"", bytes([S(6)])))
+    assert s.apply(0, play_action(0, 0), 10) == "out"
+    assert s.winner == 0 and s.phase == "over" and s.rounds[-1] == {"cleared": 0, "cards": [0, 52]}
+    s.check()
+    assert s.actors() == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.lists(st.integers(0, 999), max_size=400))
+def test_spit16_property_legal_actions_keep_every_card_exactly_once(seed, picks):
+    """Property: any interleaving of legal actions keeps all 52 cards, once each,
+    and the rounds recorded so far always replay at the table level."""
+    s = SpitState(seed)
+    s.deal()
+    t = 0
+    for k in picks:
+        actors = s.actors()
+        if not actors:
+            break
+        p = actors[k % len(actors)]
+        acts = s.legal_actions(p)
+        t += 1 + k * 1000
+        s.apply(p, acts[(k // 3) % len(acts)], t)
+        s.check()
+    spit.replay(rec(list(s.rounds)))
+
+
+@pytest.mark.parametrize("seed", [1, 3, 21])
+def test_spit12_golden_transcript_on_cpython(seed):
+    lines, record = play_spit.play(seed)
+    assert "\n".join(lines) + "\n" == (GOLDEN / ("spit_%d.txt" % seed)).read_text()
+    g = records.replay(record)
+    assert g.is_over() and g.totals[g.winner] == 0
+
+
+def test_spit12_golden_transcripts_identical_under_micropython():
+    for seed in (1, 3, 21):
+        out = mpyrun.run(script=Path(play_spit.__file__), args=[str(seed)], heap="64wK")
+        assert out.stdout == (GOLDEN / ("spit_%d.txt" % seed)).read_text(), seed
