@@ -29,7 +29,8 @@ class WindowSim:
         self.pg = pygame
         self.board = board
         self.scale = scale
-        pygame.init()
+        pygame.display.init()  # not pygame.init(): no audio device needed
+        pygame.font.init()
         w = oled.WIDTH * scale + 40
         self.oled_rect = pygame.Rect(20, 20, oled.WIDTH * scale, oled.HEIGHT * scale)
         bw = (w - 40 - 7 * 8) // 8
