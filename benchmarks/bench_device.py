@@ -1,0 +1,90 @@
+"""Device-loop numbers (issue 3 "Proof"), printed, never asserted:
+
+- time from a pad edge (ring.put, what the IRQ handler does) to the verdict being in
+  the app's frame buffer, through the real device loop, decoder and arbiter, measured
+  in the real MicroPython Unix port from .mpy with a 64 KB-equivalent heap (a desktop
+  CPU: a Pico at 125 MHz is roughly 30-60x slower; the handler itself is separate);
+- bytes sent to the SSD1306 for that update (page diff) and for a full frame;
+- the .mpy size of the firmware (all of it, and what package.json installs).
+
+Uses the small race app from tests/mpy/device_testapp.py (tie window 0) so the
+number is the loop's own cost, not a flow's drawing.
+Run: .venv/bin/python benchmarks/bench_device.py
+"""
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+import mpyrun  # noqa: E402
+from host_tools.build import compile_tree  # noqa: E402
+from mpyhelp import compile_modules  # noqa: E402
+
+DRIVER = r'''
+import gc, json, time
+import machine
+from speedref.hw.ring import EventRing
+from speedref.hw.display import Display
+from speedref.hw.buzzer import Buzzer
+from speedref.device import Device
+from speedref.log import Log
+from speedref.storage import Store
+from device_testapp import RaceApp
+
+store = Store(ROOT, uid="bench")
+log = Log(write=lambda s: None)
+i2c = machine.I2C(0)
+disp = Display(i2c, use_lib=False)
+ring = EventRing(64, machine.disable_irq, machine.enable_irq)
+dev = None
+lat = []
+sent = []
+full = 0
+for i in range(300):
+    del i2c.writes[:]
+    app = RaceApp(store, log)
+    dev = Device(ring, app, log, store=store, display=disp, buzzer=Buzzer(machine.PWM(None)))
+    now = time.ticks_us()
+    dev.step(now)           # first frame
+    if i == 0:
+        full = disp.last_bytes
+    app.open(now)
+    gc.collect()
+    t0 = time.ticks_us()
+    ring.put(t0, 0b01)      # the ISR's work: a pad edge lands in the ring
+    dev.step(time.ticks_add(t0, 1))  # the next loop pass decides (window 0) and shows
+    t1 = time.ticks_us()
+    assert app.verdict is not None and app.verdict.winner == 0
+    lat.append(time.ticks_diff(t1, t0))
+    sent.append(disp.last_bytes)
+lat.sort()
+print(json.dumps({"median_us": lat[len(lat) // 2], "p99_us": lat[len(lat) * 99 // 100],
+                  "max_us": lat[-1], "bytes_verdict": sent[-1], "bytes_full_frame": full}))
+'''
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        mpy = compile_modules(Path(tmp) / "mpy")
+        code = "ROOT = %r\n" % str(Path(tmp) / "flash") + DRIVER
+        r = mpyrun.run(code=code, extra_path=[mpy], use_mpy=False)
+        d = json.loads(r.stdout.strip().splitlines()[-1])
+        built = compile_tree(Path(tmp) / "all")
+    total = sum(s for _, s in built)
+    pkg = json.loads((ROOT / "firmware" / "package.json").read_text())
+    listed = {u[0] for u in pkg["urls"]}
+    installed = sum(s for p, s in built
+                    if str(p.with_suffix(".py")) in listed or str(p) in listed)
+    print("pad edge -> verdict in frame buffer (Unix port, .mpy, 64wK heap, 300 runs):")
+    print("  median %d us, p99 %d us, max %d us" % (d["median_us"], d["p99_us"], d["max_us"]))
+    print("bytes to the SSD1306: verdict update %d, full frame %d"
+          % (d["bytes_verdict"], d["bytes_full_frame"]))
+    print("firmware .mpy size: %d bytes in %d files; as installed by package.json: %d bytes"
+          % (total, len(built), installed))
+
+
+if __name__ == "__main__":
+    main()
