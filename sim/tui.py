@@ -48,14 +48,22 @@ def braille_lines(frame):
 
 
 def describe(obj):
-    """A log line as a person reads it (slap margins spelled out)."""
+    """A log line as a person reads it: slap margins spelled out with the
+    firmware's own wording (arbiter.margin_text, what the OLED shows)."""
+    from speedref.arbiter import margin_text
     ev = obj.get("ev")
+    seat = lambda s: "P%d" % (s + 1) if isinstance(s, int) else "?"
     if ev == "slap":
         w = obj.get("winner")
         m = obj.get("margin_us")
-        who = "tie" if w is None else "P%d" % (w + 1)
-        extra = "" if m is None else " by %d.%d ms" % (m // 1000, (m % 1000) // 100)
-        return "SLAP %s %s%s" % (obj.get("kind", ""), who, extra)
+        if w is None:
+            who = "tie " + " ".join(seat(s) for s in obj.get("tie") or [])
+            verdict = who if m is None else "%s (%s apart)" % (who, margin_text(m))
+        else:
+            verdict = seat(w) + (" (alone)" if m is None else " by " + margin_text(m))
+        return "SLAP %s %s: %s" % (obj.get("game", ""), obj.get("kind", ""), verdict)
+    if ev == "false_start":
+        return "FALSE START %s (%s early)" % (seat(obj.get("seat")), margin_text(obj.get("early_us") or 0))
     if ev == "game_end":
         rec = obj.get("record") or {}
         return "GAME END %s id=%s" % (rec.get("game", "?"), rec.get("id", "?"))

@@ -146,3 +146,12 @@ def test_firmware_display_code_fills_the_virtual_ssd1306_ram():
     assert o.bytes_received - before < 200  # one page and its window, not 1024 bytes
     with pytest.raises(OSError):
         o.writeto(0x3D, b"\x80\xaf")
+
+
+def test_log_lines_for_people_spell_out_slap_margins():
+    from sim.tui import describe
+    assert describe({"ev": "slap", "game": "speed", "kind": "out", "winner": 0, "tie": [],
+                     "margin_us": 3240}) == "SLAP speed out: P1 by 3.2 ms"
+    assert describe({"ev": "slap", "game": "spit", "kind": "pile", "winner": None, "tie": [0, 1],
+                     "margin_us": 400}) == "SLAP spit pile: tie P1 P2 (400 us apart)"
+    assert describe({"ev": "false_start", "seat": 1, "early_us": 120000}) == "FALSE START P2 (120 ms early)"

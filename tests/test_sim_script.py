@@ -140,3 +140,39 @@ def test_screens_written_after_each_event(tmp_path):
     first = oled.from_image(shots / "0000-start.png")
     assert any(first)  # the boot screen is on the OLED
     assert oled.from_image(shots / "0003-end.png") != first  # OK left the boot screen
+
+
+@pytest.mark.parametrize("gap_us,winner,text", [
+    (7240, 1, "SLAP speed out: P2 by 7.2 ms"),
+    (3240, None, "SLAP speed out: tie P2 P1 (3.2 ms apart)"),  # inside the default 5 ms tie window
+])
+def test_slap_to_win_race_decided_by_microsecond_timestamps(tmp_path, gap_us, winner, text):
+    """SP-17 (slap-to-win, chosen in the menu): both players slap out; the
+    capture timestamps decide it, the default 5 ms tie window applies, and the
+    log gives the margin to the microsecond."""
+    s = Script()
+    s.tap("ok")  # boot -> games
+    s.tap("ok")  # Speed -> options
+    for _ in range(5):
+        s.tap("down")  # to "Slap win"
+    s.tap("ok")  # on
+    for _ in range(5):
+        s.tap("up")  # back to Start
+    s.tap("ok")
+    s.tap("ok")  # layout done
+    s.tap("p1")
+    s.tap("p2")
+    s.wait(3100)
+    s.lines.append("%d p2 down" % s.t)
+    s.lines.append("%d.%03d p1 down" % (s.t + gap_us // 1000, gap_us % 1000))
+    s.wait(100)
+    s.edge("p1", False)
+    s.edge("p2", False)
+    s.wait(100)
+    r = run_sim(s.text(), tmp_path, "--json")
+    slaps = [o for o in json_lines(r) if o["ev"] == "slap"]
+    assert len(slaps) == 1
+    assert slaps[0]["winner"] == winner and slaps[0]["margin_us"] == gap_us
+    assert slaps[0]["presses"] == [1, 0]
+    readable = run_sim(s.text(), tmp_path)
+    assert text in readable.stdout
