@@ -162,7 +162,7 @@ class SpeedFlow:
         self.tap_ok[b] = False
         if self.phase != PLAY:
             return
-        if self.deal._stuck[b]:
+        if self.deal.is_stuck(b):
             self.deal.unstuck(b)  # they found a play after all
             self.app.redraw()
         elif was_tap:
@@ -207,7 +207,7 @@ class SpeedFlow:
         elif ph == READY:
             ui.title(fb, "Deal %d: ready?" % n)
             for p in (0, 1):
-                ui.big(fb, "OK" if d._ready[p] else "..", 8 + 64 * p, 20, 3)
+                ui.big(fb, "OK" if d.is_ready(p) else "..", 8 + 64 * p, 20, 3)
                 fb.text(NAMES[p], 24 + 64 * p, 46, 1)
             fb.text(self.note or "tap pad if ready", 0, 56, 1)
         elif ph == COUNT_DOWN or ph == FLIP:
@@ -221,7 +221,7 @@ class SpeedFlow:
             ui.big(fb, str(d.flips), 48, 12, 2)
             fb.text("Reserve: %s" % ("?" if d.reserve_left is None else d.reserve_left), 0, 30, 1)
             for p in (0, 1):
-                fb.text("%s %s" % (NAMES[p], "STUCK" if d._stuck[p] else "-"), 64 * p, 40, 1)
+                fb.text("%s %s" % (NAMES[p], "STUCK" if d.is_stuck(p) else "-"), 64 * p, 40, 1)
             if self.note:
                 fb.text(self.note, 0, 52, 1)
             else:

@@ -106,6 +106,12 @@ class SpeedDeal:
         self._ready[player] = True
         return self._ready[0] and self._ready[1]
 
+    def is_ready(self, player):
+        return self._ready[player]
+
+    def is_stuck(self, player):
+        return self._stuck[player]
+
     def start_flip(self):
         self._need("ready", "SP-6", "the start flip")
         if not (self._ready[0] and self._ready[1]):
