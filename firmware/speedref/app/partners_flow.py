@@ -1,0 +1,378 @@
+# The partners referee flow (rules PT-1.. in seeds/partners.md) on the
+# engine's table-level PartnersGame.  The table plays the cards and holds the
+# auction; the referee is told the result and keeps seats, tricks and scores.
+#
+# The four pads stay where they are on the table: pad k is seat k.  Players
+# (P1..P4, the record's names) start in seat = their number (PT-1) and may
+# move when a partner is named (PT-8), so a pad press always means "the
+# player sitting at this pad".  Phases of one hand:
+#
+#   DEALER     before hand 1: who deals first (PT-3)     pad, or UP/DOWN + OK
+#   BID        the final bid, 7..13 (PT-4)                UP/DOWN, OK
+#   TRUMP      its trump; notrump is the highest (PT-5)   UP/DOWN, OK
+#   CONTRACTOR the player who won the auction (PT-7)      their pad
+#   PARTNER    the contractor's partner (PT-8)            their pad
+#   SWAP       "P2: go to pad 4, P4: go to pad 2" when the partner was not
+#              opposite (PT-8/PT-9); seats then stay so (PT-17)        OK
+#   TRICKS     the winner of each trick taps their pad (PT-13); after the
+#              13th the hand is scored at once (PT-14..PT-16)
+#   HAND       the hand's scores, made or failed, x2 when doubled      OK
+#   TOTALS     running totals, the target, the next dealer (PT-17)
+#              OK: next hand; DOWN: stop the game here (PT-20)
+#   STOP       "Stop the game now?" OK: yes; UP/DOWN: no
+#   FINAL      winner (PT-19) or the early end (PT-20); OK: store the record
+#
+# Every score comes from the engine; this module only sequences entries.
+# Undo (pause menu) takes back one entry: a trick, the contract (with its
+# seat swap), the partner/contractor/trump/bid steps, the first dealer, or a
+# finished hand (back to its 13th trick).  State is saved at hand boundaries.
+from speedref.engine import partners
+from speedref.engine.errors import RuleError
+from speedref.app import ui
+from speedref.app.core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+DEALER = const(0)
+BID = const(1)
+TRUMP = const(2)
+CONTRACTOR = const(3)
+PARTNER = const(4)
+SWAP = const(5)
+TRICKS = const(6)
+HAND = const(7)
+TOTALS = const(8)
+STOP = const(9)
+FINAL = const(10)
+
+NAMES = ("P1", "P2", "P3", "P4")
+PAD_NAMES = ("pad 1", "pad 2", "pad 3", "pad 4")
+# Screen words for partners.TRUMPS (same order): long on the trump screen,
+# short next to the bid.
+TRUMP_WORDS = ("Clubs", "Diamonds", "Hearts", "Spades", "No trump")
+TRUMP_SHORT = ("C", "D", "H", "S", "NT")
+
+
+class PartnersFlow:
+    GAME = "partners"
+
+    def __init__(self, app, opts, now_us, state=None):
+        self.app = app
+        self.opts = opts
+        self.target = opts["target"]
+        # A game object exists from the start, so a bad target is refused
+        # (PT-18 RuleError) before anything is shown.
+        self.game = partners.PartnersGame(self.target, NAMES)
+        self.first = None      # the first dealer, once the table has chosen
+        self.hands = []        # per finished hand [bid, trump, contractor, partner, [winners]]
+        self.pick = 0          # the dealer shown on the DEALER screen
+        self.bid = partners.MIN_BID
+        self.trump = 0         # index into partners.TRUMPS
+        self.contractor = 0
+        self.note = ""         # one line of news (a refused entry)
+        self.stopped = False   # FINAL reached by stopping early (PT-20)
+        self.phase = DEALER
+        if state is None:
+            self._save()  # a power cut before the first hand resumes too
+            return
+        if state["first"] is not None:
+            self._restore(state["first"], state["hands"])
+
+    def _restore(self, first, hands):
+        # Rebuild through the engine's own entries, so a resumed game is
+        # checked by the same rules and the trick order (for undo) is exact.
+        g = partners.PartnersGame(self.target, NAMES, first)
+        for h in hands:
+            g.set_contract(h[0], h[1], h[2], h[3])
+            for w in h[4]:
+                g.trick(w)
+            g.finish_hand()
+        self.game = g
+        self.first = first
+        self.hands = [list(h) for h in hands]
+        if g.over:
+            self.phase = FINAL
+        elif hands:
+            self.phase = TOTALS  # show where the game stands first
+        else:
+            self._new_hand()
+
+    # ---- the flow interface (docs/app.md) -------------------------------
+    def press(self, b, t_us):
+        ph = self.phase
+        if b < 4:
+            if ph == TRICKS:
+                self._trick(b)
+            elif ph == CONTRACTOR:
+                self.contractor = self.game.seats[b]
+                self.note = ""
+                self.app.sound(CLICK)
+                self._to(PARTNER)
+            elif ph == PARTNER:
+                self._partner(self.game.seats[b])
+            elif ph == DEALER:
+                self.pick = b  # seats are still player = seat before hand 1
+                self._choose_dealer()
+            return
+        if b == UP or b == DOWN:
+            step = 1 if b == UP else -1
+            if ph == BID:
+                v = self.bid + step
+                if partners.MIN_BID <= v <= partners.TRICKS:  # PT-4: 7..13
+                    self.bid = v
+                    self.app.redraw()
+            elif ph == TRUMP:
+                self.trump = (self.trump + step) % 5
+                self.app.redraw()
+            elif ph == DEALER:
+                self.pick = (self.pick + step) % 4
+                self.app.redraw()
+            elif ph == TOTALS and b == DOWN:
+                self._to(STOP)
+            elif ph == STOP:
+                self._to(TOTALS)
+        elif b == OK:
+            if ph == DEALER:
+                self._choose_dealer()
+            elif ph == BID:
+                self.app.sound(CLICK)
+                self._to(TRUMP)
+            elif ph == TRUMP:
+                self.app.sound(CLICK)
+                self._to(CONTRACTOR)
+            elif ph == SWAP:
+                self.app.sound(CLICK)
+                self._to(TRICKS)
+            elif ph == HAND:
+                self._to(FINAL if self.game.over else TOTALS)
+            elif ph == TOTALS:
+                self._new_hand()
+            elif ph == STOP:
+                self.stopped = True
+                self.app.sound(WIN)
+                self._to(FINAL)
+            elif ph == FINAL:
+                self.app.finish(self.game.to_record())
+                self.app.close()
+
+    def release(self, b, t_us):
+        pass  # every entry is a press
+
+    def tick(self, now_us):
+        pass  # nothing is timed in partners
+
+    def interrupt(self, now_us):
+        pass  # nothing timed to cancel
+
+    def can_undo(self):
+        return self.phase != DEALER
+
+    def undo(self, now_us):
+        ph = self.phase
+        g = self.game
+        self.note = ""
+        if ph == TRICKS and g.tricks_played:
+            g.undo()  # the last trick
+            self.app.redraw()
+        elif ph == TRICKS or ph == SWAP:
+            g.undo()  # the contract, and its seat swap with it
+            self._to(PARTNER)
+        elif ph == PARTNER:
+            self._to(CONTRACTOR)
+        elif ph == CONTRACTOR:
+            self._to(TRUMP)
+        elif ph == TRUMP:
+            self._to(BID)
+        elif ph == FINAL and self.stopped:
+            self.stopped = False
+            self._to(TOTALS)
+        elif ph == BID and not g.hands_played:
+            self.pick = g.dealer
+            self._to(DEALER)
+        elif g.hands_played:  # BID, HAND, TOTALS, STOP, FINAL
+            self._undo_hand()
+
+    # ---- steps -----------------------------------------------------------
+    def _to(self, phase):
+        self.phase = phase
+        self.app.redraw()
+
+    def _choose_dealer(self):
+        # PT-3: the table chooses the first dealer.  A new game object: no
+        # hand has been entered yet.
+        self.game = partners.PartnersGame(self.target, NAMES, self.pick)
+        self.first = self.pick
+        self.app.sound(CLICK)
+        self._save()
+        self._new_hand()
+
+    def _new_hand(self):
+        self.bid = partners.MIN_BID
+        self.trump = 0
+        self.note = ""
+        self._to(BID)
+
+    def _partner(self, p):
+        g = self.game
+        if p == self.contractor:
+            # PT-8: not their own partner.  Refused, nothing changes.
+            self.note = "not %s! (PT-8)" % NAMES[p]
+            self.app.sound(ERROR)
+            self.app.redraw()
+            return
+        swap = g.set_contract(self.bid, partners.TRUMPS[self.trump], self.contractor, p)
+        self.note = ""
+        self.app.emit({"ev": "contract", "game": "partners", "hand": g.hands_played + 1,
+                       "dealer": g.dealer, "contractor": self.contractor, "partner": p,
+                       "bid": self.bid, "trump": partners.TRUMPS[self.trump],
+                       "swap": None if swap is None else list(swap), "seats": list(g.seats)})
+        if swap is None:
+            self.app.sound(CLICK)
+            self._to(TRICKS)
+        else:
+            self.app.sound(CALL)
+            self._to(SWAP)
+
+    def _trick(self, pad):
+        g = self.game
+        g.trick_at_seat(pad)
+        self.app.redraw()
+        if g.tricks_played < partners.TRICKS:
+            self.app.sound(CLICK)
+            return
+        seq = list(g.winners_seq)
+        g.finish_hand()  # PT-14..PT-16 scores; next dealer PT-17; the end PT-18/19
+        hand, scores, doubled = g.last_hand()
+        self.hands.append([hand["bid"], hand["trump"], hand["contractor"], hand["partner"], seq])
+        line = {"ev": "hand", "game": "partners", "hand": g.hands_played, "scores": scores,
+                "doubled": doubled, "totals": list(g.totals), "next_dealer": g.dealer,
+                "over": g.over}
+        for k in hand:
+            line[k] = hand[k]
+        self.app.emit(line)
+        self.app.sound(WIN)
+        self._save()
+        self._to(HAND)
+
+    def _undo_hand(self):
+        # The last finished hand comes back with its contract and 13 tricks;
+        # its last entry was the 13th trick, so that is what is taken back.
+        g = self.game
+        n = g.hands_played
+        g.undo()  # the hand
+        g.undo()  # its 13th trick
+        self.hands.pop()
+        bid, trump, contractor, partner = g.contract
+        self.bid = bid
+        self.trump = partners.TRUMPS.index(trump)
+        self.contractor = contractor
+        self.stopped = False
+        self.app.emit({"ev": "undo", "game": "partners", "what": "hand", "hand": n})
+        self._save()
+        self._to(TRICKS)
+
+    def _save(self):
+        self.app.save(self, {"first": self.first, "hands": self.hands})
+
+    # ---- drawing -----------------------------------------------------------
+    def draw(self, fb):
+        ph = self.phase
+        g = self.game
+        n = g.hands_played + 1
+        if ph == DEALER:
+            ui.title(fb, "Partners to %d" % self.target)
+            ui.center(fb, "Who deals first?", 13)
+            ui.big_center(fb, NAMES[self.pick], 24, 3)
+            fb.text("tap pad, or OK", 0, 56, 1)
+        elif ph == BID:
+            ui.title(fb, "Hand %d" % n)
+            fb.text("Dealer: " + NAMES[g.dealer], 0, 12, 1)
+            fb.text("Final", 0, 28, 1)
+            fb.text("bid", 0, 37, 1)
+            ui.big(fb, str(self.bid), 56, 22, 3)
+            fb.text("UP/DOWN  OK", 0, 56, 1)
+        elif ph == TRUMP:
+            ui.title(fb, "Hand %d: trump" % n)
+            ui.center(fb, "Bid %d:" % self.bid, 13)
+            ui.big_center(fb, TRUMP_WORDS[self.trump], 26, 2)
+            fb.text("UP/DOWN  OK", 0, 56, 1)
+        elif ph == CONTRACTOR or ph == PARTNER:
+            ui.title(fb, "%d %s" % (self.bid, TRUMP_WORDS[self.trump]))
+            if ph == CONTRACTOR:
+                ui.center(fb, "Who won the bid?", 14)
+            else:
+                ui.center(fb, NAMES[self.contractor] + "'s partner?", 14)
+            ui.big_center(fb, "TAP", 26, 2)
+            ui.center(fb, "your pad", 44)
+            if self.note:
+                ui.center(fb, self.note, 56)
+        elif ph == SWAP:
+            a, b = g.swap
+            ui.title(fb, "Swap seats!")
+            ui.big_center(fb, "%s<>%s" % (NAMES[a], NAMES[b]), 13, 2)
+            fb.text("%s: go to %s" % (NAMES[a], PAD_NAMES[g.seat_of(a)]), 0, 33, 1)
+            fb.text("%s: go to %s" % (NAMES[b], PAD_NAMES[g.seat_of(b)]), 0, 43, 1)
+            fb.text("then OK", 0, 56, 1)
+        elif ph == TRICKS:
+            bid, trump, c, p = g.contract
+            ui.title(fb, "Trick %d of 13" % (g.tricks_played + 1))
+            _grid(fb, g.tricks, c, p)
+            side = g.tricks[c] + g.tricks[p]
+            fb.text("Bid %d%s side %d" % (bid, TRUMP_SHORT[self.trump], side), 0, 47, 1)
+            fb.text("winner: tap pad", 0, 56, 1)
+        elif ph == HAND:
+            hand, scores, doubled = g.last_hand()
+            t = hand["tricks"]
+            c = hand["contractor"]
+            p = hand["partner"]
+            made = t[c] + t[p] >= hand["bid"]
+            s = "Hand %d %s%s" % (g.hands_played, "made" if made else "failed",
+                                  " x2" if doubled else "")
+            ui.title(fb, s if len(s) <= 16 else s[5:])  # PT-16: x2 = doubled
+            _grid(fb, scores, c, p)
+            fb.text("bid %d, took %d" % (hand["bid"], t[c] + t[p]), 0, 47, 1)
+            fb.text("OK: totals", 0, 56, 1)
+        elif ph == TOTALS or ph == STOP:
+            ui.title(fb, "Totals (to %d)" % self.target)
+            _grid(fb, g.totals, -1, -1)
+            if ph == STOP:
+                fb.text("Stop game now?", 0, 47, 1)
+                fb.text("OK=yes  UP=no", 0, 56, 1)
+            else:
+                top = max(g.totals)
+                if top >= self.target:
+                    fb.text("Tie: play on!", 0, 47, 1)  # PT-19
+                else:
+                    fb.text("Next: %s deals" % NAMES[g.dealer], 0, 47, 1)
+                fb.text("OK next DOWN end", 0, 56, 1)
+        else:
+            ui.title(fb, "Game over" if g.over else "Game stopped")
+            _grid(fb, g.totals, -1, -1)
+            w = g.winners()
+            if len(w) == 1:
+                fb.text("%s wins!" % NAMES[w[0]], 0, 47, 1)
+            else:
+                fb.text("Shared:", 0, 47, 1)  # PT-20: shared by the tied top
+                for i in range(len(w)):
+                    fb.text(NAMES[w[i]], 58 + 17 * i, 47, 1)
+            fb.text("OK: save & end", 0, 56, 1)
+
+
+def _grid(fb, nums, c, p):
+    """The four players' numbers in a 2x2 grid, P1 P2 / P3 P4, digits at
+    scale 2 (a three-digit total still fits a 64-pixel cell).  The contract
+    side's names are inverted."""
+    for k in range(4):
+        x = 64 * (k & 1)
+        y = 11 + 18 * (k >> 1)
+        if k == c or k == p:
+            fb.fill_rect(x, y + 3, 17, 10, 1)
+            fb.text(NAMES[k], x + 1, y + 4, 0)
+        else:
+            fb.text(NAMES[k], x + 1, y + 4, 1)
+        s = str(nums[k])
+        ui.big(fb, s, x + 64 - 16 * len(s), y, 2)
