@@ -28,15 +28,16 @@ def font_sheet():
 
 
 def app_screen(game=None):
-    """The referee app's own screen on a fresh virtual board: the boot screen,
-    or the first screen of `game` started with default options."""
+    """What the OLED of a fresh virtual board shows (through the device loop,
+    hw/display.py and the emulated SSD1306): the boot screen, or the first
+    screen of `game` started with its default options."""
     from sim.board import Board
     b = Board()
     try:
+        b.step()
         if game:
-            from speedref.app import menu
-            b.app.start(game, b.clock.ticks_us(), dict(menu.merge_settings({})[game]))
-        return bytes(b.app.buf)
+            b.start_game(game)
+        return b.screen()
     finally:
         b.close()
 
@@ -44,6 +45,7 @@ def app_screen(game=None):
 SCREENS = {
     "font_sheet": font_sheet,
     "app_boot": app_screen,
+    "app_speed_layout": lambda: app_screen("speed"),
 }
 
 
