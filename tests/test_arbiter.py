@@ -1,5 +1,5 @@
-"""The slap race (issue 3 "Arbitration"; seed 001 "Slap to win" and Spit's race to the
-smaller centre pile).  Every time starts just before the 2**30 tick wrap."""
+"""The slap race (issue 3 "Arbitration"): SP-17 slap to win and SPIT-10 the slap for the
+smaller centre pile, both decided by the earlier timestamp.  Every time starts just before the 2**30 tick wrap."""
 import pytest
 
 from speedref import arbiter
@@ -15,7 +15,7 @@ def at(us_after_go):
 
 
 def test_first_press_wins_across_the_wrap_with_margin():
-    """Slap to win: the earlier timestamp wins even when the later one has wrapped to a small number."""
+    """SP-17 / SPIT-10: the earlier timestamp wins even when the later one has wrapped to a small number."""
     r = Race(seats=2, window_us=0)
     r.open(GO)
     assert r.press(1, at(1000)) == COUNTED  # before the wrap: a big number
