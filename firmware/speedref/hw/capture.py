@@ -25,11 +25,14 @@ LOCKOUT_US = 10000  # arcade microswitches settle in a few ms
 class Capture:
     def __init__(self, ring, mem, addr, mask_from, ticks_us, pins=(), trigger=0,
                  hard=True, ticks_diff=_ticks_diff, lockout_us=LOCKOUT_US, buttons=8,
-                 disable_irq=None, enable_irq=None):
+                 disable_irq=None, enable_irq=None, watch=0xFF):
         """ring: an EventRing.  mem[addr]: the GPIO input register (machine.mem32
         on a board; any object indexable without allocating, e.g. a dict, in
         tests and the simulator).  mask_from(reg): the board's register ->
-        button mask.  pins: Pin-like objects whose irq() takes the handler."""
+        button mask.  pins: Pin-like objects whose irq() takes the handler.
+        watch: the buttons this capture debounces; other bits of mask_from()
+        are passed through as they are (on the Pico the PIO path owns the
+        pads and this path only the nav buttons: hw/boards.py)."""
         self._ring = ring
         self._mem = mem
         self._addr = addr
@@ -47,6 +50,8 @@ class Capture:
         self._off = disable_irq
         self._on = enable_irq
         self.taken = 0  # snapshots put in the ring (or dropped by it)
+        self._watch = watch
+        self._other = ~watch & ((1 << buttons) - 1)
         self._isr = self._handler  # the bound method, allocated once here
 
     def start(self):
@@ -67,10 +72,10 @@ class Capture:
         t = self._ticks_us()  # first: the timestamp is what races are decided on
         raw = self._mask_from(self._mem[self._addr])
         last = self.level
-        diff = raw ^ last
-        if not diff:
+        if raw == last:
             return  # another pin's interrupt already took this snapshot
-        new = last
+        diff = (raw ^ last) & self._watch
+        new = (last & self._watch) | (raw & self._other)
         b = 0
         while diff and b < self._n:
             if diff & 1:
