@@ -1,0 +1,472 @@
+# The Speed Run referee flow (rules SR-1.. in seeds/speedrun.md), on the
+# engine's table-level SpeedRunGame: the engine keeps every rule and every
+# score, this flow only asks for the entries and shows where the hand stands.
+# Three players, pads P1..P3 (pad 4 takes no part).  Phases of one hand:
+#
+#   HAND      who holds the first-player card, who chooses, who leads (SR-5,
+#             SR-7, SR-8).  Hand 1 only: the holder taps their pad.  OK: next
+#   TRUMP     UP/DOWN through the trumps, OK                        (SR-7)
+#   RANK      UP/DOWN through the rankings with their start direction, OK (SR-9)
+#   PLAY      the trick winner taps their pad (SR-11, SR-12); a player holds
+#             their pad to reveal their contract (SR-21).  The screen shows
+#             the trick number, each player's tricks, the trump and the
+#             direction in force for the next trick.
+#   REVEAL    UP/DOWN through the contracts that player still holds (no Pass,
+#             SR-22) or Cancel, OK
+#   CONTRACT  after the 12th trick, each unrevealed contract in seat order,
+#             offering only legal ones (SR-13, SR-19)
+#   TARGET    a Redo names the completed contract it plays again (SR-19)
+#   RESULT    the hand's scores and the running totals (SR-14..SR-20, SR-28)
+#   FINAL     standings and the tie-break that decided them (SR-24..SR-27);
+#             OK stores the record
+#
+# Undo (pause menu) takes back the last entry: a contract or Redo target, a
+# reveal or a trick (the engine's own undo), the ranking, or the whole last
+# hand (back to its last contract entry).  The entries of every hand are kept
+# as [trump, ranking, seq, contracts], seq holding a seat per trick and
+# [seat, contract] per reveal in the order they happened; a resumed game is
+# rebuilt from them through the engine's public API, so it is checked by the
+# same rules and undo works across a power cut.  Saved at every hand boundary.
+from speedref.ticks import ticks_diff
+from speedref.engine import speedrun
+from speedref.app import ui
+from speedref.app.core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+HAND = const(0)
+TRUMP = const(1)
+RANK = const(2)
+PLAY = const(3)
+REVEAL = const(4)
+CONTRACT = const(5)
+TARGET = const(6)
+RESULT = const(7)
+FINAL = const(8)
+
+HOLD_US = const(800000)  # a pad held this long is a reveal; shorter is "I won the trick"
+NAMES = ("P1", "P2", "P3")
+CANCEL = "Cancel"
+
+TRUMP_WORDS = ("Worms", "Raccoons", "Geckos", "Gorillas", "No trump")  # speedrun.TRUMPS order
+RANK_WORDS = ("10 high", "1 high", "Slalom", "Slalom", "Bell", "Bell")  # speedrun.RANKINGS order
+_WORDS = {"W0": "Win 0", "W1": "Win 1", "W4": "Win 4", "W5": "Win 5", "W7": "Win 7",
+          "W9": "Win 9", "FEWEST": "Fewest", "MIDDLE": "Middle", "MOST": "Most",
+          "PASS": "Pass", "REDO": "Redo"}
+_SHORT = {"FEWEST": "FEW", "MIDDLE": "MID", "MOST": "MOST", "PASS": "PASS", "REDO": "REDO"}
+_WHY = {"lowest total": "lowest total", "more completed contracts": "more contracts",
+        "more Perfect Bonuses": "more perfects", "shared": "share the win"}
+
+
+def word(c):
+    """A contract as a person reads it: "Win 4", "Redo", "Redo Win 4"."""
+    if c == CANCEL:
+        return c
+    if c[:5] == "REDO:":
+        return "Redo " + _WORDS[c[5:]]
+    return _WORDS[c]
+
+
+def short(c):
+    """A contract in at most 5 characters, for three columns."""
+    if c[:5] == "REDO:":
+        return ("R" + short(c[5:]))[:5]
+    return c if c[0] == "W" else _SHORT[c]
+
+
+class SpeedRunFlow:
+    GAME = "speedrun"
+
+    def __init__(self, app, opts, now_us, state=None):
+        self.app = app
+        self.opts = opts
+        self.length = opts["length"]
+        first = 0 if state is None else state["first"]
+        self.g = speedrun.SpeedRunGame(self.length, NAMES, first)
+        # Pads: preallocated, so a press allocates nothing.
+        self.down_t = [0, 0, 0]
+        self.tap_ok = [False, False, False]  # down since PLAY: may become a tap or a hold
+        self.done = []         # finished hands' entries [trump, ranking, seq, contracts]
+        self.scores = None     # the last finished hand's scores (None = Pass)
+        self.note = ""         # one line of news (refused reveal, ...)
+        self.choices = ()      # what UP/DOWN steps through in a pick phase
+        self.cursor = 0
+        self.seat = 0          # who is revealing, or whose contract is asked
+        self.trump_i = 0       # trump picked in TRUMP, set with the ranking
+        self._saved_first = first
+        if state is not None:
+            for h in state["hands"]:
+                self._replay(h)
+        self._new_hand()
+        if self.done:
+            self.phase = FINAL if self.g.over else RESULT
+        else:
+            self.phase = HAND
+        if state is None:
+            self._save()  # a power cut in hand 1 can be resumed too
+
+    def _replay(self, h):
+        # One finished hand through the public API, entries in their order.
+        trump, ranking, seq, contracts = h
+        g = self.g
+        g.set_choices(trump, ranking)
+        for e in seq:
+            if isinstance(e, int):
+                g.record_trick(e)
+            else:
+                g.reveal(e[0], e[1])
+        self.scores = g.finish_hand(contracts)
+        self.done.append([trump, ranking, list(seq), list(contracts)])
+
+    # ---- the flow interface (docs/app.md) -------------------------------
+    def press(self, b, t_us):
+        if b < 3:
+            self.down_t[b] = t_us
+            self.tap_ok[b] = self.phase == PLAY
+            if self.phase == HAND and self.g.hands_played == 0:
+                self._set_first(b)
+            return
+        if b == UP or b == DOWN:
+            if self.phase in (TRUMP, RANK, REVEAL, CONTRACT, TARGET):
+                n = len(self.choices)
+                self.cursor = (self.cursor + (1 if b == DOWN else n - 1)) % n
+                self.app.redraw()
+            return
+        if b != OK:
+            return
+        ph = self.phase
+        if ph == HAND:
+            if self.g.hands_played == 0 and self.g.first != self._saved_first:
+                self._save()  # the table chose who holds the card (SR-5)
+            self._pick(TRUMP, speedrun.TRUMPS, 0)
+        elif ph == TRUMP:
+            self.trump_i = self.cursor
+            self._pick(RANK, speedrun.RANKINGS, 0)
+        elif ph == RANK:
+            self.g.set_choices(speedrun.TRUMPS[self.trump_i], speedrun.RANKINGS[self.cursor])
+            self.app.sound(CLICK)
+            self._to(PLAY)
+        elif ph == REVEAL:
+            c = self.choices[self.cursor]
+            if c != CANCEL:
+                self.g.reveal(self.seat, c)  # SR-21: it will score double
+                self.seq.append([self.seat, c])
+                self.app.emit({"ev": "reveal", "game": "speedrun", "hand": self.g.hands_played + 1,
+                               "seat": self.seat, "contract": c, "trick": self.g.tricks_played() + 1})
+                self.app.sound(CALL)
+            self._to(PLAY)
+        elif ph == CONTRACT:
+            c = self.choices[self.cursor]
+            if c == "REDO":
+                self._pick(TARGET, self.g.redo_targets(self.seat), 0)
+            else:
+                self.contracts[self.seat] = c
+                self._ask(self.seat + 1)
+        elif ph == TARGET:
+            self.contracts[self.seat] = "REDO:" + self.choices[self.cursor]
+            self._ask(self.seat + 1)
+        elif ph == RESULT:
+            self._to(FINAL if self.g.over else HAND)
+        elif ph == FINAL:
+            self.app.finish(self.g.to_record())
+            self.app.close()
+
+    def release(self, b, t_us):
+        if b >= 3:
+            return
+        was_tap = self.tap_ok[b] and ticks_diff(t_us, self.down_t[b]) < HOLD_US
+        self.tap_ok[b] = False
+        if was_tap and self.phase == PLAY:
+            self._trick(b)
+
+    def tick(self, now_us):
+        if self.phase != PLAY:
+            return
+        for p in (0, 1, 2):
+            if self.tap_ok[p] and ticks_diff(now_us, self.down_t[p]) >= HOLD_US:
+                self.tap_ok[p] = False  # a hold, not a tap: this player reveals
+                self._reveal(p)
+                return
+
+    def can_undo(self):
+        return self.phase not in (HAND, TRUMP) or self.g.hands_played > 0
+
+    def undo(self, now_us):
+        ph = self.phase
+        g = self.g
+        self.note = ""
+        if ph == RANK:
+            self._pick(TRUMP, speedrun.TRUMPS, self.trump_i)
+        elif ph == PLAY or ph == REVEAL:
+            self._undo_play()
+        elif ph == CONTRACT or ph == TARGET:
+            self._undo_contract()
+        elif g.hands_played:
+            self._undo_hand()
+
+    def interrupt(self, now_us):
+        """The pause menu opened: a half-made reveal is dropped, holds forgotten."""
+        if self.phase == REVEAL:
+            self.phase = PLAY
+        for p in (0, 1, 2):
+            self.tap_ok[p] = False
+
+    # ---- steps -----------------------------------------------------------
+    def _to(self, phase):
+        self.phase = phase
+        self.app.redraw()
+
+    def _pick(self, phase, choices, cursor):
+        self.choices = choices
+        self.cursor = cursor
+        self._to(phase)
+
+    def _new_hand(self):
+        self.seq = []                        # this hand's tricks and reveals, in order
+        self.contracts = [None, None, None]  # entered after the 12th trick
+
+    def _set_first(self, b):
+        # SR-5: the table decides who holds the card for hand 1.
+        if self.g.first != b:
+            self.g = speedrun.SpeedRunGame(self.length, NAMES, b)
+        self.app.sound(CALL)
+        self.app.redraw()
+
+    def _trick(self, p):
+        g = self.g
+        g.record_trick(p)  # SR-11/SR-12; the phase guarantees fewer than 12
+        self.seq.append(p)
+        self.note = ""
+        self.app.sound(CLICK)
+        if g.tricks_played() == 12:
+            self._ask(0)
+        else:
+            self.app.redraw()
+
+    def _reveal(self, p):
+        g = self.g
+        if g.revealed[p] is not None:
+            self.note = "%s revealed" % NAMES[p]  # SR-21: once
+            self.app.sound(ERROR)
+            self.app.redraw()
+            return
+        cs = [c for c in g.legal_contracts(p) if c != "PASS"]  # SR-22
+        if not cs:
+            self.note = "%s: only Pass" % NAMES[p]
+            self.app.sound(ERROR)
+            self.app.redraw()
+            return
+        cs.append(CANCEL)
+        self.seat = p
+        self.app.sound(CALL)
+        self._pick(REVEAL, cs, 0)
+
+    def _ask(self, s):
+        """Ask for seat s's contract, or the next seat's; score when all are in."""
+        g = self.g
+        while s < 3:
+            r = g.revealed[s]
+            if r is None:
+                self.seat = s
+                self._pick(CONTRACT, g.legal_contracts(s), 0)
+                return
+            if r == "REDO":  # SR-21: a revealed Redo names its target now
+                self.seat = s
+                self._pick(TARGET, g.redo_targets(s), 0)
+                return
+            self.contracts[s] = r  # revealed: nothing to ask
+            s += 1
+        self._finish_hand()
+
+    def _finish_hand(self):
+        g = self.g
+        n = g.hands_played + 1
+        h = [g.trump, g.ranking, self.seq, self.contracts]
+        rev = [r is not None for r in g.revealed]
+        tricks = list(g.tricks)
+        first = g.first
+        self.scores = g.finish_hand(self.contracts)  # SR-14..SR-23, SR-28
+        self.done.append(h)
+        self.app.emit({"ev": "hand", "game": "speedrun", "hand": n, "first": first,
+                       "trump": h[0], "ranking": h[1], "tricks": tricks,
+                       "contracts": list(h[3]), "revealed": rev, "scores": self.scores,
+                       "totals": list(g.totals), "over": g.over, "ended_early": g.ended_early})
+        self.app.sound(WIN)
+        self._new_hand()
+        self._save()
+        self._to(RESULT)
+
+    def _save(self):
+        self._saved_first = self.g.first0
+        self.app.save(self, {"first": self.g.first0, "hands": self.done})
+
+    # ---- undo --------------------------------------------------------------
+    def _undo_play(self):
+        g = self.g
+        self.phase = PLAY
+        if self.seq:
+            self.seq.pop()  # the engine's last entry is this one: a trick or a reveal
+            g.undo()
+            self.app.redraw()
+        else:
+            t = speedrun.TRUMPS.index(g.trump)
+            r = speedrun.RANKINGS.index(g.ranking)
+            g.undo()  # the choices
+            self.trump_i = t
+            self._pick(RANK, speedrun.RANKINGS, r)
+
+    def _asked(self, s):
+        """Was seat s asked for anything after the 12th trick?"""
+        r = self.g.revealed[s]
+        return r is None or r == "REDO"
+
+    def _undo_contract(self):
+        # The entries after the 12th trick, newest first: a Redo's target,
+        # then the Redo itself (a choice of the unrevealed seat), then the
+        # previous seat's entry; before the first of them, the 12th trick.
+        s = self.seat
+        g = self.g
+        if self.phase == TARGET and g.revealed[s] is None:
+            self._pick(CONTRACT, g.legal_contracts(s), self._index(g.legal_contracts(s), "REDO"))
+            return
+        p = s - 1
+        while p >= 0 and not self._asked(p):
+            p -= 1
+        for q in range(p + 1, 3):
+            self.contracts[q] = None
+        if p < 0:
+            self._undo_play()  # the 12th trick
+            return
+        self._reopen(p)
+
+    def _reopen(self, p):
+        """Back to seat p's last entry, its previous value under the cursor."""
+        g = self.g
+        c = self.contracts[p]
+        self.contracts[p] = None
+        self.seat = p
+        if c[:5] == "REDO:":
+            t = g.redo_targets(p)
+            self._pick(TARGET, t, self._index(t, c[5:]))
+        else:
+            cs = g.legal_contracts(p)
+            self._pick(CONTRACT, cs, self._index(cs, c))
+
+    def _index(self, items, v):
+        for i in range(len(items)):
+            if items[i] == v:
+                return i
+        return 0
+
+    def _undo_hand(self):
+        # Reopen the last hand at its last contract entry (or, when all three
+        # were revealed and nothing was asked, before its 12th trick).
+        g = self.g
+        g.undo()
+        h = self.done.pop()
+        self.seq = list(h[2])
+        self.contracts = list(h[3])
+        self.scores = None
+        self._save()
+        p = 2
+        while p >= 0 and not self._asked(p):
+            p -= 1
+        if p < 0:
+            self.contracts = [None, None, None]
+            self._undo_play()
+        else:
+            for q in range(p + 1, 3):
+                self.contracts[q] = None
+            self._reopen(p)
+
+    # ---- screens -----------------------------------------------------------
+    def draw(self, fb):
+        ph = self.phase
+        g = self.g
+        n = g.hands_played + (0 if ph == RESULT or ph == FINAL else 1)
+        if ph == HAND:
+            a, b = g.choosers()
+            ui.title(fb, "Hand %d of %d" % (n, g.hands_total))
+            fb.text("1st card: %s" % NAMES[g.first], 0, 11, 1)
+            fb.text("%s %s choose" % (NAMES[a], NAMES[b]), 0, 20, 1)
+            fb.text("%s leads" % NAMES[g.leader()], 0, 29, 1)
+            if g.hands_played == 0:
+                fb.text("Holder: tap pad", 0, 38, 1)
+            else:
+                fb.text("Tap pad: trick", 0, 38, 1)
+                fb.text("Hold pad: reveal", 0, 47, 1)
+            fb.text("OK: trump", 0, 56, 1)
+        elif ph == TRUMP or ph == RANK:
+            ui.title(fb, "Hand %d: %s" % (n, "trump" if ph == TRUMP else "ranking"))
+            a, b = g.choosers()
+            ui.center(fb, "%s or %s chose" % (NAMES[a], NAMES[b]), 12)
+            if ph == TRUMP:
+                ui.big_center(fb, TRUMP_WORDS[self.cursor], 24, 2)
+            else:
+                ui.big_center(fb, RANK_WORDS[self.cursor], 24, 2)
+                r = speedrun.RANKINGS[self.cursor]
+                if r[0] == "s" or r[0] == "b":  # SR-9: the start direction
+                    ui.center(fb, "trick 1: %d high" % speedrun.direction(r, 1), 44)
+            fb.text("UP/DOWN  OK", 20, 56, 1)
+        elif ph == PLAY:
+            ui.title(fb, "H%d  Trick %d/12" % (n, g.tricks_played() + 1))
+            self._columns(fb, g.tricks)
+            for p in (0, 1, 2):
+                fb.text(NAMES[p] + ("*" if g.revealed[p] else ""), 43 * p + 9, 37, 1)
+            # SR-9/SR-11: what wins the next trick
+            fb.text("%s %d high" % (TRUMP_WORDS[speedrun.TRUMPS.index(g.trump)], g.direction()), 0, 47, 1)
+            fb.text(self.note or ("%s leads" % NAMES[g.next_leader()]), 0, 56, 1)
+        elif ph == REVEAL:
+            ui.title(fb, "%s reveals" % NAMES[self.seat])
+            ui.big_center(fb, word(self.choices[self.cursor]), 16, 3)
+            if self.choices[self.cursor] != CANCEL:
+                ui.center(fb, "scores double", 44)
+            fb.text("UP/DOWN  OK", 20, 56, 1)
+        elif ph == CONTRACT or ph == TARGET:
+            s = self.seat
+            ui.title(fb, "%s %s?" % (NAMES[s], "contract" if ph == CONTRACT else "Redo which"))
+            ui.center(fb, "%d tricks" % g.tricks[s], 12)
+            ui.big_center(fb, word(self.choices[self.cursor]), 24, 3)
+            fb.text("UP/DOWN  OK", 20, 56, 1)
+        elif ph == RESULT:
+            ui.title(fb, "Hand %d scores" % n)
+            h = self.done[-1]
+            for p in (0, 1, 2):
+                x = 43 * p
+                c = h[3][p]
+                _ctext(fb, short(c) + ("*" if g.hands[-1]["revealed"][p] else ""), x, 11)
+                sc = self.scores[p]
+                _ctext(fb, "-" if sc is None else ("%+d" % sc), x, 20)
+            self._columns(fb, g.totals, 30)
+            if g.over:
+                fb.text("Early end! OK" if g.ended_early else "Last hand! OK", 0, 56, 1)
+            else:
+                fb.text("Totals   OK:next", 0, 56, 1)
+        else:
+            w = g.winners()
+            ui.title(fb, "Ended early" if g.ended_early else "Game over")
+            if len(w) == 1:
+                ui.big_center(fb, "%s wins" % NAMES[w[0]], 12, 2)
+            else:  # SR-27: still tied, the win is shared
+                ui.big_center(fb, " ".join([NAMES[s] for s in w]), 12, 2)
+            ui.center(fb, _WHY.get(g.tiebreak, g.tiebreak), 30)  # SR-24..SR-27
+            self._columns(fb, g.totals, 39, 2)
+            fb.text("OK: save & end", 0, 56, 1)
+
+    def _columns(self, fb, counts, y=12, most=3):
+        """Three numbers in big digits, one column per player."""
+        for p in (0, 1, 2):
+            s = str(counts[p])
+            scale = most if len(s) == 1 else 2
+            if 8 * scale * len(s) > 42:
+                scale = 1
+            ui.big(fb, s, 43 * p + (42 - 8 * scale * len(s)) // 2, y, scale)
+
+
+def _ctext(fb, s, x, y):
+    """Small text centred in the 42-pixel column starting at x."""
+    fb.text(s, x + (42 - 8 * len(s)) // 2, y, 1)
