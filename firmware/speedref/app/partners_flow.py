@@ -55,6 +55,7 @@ PAD_NAMES = ("pad 1", "pad 2", "pad 3", "pad 4")
 # short next to the bid.
 TRUMP_WORDS = ("Clubs", "Diamonds", "Hearts", "Spades", "No trump")
 TRUMP_SHORT = ("C", "D", "H", "S", "NT")
+NUM = tuple(str(i) for i in range(14))  # trick counts and bids, made once
 
 
 class PartnersFlow:
@@ -318,11 +319,21 @@ class PartnersFlow:
             fb.text("%s: go to %s" % (NAMES[b], PAD_NAMES[g.seat_of(b)]), 0, 43, 1)
             fb.text("then OK", 0, 56, 1)
         elif ph == TRICKS:
+            # Drawn in pieces from preallocated strings: a trick press (the
+            # event repeated 13 times a hand) leaves no garbage behind.
             bid, trump, c, p = g.contract
-            ui.title(fb, "Trick %d of 13" % (g.tricks_played + 1))
+            n = NUM[g.tricks_played + 1]
+            x = (ui.W - 8 * (12 + len(n))) // 2  # "Trick n of 13" centred
+            fb.fill_rect(0, 0, ui.W, 9, 1)
+            fb.text("Trick", x, 1, 0)
+            fb.text(n, x + 48, 1, 0)
+            fb.text("of 13", x + 56 + 8 * len(n), 1, 0)
             _grid(fb, g.tricks, c, p)
-            side = g.tricks[c] + g.tricks[p]
-            fb.text("Bid %d%s side %d" % (bid, TRUMP_SHORT[self.trump], side), 0, 47, 1)
+            fb.text("Bid", 0, 47, 1)
+            fb.text(NUM[bid], 32, 47, 1)
+            fb.text(TRUMP_SHORT[self.trump], 32 + 8 * len(NUM[bid]), 47, 1)
+            fb.text("side", 72, 47, 1)
+            fb.text(NUM[g.tricks[c] + g.tricks[p]], 112, 47, 1)
             fb.text("winner: tap pad", 0, 56, 1)
         elif ph == HAND:
             hand, scores, doubled = g.last_hand()
@@ -374,5 +385,6 @@ def _grid(fb, nums, c, p):
             fb.text(NAMES[k], x + 1, y + 4, 0)
         else:
             fb.text(NAMES[k], x + 1, y + 4, 1)
-        s = str(nums[k])
+        v = nums[k]
+        s = NUM[v] if v < 14 else str(v)
         ui.big(fb, s, x + 64 - 16 * len(s), y, 2)
