@@ -1,0 +1,540 @@
+# The Spit referee flow (rules SPIT-1.. in seeds/spit.md), on the engine's
+# table-level SpitGame.  Phases of one round:
+#
+#   LAYOUT   each player's cards, spit cards and the five stock piles
+#            (SPIT-2, SPIT-3)                               OK or a pad: next
+#   READY    each player taps their pad: "Spit!" (SPIT-4)
+#   START    3-2-1 beeps, GO at ready+3 s exactly: turn the spit cards.
+#            A pad press before GO is a false start: counted, logged, READY.
+#   PLAY     hold your pad = "stuck" (release = not stuck any more).  Both
+#            stuck: RESTART, or a blocked round when nobody has spit cards
+#            left (SPIT-13).  Tap your pad = "my stock piles are empty"
+#            (SPIT-9): the win when you have no spit cards left (SPIT-14),
+#            the slap with two centre piles (SPIT-10), else the other player
+#            takes the one pile (SPIT-11).
+#   RESTART  3-2-1, GO: spit cards again (SPIT-8).  A press before GO is a
+#            false start: counted, logged, back to PLAY.
+#   SLAP     GO one second after the clearing tap; the first pad after GO
+#            takes the smaller pile, decided by timestamp (arbiter.Race); a
+#            tie within the tie window goes to the player who cleared
+#            (SPIT-10).  A pad before GO is a false start: GO again.
+#   CARDS    who took which pile, then P1's card count after the relayout
+#            (UP/DOWN, held repeats; P2 has the rest of the 52), OK (SPIT-12)
+#   FINAL    the winner; OK stores the record.
+#
+# The device counts each player's spit cards through the round (one per
+# "Spit!", SPIT-4/SPIT-8), so it knows whether clearing is the win and
+# whether a double stuck is a restart or a blocked round.
+#
+# Entries of a round, kept as a short code string so undo and a resumed game
+# rebuild the engine through its public API only:
+#   S start spit (GO)   R restart (GO)   0/1 that player cleared
+#   a/b that player won the slap          B blocked round
+# State is saved when a round has ended (the slap verdict cannot be played
+# again) and after its relayout count, and at the start of a game.
+from speedref.ticks import ticks_diff, ticks_add
+from speedref.engine import spit
+from speedref.engine.errors import RuleError
+from speedref.arbiter import Race, FALSE_START, COUNTED
+from speedref.app import ui
+from speedref.app.core import UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+LAYOUT = const(0)
+READY = const(1)
+START = const(2)
+PLAY = const(3)
+RESTART = const(4)
+SLAP = const(5)
+CARDS = const(6)
+FINAL = const(7)
+
+SECOND = const(1000000)
+HOLD_US = const(500000)        # a pad held this long is a stuck call, shorter is a tap
+SLAP_DELAY_US = const(1000000)  # from the clearing tap to the slap's GO
+SLAP_WAIT_US = const(1000000)   # after the first slap, how long the other may still slap
+REPEAT_US = const(500000)      # UP/DOWN held this long starts repeating ...
+REPEAT_EVERY_US = const(80000)  # ... this often
+NAMES = ("P1", "P2")
+
+
+class SpitFlow:
+    GAME = "spit"
+
+    def __init__(self, app, opts, now_us, state=None):
+        self.app = app
+        self.opts = opts
+        self.race = Race(2, opts["tie_ms"] * 1000)
+        # Pads: preallocated so a press allocates nothing.
+        self.down = [False, False]
+        self.down_t = [0, 0]
+        self.tap_ok = [False, False]  # this press began in PLAY: a tap or a hold
+        self.stuck = [False, False]
+        self.ready = [False, False]
+        self.spit_left = [0, 0]       # spit cards still face down this round
+        self.false_starts = [0, 0]
+        self.t0 = 0                   # start of the running countdown
+        self.cue = 0                  # countdown cues given (3, 2, 1, GO)
+        self.armed = False            # SLAP: the race is open for go_t
+        self.went = False             # SLAP: GO has sounded
+        self.go_t = 0
+        self.first_t = 0              # SLAP: the first counted slap
+        self.key = 0                  # CARDS: UP/DOWN held (0 = none)
+        self.key_t = 0
+        self.count = 26               # CARDS: P1's cards after the relayout
+        self.note = ""                # one line of news (false start, tie, ...)
+        self.slap_text = ""
+        self.entries = ""             # this round's entries (see the header)
+        self.done = []                # completed rounds: [entries, a, b]
+        if state is not None:
+            self.done = [[str(e), a, b] for e, a, b in state["done"]]
+            self.entries = str(state["now"])
+            self.false_starts = [int(x) for x in state["false_starts"]]
+            self.slap_text = str(state.get("text", ""))
+        self._rebuild()
+        if self.game.phase == "relayout":
+            self.count = _clamp(self.game.cards[0])
+        if state is None:
+            self._save()  # a power cut in round 1 can be resumed too
+
+    # ---- the flow interface (docs/app.md) -------------------------------
+    def press(self, b, t_us):
+        if b >= 2 and b < UP:
+            return  # pads 3 and 4 take no part in a two-player game
+        ph = self.phase
+        if b < 2:
+            self.down[b] = True
+            self.down_t[b] = t_us
+            self.tap_ok[b] = False
+            if ph == START or ph == RESTART:
+                if ticks_diff(t_us, ticks_add(self.t0, 3 * SECOND)) < 0:
+                    self._false_start(b, -ticks_diff(t_us, ticks_add(self.t0, 3 * SECOND)))
+                    return
+                self._go()  # the press came after GO: it belongs to play
+                ph = PLAY
+            if ph == PLAY:
+                self.tap_ok[b] = True
+            elif ph == SLAP:
+                if not self.armed:
+                    return
+                r = self.race.press(b, t_us)
+                if r == FALSE_START:
+                    self._false_start(b, -ticks_diff(t_us, self.go_t))
+                    self._arm(t_us)
+                elif r == COUNTED and self.race.pressed() == 1:
+                    self.first_t = t_us
+            elif ph == READY:
+                if not self.ready[b]:
+                    self.ready[b] = True
+                    if self.ready[1 - b]:
+                        self.t0 = t_us
+                        self.cue = 0
+                        self.note = ""
+                        self.phase = START
+                        self.tick(t_us)
+                    else:
+                        self.app.sound(CALL)
+                    self.app.redraw()
+            elif ph == LAYOUT:
+                self._to(READY)
+            return
+        if b == OK:
+            if ph == LAYOUT:
+                self._to(READY)
+            elif ph == CARDS:
+                self._relayout()
+            elif ph == FINAL:
+                self.app.finish(self.game.to_record())
+                self.app.close()
+        elif (b == UP or b == DOWN) and ph == CARDS:
+            self.key = b
+            self.key_t = t_us
+            self._step(b)
+
+    def release(self, b, t_us):
+        if b == UP or b == DOWN:
+            if b == self.key:
+                self.key = 0
+            return
+        if b >= 2:
+            return
+        was_tap = self.tap_ok[b] and ticks_diff(t_us, self.down_t[b]) < HOLD_US
+        self.down[b] = False
+        self.tap_ok[b] = False
+        if self.phase != PLAY:
+            return
+        if self.stuck[b]:
+            self.stuck[b] = False  # they found a play after all
+            self.app.redraw()
+        elif was_tap:
+            self._clear(b, t_us)
+
+    def tick(self, now_us):
+        ph = self.phase
+        if ph == START or ph == RESTART:
+            self._count(now_us)
+        elif ph == PLAY:
+            for p in (0, 1):
+                if self.tap_ok[p] and ticks_diff(now_us, self.down_t[p]) >= HOLD_US:
+                    self.tap_ok[p] = False  # a hold, not a tap: the player is stuck
+                    self._stuck(p, now_us)
+                    if self.phase != PLAY:
+                        return
+        elif ph == SLAP:
+            self._slap_tick(now_us)
+        elif ph == CARDS and self.key:
+            if ticks_diff(now_us, self.key_t) >= REPEAT_US:
+                self.key_t = ticks_add(self.key_t, REPEAT_EVERY_US)
+                self._step(self.key)
+
+    def draw(self, fb):
+        ph = self.phase
+        g = self.game
+        n = g.hands_played + 1
+        if ph == LAYOUT:
+            # SPIT-2/SPIT-3: five stock piles of 1..5 cards, the rest spit cards
+            ui.title(fb, "Round %d layout" % n)
+            for p in (0, 1):
+                x = 64 * p
+                fb.text(NAMES[p], x + 8, 11, 1)
+                ui.big(fb, str(g.cards[p]), x + 8, 20, 2)
+                s = spit.spit_cards(g.cards[p])
+                fb.text("spit %d" % s if s else "no spit", x, 38, 1)
+            if spit.spit_cards(g.cards[0]) and spit.spit_cards(g.cards[1]):
+                fb.text("Piles 1-2-3-4-5", 0, 47, 1)
+            else:
+                fb.text("fill piles 1..5", 0, 47, 1)
+            fb.text("OK: next", 0, 56, 1)
+        elif ph == READY:
+            ui.title(fb, "Round %d: Spit?" % n)
+            for p in (0, 1):
+                ui.big(fb, "OK" if self.ready[p] else "..", 8 + 64 * p, 16, 3)
+                fb.text(NAMES[p], 24 + 64 * p, 43, 1)
+            fb.text(self.note or "tap pad: ready", 0, 56, 1)
+        elif ph == START or ph == RESTART:
+            ui.title(fb, "Spit!" if ph == START else "Spit again!")
+            ui.big_center(fb, str(3 - self.cue) if self.cue < 3 else "SPIT", 16, 5)
+        elif ph == PLAY:
+            ui.title(fb, "Round %d: play" % n)
+            ui.center(fb, "spit cards left", 11)
+            for p in (0, 1):
+                x = 64 * p
+                ui.big(fb, str(self.spit_left[p]), x + 16, 20, 2)
+                fb.text("%s %s" % (NAMES[p], "STUCK" if self.stuck[p] else "-"), x, 38, 1)
+            if self.note:
+                fb.text(self.note, 0, 52, 1)
+            else:
+                fb.text("hold pad: stuck", 0, 47, 1)
+                fb.text("tap pad: cleared", 0, 56, 1)
+        elif ph == SLAP:
+            ui.title(fb, "%s cleared!" % NAMES[g.cleared])
+            ui.big_center(fb, "SLAP!" if self.went else "WAIT", 18, 4)
+            ui.center(fb, self.note or "smaller pile", 52)
+        elif ph == CARDS:
+            if g.blocked:
+                ui.title(fb, "Blocked round")  # SPIT-13
+                ui.center(fb, "take your side", 10)
+            elif g.slap_winner is not None:
+                ui.title(fb, "%s took smaller" % NAMES[g.slap_winner])
+                ui.center(fb, self.slap_text, 10)
+            else:
+                ui.title(fb, "%s takes pile" % NAMES[1 - g.cleared])  # SPIT-11
+                ui.center(fb, "one centre pile", 10)
+            for p in (0, 1):
+                c = self.count if p == 0 else spit.DECK - self.count
+                ui.big(fb, str(c), 64 * p + 8, 20, 3)
+            fb.text("P1 cards     P2", 0, 46, 1)
+            fb.text("UP/DOWN P1  OK", 0, 56, 1)
+        else:
+            ui.title(fb, "Game over")
+            ui.big_center(fb, NAMES[g.winner], 12, 4)
+            ui.center(fb, "wins: no cards", 45)  # SPIT-14
+            fb.text("OK: save & end", 0, 56, 1)
+
+    def can_undo(self):
+        return bool(self.entries) or bool(self.done)
+
+    def undo(self, now_us):
+        if self.entries:
+            self.entries = self.entries[:-1]
+        elif self.done:
+            # back to the count of the last round: its slap stands
+            e, a, b = self.done.pop()
+            self.entries = e
+            self.count = a
+        else:
+            return
+        self.note = ""
+        self.slap_text = ""
+        self._rebuild()
+        self._save()  # the undone entry may have been saved (round end, count, win)
+        if self.phase == SLAP:
+            self._arm(now_us)
+        self.app.redraw()
+
+    def interrupt(self, now_us):
+        """The pause menu opened: nothing timed may run on behind it."""
+        ph = self.phase
+        if ph == START:
+            self.ready[0] = self.ready[1] = False
+            self.phase = READY
+        elif ph == RESTART:
+            self.phase = PLAY
+        elif ph == SLAP:
+            self.race.close()
+            self.armed = False  # GO again one second after the game goes on
+        for p in (0, 1):
+            self.down[p] = False
+            self.tap_ok[p] = False
+            self.stuck[p] = False
+        self.key = 0
+
+    # ---- steps -----------------------------------------------------------
+    def _to(self, phase):
+        self.phase = phase
+        self.app.redraw()
+
+    def _false_start(self, p, early_us):
+        # SPIT-4/SPIT-8: nobody turns a card (or slaps) before GO.
+        ph = self.phase
+        self.false_starts[p] += 1
+        self.app.emit({"ev": "false_start", "game": "spit", "round": self.game.hands_played + 1,
+                       "seat": p, "early_us": early_us, "count": self.false_starts[p],
+                       "when": "slap" if ph == SLAP else ("start" if ph == START else "restart")})
+        self.app.sound(FOUL)
+        self.tap_ok[p] = False
+        self.note = "False start %s!" % NAMES[p]
+        if ph == START:
+            self.ready[0] = self.ready[1] = False
+            self._to(READY)
+        elif ph == RESTART:
+            self._to(PLAY)  # still stuck? hold the pads again
+        else:
+            self.app.redraw()
+
+    def _count(self, now_us):
+        # Cues at +0, +1 s, +2 s, then GO at exactly +3 s.
+        while self.cue < 4 and ticks_diff(now_us, ticks_add(self.t0, self.cue * SECOND)) >= 0:
+            self.cue += 1
+            self.app.redraw()
+            if self.cue < 4:
+                self.app.sound(COUNT)
+            else:
+                self._go()
+
+    def _go(self):
+        # SPIT-4 / SPIT-8: both have called "Spit!"; the spit cards go up now.
+        self.cue = 4
+        self.note = ""
+        self._enter("S" if self.phase == START else "R")
+        self.app.sound(GO)
+        for p in (0, 1):
+            self.tap_ok[p] = False  # nobody's pad was down at GO (it would be a false start)
+            self.stuck[p] = False
+        self._to(PLAY)
+
+    def _stuck(self, p, now_us):
+        self.stuck[p] = True
+        self.note = ""
+        self.app.sound(CALL)
+        self.app.redraw()
+        if not (self.stuck[0] and self.stuck[1]):
+            return
+        if self.spit_left[0] or self.spit_left[1]:
+            self.t0 = now_us  # SPIT-8: both stuck, spit again
+            self.cue = 0
+            self._to(RESTART)
+            self._count(now_us)
+        else:
+            self._enter("B")  # SPIT-13: nobody can play or spit
+            self.stuck[0] = self.stuck[1] = False
+            self.app.sound(ERROR)
+            self._round_over()
+
+    def _clear(self, p, t_us):
+        self.note = ""
+        self._enter("01"[p])
+        g = self.game
+        if g.phase == "over":  # SPIT-14: no spit cards left either: the win
+            self._emit_round(g.restarts)
+            self.app.sound(WIN)
+            self._save()
+            self._to(FINAL)
+        elif g.phase == "slap":  # SPIT-10: two centre piles
+            self.app.sound(CALL)
+            self._arm(t_us)
+            self._to(SLAP)
+        else:  # SPIT-11: one centre pile, the other player takes it
+            self.app.sound(CALL)
+            self._round_over()
+
+    def _arm(self, t_us):
+        # The slap's GO comes SLAP_DELAY_US after now; presses before it are
+        # false starts (the arbiter says so).
+        self.go_t = ticks_add(t_us, SLAP_DELAY_US)
+        self.race.open(self.go_t)
+        self.armed = True
+        self.went = False
+        self.app.sound(COUNT)
+
+    def _slap_tick(self, now_us):
+        if not self.armed:
+            self._arm(now_us)
+            return
+        if not self.went and ticks_diff(now_us, self.go_t) >= 0:
+            self.went = True
+            self.note = ""
+            self.app.sound(GO)
+            self.app.redraw()
+        n = self.race.pressed()
+        if not n or (n < 2 and ticks_diff(now_us, self.first_t) < SLAP_WAIT_US):
+            return  # wait for the second slap, so its margin is shown
+        v = self.race.decide(now_us)
+        if v is None:
+            return  # the tie window has not passed yet
+        g = self.game
+        # SPIT-10: the first slap takes the smaller pile; a tie (within the
+        # window) goes to the player who cleared: they ended the round.
+        w = g.cleared if v.winner is None else v.winner
+        self.armed = False
+        self._enter("ab"[w])
+        self.slap_text = v.text() if v.winner is not None else v.text() + ": " + NAMES[w]
+        d = v.to_dict()
+        d["ev"] = "slap"
+        d["game"] = "spit"
+        d["kind"] = "pile"
+        d["round"] = g.hands_played + 1
+        d["cleared"] = g.cleared
+        d["takes_smaller"] = w
+        self.app.emit(d)
+        self.app.sound(WIN)
+        self._round_over()
+
+    def _round_over(self):
+        # The round has ended (slap, one pile, blocked): save now, because a
+        # slap verdict cannot be played again after a power cut.
+        self.count = _clamp(self.game.cards[0])
+        self._save()
+        self._to(CARDS)
+
+    def _step(self, b):
+        v = self.count + (1 if b == UP else -1)
+        if 1 <= v <= spit.DECK - 1:  # SPIT-12/SPIT-14: nobody has 0 after a relayout
+            self.count = v
+            self.app.redraw()
+
+    def _relayout(self):
+        g = self.game
+        restarts = g.restarts
+        a = self.count
+        g.relayout(a, spit.DECK - a)  # SPIT-12 checks the counts again
+        self.done.append([self.entries, a, spit.DECK - a])
+        self.entries = ""
+        self._emit_round(restarts)
+        self.app.sound(CLICK)
+        self._save()
+        self._new_round()
+        self.app.redraw()
+
+    def _emit_round(self, restarts):
+        g = self.game
+        d = dict(g.rounds[-1])
+        d["ev"] = "round"
+        d["game"] = "spit"
+        d["round"] = g.hands_played
+        d["restarts"] = restarts
+        self.app.emit(d)
+
+    def _save(self):
+        g = self.game
+        self.app.save(self, {
+            "done": [list(x) for x in self.done],
+            # a round that has ended (or the win) is saved with its entries
+            "now": self.entries if g.phase in ("relayout", "over") else "",
+            "false_starts": list(self.false_starts),
+            "text": self.slap_text,
+        })
+
+    # ---- entries and rebuilding --------------------------------------------
+    def _enter(self, e):
+        """Apply one entry to the engine and add it to this round's code."""
+        _apply(self.game, self.spit_left, e)
+        self.entries += e
+
+    def _new_round(self):
+        g = self.game
+        self.spit_left[0] = spit.spit_cards(g.cards[0])  # SPIT-2/SPIT-3
+        self.spit_left[1] = spit.spit_cards(g.cards[1])
+        for p in (0, 1):
+            self.ready[p] = False
+            self.stuck[p] = False
+        self.armed = False
+        self.race.close()
+        self.phase = LAYOUT
+
+    def _rebuild(self):
+        """Replay the completed rounds and this round's entries into a fresh
+        SpitGame: every entry passes the engine's rules again."""
+        g = spit.SpitGame(NAMES)
+        self.game = g
+        for e, a, b in self.done:
+            self._new_round()
+            for c in e:
+                _apply(g, self.spit_left, c)
+            g.relayout(a, b)
+        self._new_round()
+        for c in self.entries:
+            _apply(g, self.spit_left, c)
+        ph = g.phase
+        if ph == "over":
+            self.phase = FINAL
+        elif ph == "relayout":
+            self.phase = CARDS
+        elif ph == "slap":
+            self.phase = SLAP  # armed by the next tick (or by undo)
+        elif ph == "play":
+            self.phase = PLAY
+        # else "spit": the round has not started, LAYOUT (from _new_round)
+
+
+def _apply(g, left, e):
+    """One entry on the engine; `left` is each player's spit cards still
+    face down, updated by the Spit! calls."""
+    if e == "S" or e == "R":
+        # SPIT-4 / SPIT-8: each player with spit cards turns one.  With only
+        # one player holding spit cards they turn one onto each centre pile.
+        if g.phase != ("spit" if e == "S" else "play"):
+            raise RuleError("SPIT-8", "round %d: %s out of turn" % (g.hands_played + 1, e))
+        if not (left[0] or left[1]):
+            raise RuleError("SPIT-13", "round %d: nobody has spit cards left: the round is blocked"
+                            % (g.hands_played + 1))
+        g.spit(0)
+        g.spit(1)
+        if left[0] and left[1]:
+            left[0] -= 1
+            left[1] -= 1
+        else:
+            p = 0 if left[0] else 1
+            k = 1 if e == "S" else g.piles
+            left[p] -= k if left[p] >= k else left[p]
+    elif e == "0" or e == "1":
+        p = int(e)
+        g.clear(p, out=left[p] == 0)  # SPIT-9 / SPIT-14
+    elif e == "a" or e == "b":
+        g.slap(0 if e == "a" else 1)  # SPIT-10
+    elif e == "B":
+        if left[0] or left[1]:
+            raise RuleError("SPIT-8", "round %d: a player still has spit cards: spit again, "
+                            "not blocked" % (g.hands_played + 1))
+        g.block()  # SPIT-13
+    else:
+        raise ValueError("unknown Spit entry %r" % e)
+
+
+def _clamp(a):
+    return 1 if a < 1 else (spit.DECK - 1 if a > spit.DECK - 1 else a)
