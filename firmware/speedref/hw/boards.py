@@ -34,7 +34,7 @@ def make_capture(board, ring, machine, mode=None):
             mode = board.CAPTURE_FALLBACK
     if mode != "irq":
         raise ValueError("unknown capture mode %r" % mode)
-    return _irq_capture(board, ring, machine, time, Capture, pads=True), "irq"
+    return _irq_capture(board, ring, machine, time, Capture), "irq"
 
 
 def _irq_capture(board, ring, machine, time, Capture, feed=None):
