@@ -313,6 +313,7 @@ class SpitFlow:
             self.ready[0] = self.ready[1] = False
             self._to(READY)
         elif ph == RESTART:
+            self.stuck[0] = self.stuck[1] = False
             self._to(PLAY)  # still stuck? hold the pads again
         else:
             self.app.redraw()

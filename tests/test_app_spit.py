@@ -1,0 +1,552 @@
+"""The Spit referee flow driven by (button, t_us) events on CPython (the
+MicroPython runs are in test_app_spit_mpy.py).  Rule numbers are from
+seeds/spit.md.  The rig's clock starts 2.5 s before the 2**30 wrap, so the
+first countdowns and slap races cross it."""
+import pytest
+
+from app_rig import Rig, MS
+from app_spit_game import (GAME, spit_opts, start_round, both_stuck, restart, slap, enter_cards,
+                           play_round, play_game, spit_game_report)
+from speedref.app.core import UP, DOWN, OK, FOUL, GO, COUNT, WIN
+from speedref.app import spit_flow as sp
+from speedref.engine import spit
+
+
+@pytest.fixture
+def rig(tmp_path):
+    return Rig(str(tmp_path))
+
+
+def start(rig, **kw):
+    rig.app.start("spit", rig.t, spit_opts(**kw))
+    return rig.app.flow
+
+
+def pause_pick(rig, item):
+    rig.back()
+    p = rig.app.screen
+    assert type(p).__name__ == "Pause"
+    for _ in range(p.items.index(item)):
+        rig.tap(DOWN)
+    rig.tap(OK)
+
+
+def lit(rig):
+    return sum(bin(b).count("1") for b in rig.app.buf)
+
+
+def saved_state(rig):
+    return rig.store.load_game()[0]["state"]
+
+
+def to_cards_after_slap(rig, cleared=0, first=1, gap_us=7300):
+    start_round(rig)
+    rig.tap(cleared)
+    slap(rig, first, gap_us)
+
+
+# ---- a complete game ------------------------------------------------------------
+def test_complete_game_record_equals_engine_SPIT15(tmp_path):
+    r = spit_game_report(str(tmp_path))
+    rec = dict(r["record"])
+    assert rec.pop("id")
+    assert rec == r["engine"]
+    assert r["stored"] == r["record"]
+    assert rec["rounds"] == [
+        {"cleared": 0, "slap": 1, "cards": [20, 32]},
+        {"cleared": 0, "slap": 0, "cards": [12, 40]},
+        {"cleared": 1, "cards": [18, 34]},
+        {"blocked": True, "cards": [10, 42]},
+        {"cleared": 0, "cards": [0, 52]},
+    ]
+    assert r["totals"] == [0, 52] and r["winners"] == [0]
+    lines = r["round_lines"]
+    assert [x["round"] for x in lines] == [1, 2, 3, 4, 5]
+    assert [x["cards"] for x in lines] == [x["cards"] for x in rec["rounds"]]
+    # restarts: P1 with 18 cards has 3 spit cards (one at the start, two
+    # restarts), then P2's 16 left go two at a time onto both piles (SPIT-8)
+    assert [x["restarts"] for x in lines] == [1, 0, 2, 10, 1]
+    assert [(s["winner"], s["margin_us"], s["takes_smaller"]) for s in r["slaps"]] == [
+        (1, 7300, 1), (0, 7300, 0)]
+    assert r["saved_game"] is None and r["screen"] == "Games"
+
+
+def test_layout_shows_spit_cards_and_piles_SPIT2_SPIT3(rig):
+    f = start(rig)
+    assert f.phase == sp.LAYOUT and lit(rig) > 100
+    assert f.game.cards == [26, 26] and f.spit_left == [11, 11]
+    play_round(rig, ("slap", 0, 0, 12, 0))
+    # P1 holds 12: no spit cards, one centre pile this round (SPIT-3, SPIT-11)
+    assert f.phase == sp.LAYOUT and f.spit_left == [0, 25] and f.game.piles == 1
+    start_round(rig)
+    assert f.spit_left == [0, 24]
+
+
+# ---- "Spit!" starts: countdown, GO, false starts ---------------------------------
+def test_countdown_beeps_and_spit_at_exactly_three_seconds_SPIT4(rig):
+    f = start(rig)
+    rig.tap(OK)
+    rig.tap(0)
+    assert f.phase == sp.READY and f.ready == [True, False]
+    rig.tap(0)  # a second tap is not a second call
+    assert f.phase == sp.READY
+    rig.press(1)
+    t_ready = rig.t
+    assert f.phase == sp.START and rig.sounds[-1] == COUNT
+    rig.app.tick((t_ready + 2999999) % (1 << 30))
+    assert f.phase == sp.START and f.game.phase == "spit"
+    rig.app.tick((t_ready + 3000000) % (1 << 30))
+    assert f.phase == sp.PLAY and f.game.phase == "play" and f.game.spits == 1
+    rig._drain()
+    assert rig.sounds.count(COUNT) == 3 and rig.sounds[-1] == GO
+    assert f.spit_left == [10, 10] and f.entries == "S"
+
+
+def test_false_start_before_go_restarts_counted_and_logged_SPIT4(rig):
+    f = start(rig)
+    rig.tap(OK)
+    rig.tap(0)
+    rig.tap(1)
+    rig.wait(1500 * MS)
+    rig.press(0)
+    assert f.phase == sp.READY and f.false_starts == [1, 0] and rig.sounds[-1] == FOUL
+    assert f.game.phase == "spit" and f.spit_left == [11, 11] and f.entries == ""
+    line = rig.log.of("false_start")[-1]
+    assert line["seat"] == 0 and line["round"] == 1 and line["when"] == "start"
+    assert 1300 * MS < line["early_us"] < 1500 * MS
+    rig.release(0)
+    rig.wait(5000 * MS)
+    assert f.phase == sp.READY  # nothing runs until both call again
+    rig.tap(0)
+    rig.tap(1)
+    rig.wait(3100 * MS)
+    assert f.phase == sp.PLAY and f.game.spits == 1
+    assert saved_state(rig)["false_starts"] == [0, 0]  # saved at the next boundary only
+
+
+def test_press_at_the_go_instant_is_not_a_false_start_SPIT4(rig):
+    f = start(rig)
+    rig.tap(OK)
+    rig.tap(0)
+    rig.press(1)
+    t_go = (rig.t + 3000000) % (1 << 30)
+    rig.release(1)
+    rig.app.press(0, t_go)  # arrives before the tick that would give GO
+    assert f.phase == sp.PLAY and f.false_starts == [0, 0] and f.game.phase == "play"
+
+
+# ---- stuck calls and restarts ----------------------------------------------------
+def test_one_stuck_player_restarts_nothing_both_stuck_restart_SPIT8(rig):
+    f = start(rig)
+    start_round(rig)
+    rig.press(0)
+    rig.wait(2000 * MS)
+    assert f.stuck == [True, False] and f.phase == sp.PLAY
+    rig.release(0)  # found a play: no longer stuck, and not a "cleared" tap
+    assert f.stuck == [False, False] and f.phase == sp.PLAY and f.game.cleared is None
+    both_stuck(rig)
+    assert f.phase == sp.RESTART  # the countdown began 200 ms ago (P2's hold reached 0.5 s)
+    rig.wait(2790 * MS)
+    assert f.game.restarts == 0
+    rig.wait(20 * MS)
+    assert f.phase == sp.PLAY and f.game.restarts == 1 and f.spit_left == [9, 9]
+    assert rig.sounds[-1] == GO and f.entries == "SR"
+
+
+def test_false_start_in_restart_countdown_back_to_play_SPIT8(rig):
+    f = start(rig)
+    start_round(rig)
+    both_stuck(rig)
+    rig.wait(1000 * MS)
+    rig.tap(1)
+    assert f.phase == sp.PLAY and f.false_starts == [0, 1]
+    assert f.game.restarts == 0 and f.spit_left == [10, 10] and f.stuck == [False, False]
+    assert rig.log.of("false_start")[-1]["when"] == "restart"
+    restart(rig)
+    assert f.game.restarts == 1 and f.spit_left == [9, 9]
+
+
+def test_one_player_with_spit_cards_turns_one_onto_each_pile_then_blocked_SPIT8_SPIT13(rig):
+    f = start(rig)
+    play_round(rig, ("slap", 0, 1, 18, 0))  # 18 vs 34: 3 and 19 spit cards
+    start_round(rig)
+    assert f.spit_left == [2, 18]
+    restart(rig)
+    restart(rig)
+    assert f.spit_left == [0, 16]
+    restart(rig)  # only P2 spits now: one card onto each of the two piles
+    assert f.spit_left == [0, 14]
+    for _ in range(7):
+        restart(rig)
+    assert f.spit_left == [0, 0] and f.phase == sp.PLAY
+    both_stuck(rig)  # nobody has spit cards: the round is blocked, no countdown
+    assert f.phase == sp.CARDS and f.game.blocked and f.game.restarts == 10
+    enter_cards(rig, 17)
+    assert f.game.rounds[-1] == {"blocked": True, "cards": [17, 35]}
+
+
+# ---- the slap ------------------------------------------------------------------------
+def test_first_slap_by_timestamp_takes_smaller_pile_with_margin_SPIT10(rig):
+    f = start(rig)
+    start_round(rig)
+    rig.tap(0)  # P1 cleared, but still has spit cards: the slap
+    assert f.phase == sp.SLAP and f.game.phase == "slap" and not f.went
+    slap(rig, 1, 7300)
+    assert f.phase == sp.CARDS and f.game.slap_winner == 1
+    assert f.slap_text == "P2 by 7.3 ms"
+    s = rig.log.of("slap")[-1]
+    assert (s["winner"], s["margin_us"], s["kind"], s["cleared"], s["round"]) == (1, 7300, "pile", 0, 1)
+    assert s["presses"] == [1, 0] and rig.sounds[-1] == WIN
+    # the verdict is saved at once: a power cut now keeps it (see resume test)
+    assert saved_state(rig)["now"] == "S0b"
+
+
+def test_tie_within_window_goes_to_the_player_who_cleared_SPIT10(rig):
+    f = start(rig, tie_ms=5)
+    start_round(rig)
+    rig.tap(1)
+    slap(rig, 0, 2000)  # P1 is 2.0 ms earlier: inside the 5 ms window
+    s = rig.log.of("slap")[-1]
+    assert s["winner"] is None and s["tie"] == [0, 1] and s["takes_smaller"] == 1
+    assert f.game.slap_winner == 1 and f.slap_text == "Tie 2.0 ms: P2"
+
+
+def test_tie_window_zero_decides_a_2ms_race_SPIT10(rig):
+    f = start(rig, tie_ms=0)
+    start_round(rig)
+    rig.tap(1)
+    slap(rig, 0, 2000)
+    assert f.game.slap_winner == 0 and f.slap_text == "P1 by 2.0 ms"
+
+
+def test_slap_before_go_is_a_false_start_and_go_comes_again_SPIT10(rig):
+    f = start(rig)
+    start_round(rig)
+    rig.tap(0)
+    rig.wait(500 * MS)
+    rig.tap(1)  # before GO
+    assert f.phase == sp.SLAP and f.false_starts == [0, 1] and f.game.slap_winner is None
+    assert rig.log.of("false_start")[-1]["when"] == "slap"
+    rig.wait(800 * MS)  # GO was re-armed from the early slap: not yet
+    assert not f.went
+    rig.wait(300 * MS)
+    assert f.went
+    slap(rig, 1, 6000)
+    assert f.game.slap_winner == 1
+
+
+def test_a_lone_slap_is_decided_after_a_second(rig):
+    f = start(rig)
+    start_round(rig)
+    rig.tap(0)
+    rig.wait(1000 * MS)
+    rig.tap(0)
+    rig.wait(500 * MS)
+    assert f.phase == sp.SLAP
+    rig.wait(600 * MS)
+    assert f.phase == sp.CARDS and f.game.slap_winner == 0 and f.slap_text == "P1"
+    assert rig.log.of("slap")[-1]["margin_us"] is None
+
+
+def test_one_centre_pile_clearing_gives_the_other_the_pile_SPIT11(rig):
+    f = start(rig)
+    play_round(rig, ("slap", 0, 0, 12, 0))
+    start_round(rig)
+    slaps = len(rig.log.of("slap"))
+    rig.tap(1)  # P2 cleared; P1 (no spit cards) takes the one pile
+    assert f.phase == sp.CARDS and f.game.slap_winner is None and f.game.cleared == 1
+    assert len(rig.log.of("slap")) == slaps
+    enter_cards(rig, 25)
+    assert f.game.rounds[-1] == {"cleared": 1, "cards": [25, 27]}
+
+
+def test_clearing_without_spit_cards_wins_SPIT14(rig):
+    f = start(rig)
+    play_round(rig, ("slap", 0, 0, 12, 0))
+    start_round(rig)
+    rig.tap(0)  # P1 had no spit cards: clearing the piles is going out
+    assert f.phase == sp.FINAL and f.game.winner == 0 and rig.sounds[-1] == WIN
+    assert rig.log.of("round")[-1]["cards"] == [0, 52]
+    assert not rig.log.of("game_end")  # stored only on OK
+    rig.tap(0)
+    rig.tap(UP)
+    assert f.phase == sp.FINAL
+    rig.tap(OK)
+    assert rig.screen_name() == "Games" and len(rig.store.records()) == 1
+    assert rig.store.load_game() == (None, None)
+
+
+def test_clearing_after_last_spit_card_used_wins_SPIT14(rig):
+    f = start(rig)
+    play_round(rig, ("slap", 0, 1, 17, 0))  # 17: two spit cards
+    start_round(rig)
+    restart(rig)
+    assert f.spit_left[0] == 0
+    rig.tap(0)
+    assert f.phase == sp.FINAL and f.game.winner == 0
+
+
+# ---- the relayout count -------------------------------------------------------------
+def test_count_is_bounded_and_held_keys_repeat_SPIT12(rig):
+    f = start(rig)
+    to_cards_after_slap(rig)
+    assert f.phase == sp.CARDS and f.count == 26  # the last count is the first guess
+    rig.press(UP)
+    rig.wait(500 * MS + 5 * 80 * MS - 10 * MS)
+    rig.release(UP)
+    assert f.count == 26 + 1 + 5
+    rig.press(UP)
+    rig.wait(5000 * MS)
+    rig.release(UP)
+    assert f.count == 51  # nobody has 0 after a relayout
+    rig.press(DOWN)
+    rig.wait(8000 * MS)
+    rig.release(DOWN)
+    assert f.count == 1
+    rig.wait(1000 * MS)
+    assert f.count == 1  # released: no more repeats
+    rig.tap(OK)
+    assert f.game.cards == [1, 51] and f.phase == sp.LAYOUT
+
+
+# ---- presses that mean nothing ---------------------------------------------------------
+def test_presses_in_wrong_phases_are_ignored(rig):
+    f = start(rig)
+    for b in (2, 3, UP, DOWN):
+        rig.tap(b)
+    assert f.phase == sp.LAYOUT
+    start_round(rig)
+    for b in (2, 3, UP, DOWN, OK):
+        rig.tap(b)
+    assert f.phase == sp.PLAY and f.game.cleared is None and f.spit_left == [10, 10]
+    rig.tap(0)
+    assert f.phase == sp.SLAP
+    for b in (2, 3, UP, DOWN, OK):
+        rig.tap(b)
+    assert f.phase == sp.SLAP and f.false_starts == [0, 0]
+    slap(rig, 0, 9000)
+    assert f.phase == sp.CARDS
+    for b in (0, 1, 2, 3):
+        rig.tap(b)
+    assert f.phase == sp.CARDS and f.count == 26 and f.game.slap_winner == 0
+    rig.tap(OK)
+    assert f.phase == sp.LAYOUT and f.game.cards == [26, 26] and f.game.hands_played == 1
+    rig.release(0)  # a release without a press
+    rig.app.release(OK, rig.t)
+    assert f.phase == sp.LAYOUT and f.game.hands_played == 1
+    assert not rig.log.of("error")
+
+
+# ---- undo, pause and abandon -------------------------------------------------------------
+def test_undo_steps_back_one_entry_at_a_time(rig):
+    f = start(rig)
+    start_round(rig)
+    restart(rig)
+    rig.tap(0)
+    slap(rig, 1, 7300)
+    enter_cards(rig, 30)
+    assert f.phase == sp.LAYOUT and f.game.hands_played == 1
+    pause_pick(rig, "Undo last")  # the count
+    assert f.phase == sp.CARDS and f.game.hands_played == 0 and f.count == 30
+    assert saved_state(rig)["done"] == [] and saved_state(rig)["now"] == "SR0b"
+    pause_pick(rig, "Undo last")  # the slap: the race is run again
+    assert f.phase == sp.SLAP and f.game.phase == "slap" and saved_state(rig)["now"] == ""
+    slap(rig, 0, 7300)
+    assert f.game.slap_winner == 0
+    pause_pick(rig, "Undo last")  # that slap again
+    pause_pick(rig, "Undo last")  # the clearing
+    assert f.phase == sp.PLAY and f.game.cleared is None and f.spit_left == [9, 9]
+    pause_pick(rig, "Undo last")  # the restart
+    assert f.phase == sp.PLAY and f.game.restarts == 0 and f.spit_left == [10, 10]
+    pause_pick(rig, "Undo last")  # the start
+    assert f.phase == sp.LAYOUT and f.game.phase == "spit" and f.spit_left == [11, 11]
+    rig.back()
+    assert "Undo last" not in rig.app.screen.items
+    rig.tap(OK)
+    play_game_rest = [r for r in GAME]
+    for r in play_game_rest:
+        play_round(rig, r)
+    rig.tap(OK)
+    rec = rig.log.of("game_end")[-1]["record"]
+    assert rec["rounds"][0] == {"cleared": 0, "slap": 1, "cards": [20, 32]}
+
+
+def test_undo_of_the_win_goes_back_to_play_and_is_saved_SPIT14(rig):
+    f = start(rig)
+    play_round(rig, ("slap", 0, 0, 12, 0))
+    start_round(rig)
+    rig.tap(0)
+    assert f.phase == sp.FINAL and saved_state(rig)["now"] == "S0"
+    pause_pick(rig, "Undo last")
+    assert f.phase == sp.PLAY and f.game.winner is None and saved_state(rig)["now"] == ""
+    rig.reboot()
+    rig.tap(OK)
+    assert rig.app.flow.phase == sp.LAYOUT and rig.app.flow.game.cards == [12, 40]
+
+
+def test_pause_during_countdown_cancels_it(rig):
+    f = start(rig)
+    rig.tap(OK)
+    rig.tap(0)
+    rig.tap(1)
+    rig.back()
+    rig.wait(4000 * MS)
+    rig.tap(OK)  # Continue
+    assert f.phase == sp.READY and f.ready == [False, False] and f.game.phase == "spit"
+
+
+def test_pause_during_slap_runs_the_race_again(rig):
+    f = start(rig)
+    start_round(rig)
+    rig.tap(0)
+    rig.wait(1100 * MS)
+    rig.press(1)  # one slap in, then BACK
+    rig.release(1)
+    rig.back()
+    rig.wait(3000 * MS)
+    rig.tap(OK)  # Continue: a fresh GO one second later
+    assert f.phase == sp.SLAP and f.race.pressed() == 0
+    slap(rig, 0, 4000)
+    assert f.game.slap_winner == 0 and rig.log.of("slap")[-1]["margin_us"] == 4000
+
+
+def test_abandon_asks_twice_then_forgets_the_game(rig):
+    start(rig)
+    play_round(rig, ("slap", 0, 1, 20, 0))
+    assert rig.store.load_game()[0] is not None
+    pause_pick(rig, "Abandon game")
+    assert rig.screen_name() == "Pause" and rig.app.screen.confirm
+    rig.tap(OK)
+    assert rig.screen_name() == "Games" and rig.app.flow is None
+    assert rig.store.load_game() == (None, None)
+    assert rig.log.of("abandon")[-1]["game"] == "spit"
+    assert not rig.log.of("game_end")
+
+
+# ---- power cuts -------------------------------------------------------------------------
+def test_resume_after_power_cut_gives_the_same_record(tmp_path):
+    whole = spit_game_report(str(tmp_path / "a"))["record"]
+    rig = Rig(str(tmp_path / "b"))
+    start(rig)
+    play_round(rig, GAME[0])
+    play_round(rig, GAME[1])
+    start_round(rig)
+    restart(rig)  # mid-round 3 ... the power goes
+    rig.reboot()
+    assert rig.screen_name() == "Boot" and rig.app.screen.saved["game"] == "spit"
+    rig.tap(OK)
+    f = rig.app.flow
+    assert f.phase == sp.LAYOUT and f.game.cards == [12, 40] and f.game.hands_played == 2
+    for r in GAME[2:]:
+        play_round(rig, r)
+    rig.tap(OK)
+    rec = rig.log.of("game_end")[-1]["record"]
+    assert {k: v for k, v in rec.items() if k != "id"} == {k: v for k, v in whole.items() if k != "id"}
+
+
+def test_power_cut_after_the_slap_keeps_the_verdict_SPIT10(rig):
+    start(rig)
+    start_round(rig)
+    restart(rig)
+    rig.tap(1)
+    slap(rig, 0, 7300)
+    rig.reboot()
+    rig.tap(OK)
+    f = rig.app.flow
+    assert f.phase == sp.CARDS and f.game.slap_winner == 0 and f.game.cleared == 1
+    assert f.slap_text == "P1 by 7.3 ms" and f.spit_left == [9, 9]
+    enter_cards(rig, 29)
+    assert f.game.rounds == [{"cleared": 1, "slap": 0, "cards": [29, 23]}]
+
+
+def test_resume_on_final_screen_still_stores_the_record(rig):
+    start(rig)
+    play_round(rig, ("slap", 0, 0, 12, 0))
+    play_round(rig, ("out", 0, 0))
+    rig.reboot()
+    rig.tap(OK)
+    assert rig.app.flow.phase == sp.FINAL
+    rig.tap(OK)
+    rec = rig.log.of("game_end")[-1]["record"]
+    assert rec["rounds"][-1] == {"cleared": 0, "cards": [0, 52]}
+    assert len(rig.store.records()) == 1
+
+
+@pytest.mark.parametrize("now,rule", [("S0b0", "SPIT-9"), ("SB", "SPIT-8"), ("SSa", "SPIT-8"),
+                                      ("S0x", "unknown")])
+def test_a_save_that_breaks_the_rules_is_refused_not_a_crash(rig, now, rule):
+    start(rig)
+    saved = rig.store.load_game()[0]
+    saved["state"]["now"] = now
+    rig.store.save_game(saved)
+    rig.reboot()
+    rig.tap(OK)
+    assert rig.app.flow is None and rig.screen_name() == "Message"
+    assert rule in rig.log.of("error")[-1]["msg"]
+    assert rig.store.load_game() == (None, None)
+
+
+def test_a_save_whose_counts_break_SPIT12_is_refused(rig):
+    start(rig)
+    saved = rig.store.load_game()[0]
+    saved["state"]["done"] = [["S0a", 30, 30]]
+    rig.store.save_game(saved)
+    rig.reboot()
+    rig.tap(OK)
+    assert rig.app.flow is None and "SPIT-12" in rig.log.of("error")[-1]["msg"]
+
+
+# ---- screens -------------------------------------------------------------------------------
+def test_every_phase_draws_something(rig):
+    f = start(rig)
+    seen = set()
+
+    def look():
+        rig.app.fb.fill(0)
+        f.draw(rig.app.fb)
+        assert lit(rig) > 40
+        seen.add(f.phase)
+    look()
+    rig.tap(OK)
+    look()
+    rig.tap(0)
+    rig.tap(1)
+    look()
+    rig.wait(3100 * MS)
+    look()
+    both_stuck(rig)
+    look()
+    rig.wait(3000 * MS)
+    rig.tap(0)
+    look()
+    slap(rig, 0, 7300)
+    look()
+    enter_cards(rig, 12)
+    start_round(rig)
+    rig.tap(0)
+    look()
+    assert seen == {sp.LAYOUT, sp.READY, sp.START, sp.PLAY, sp.RESTART, sp.SLAP, sp.CARDS, sp.FINAL}
+
+
+def test_screen_lines_fit_sixteen_characters(rig):
+    """Everything drawn in small text fits the 128 px width (16 characters)."""
+    texts = []
+    fb = rig.app.fb
+    real = fb.text
+
+    class Spy:
+        def __getattr__(self, k):
+            return getattr(fb, k)
+
+        def text(self, s, x, y, c=1):
+            texts.append((s, x))
+            real(s, x, y, c)
+    f = start(rig)
+    spy = Spy()
+    for r in GAME:
+        f.draw(spy)
+        play_round(rig, r)
+        f.draw(spy)
+    assert texts
+    for s, x in texts:
+        assert x + 8 * len(s) <= 128, s
