@@ -25,7 +25,9 @@
 # Every score comes from the engine; this module only sequences entries.
 # Undo (pause menu) takes back one entry: a trick, the contract (with its
 # seat swap), the partner/contractor/trump/bid steps, the first dealer, or a
-# finished hand (back to its 13th trick).  State is saved at hand boundaries.
+# finished hand (back to its 13th trick).  A trick or a hand is taken back
+# by replaying the entries through the engine (as a resume does); the
+# contract by the engine's undo.  State is saved at hand boundaries.
 from speedref.engine import partners
 from speedref.engine.errors import RuleError
 from speedref.app import ui
@@ -84,23 +86,32 @@ class PartnersFlow:
             self._restore(state["first"], state["hands"])
 
     def _restore(self, first, hands):
-        # Rebuild through the engine's own entries, so a resumed game is
-        # checked by the same rules and the trick order (for undo) is exact.
-        g = partners.PartnersGame(self.target, NAMES, first)
-        for h in hands:
-            g.set_contract(h[0], h[1], h[2], h[3])
-            for w in h[4]:
-                g.trick(w)
-            g.finish_hand()
-        self.game = g
         self.first = first
         self.hands = [list(h) for h in hands]
-        if g.over:
+        self._replay(None, ())
+        if self.game.over:
             self.phase = FINAL
         elif hands:
             self.phase = TOTALS  # show where the game stands first
         else:
             self._new_hand()
+
+    def _replay(self, contract, seq):
+        """A new game from the finished hands, then `contract` and the trick
+        winners `seq` of the hand in progress.  Everything goes through the
+        engine's own entries, so a resumed game is checked by the same rules
+        and the seats come out as the partner choices made them (PT-8)."""
+        g = partners.PartnersGame(self.target, NAMES, self.first)
+        for h in self.hands:
+            g.set_contract(h[0], h[1], h[2], h[3])
+            for w in h[4]:
+                g.trick(w)
+            g.finish_hand()
+        if contract is not None:
+            g.set_contract(contract[0], contract[1], contract[2], contract[3])
+            for w in seq:
+                g.trick(w)
+        self.game = g
 
     # ---- the flow interface (docs/app.md) -------------------------------
     def press(self, b, t_us):
@@ -177,7 +188,9 @@ class PartnersFlow:
         g = self.game
         self.note = ""
         if ph == TRICKS and g.tricks_played:
-            g.undo()  # the last trick
+            # The last trick: the hand is replayed without it (the engine's
+            # own undo pops a bytearray, which MicroPython cannot do).
+            self._replay(g.contract, list(g.winners_seq)[:-1])
             self.app.redraw()
         elif ph == TRICKS or ph == SWAP:
             g.undo()  # the contract, and its seat swap with it
@@ -260,17 +273,14 @@ class PartnersFlow:
         self._to(HAND)
 
     def _undo_hand(self):
-        # The last finished hand comes back with its contract and 13 tricks;
-        # its last entry was the 13th trick, so that is what is taken back.
-        g = self.game
-        n = g.hands_played
-        g.undo()  # the hand
-        g.undo()  # its 13th trick
-        self.hands.pop()
-        bid, trump, contractor, partner = g.contract
-        self.bid = bid
-        self.trump = partners.TRUMPS.index(trump)
-        self.contractor = contractor
+        # The last finished hand comes back with its contract and tricks; its
+        # last entry was the 13th trick, so that is what is taken back.
+        n = self.game.hands_played
+        h = self.hands.pop()
+        self._replay(h, h[4][:-1])
+        self.bid = h[0]
+        self.trump = partners.TRUMPS.index(h[1])
+        self.contractor = h[2]
         self.stopped = False
         self.app.emit({"ev": "undo", "game": "partners", "what": "hand", "hand": n})
         self._save()
