@@ -256,6 +256,7 @@ def test_one_centre_pile_clearing_gives_the_other_the_pile_SPIT11(rig):
     rig.tap(1)  # P2 cleared; P1 (no spit cards) takes the one pile
     assert f.phase == sp.CARDS and f.game.slap_winner is None and f.game.cleared == 1
     assert len(rig.log.of("slap")) == slaps
+    assert f.slap_text == ""  # round 1's margin is not shown for this round
     enter_cards(rig, 25)
     assert f.game.rounds[-1] == {"cleared": 1, "cards": [25, 27]}
 

@@ -95,8 +95,9 @@ class SpitFlow:
             self.done = [[str(e), a, b] for e, a, b in state["done"]]
             self.entries = str(state["now"])
             self.false_starts = [int(x) for x in state["false_starts"]]
-            self.slap_text = str(state.get("text", ""))
         self._rebuild()
+        if state is not None and self.game.phase == "relayout":
+            self.slap_text = str(state.get("text", ""))
         if self.game.phase == "relayout":
             self.count = _clamp(self.game.cards[0])
         if state is None:
@@ -474,6 +475,7 @@ class SpitFlow:
         for p in (0, 1):
             self.ready[p] = False
             self.stuck[p] = False
+        self.slap_text = ""
         self.armed = False
         self.race.close()
         self.phase = LAYOUT
