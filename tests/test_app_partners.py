@@ -581,3 +581,32 @@ def test_every_screen_draws_something(rig):
             tap(rig, UP)
             tap(rig, OK)
     assert seen == set(range(pf.BID, pf.FINAL + 1))
+
+
+@pytest.mark.parametrize("hands,rule", [
+    ([[9, "hearts", 1, 2]], "PT-21"),                       # a hand without its tricks
+    ([[9, "hearts", 1, 1, [1] * 13]], "PT-8"),              # own partner
+    ([[9, "hearts", 1, 2, [1] * 12]], "PT-13"),             # 12 tricks
+])
+def test_a_saved_game_that_breaks_the_rules_is_reported_not_resumed(rig, hands, rule):
+    rig.store.save_game({"v": 1, "game": "partners", "opts": {"target": 100},
+                         "state": {"first": 0, "hands": hands}})
+    rig.reboot()
+    tap(rig, OK)  # resume
+    assert rig.app.flow is None and rig.screen_name() == "Message"
+    assert rule in rig.log.of("error")[-1]["msg"]
+    tap(rig, OK)
+    assert rig.screen_name() == "Games"
+
+
+def test_pause_and_continue_changes_nothing(rig):
+    d.start(rig)
+    t = Table()
+    d.enter_contract(rig, t, 9, "hearts", 1, 3)
+    d.play_tricks(rig, t, [0, 3, 3])
+    f = flow(rig)
+    rig.back()
+    assert rig.screen_name() == "Pause"
+    tap(rig, 2)  # a pad on the pause menu is not a trick
+    tap(rig, OK)  # Continue
+    assert f.phase == pf.TRICKS and f.game.tricks == [1, 0, 0, 2]

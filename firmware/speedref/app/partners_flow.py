@@ -36,7 +36,7 @@ from speedref.app.core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x):  # type: ignore[misc]  # same as micropython.const
         return x
 
 DEALER = const(0)
@@ -83,7 +83,11 @@ class PartnersFlow:
             self._save()  # a power cut before the first hand resumes too
             return
         if state["first"] is not None:
-            self._restore(state["first"], state["hands"])
+            try:
+                self._restore(state["first"], state["hands"])
+            except (IndexError, AttributeError) as e:
+                # a save of another shape (another version): say so, no crash
+                raise RuleError("PT-21", "saved game unreadable: %r" % (e,))
 
     def _restore(self, first, hands):
         self.first = first
