@@ -303,3 +303,23 @@ def test_invalid_record_raises_rule_error_on_micropython():
             "try:\n    partners.replay(r)\nexcept ValueError as e:\n    print(e.rule, e)\n")
     out = mpyrun.run(code=code, check=False)
     assert out.stdout.strip() == "PT-13 PT-13: hand 1, player 0 (a): the tricks add up to 10, not 13"
+
+
+def test_undo_on_micropython_takes_back_tricks_and_the_hand():
+    """Undo at the table level runs on MicroPython too (bytearray has no pop() there)."""
+    code = ("from speedref.engine import partners as P\n"
+            "g = P.PartnersGame(50, ['a', 'b', 'c', 'd'])\n"
+            "g.set_contract(7, 'spades', 0, 2)\n"
+            "for i in range(13):\n    g.trick(i % 4)\n"
+            "g.finish_hand()\n"
+            "print(g.undo(), g.tricks_played, g.undo(), g.tricks_played, list(g.tricks), g.totals)\n")
+    out = mpyrun.run(code=code, use_mpy=False)
+    sheet = P.PartnersGame(50, ["a", "b", "c", "d"])
+    sheet.set_contract(7, "spades", 0, 2)
+    for i in range(13):
+        sheet.trick(i % 4)
+    sheet.finish_hand()
+    want = "%s %d %s %d %s %s" % (sheet.undo(), sheet.tricks_played, sheet.undo(), sheet.tricks_played,
+                                  list(sheet.tricks), sheet.totals)
+    assert want.startswith("hand 13 trick 12 ")
+    assert out.stdout.strip() == want

@@ -203,7 +203,9 @@ class PartnersGame:
     def undo(self):
         """Undo the last entry; returns "trick", "contract" or "hand"."""
         if self.winners_seq:
-            self.tricks[self.winners_seq.pop()] += -1
+            # bytearray has no pop() on MicroPython
+            self.tricks[self.winners_seq[-1]] -= 1
+            self.winners_seq = self.winners_seq[:-1]
             return "trick"
         if self.contract is not None:
             self._exchange(self.swap)  # an exchange undoes itself
