@@ -1,0 +1,184 @@
+# A scripted "board" for whole-device tests: the real device loop
+# (speedref.device.Device) wired the way hw/boards.build() wires a board,
+# except that time is a simulated clock the script moves forward.
+#
+#   fake machine Pins (tests/fakes/machine.py, GPIO numbers from board_pico)
+#     -> hw/capture.Capture's handler (fired by Pin.drive, reading the whole
+#        fake GPIO_IN register and this clock) -> hw/ring.EventRing
+#     -> Device.step(now_us): ring drain -> inputs.Inputs -> app.core.App
+#     -> Display (SSD1306 page diff over the fake I2C), Buzzer (fake PWM),
+#        Log (JSON lines on stdout), Store (a directory given by the test).
+#
+# Runs under the MicroPython Unix port (firmware as .mpy) and on CPython.
+# The clock starts just before THIS runtime's ticks wrap (ticks_add(0, -x)):
+# 2**62 on the 64-bit Unix port, 2**30 on CPython's speedref.ticks, like a
+# 32-bit board), so every game crosses a wrap.
+import json
+import sys
+
+import machine
+from speedref.ticks import ticks_add
+from speedref.hw import board_pico as board
+from speedref.hw.capture import Capture
+from speedref.hw.ring import EventRing
+from speedref.hw.display import Display
+from speedref.hw.buzzer import Buzzer
+from speedref.device import Device
+from speedref.storage import Store
+from speedref.log import Log
+from speedref.app.core import App, UP, DOWN, OK, BACK
+
+MS = 1000
+STEP_US = 4 * MS        # one device loop pass every 4 ms of simulated time
+TAP_US = 40 * MS        # a tap: pressed this long (the debounce is 10 ms) ...
+GAP_US = 40 * MS        # ... then released this long
+START_BEFORE_WRAP_US = 2500 * MS
+
+
+class TeeLog:
+    """The firmware's Log writing JSON lines to stdout (what speedref-log
+    reads on the USB serial port), keeping the lines of the kinds asked for
+    so the script can follow the game.  `keep` is cleared by the script
+    between games so nothing piles up in the heap."""
+
+    def __init__(self, echo=True, kinds=("game_end", "deal", "round", "hand", "slap", "error",
+                                         "abandon", "false_start")):
+        self.echo = echo
+        self.kinds = kinds
+        self.keep = []
+        self.counts = {}
+        self._log = Log(write=self._write)
+
+    def _write(self, s):
+        if self.echo:
+            sys.stdout.write(s)
+        obj = json.loads(s)
+        ev = obj.get("ev")
+        self.counts[ev] = self.counts.get(ev, 0) + 1
+        if ev in self.kinds:
+            self.keep.append(obj)
+
+    def emit(self, obj):
+        self._log.emit(obj)
+
+    def of(self, ev):
+        return [x for x in self.keep if x.get("ev") == ev]
+
+
+class Board:
+    def __init__(self, root, uid="e6614c31", t_us=None, echo=True, step_us=STEP_US):
+        self.t = t_us if t_us is not None else ticks_add(0, -START_BEFORE_WRAP_US)
+        self.t0 = self.t
+        self.step_us = step_us
+        self.root = root
+        self.uid = uid
+        machine.reset_fakes()
+        Pin = machine.Pin
+        # Pull-ups: a released button reads 1, board_pico.mask_from inverts.
+        self.pins = [Pin(n, Pin.IN, Pin.PULL_UP) for n in board.BUTTON_PINS]
+        self.ring = EventRing(64, machine.disable_irq, machine.enable_irq)
+        self.capture = Capture(self.ring, machine.mem32, board.GPIO_IN, board.mask_from,
+                               self._clock, self.pins, trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING,
+                               hard=board.HARD_IRQ, disable_irq=machine.disable_irq,
+                               enable_irq=machine.enable_irq)
+        self.capture.start()
+        self.i2c = machine.I2C(board.I2C_ID)
+        self.display = Display(self.i2c, board.OLED_ADDR, use_lib=False)
+        self.pwm = machine.PWM(machine.Pin(board.BUZZER_PIN))
+        self.buzzer = Buzzer(self.pwm)
+        self.log = TeeLog(echo)
+        self.boot()
+
+    def _clock(self):
+        return self.t  # the capture handler's ticks_us()
+
+    def boot(self):
+        """Power on (or a power cut): a new Store, App and Device on the same
+        flash directory, pins and clock."""
+        self.store = Store(self.root, uid=self.uid)
+        self.app = App(self.store, self.log)
+        self.device = Device(self.ring, self.app, self.log, store=self.store,
+                             display=self.display, buzzer=self.buzzer, capture=self.capture)
+        self.device.step(self.t)
+
+    # ---- time ---------------------------------------------------------------
+    def wait(self, us):
+        """Let `us` pass, the device loop running every step_us."""
+        while us > 0:
+            d = self.step_us if us > self.step_us else us
+            self.t = ticks_add(self.t, d)
+            us -= d
+            self.device.step(self.t)
+        # The fake bus and PWM keep every transaction; a board keeps none.
+        del self.i2c.writes[:]
+        del self.pwm.calls[:]
+
+    # ---- a person at the table ---------------------------------------------
+    def press(self, b):
+        self.pins[b].drive(0)  # to GND: the interrupt fires, the handler reads the clock
+
+    def release(self, b):
+        self.pins[b].drive(1)
+
+    def tap(self, b, hold_us=TAP_US, gap_us=GAP_US):
+        self.press(b)
+        self.wait(hold_us)
+        self.release(b)
+        self.wait(gap_us)
+
+    def taps(self, b, n):
+        for _ in range(n):
+            self.tap(b)
+
+    def hold_both(self, a, b, us=700 * MS):
+        """Two pads held together (stuck calls), then both let go."""
+        self.press(a)
+        self.wait(100 * MS)
+        self.press(b)
+        self.wait(us)
+        self.release(a)
+        self.release(b)
+        self.wait(GAP_US)
+
+    # ---- what is on screen (read like a person reads the OLED) --------------
+    def screen_name(self):
+        return type(self.app.screen).__name__
+
+    def settings(self, game):
+        return self.app.settings[game]
+
+
+def choose_game(bd, game, opts):
+    """From the boot screen or the game list, through the menu to `game`
+    with `opts` (a person stepping the option values with OK), then Start."""
+    from speedref.app import menu
+    if bd.screen_name() == "Boot":
+        bd.tap(OK)
+    if bd.screen_name() != "Games":
+        raise RuntimeError("not on the game list: " + bd.screen_name())
+    n = len(menu.GAMES)
+    steps = (menu.GAMES.index(game) - bd.app.screen.cursor) % n
+    bd.taps(DOWN, steps)
+    bd.tap(OK)
+    cur = bd.settings(game)
+    row = 0
+    for i, (key, label, values) in enumerate(menu.OPTIONS[game]):
+        want = opts.get(key, cur[key])
+        k = (values.index(want) - values.index(cur[key])) % len(values)
+        if k:
+            bd.taps(DOWN, i + 1 - row)
+            row = i + 1
+            bd.taps(OK, k)
+    if row:
+        bd.taps(UP, row)  # back to "Start" (the list wraps, UP is the short way)
+    bd.tap(OK)
+
+
+def game_end(bd):
+    ends = bd.log.of("game_end")
+    return ends[-1]["record"] if ends else None
+
+
+def report(obj):
+    """One line the pytest side picks out of stdout."""
+    sys.stdout.write("RESULT " + json.dumps(obj) + "\n")

