@@ -42,7 +42,7 @@ from speedref.app.core import UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, E
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x):  # type: ignore[misc]  # same as micropython.const
         return x
 
 LAYOUT = const(0)
