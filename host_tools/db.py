@@ -79,7 +79,27 @@ def _migrate_2(con):
                         _players_rows(row_id, json.loads(text)))
 
 
-MIGRATIONS = [_migrate_1, _migrate_2]
+def _migrate_3(con):
+    # Version 3: a lone slap (nobody else slapped inside the race) has no margin,
+    # so margin_us becomes nullable.  SQLite cannot drop NOT NULL in place: copy.
+    con.execute(
+        "CREATE TABLE slaps_v3 ("
+        " id INTEGER PRIMARY KEY,"
+        " game TEXT NOT NULL,"
+        " kind TEXT,"
+        " winner INTEGER,"                   # seat, NULL for a tie
+        " margin_us INTEGER,"                # NULL for a lone slap
+        " line TEXT NOT NULL,"
+        " received_at TEXT NOT NULL,"
+        " game_ref INTEGER REFERENCES games(id))")
+    con.execute("INSERT INTO slaps_v3 (id, game, kind, winner, margin_us, line, received_at, game_ref)"
+                " SELECT id, game, kind, winner, margin_us, line, received_at, game_ref FROM slaps")
+    con.execute("DROP TABLE slaps")
+    con.execute("ALTER TABLE slaps_v3 RENAME TO slaps")
+    con.execute("CREATE INDEX slaps_game_ref ON slaps(game_ref)")
+
+
+MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

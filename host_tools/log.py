@@ -48,6 +48,8 @@ def slap_problem(ev):
     if w is not None and (not isinstance(w, int) or isinstance(w, bool) or not 0 <= w <= 3):
         return "slap winner %r is not a seat 0..3 or null" % (w,)
     m = ev.get("margin_us")
+    if m is None and w is not None and "margin_us" in ev:
+        return None  # a lone slap: nobody else slapped, so there is no margin
     if not isinstance(m, int) or isinstance(m, bool) or m < 0:
         return "slap margin_us %r is not a non-negative int" % (m,)
     return None
@@ -162,6 +164,8 @@ class LineCore:
         self.pending_slaps.setdefault(ev["game"], []).append(slap_id)
         if ev["winner"] is None:
             verdict = "tie (%.1f ms apart)" % (ev["margin_us"] / 1000)
+        elif ev["margin_us"] is None:
+            verdict = "P%d (nobody else slapped)" % (ev["winner"] + 1)
         else:
             verdict = "P%d by %.1f ms" % (ev["winner"] + 1, ev["margin_us"] / 1000)
         kind = (" " + str(ev["kind"])) if ev.get("kind") else ""

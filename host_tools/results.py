@@ -75,7 +75,8 @@ def standings(db):
             continue          # a tie is nobody's win
         e = entry(game, names[winner])
         e["slap_wins"] += 1
-        e["_margins"].append(margin)
+        if margin is not None:  # a lone slap has no margin
+            e["_margins"].append(margin)
     out = []
     for e in table.values():
         scores, margins = e.pop("_scores"), e.pop("_margins")

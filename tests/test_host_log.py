@@ -165,7 +165,7 @@ def test_fuzz_10000_lines_only_valid_records_stored():
 # --- database -------------------------------------------------------------------
 def test_fresh_database_is_at_current_schema(tmp_path):
     db = ResultsDB(tmp_path / "r.db")
-    assert db.version == dbmod.SCHEMA_VERSION == 2
+    assert db.version == dbmod.SCHEMA_VERSION == 3
     db.close()
 
 
@@ -180,11 +180,35 @@ def test_version_1_database_is_migrated_and_backfilled(tmp_path):
     con.commit()
     con.close()
     db = ResultsDB(path)
-    assert db.version == 2
+    assert db.version == 3
     rows = db.con.execute("SELECT seat, name, total, won FROM game_players ORDER BY seat").fetchall()
     assert rows == [(0, "Ann", 0, 0), (1, "Bob", 4, 1)]
     assert db.add_record(rec) == (1, False)     # still deduplicated after the upgrade
     db.close()
+
+
+def test_version_2_slaps_survive_the_nullable_margin_migration(tmp_path):
+    path = tmp_path / "v2.db"
+    con = sqlite3.connect(path)
+    dbmod._migrate_1(con)
+    dbmod._migrate_2(con)
+    con.execute("PRAGMA user_version = 2")
+    con.execute("INSERT INTO slaps (game, kind, winner, margin_us, line, received_at) VALUES (?,?,?,?,?,?)",
+                ("speed", "out", 1, 3200, "{}", "then"))
+    con.commit()
+    con.close()
+    db = ResultsDB(path)
+    assert db.version == 3
+    assert db.slaps() == [("speed", "out", 1, 3200, None)]
+    db.close()
+
+
+def test_a_lone_slap_without_margin_is_stored_and_a_tie_without_margin_is_not():
+    core, _, _ = make_core()
+    core.feed(line({"ev": "slap", "game": "spit", "kind": "pile", "winner": 0, "margin_us": None}))
+    core.feed(line({"ev": "slap", "game": "spit", "kind": "pile", "winner": None, "margin_us": None}))
+    assert core.db.slaps() == [("spit", "pile", 0, None, None)]
+    assert core.skipped == 1
 
 
 def test_newer_database_is_refused(tmp_path):
