@@ -2,11 +2,10 @@
 
 A "device" process writes the referee's JSON lines on one end of a pty and
 answers {"cmd": "dump"}; the real `speedref-log` reads the other end into a
-database; then `speedref-results` reports it.  The device here is a CPython
-script (DEVICE_SCRIPT); a later step swaps in the MicroPython Unix port running
-the firmware app: only `device_command()` changes, as long as that process
-speaks the same lines on stdin/stdout and writes the games it played (a JSON
-list of records) to the file named by its first argument.
+database; then `speedref-results` reports it.  The device is the MicroPython
+Unix port running the firmware's device loop (`device_command()`), which
+speaks these lines on stdin/stdout and writes the games it played (a JSON list
+of records) to the file named by its first argument.
 """
 import json
 import os
@@ -15,6 +14,7 @@ import sys
 import tty
 from pathlib import Path
 
+import mpyrun
 from speedref.engine import records
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,13 +68,16 @@ with open(played_file, "w") as f:
 
 
 def device_command(tmp_path, played_file, session):
-    script = tmp_path / "device.py"
-    script.write_text(DEVICE_SCRIPT)
-    return [sys.executable, str(script), str(played_file), str(tmp_path / "flash.json"), str(session)]
+    # The firmware's device loop under the real MicroPython Unix port (build/mpy,
+    # the fake machine), its console on the pty, a scripted game: see
+    # tests/mpy/device_game_e2e.py.  DEVICE_SCRIPT above is the CPython stand-in
+    # it replaced (kept as the protocol's reference).
+    return [str(mpyrun.MICROPYTHON), "-X", "heapsize=96wK", str(ROOT / "tests" / "mpy" / "device_game_e2e.py"),
+            str(played_file), str(tmp_path / "flash.json"), str(session)]
 
 
 def device_env():
-    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tests"), str(ROOT / "firmware"), str(ROOT)]))
+    return dict(os.environ, MICROPYPATH=mpyrun.micropath(use_mpy=True))
 
 
 def session(tmp_path, db, n):
