@@ -32,7 +32,8 @@ DEVICE_WK = 64
 HARNESS_WK = 6          # 6wK = 12,288 bytes on this 64-bit port
 HEAP = "%dwK" % (DEVICE_WK + HARNESS_WK)
 HARNESS = ["tests/fakes/machine.py", "tests/mpy/board_sim.py", "tests/mpy/device_game_speed.py",
-           "tests/mpy/device_game_many.py"]
+           "tests/mpy/device_game_many.py", "tests/mpy/device_game_e2e.py",
+           "tests/mpy/device_game_partners.py", "tests/mpy/app_rig.py", "tests/mpy/app_partners_game.py"]
 
 
 @pytest.fixture(scope="session")
@@ -169,3 +170,22 @@ def test_100_games_in_a_row_leave_the_heap_where_it_started(harness, tmp_path):
         assert records.replay(without_id(r)).to_record() == without_id(r)
     assert len({r["id"] for r in ends}) == 100
     assert got["records"] == 50  # the store keeps the newest 50 (storage.KEEP)
+
+
+def test_partners_game_through_the_device_equals_the_engine_PT8_PT16_PT19(harness, tmp_path):
+    """The partners game to 100 worked out by hand (app_partners_game.GAME_100:
+    seat swaps PT-8, doubled hands PT-16, P1 wins at 105 PT-19) entered
+    through pins -> capture -> ring -> decoder -> app: the logged record is the
+    stored one and the engine replays it to the same totals and winner."""
+    import app_partners_game as pg
+    got, lines = run_driver(harness, "device_game_partners", tmp_path, {})
+    ends = [x["record"] for x in lines if x["ev"] == "game_end"]
+    assert len(ends) == 1 and got["stored"] == ends
+    rec = without_id(ends[0])
+    g = records.replay(rec)
+    assert g.totals == pg.TOTALS_100 and g.winners() == [0] and g.over
+    assert g.to_record() == rec
+    assert [(h["bid"], h["trump"], h["contractor"], h["partner"]) for h in rec["hands"]] == \
+        [(b, t, c, p) for (b, t, c, p, tr) in pg.GAME_100]
+    assert got["wrapped"] and got["dropped"] == 0 and got["saved"] is None
+    assert not [x for x in lines if x["ev"] == "error"]
