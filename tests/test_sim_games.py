@@ -1,0 +1,256 @@
+"""Every game's full flow through the simulator, headless (issue 4, Proof):
+`speedref-sim --script tests/sim_scripts/<game>.txt --json --game <game>`
+is run as a subprocess (the installed console script) and its JSON log is
+checked: the deal/round/hand/slap lines a laptop would read, and the final
+`game_end` record, which must equal both what `records.replay` computes from
+it and a fixed expected record.  Rule numbers from seeds/*.md.
+
+The scripts are committed text (the documented `<time_ms> <button> <down|up>`
+format, commented block by block).  They were written by the recorder at the
+bottom of this file, which plays the game through a virtual board with the
+same presses the app's own tests use and writes down each edge with its
+time.  To rewrite them after a flow changes on purpose:
+
+    .venv/bin/python tests/test_sim_games.py [speed spit partners speedrun]
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ROOT / "tests" / "sim_scripts"
+SIM = ROOT / ".venv" / "bin" / "speedref-sim"
+
+
+def run_script(game, *extra):
+    """Run the committed script for `game` through the installed console
+    script; return the parsed JSON lines (the device's USB log)."""
+    exe = str(SIM) if SIM.exists() else None
+    cmd = ([exe] if exe else [sys.executable, "-m", "sim"])
+    cmd += ["--script", str(SCRIPTS / (game + ".txt")), "--json", "--game", game] + list(extra)
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT), timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    return [json.loads(s) for s in r.stdout.splitlines()]
+
+
+def of(lines, ev):
+    return [x for x in lines if x.get("ev") == ev]
+
+
+def final_record(lines):
+    """The single game_end record, with its store id checked and removed,
+    after checking it against the engine's own replay (REC-1)."""
+    from speedref.engine import records
+    ends = of(lines, "game_end")
+    assert len(ends) == 1, "exactly one game_end"
+    assert lines[-1] is ends[0], "the game ends the log"
+    rec = dict(ends[0]["record"])
+    assert rec.pop("id")
+    assert records.replay(rec).to_record() == rec
+    return rec
+
+
+def summary(rec):
+    from speedref.engine import records
+    s = records.summary(rec)
+    return s["totals"], s["winners"]
+
+
+# ---- the games ----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def speed():
+    return run_script("speed")
+
+
+def test_speed_match_to_25_with_false_start_flips_and_rebuild_SP6_SP14_SP15_SP18_SP19(speed):
+    rec = final_record(speed)
+    assert rec == {"game": "speed", "layout": "pagat", "match": {"target": 25},
+                   "players": ["P1", "P2"],
+                   "deals": [{"winner": 0, "left": 15}, {"winner": 1, "left": 5},
+                             {"winner": 0, "left": 12}]}
+    assert summary(rec) == ([27, 5], [0])
+    deals = of(speed, "deal")
+    assert [(d["deal"], d["winner"], d["left"]) for d in deals] == [(1, 0, 15), (2, 1, 5), (3, 0, 12)]
+    assert [d["flips"] for d in deals] == [2, 11, 0]  # deal 2: 10 reserve flips, a rebuild, one more (SP-15)
+    assert [d["rebuilds"] for d in deals] == [0, 1, 0]
+    # SP-6: P2 pressed 1.5 s into the first countdown
+    fs = of(speed, "false_start")
+    assert [(f["seat"], f["deal"]) for f in fs] == [(1, 1)]
+    assert 1300000 < fs[0]["early_us"] < 1600000
+    assert of(speed, "slap") == []  # slap-to-win is off by default
+
+
+# ---- the recorder that wrote the scripts ----------------------------------------
+# Not used by the tests above (they run the committed text).  A RecRig has the
+# interface of tests/mpy/app_rig.Rig (t, press, release, wait, tap, app.flow,
+# log.of), so the app tests' own game drivers play through it; but every
+# press and release goes through a virtual board (sim.board.Board, exactly as
+# `speedref-sim --script --game G` builds it) and is written down as a script
+# line at its time since the start.
+class _RecLog:
+    def __init__(self, board):
+        self.board = board
+
+    def of(self, ev):
+        return [x for x in (json.loads(s) for s in self.board.lines) if x.get("ev") == ev]
+
+
+class _RecApp:
+    """The board's app; start() is the simulator's --game start (default
+    options), refusing options a script could not reproduce."""
+
+    def __init__(self, rig):
+        self._rig = rig
+
+    def __getattr__(self, k):
+        return getattr(self._rig.board.app, k)
+
+    def start(self, game, t_us, opts=None):
+        from speedref.app import menu
+        want = menu.merge_settings({})[game]
+        if opts is not None and dict(opts) != want:
+            raise ValueError("--game %s starts with %r, not %r" % (game, want, opts))
+        self._rig.game = game
+
+
+class RecRig:
+    def __init__(self, game):
+        from sim.board import Board
+        self.board = Board()
+        self.board.step()
+        self.board.start_game(game)  # as `--game game` does, at time 0
+        self.game = game
+        self.app = _RecApp(self)
+        self.log = _RecLog(self.board)
+        self.store = self.board.store
+        self.t = 0  # microseconds since the start, as the script counts
+        self.sounds = []
+        self.out = []
+
+    def comment(self, text):
+        if self.out and self.out[-1] != "":
+            self.out.append("")
+        for s in text.split("\n"):
+            self.out.append("# " + s)
+
+    def _edge(self, b, down):
+        from sim.script import NAMES
+        self.board.event(self.t, b, down)
+        ms = "%d" % (self.t // 1000) if self.t % 1000 == 0 else "%d.%03d" % (self.t // 1000, self.t % 1000)
+        self.out.append("%s %s %s" % (ms, NAMES[b], "down" if down else "up"))
+
+    def press(self, b):
+        self._edge(b, True)
+
+    def release(self, b):
+        self._edge(b, False)
+
+    def wait(self, us):
+        self.t += us
+        self.board.run_until(self.t)
+
+    def tap(self, b, hold_us=60000, gap_us=60000):
+        self.press(b)
+        self.wait(hold_us)
+        self.release(b)
+        self.wait(gap_us)
+
+    def phase(self):
+        f = self.board.app.flow
+        return None if f is None or self.board.app.screen is not f else f.phase
+
+    def screen_name(self):
+        return type(self.board.app.screen).__name__
+
+    def text(self, header):
+        return "\n".join(["# " + s for s in header.split("\n")] + [""] + self.out) + "\n"
+
+
+MS = 1000
+OK, UP, DOWN = 6, 4, 5
+
+
+def record_speed():
+    from app_rig import start_deal, reserve_flip, enter_left
+    r = RecRig("speed")
+    r.t = 500 * MS
+    r.comment("Deal 1.  OK: the cards are laid out (pagat 10 / 1 1 / 10, SP-2).\n"
+              "P1 and P2 tap their pads: ready (SP-6); the 3-2-1 countdown starts.")
+    r.tap(OK)
+    r.tap(0)
+    r.tap(1)
+    r.wait(1500 * MS)
+    r.comment("P2 slaps 1.6 s into the countdown (1.38 s before GO): a false start (SP-6), back to ready.")
+    r.tap(1)
+    r.wait(500 * MS)
+    r.comment("Both ready again; 3-2-1, GO after 3 s: the start cards are turned.")
+    r.tap(0)
+    r.tap(1)
+    r.wait(3100 * MS)
+    for k in range(2):
+        r.comment("Both stuck: each holds their pad past 0.5 s (SP-14), then the 3-2-1 flip\n"
+                  "countdown turns a reserve card each (flip %d)." % (k + 1))
+        reserve_flip(r)
+    r.comment("P1 taps: out (SP-16); P2 taps: confirms the claim.")
+    r.tap(0)
+    r.tap(1)
+    r.comment("P2's cards left: UP from 1 to 15 (SP-18), OK.  Then OK: next deal.")
+    enter_left(r, 15)
+    r.tap(OK)
+
+    r.comment("Deal 2.  Layout OK, both ready, 3-2-1 GO.")
+    start_deal(r)
+    r.comment("Ten reserve flips: every card of both 10-card reserves (SP-14).")
+    for _ in range(10):
+        reserve_flip(r)
+    r.comment("Stuck again with empty reserves: the device asks for a rebuild (SP-15);\n"
+              "OK when the piles are shuffled into new reserves, then the flip countdown.")
+    r.press(0)
+    r.press(1)
+    r.wait(600 * MS)
+    r.release(0)
+    r.release(1)
+    r.wait(60 * MS)
+    r.tap(OK)
+    r.wait(3000 * MS)
+    r.comment("P2 is out, P1 confirms; P1 has 5 left.  OK: next deal.")
+    r.tap(1)
+    r.tap(0)
+    enter_left(r, 5)
+    r.tap(OK)
+
+    r.comment("Deal 3.  Layout OK, both ready, 3-2-1 GO; P1 out at once, P2 confirms;\n"
+              "P2 has 12 left: 15 + 12 = 27 reaches 25 (SP-19).")
+    start_deal(r)
+    r.tap(0)
+    r.tap(1)
+    enter_left(r, 12)
+    r.comment("OK on the final standings: the record is stored and logged (game_end).")
+    r.tap(OK)
+    return r.text("Speed, a complete match with the default options (pagat layout, first to 25).\n"
+                  "  .venv/bin/speedref-sim --script tests/sim_scripts/speed.txt --game speed [--json]\n"
+                  "Written by tests/test_sim_games.py (its recorder); checked by its tests.")
+
+
+RECORDERS = {"speed": record_speed}
+
+
+def main(argv):
+    SCRIPTS.mkdir(parents=True, exist_ok=True)
+    for game in argv or list(RECORDERS):
+        text = RECORDERS[game]()
+        (SCRIPTS / (game + ".txt")).write_text(text)
+        print("wrote", SCRIPTS / (game + ".txt"), len(text.splitlines()), "lines")
+
+
+if __name__ == "__main__":
+    for p in (ROOT / "firmware", ROOT, ROOT / "tests", ROOT / "tests" / "mpy"):
+        sys.path.insert(0, str(p))
+    from sim import compat
+    compat.install()
+    main(sys.argv[1:])
