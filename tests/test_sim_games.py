@@ -81,8 +81,35 @@ def test_speed_match_to_25_with_false_start_flips_and_rebuild_SP6_SP14_SP15_SP18
     # SP-6: P2 pressed 1.5 s into the first countdown
     fs = of(speed, "false_start")
     assert [(f["seat"], f["deal"]) for f in fs] == [(1, 1)]
-    assert 1300000 < fs[0]["early_us"] < 1600000
+    assert fs[0]["early_us"] == 1380000  # GO was due 1.38 s later
     assert of(speed, "slap") == []  # slap-to-win is off by default
+
+
+@pytest.fixture(scope="module")
+def spit():
+    return run_script("spit")
+
+
+def test_spit_game_slaps_one_pile_blocked_and_win_SPIT4_SPIT8_SPIT10_SPIT15(spit):
+    rec = final_record(spit)
+    assert rec == {"game": "spit", "players": ["P1", "P2"], "rounds": [
+        {"cleared": 0, "slap": 1, "cards": [20, 32]},
+        {"cleared": 0, "slap": 0, "cards": [12, 40]},
+        {"cleared": 1, "cards": [18, 34]},     # one centre pile: P1 takes it (SPIT-11)
+        {"blocked": True, "cards": [10, 42]},  # SPIT-13
+        {"cleared": 0, "cards": [0, 52]},      # P1 out of cards: the win (SPIT-14)
+    ]}
+    assert summary(rec) == ([0, 52], [0])
+    rounds = of(spit, "round")
+    assert [x["round"] for x in rounds] == [1, 2, 3, 4, 5]
+    assert [x["cards"] for x in rounds] == [x["cards"] for x in rec["rounds"]]
+    assert [x["restarts"] for x in rounds] == [1, 0, 2, 10, 1]
+    # SPIT-10: the slaps, decided by the capture timestamps to the microsecond
+    slaps = of(spit, "slap")
+    assert [(x["round"], x["winner"], x["margin_us"], x["takes_smaller"], x["presses"])
+            for x in slaps] == [(1, 1, 7300, 1, [1, 0]), (2, 0, 7300, 0, [0, 1])]
+    fs = of(spit, "false_start")  # SPIT-4: P1 jumped the first countdown
+    assert [(x["round"], x["seat"], x["early_us"]) for x in fs] == [(1, 0, 1380000)]
 
 
 # ---- the recorder that wrote the scripts ----------------------------------------
@@ -237,7 +264,82 @@ def record_speed():
                   "Written by tests/test_sim_games.py (its recorder); checked by its tests.")
 
 
-RECORDERS = {"speed": record_speed}
+def record_spit():
+    from app_spit_game import start_round, both_stuck, restart, slap, enter_cards, _is_cards
+    r = RecRig("spit")
+    r.t = 500 * MS
+
+    def go(n, extra=""):
+        r.comment("Round %d.  OK: laid out (SPIT-2/3); P1 and P2 tap: Spit! (SPIT-4); 3-2-1 GO.%s"
+                  % (n, extra))
+
+    def cards(a, why):
+        r.comment("%s\nP1's cards after the relayout: UP/DOWN to %d (P2 has the rest of 52), OK\n"
+                  "(SPIT-12)." % (why, a))
+        enter_cards(r, a)
+
+    r.comment("Round 1.  OK: laid out (SPIT-2/3); P1 and P2 tap: Spit! (SPIT-4).")
+    r.tap(OK)
+    r.tap(0)
+    r.tap(1)
+    r.wait(1500 * MS)
+    r.comment("P1 taps 1.6 s into the countdown: a false start (SPIT-4), back to ready.")
+    r.tap(0)
+    r.wait(500 * MS)
+    r.comment("Both call Spit! again; 3-2-1 GO.")
+    r.tap(0)
+    r.tap(1)
+    r.wait(3100 * MS)
+    r.comment("Both stuck (each holds their pad past 0.5 s): 3-2-1, new spit cards (SPIT-8).")
+    restart(r)
+    r.comment("P1 taps: my stock piles are empty (SPIT-9).  Two centre piles: one second\n"
+              "later GO for the slap; P2 slaps first, P1 7.3 ms later (SPIT-10).")
+    r.tap(0)
+    slap(r, 1, 7300)
+    cards(20, "P2 took the smaller pile.")
+
+    go(2)
+    start_round(r)
+    r.comment("P1 clears again and this time slaps first, by 7.3 ms (SPIT-10).")
+    r.tap(0)
+    slap(r, 0, 7300)
+    cards(12, "P1 took the smaller pile.")
+
+    go(3, "\nP1 has 12 cards: no spit cards, one centre pile (SPIT-3).")
+    start_round(r)
+    r.comment("Two restarts (SPIT-8): only P2 has spit cards and turns one onto the pile.")
+    restart(r)
+    restart(r)
+    r.comment("P2 taps: stock piles empty; P1 takes the one centre pile (SPIT-11).")
+    r.tap(1)
+    cards(18, "")
+
+    go(4)
+    start_round(r)
+    r.comment("Both stuck again and again: restarts until nobody has a spit card left;\n"
+              "then the round is blocked (SPIT-13).")
+    while True:
+        both_stuck(r)
+        if _is_cards(r):
+            break
+        r.wait(3000 * MS)
+    cards(10, "Blocked.")
+
+    go(5)
+    start_round(r)
+    r.comment("One restart, then P1 clears their stock piles with no spit cards left:\n"
+              "P1 wins (SPIT-14).")
+    restart(r)
+    r.tap(0)
+    r.comment("OK on the final screen: the record is stored and logged (game_end).")
+    r.tap(OK)
+    return r.text("Spit, a complete game with the default options (tie window 5 ms): slaps lost\n"
+                  "and won, one centre pile, a blocked round and the win (SPIT-14).\n"
+                  "  .venv/bin/speedref-sim --script tests/sim_scripts/spit.txt --game spit [--json]\n"
+                  "Written by tests/test_sim_games.py (its recorder); checked by its tests.")
+
+
+RECORDERS = {"speed": record_speed, "spit": record_spit}
 
 
 def main(argv):
