@@ -112,6 +112,31 @@ def test_spit_game_slaps_one_pile_blocked_and_win_SPIT4_SPIT8_SPIT10_SPIT15(spit
     assert [(x["round"], x["seat"], x["early_us"]) for x in fs] == [(1, 0, 1380000)]
 
 
+@pytest.fixture(scope="module")
+def partners():
+    return run_script("partners")
+
+
+def test_partners_game_to_100_swaps_doubling_and_winner_PT8_PT14_PT16_PT19(partners):
+    rec = final_record(partners)
+    assert rec == {"game": "partners", "target": 100, "players": ["P1", "P2", "P3", "P4"], "hands": [
+        {"dealer": 0, "contractor": 1, "partner": 2, "bid": 9, "trump": "hearts", "tricks": [2, 6, 4, 1]},
+        {"dealer": 1, "contractor": 0, "partner": 1, "bid": 10, "trump": "notrump", "tricks": [7, 3, 2, 1]},
+        {"dealer": 0, "contractor": 3, "partner": 2, "bid": 8, "trump": "spades", "tricks": [4, 2, 3, 4]},
+        {"dealer": 3, "contractor": 2, "partner": 0, "bid": 13, "trump": "diamonds", "tricks": [6, 0, 7, 0]},
+    ]}
+    assert summary(rec) == ([105, 52, 55, 2], [0])
+    hands = of(partners, "hand")
+    assert [h["scores"] for h in hands] == [[2, 15, 13, 1], [17, 13, 2, 1], [48, 24, 0, 0], [38, 0, 40, 0]]
+    assert [h["doubled"] for h in hands] == [False, False, True, True]
+    assert [h["totals"] for h in hands][-1] == [105, 52, 55, 2]
+    assert [h["over"] for h in hands] == [False, False, False, True]
+    # PT-8: the partner moves opposite the contractor; pads stay where they are
+    contracts = of(partners, "contract")
+    assert [c["swap"] for c in contracts] == [[2, 3], [1, 3], None, [0, 3]]
+    assert contracts[-1]["seats"] == [3, 0, 1, 2]
+
+
 # ---- the recorder that wrote the scripts ----------------------------------------
 # Not used by the tests above (they run the committed text).  A RecRig has the
 # interface of tests/mpy/app_rig.Rig (t, press, release, wait, tap, app.flow,
@@ -339,7 +364,50 @@ def record_spit():
                   "Written by tests/test_sim_games.py (its recorder); checked by its tests.")
 
 
-RECORDERS = {"speed": record_speed, "spit": record_spit}
+def record_partners():
+    import app_partners_game as P
+    r = RecRig("partners")
+    r.t = 500 * MS
+    table = P.Table()
+    r.comment("P1 taps their pad: P1 deals the first hand (PT-3).")
+    P.tap(r, 0)
+    notes = [
+        "P1 deals; P2 bids 9 hearts and names P3 as partner: P3 and P4 swap seats (PT-8).\n"
+        "Tricks P1..P4 2 6 4 1: made with 10 (PT-14).",
+        "P2 deals; P1 bids 10 no trump with P2: P2 and P4 swap.  Tricks 7 3 2 1: made.",
+        "P1 deals; P4 bids 8 spades with P3, who sits opposite already.  Tricks 4 2 3 4:\n"
+        "failed with 7, and P1's 8 + 4*4 = 24 >= 20 doubles the hand (PT-16).",
+        "P4 deals; P3 bids 13 diamonds with P1: P1 and P4 swap.  All 13 taken, doubled (PT-16).\n"
+        "Totals 105 52 55 2: P1 passes 100 alone and wins (PT-19).",
+    ]
+    for i, hand in enumerate(P.GAME_100):
+        bid, trump, c, p, tricks = hand
+        r.comment("Hand %d.  %s" % (i + 1, notes[i]))
+        r.comment("The final bid: UP from 7 to %d, OK; the trump: UP to %s, OK (PT-4, PT-5).\n"
+                  "The contractor taps their pad, then the partner (PT-7, PT-8)." % (bid, trump))
+        P.tap(r, UP, bid - 7)
+        P.tap(r, OK)
+        P.tap(r, UP, P.TRUMPS.index(trump))
+        P.tap(r, OK)
+        P.tap(r, table.pad(c))
+        P.tap(r, table.pad(p))
+        if table.name_partner(c, p) is not None:
+            r.comment("OK: the two players have changed seats (pad k stays seat k).")
+            P.tap(r, OK)
+        r.comment("The winner of each of the 13 tricks taps the pad where they sit (PT-13).")
+        P.play_tricks(r, table, P.winners(tricks))
+        r.comment("OK on the hand's scores; OK on the totals: %s." % (
+            "next hand" if i < len(P.GAME_100) - 1 else
+            "the final standings, where OK stores the record (game_end)"))
+        P.tap(r, OK)
+        P.tap(r, OK)
+    return r.text("Partners, a complete game to 100 (the default target), worked out by hand from\n"
+                  "seeds/partners.md: seat swaps, a failed contract doubled, a grand slam.\n"
+                  "  .venv/bin/speedref-sim --script tests/sim_scripts/partners.txt --game partners [--json]\n"
+                  "Written by tests/test_sim_games.py (its recorder); checked by its tests.")
+
+
+RECORDERS = {"speed": record_speed, "spit": record_spit, "partners": record_partners}
 
 
 def main(argv):
