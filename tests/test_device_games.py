@@ -33,7 +33,9 @@ HARNESS_WK = 6          # 6wK = 12,288 bytes on this 64-bit port
 HEAP = "%dwK" % (DEVICE_WK + HARNESS_WK)
 HARNESS = ["tests/fakes/machine.py", "tests/mpy/board_sim.py", "tests/mpy/device_game_speed.py",
            "tests/mpy/device_game_many.py", "tests/mpy/device_game_e2e.py",
-           "tests/mpy/device_game_partners.py", "tests/mpy/app_rig.py", "tests/mpy/app_partners_game.py"]
+           "tests/mpy/device_game_partners.py", "tests/mpy/app_rig.py", "tests/mpy/app_partners_game.py",
+           "tests/mpy/device_game_speedrun.py", "tests/mpy/app_speedrun_game.py",
+           "tests/mpy/device_game_spit.py", "tests/mpy/app_spit_game.py"]
 
 
 @pytest.fixture(scope="session")
@@ -59,7 +61,9 @@ def run_driver(harness, driver, root, arg, heap=HEAP):
     result, lines = None, []
     for line in r.stdout.splitlines():
         if line.startswith("RESULT "):
-            result = json.loads(line[7:])
+            k, v = json.loads(line[7:])
+            result = result or {}
+            result[k] = v
         else:
             lines.append(json.loads(line))
     assert result is not None, r.stdout[-2000:]
@@ -187,5 +191,59 @@ def test_partners_game_through_the_device_equals_the_engine_PT8_PT16_PT19(harnes
     assert g.to_record() == rec
     assert [(h["bid"], h["trump"], h["contractor"], h["partner"]) for h in rec["hands"]] == \
         [(b, t, c, p) for (b, t, c, p, tr) in pg.GAME_100]
+    assert got["wrapped"] and got["dropped"] == 0 and got["saved"] is None
+    assert not [x for x in lines if x["ev"] == "error"]
+
+
+# Speed Run's harness is bigger (app_rig and app_speedrun_game, the flow
+# author's table script, are loaded too) and not measured separately: at
+# 70wK to 80wK the game runs out of heap (fragmentation-dependent) in
+# storage.encode, saving the state after a hand or the final record (json.dumps
+# then .encode() then + header: three copies of a 1-2 KB string).  Reported:
+# Speed Run + the device loop does NOT fit 64wK; this test proves the device
+# path and the record at 96wK only.
+SPEEDRUN_HEAP = "96wK"
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_long_speed_run_through_the_device_equals_the_card_level_game_SR24_SR29(harness, tmp_path, seed,
+                                                                                 heap=SPEEDRUN_HEAP):
+    """A seeded card-level Long Speed Run game (engine/speedrun_play), every
+    hand entered through pins -> capture -> ring -> decoder -> app (who holds
+    the first-player card, trump and ranking, reveals, trick winners,
+    contracts): the logged and stored record is exactly the card-level one."""
+    import app_speedrun_game as G
+    from play_speedrun import play
+    expected = play(seed, "long")[1]
+    expected["players"] = ["P1", "P2", "P3"]
+    (tmp_path / "in").mkdir()
+    path = tmp_path / "in" / "rec.jsonl"
+    G.write_record(str(path), expected)
+    got, lines = run_driver(harness, "device_game_speedrun", tmp_path, {"path": str(path)}, heap)
+    ends = [x["record"] for x in lines if x["ev"] == "game_end"]
+    assert len(ends) == 1 and got["stored"] == ends
+    assert without_id(ends[0]) == expected
+    g = records.replay(expected)
+    assert g.to_record() == expected
+    assert len([x for x in lines if x["ev"] == "hand"]) == len(expected["hands"])
+    assert got["wrapped"] and got["dropped"] == 0 and got["saved"] is None
+    assert not [x for x in lines if x["ev"] == "error"]
+
+
+def test_spit_game_through_the_device_equals_the_engine_SPIT3_SPIT11_SPIT14(harness, tmp_path):
+    """app_spit_game.GAME (slaps by timestamp, one pile, blocked round, the
+    win) through the device: the logged record is the stored one, the engine
+    replays it unchanged, and the CPython app run of the same script (no
+    device) gives the same record and slap verdicts."""
+    import app_spit_game as G
+    got, lines = run_driver(harness, "device_game_spit", tmp_path, {})
+    ends = [x["record"] for x in lines if x["ev"] == "game_end"]
+    assert len(ends) == 1 and got["stored"] == ends
+    rec = without_id(ends[0])
+    assert records.replay(rec).to_record() == rec
+    cp = G.spit_game_report(str(tmp_path / "cp"))
+    assert rec == without_id(cp["record"])
+    assert [(s["winner"], s["margin_us"]) for s in got["slaps"]] == \
+        [(s["winner"], s["margin_us"]) for s in cp["slaps"]]
     assert got["wrapped"] and got["dropped"] == 0 and got["saved"] is None
     assert not [x for x in lines if x["ev"] == "error"]
