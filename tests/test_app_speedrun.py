@@ -486,7 +486,7 @@ def test_undo_after_resume_reopens_the_last_hand_exactly(rig):
     h = {"trump": "none", "ranking": "bell-1", "tricks": [2, 4, 6],
          "contracts": ["W1", "W4", "MOST"], "revealed": [False, True, False]}
     G.play_hand(rig, h)
-    seq = list(f.done[-1][2])
+    seq = rf.unpack(f.done[-1][2])
     rig.reboot()
     rig.tap(OK)
     f = rig.app.flow
@@ -519,7 +519,7 @@ def test_a_damaged_saved_state_is_refused_not_a_crash_SR29(rig):
     G.play_hand(rig, H1)
     saved = rig.store.load_game()[0]
     saved["state"]["hands"][0][3] = ["W4", "W4", "W4"]
-    saved["state"]["hands"][0][2] = [0] * 13  # thirteen tricks cannot be replayed
+    saved["state"]["hands"][0][2] = "0" * 13  # thirteen tricks cannot be replayed
     rig.store.save_game(saved)
     rig.reboot()
     rig.tap(OK)

@@ -2,9 +2,39 @@
 # MicroPython Unix port: a canonical record (with "first", "trump" and
 # "ranking" on each hand) is turned into the presses a table would make.
 # Only the engine's table-level module is needed, never the card level.
+import json
 from app_rig import Rig, MS
 from speedref.app.core import UP, DOWN, OK, BACK
 from speedref.engine import speedrun
+from speedref.log import Log
+
+
+class FileLog:
+    """Like app_rig.ListLog (the device's own Log, every line kept) but the
+    lines go to a file, as they would to a laptop: a 12-hand game logs dozens
+    of lines, and keeping them would take the 64 KB heap the app needs."""
+
+    def __init__(self, path):
+        self.path = path
+        self._f = open(path, "w")
+        self._log = Log(write=self._write)
+
+    def _write(self, s):
+        self._f.write(s)
+        self._f.flush()
+
+    def emit(self, obj):
+        self._log.emit(obj)
+
+    def of(self, ev):
+        out = []
+        with open(self.path) as f:
+            for s in f:
+                d = json.loads(s)
+                if d.get("ev") == ev:
+                    out.append(d)
+        return out
+
 
 HOLD = 900 * MS  # longer than the flow's 0.8 s: a reveal
 
@@ -93,37 +123,80 @@ def play_hand(rig, h):
 
 def play_game(rig, record, start=True):
     """Start Speed Run and play every hand of `record`; OK on RESULT and on
-    FINAL, so the record is stored and logged.  Returns the logged record."""
+    FINAL, so the record is stored and logged.  Returns the logged record.
+    `record` may also be the path of a file written by write_record: the
+    hands are then read one at a time (the 64 KB heap is for the app)."""
+    if isinstance(record, str):
+        f = open(record)
+        length = json.loads(f.readline())["length"]
+    else:
+        f = record["hands"]
+        length = record["length"]
     if start:
-        rig.app.start("speedrun", rig.t, {"length": record["length"]})
-    hands = record["hands"]
-    for i in range(len(hands)):
-        h = hands[i]
+        rig.app.start("speedrun", rig.t, {"length": length})
+    i = 0
+    for h in f:
+        if isinstance(h, str):
+            h = json.loads(h)
         if i == 0 and h.get("first", 0) != 0:
             rig.tap(h["first"])  # SR-5: who holds the first-player card
         play_hand(rig, h)
         rig.tap(OK)  # RESULT -> next HAND, or FINAL
+        rig.sounds = []  # the rig keeps every cue: don't let them pile up
+        i += 1
+    if isinstance(record, str):
+        f.close()
     rig.tap(OK)      # FINAL: save and end
     ends = rig.log.of("game_end")
     return ends[-1]["record"] if ends else None
 
 
+def write_record(path, record):
+    """A record as lines: the header, then one hand per line."""
+    with open(path, "w") as f:
+        f.write(json.dumps({"length": record["length"]}) + "\n")
+        for h in record["hands"]:
+            f.write(json.dumps(h) + "\n")
+
+
 def report(root, record):
     """The facts the tests compare across runtimes, as one JSON-able dict."""
-    rig = Rig(root)
+    import gc
+    import os
+    try:
+        os.mkdir(root)
+    except OSError:
+        pass  # already there
+    rig = Rig(root, log=FileLog(root + "/usb.log"))
     rec = play_game(rig, record)
+    out = {"record": rec, "screen": rig.screen_name()}
+    rig.app = None  # the device is done: only what it left behind is read
+    gc.collect()
+    out["stored"] = rig.store.records()[-1]
+    out["hand_lines"] = rig.log.of("hand")
+    out["saved_game"] = rig.store.load_game()[0]
     plain = dict(rec)
     del plain["id"]
     g = speedrun.replay(plain)
-    return {
-        "record": rec,
-        "engine": g.to_record(),
-        "totals": g.totals,
-        "winners": g.winners(),
-        "tiebreak": g.tiebreak,
-        "ended_early": g.ended_early,
-        "stored": rig.store.records()[-1],
-        "hand_lines": rig.log.of("hand"),
-        "screen": rig.screen_name(),
-        "saved_game": rig.store.load_game()[0],
-    }
+    out["engine"] = g.to_record()
+    out["totals"] = g.totals
+    out["winners"] = g.winners()
+    out["tiebreak"] = g.tiebreak
+    out["ended_early"] = g.ended_early
+    return out
+
+
+def print_report(root, path):
+    """report() for MicroPython: one JSON line per key, so no single huge
+    string has to be built."""
+    r = report(root, path)
+    for k in r:
+        v = r[k]
+        r[k] = None
+        if k == "hand_lines":
+            print(json.dumps([k, []]))
+            while v:
+                print(json.dumps([k + "+", v.pop(0)]))
+        else:
+            print(json.dumps([k, v]))
+        v = None

@@ -24,9 +24,11 @@
 # reveal or a trick (the engine's own undo), the ranking, or the whole last
 # hand (back to its last contract entry).  The entries of every hand are kept
 # as [trump, ranking, seq, contracts], seq holding a seat per trick and
-# [seat, contract] per reveal in the order they happened; a resumed game is
+# [seat, contract] per reveal in the order they happened (packed into a short
+# string for the save: pack/unpack below); a resumed game is
 # rebuilt from them through the engine's public API, so it is checked by the
 # same rules and undo works across a power cut.  Saved at every hand boundary.
+import gc
 from speedref.ticks import ticks_diff
 from speedref.engine import speedrun
 from speedref.app import ui
@@ -78,6 +80,37 @@ def short(c):
     return c if c[0] == "W" else _SHORT[c]
 
 
+def pack(seq):
+    """A hand's entries as a short string for the save (flash and heap are
+    small): "0".."2" = trick won by that seat, "a".."c" + contract + "," =
+    that seat's reveal.  [0, [1, "W4"], 2] -> "0bW4,2"."""
+    out = []
+    for e in seq:
+        if isinstance(e, int):
+            out.append("012"[e])
+        else:
+            out.append("abc"[e[0]] + e[1] + ",")
+    return "".join(out)
+
+
+def unpack(s):
+    """The inverse of pack; ValueError on anything else (a damaged save)."""
+    seq = []
+    i = 0
+    while i < len(s):
+        k = "012".find(s[i])
+        if k >= 0:
+            seq.append(k)
+            i += 1
+        else:
+            j = s.find(",", i)
+            if j < 0:
+                raise ValueError("bad hand entries %r" % s)
+            seq.append(["abc".index(s[i]), s[i + 1:j]])
+            i = j + 1
+    return seq
+
+
 class SpeedRunFlow:
     GAME = "speedrun"
 
@@ -114,13 +147,13 @@ class SpeedRunFlow:
         trump, ranking, seq, contracts = h
         g = self.g
         g.set_choices(trump, ranking)
-        for e in seq:
+        for e in unpack(seq):
             if isinstance(e, int):
                 g.record_trick(e)
             else:
                 g.reveal(e[0], e[1])
         self.scores = g.finish_hand(contracts)
-        self.done.append([trump, ranking, list(seq), list(contracts)])
+        self.done.append([trump, ranking, seq, list(contracts)])
 
     # ---- the flow interface (docs/app.md) -------------------------------
     def press(self, b, t_us):
@@ -172,6 +205,7 @@ class SpeedRunFlow:
         elif ph == RESULT:
             self._to(FINAL if self.g.over else HAND)
         elif ph == FINAL:
+            gc.collect()  # the record is the biggest string of the game
             self.app.finish(self.g.to_record())
             self.app.close()
 
@@ -238,6 +272,7 @@ class SpeedRunFlow:
 
     def _trick(self, p):
         g = self.g
+        gc.collect()  # see _finish_hand: keep what lives all game packed together
         g.record_trick(p)  # SR-11/SR-12; the phase guarantees fewer than 12
         self.seq.append(p)
         self.note = ""
@@ -283,9 +318,15 @@ class SpeedRunFlow:
         self._finish_hand()
 
     def _finish_hand(self):
+        # A hand's garbage (screens drawn, log lines) is scattered between
+        # the engine's long-lived entries; collecting at each hand boundary,
+        # before the hand's score and the save are allocated, keeps the
+        # 64 KB heap in one piece for the save and the final record (without
+        # it a long game fails to find 1 KB in one block on the Unix port).
+        gc.collect()
         g = self.g
         n = g.hands_played + 1
-        h = [g.trump, g.ranking, self.seq, self.contracts]
+        h = [g.trump, g.ranking, pack(self.seq), self.contracts]
         rev = [r is not None for r in g.revealed]
         tricks = list(g.tricks)
         first = g.first
@@ -368,7 +409,7 @@ class SpeedRunFlow:
         g = self.g
         g.undo()
         h = self.done.pop()
-        self.seq = list(h[2])
+        self.seq = unpack(h[2])
         self.contracts = list(h[3])
         self.scores = None
         self._save()
