@@ -73,12 +73,12 @@ def test_complete_game_record_equals_engine_SPIT15(tmp_path):
 def test_layout_shows_spit_cards_and_piles_SPIT2_SPIT3(rig):
     f = start(rig)
     assert f.phase == sp.LAYOUT and lit(rig) > 100
-    assert f.game.cards == [26, 26] and f.spit_left == [11, 11]
+    assert f.game.cards == [26, 26] and f.game.spit_left == [11, 11]
     play_round(rig, ("slap", 0, 0, 12, 0))
     # P1 holds 12: no spit cards, one centre pile this round (SPIT-3, SPIT-11)
-    assert f.phase == sp.LAYOUT and f.spit_left == [0, 25] and f.game.piles == 1
+    assert f.phase == sp.LAYOUT and f.game.spit_left == [0, 25] and f.game.piles == 1
     start_round(rig)
-    assert f.spit_left == [0, 24]
+    assert f.game.spit_left == [0, 24]
 
 
 # ---- "Spit!" starts: countdown, GO, false starts ---------------------------------
@@ -98,7 +98,7 @@ def test_countdown_beeps_and_spit_at_exactly_three_seconds_SPIT4(rig):
     assert f.phase == sp.PLAY and f.game.phase == "play" and f.game.spits == 1
     rig._drain()
     assert rig.sounds.count(COUNT) == 3 and rig.sounds[-1] == GO
-    assert f.spit_left == [10, 10] and f.entries == "S"
+    assert f.game.spit_left == [10, 10] and f.entries == "S"
 
 
 def test_false_start_before_go_restarts_counted_and_logged_SPIT4(rig):
@@ -109,7 +109,7 @@ def test_false_start_before_go_restarts_counted_and_logged_SPIT4(rig):
     rig.wait(1500 * MS)
     rig.press(0)
     assert f.phase == sp.READY and f.false_starts == [1, 0] and rig.sounds[-1] == FOUL
-    assert f.game.phase == "spit" and f.spit_left == [11, 11] and f.entries == ""
+    assert f.game.phase == "spit" and f.game.spit_left == [11, 11] and f.entries == ""
     line = rig.log.of("false_start")[-1]
     assert line["seat"] == 0 and line["round"] == 1 and line["when"] == "start"
     assert 1300 * MS < line["early_us"] < 1500 * MS
@@ -148,7 +148,7 @@ def test_one_stuck_player_restarts_nothing_both_stuck_restart_SPIT8(rig):
     rig.wait(2790 * MS)
     assert f.game.restarts == 0
     rig.wait(20 * MS)
-    assert f.phase == sp.PLAY and f.game.restarts == 1 and f.spit_left == [9, 9]
+    assert f.phase == sp.PLAY and f.game.restarts == 1 and f.game.spit_left == [9, 9]
     assert rig.sounds[-1] == GO and f.entries == "SR"
 
 
@@ -159,25 +159,25 @@ def test_false_start_in_restart_countdown_back_to_play_SPIT8(rig):
     rig.wait(1000 * MS)
     rig.tap(1)
     assert f.phase == sp.PLAY and f.false_starts == [0, 1]
-    assert f.game.restarts == 0 and f.spit_left == [10, 10] and f.stuck == [False, False]
+    assert f.game.restarts == 0 and f.game.spit_left == [10, 10] and f.stuck == [False, False]
     assert rig.log.of("false_start")[-1]["when"] == "restart"
     restart(rig)
-    assert f.game.restarts == 1 and f.spit_left == [9, 9]
+    assert f.game.restarts == 1 and f.game.spit_left == [9, 9]
 
 
 def test_one_player_with_spit_cards_turns_one_onto_each_pile_then_blocked_SPIT8_SPIT13(rig):
     f = start(rig)
     play_round(rig, ("slap", 0, 1, 18, 0))  # 18 vs 34: 3 and 19 spit cards
     start_round(rig)
-    assert f.spit_left == [2, 18]
+    assert f.game.spit_left == [2, 18]
     restart(rig)
     restart(rig)
-    assert f.spit_left == [0, 16]
+    assert f.game.spit_left == [0, 16]
     restart(rig)  # only P2 spits now: one card onto each of the two piles
-    assert f.spit_left == [0, 14]
+    assert f.game.spit_left == [0, 14]
     for _ in range(7):
         restart(rig)
-    assert f.spit_left == [0, 0] and f.phase == sp.PLAY
+    assert f.game.spit_left == [0, 0] and f.phase == sp.PLAY
     both_stuck(rig)  # nobody has spit cards: the round is blocked, no countdown
     assert f.phase == sp.CARDS and f.game.blocked and f.game.restarts == 10
     enter_cards(rig, 17)
@@ -281,7 +281,7 @@ def test_clearing_after_last_spit_card_used_wins_SPIT14(rig):
     play_round(rig, ("slap", 0, 1, 17, 0))  # 17: two spit cards
     start_round(rig)
     restart(rig)
-    assert f.spit_left[0] == 0
+    assert f.game.spit_left[0] == 0
     rig.tap(0)
     assert f.phase == sp.FINAL and f.game.winner == 0
 
@@ -318,7 +318,7 @@ def test_presses_in_wrong_phases_are_ignored(rig):
     start_round(rig)
     for b in (2, 3, UP, DOWN, OK):
         rig.tap(b)
-    assert f.phase == sp.PLAY and f.game.cleared is None and f.spit_left == [10, 10]
+    assert f.phase == sp.PLAY and f.game.cleared is None and f.game.spit_left == [10, 10]
     rig.tap(0)
     assert f.phase == sp.SLAP
     for b in (2, 3, UP, DOWN, OK):
@@ -355,11 +355,11 @@ def test_undo_steps_back_one_entry_at_a_time(rig):
     assert f.game.slap_winner == 0
     pause_pick(rig, "Undo last")  # that slap again
     pause_pick(rig, "Undo last")  # the clearing
-    assert f.phase == sp.PLAY and f.game.cleared is None and f.spit_left == [9, 9]
+    assert f.phase == sp.PLAY and f.game.cleared is None and f.game.spit_left == [9, 9]
     pause_pick(rig, "Undo last")  # the restart
-    assert f.phase == sp.PLAY and f.game.restarts == 0 and f.spit_left == [10, 10]
+    assert f.phase == sp.PLAY and f.game.restarts == 0 and f.game.spit_left == [10, 10]
     pause_pick(rig, "Undo last")  # the start
-    assert f.phase == sp.LAYOUT and f.game.phase == "spit" and f.spit_left == [11, 11]
+    assert f.phase == sp.LAYOUT and f.game.phase == "spit" and f.game.spit_left == [11, 11]
     rig.back()
     assert "Undo last" not in rig.app.screen.items
     rig.tap(OK)
@@ -453,7 +453,7 @@ def test_power_cut_after_the_slap_keeps_the_verdict_SPIT10(rig):
     rig.tap(OK)
     f = rig.app.flow
     assert f.phase == sp.CARDS and f.game.slap_winner == 0 and f.game.cleared == 1
-    assert f.slap_text == "P1 by 7.3 ms" and f.spit_left == [9, 9]
+    assert f.slap_text == "P1 by 7.3 ms" and f.game.spit_left == [9, 9]
     enter_cards(rig, 29)
     assert f.game.rounds == [{"cleared": 1, "slap": 0, "cards": [29, 23]}]
 

@@ -94,9 +94,13 @@ def test_spit14_the_win_and_nothing_after_it():
 
 
 def test_spit14_clear_out_at_the_table():
+    """The engine decides the win from its own spit-card count (no `out` flag)."""
     g = SpitGame()
     g.spit(0), g.spit(1)
-    g.clear(0, out=True)
+    for _ in range(10):  # 11 spit cards each: one at the start, ten restarts
+        g.spit(0), g.spit(1)
+    assert g.spit_left == [0, 0]
+    g.clear(0)
     assert g.phase == "over" and g.winner == 0 and g.rounds[-1] == {"cleared": 0, "cards": [0, 52]}
 
 

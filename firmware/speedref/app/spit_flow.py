@@ -5,26 +5,32 @@
 #            (SPIT-2, SPIT-3)                               OK or a pad: next
 #   READY    each player taps their pad: "Spit!" (SPIT-4)
 #   START    3-2-1 beeps, GO at ready+3 s exactly: turn the spit cards.
-#            A pad press before GO is a false start: counted, logged, READY.
+#            A pad press before GO is a false start (SPIT-18): counted,
+#            logged, READY.
 #   PLAY     hold your pad = "stuck" (release = not stuck any more).  Both
-#            stuck: RESTART, or a blocked round when nobody has spit cards
-#            left (SPIT-13).  Tap your pad = "my stock piles are empty"
-#            (SPIT-9): the win when you have no spit cards left (SPIT-14),
-#            the slap with two centre piles (SPIT-10), else the other player
-#            takes the one pile (SPIT-11).
+#            stuck: RESTART, or a blocked round when nobody can spit
+#            (SPIT-8, SPIT-13).  Tap your pad = "my stock piles are empty"
+#            (SPIT-9): the engine says whether that is the win (SPIT-14),
+#            the slap (SPIT-10) or the other player taking the one pile
+#            (SPIT-11).
 #   RESTART  3-2-1, GO: spit cards again (SPIT-8).  A press before GO is a
-#            false start: counted, logged, back to PLAY.
-#   SLAP     GO one second after the clearing tap; the first pad after GO
-#            takes the smaller pile, decided by timestamp (arbiter.Race); a
-#            tie within the tie window goes to the player who cleared
-#            (SPIT-10).  A pad before GO is a false start: GO again.
+#            false start (SPIT-18): counted, logged, back to PLAY.
+#   SLAP     GO one second after the clearing tap (SPIT-17); the first pad
+#            after GO takes the smaller pile, decided by timestamp
+#            (arbiter.Race); a tie within the tie window goes to the player
+#            who cleared (SPIT-10).  A pad before GO is a false start: GO
+#            again one second after it (SPIT-18).
 #   CARDS    who took which pile, then P1's card count after the relayout
 #            (UP/DOWN, held repeats; P2 has the rest of the 52), OK (SPIT-12)
 #   FINAL    the winner; OK stores the record.
 #
-# The device counts each player's spit cards through the round (one per
-# "Spit!", SPIT-4/SPIT-8), so it knows whether clearing is the win and
-# whether a double stuck is a restart or a blocked round.
+# Every rule decision is the engine's (engine/spit.py SpitGame): the spit
+# cards each player has left and who turns what at a "Spit!"
+# (g.spit_left, g.can_spit()), one centre pile or two (g.piles), whether a
+# clearing is the win (g.clear), the slap's GO and false starts
+# (g.slap_go, g.false_start), a tie (g.slap(None)), who takes a pile
+# (g.taker()) and the possible counts (spit.relayout_ok).  The flow only
+# times, draws, logs and saves.
 #
 # Entries of a round, kept as a short code string so undo and a resumed game
 # rebuild the engine through its public API only:
@@ -56,7 +62,6 @@ FINAL = const(7)
 
 SECOND = const(1000000)
 HOLD_US = const(500000)        # a pad held this long is a stuck call, shorter is a tap
-SLAP_DELAY_US = const(1000000)  # from the clearing tap to the slap's GO
 SLAP_WAIT_US = const(1000000)   # after the first slap, how long the other may still slap
 REPEAT_US = const(500000)      # UP/DOWN held this long starts repeating ...
 REPEAT_EVERY_US = const(80000)  # ... this often
@@ -76,7 +81,6 @@ class SpitFlow:
         self.tap_ok = [False, False]  # this press began in PLAY: a tap or a hold
         self.stuck = [False, False]
         self.ready = [False, False]
-        self.spit_left = [0, 0]       # spit cards still face down this round
         self.false_starts = [0, 0]
         self.t0 = 0                   # start of the running countdown
         self.cue = 0                  # countdown cues given (3, 2, 1, GO)
@@ -99,7 +103,7 @@ class SpitFlow:
         if state is not None and self.game.phase == "relayout":
             self.slap_text = str(state.get("text", ""))
         if self.game.phase == "relayout":
-            self.count = _clamp(self.game.cards[0])
+            self.count = self.game.cards[0]
         if state is None:
             self._save()  # a power cut in round 1 can be resumed too
 
@@ -125,8 +129,9 @@ class SpitFlow:
                     return
                 r = self.race.press(b, t_us)
                 if r == FALSE_START:
-                    self._false_start(b, -ticks_diff(t_us, self.go_t))
-                    self._arm(t_us)
+                    # SPIT-18: the engine re-arms GO one second after it
+                    self._false_start(b, self.game.false_start(b, t_us))
+                    self._open_race()
                 elif r == COUNTED and self.race.pressed() == 1:
                     self.first_t = t_us
             elif ph == READY:
@@ -204,9 +209,9 @@ class SpitFlow:
                 x = 64 * p
                 fb.text(NAMES[p], x + 8, 11, 1)
                 ui.big(fb, str(g.cards[p]), x + 8, 20, 2)
-                s = spit.spit_cards(g.cards[p])
+                s = g.spit_left[p]
                 fb.text("spit %d" % s if s else "no spit", x, 38, 1)
-            if spit.spit_cards(g.cards[0]) and spit.spit_cards(g.cards[1]):
+            if g.piles == 2:
                 fb.text("Piles 1-2-3-4-5", 0, 47, 1)
             else:
                 fb.text("fill piles 1..5", 0, 47, 1)
@@ -225,7 +230,7 @@ class SpitFlow:
             ui.center(fb, "spit cards left", 11)
             for p in (0, 1):
                 x = 64 * p
-                ui.big(fb, str(self.spit_left[p]), x + 16, 20, 2)
+                ui.big(fb, str(g.spit_left[p]), x + 16, 20, 2)
                 fb.text("%s %s" % (NAMES[p], "STUCK" if self.stuck[p] else "-"), x, 38, 1)
             if self.note:
                 fb.text(self.note, 0, 52, 1)
@@ -237,14 +242,15 @@ class SpitFlow:
             ui.big_center(fb, "SLAP!" if self.went else "WAIT", 18, 4)
             ui.center(fb, self.note or "smaller pile", 52)
         elif ph == CARDS:
+            t = g.taker()
             if g.blocked:
                 ui.title(fb, "Blocked round")  # SPIT-13
-                ui.center(fb, "take your side", 10)
+                ui.center(fb, "take your side" if t is None else "%s takes pile" % NAMES[t], 10)
             elif g.slap_winner is not None:
-                ui.title(fb, "%s took smaller" % NAMES[g.slap_winner])
+                ui.title(fb, "%s took smaller" % NAMES[t])  # SPIT-10
                 ui.center(fb, self.slap_text, 10)
             else:
-                ui.title(fb, "%s takes pile" % NAMES[1 - g.cleared])  # SPIT-11
+                ui.title(fb, "%s takes pile" % NAMES[t])  # SPIT-11
                 ui.center(fb, "one centre pile", 10)
             for p in (0, 1):
                 c = self.count if p == 0 else spit.DECK - self.count
@@ -301,7 +307,7 @@ class SpitFlow:
         self.app.redraw()
 
     def _false_start(self, p, early_us):
-        # SPIT-4/SPIT-8: nobody turns a card (or slaps) before GO.
+        # SPIT-18: nobody turns a card (or slaps) before GO.
         ph = self.phase
         self.false_starts[p] += 1
         self.app.emit({"ev": "false_start", "game": "spit", "round": self.game.hands_played + 1,
@@ -347,7 +353,7 @@ class SpitFlow:
         self.app.redraw()
         if not (self.stuck[0] and self.stuck[1]):
             return
-        if self.spit_left[0] or self.spit_left[1]:
+        if self.game.can_spit():
             self.t0 = now_us  # SPIT-8: both stuck, spit again
             self.cue = 0
             self._to(RESTART)
@@ -360,25 +366,31 @@ class SpitFlow:
 
     def _clear(self, p, t_us):
         self.note = ""
-        self._enter("01"[p])
+        self._enter("01"[p], t_us)
         g = self.game
         if g.phase == "over":  # SPIT-14: no spit cards left either: the win
             self._emit_round(g.restarts)
             self.app.sound(WIN)
             self._save()
             self._to(FINAL)
-        elif g.phase == "slap":  # SPIT-10: two centre piles
+        elif g.phase == "slap":  # SPIT-10: two centre piles; GO set by SPIT-17
             self.app.sound(CALL)
-            self._arm(t_us)
+            self._open_race()
             self._to(SLAP)
         else:  # SPIT-11: one centre pile, the other player takes it
             self.app.sound(CALL)
             self._round_over()
 
     def _arm(self, t_us):
-        # The slap's GO comes SLAP_DELAY_US after now; presses before it are
-        # false starts (the arbiter says so).
-        self.go_t = ticks_add(t_us, SLAP_DELAY_US)
+        # SPIT-17: the engine puts the slap's GO one second after t_us (the
+        # game going on after a pause or an undo).
+        self.game.arm_slap(t_us)
+        self._open_race()
+
+    def _open_race(self):
+        # The race opens at the engine's GO; the arbiter marks earlier
+        # presses as false starts (SPIT-18).
+        self.go_t = self.game.slap_go
         self.race.open(self.go_t)
         self.armed = True
         self.went = False
@@ -400,11 +412,11 @@ class SpitFlow:
         if v is None:
             return  # the tie window has not passed yet
         g = self.game
-        # SPIT-10: the first slap takes the smaller pile; a tie (within the
-        # window) goes to the player who cleared: they ended the round.
-        w = g.cleared if v.winner is None else v.winner
+        # SPIT-10: the first slap takes the smaller pile; the engine gives a
+        # tie (within the window) to the player who cleared.
+        w = g.slap(v.winner, self.first_t)
         self.armed = False
-        self._enter("ab"[w])
+        self.entries += "ab"[w]
         self.slap_text = v.text() if v.winner is not None else v.text() + ": " + NAMES[w]
         d = v.to_dict()
         d["ev"] = "slap"
@@ -420,13 +432,13 @@ class SpitFlow:
     def _round_over(self):
         # The round has ended (slap, one pile, blocked): save now, because a
         # slap verdict cannot be played again after a power cut.
-        self.count = _clamp(self.game.cards[0])
+        self.count = self.game.cards[0]
         self._save()
         self._to(CARDS)
 
     def _step(self, b):
         v = self.count + (1 if b == UP else -1)
-        if 1 <= v <= spit.DECK - 1:  # SPIT-12/SPIT-14: nobody has 0 after a relayout
+        if spit.relayout_ok(v):  # SPIT-12/SPIT-14: nobody has 0 after a relayout
             self.count = v
             self.app.redraw()
 
@@ -463,15 +475,12 @@ class SpitFlow:
         })
 
     # ---- entries and rebuilding --------------------------------------------
-    def _enter(self, e):
+    def _enter(self, e, t_us=None):
         """Apply one entry to the engine and add it to this round's code."""
-        _apply(self.game, self.spit_left, e)
+        _apply(self.game, e, t_us)
         self.entries += e
 
     def _new_round(self):
-        g = self.game
-        self.spit_left[0] = spit.spit_cards(g.cards[0])  # SPIT-2/SPIT-3
-        self.spit_left[1] = spit.spit_cards(g.cards[1])
         for p in (0, 1):
             self.ready[p] = False
             self.stuck[p] = False
@@ -486,13 +495,12 @@ class SpitFlow:
         g = spit.SpitGame(NAMES)
         self.game = g
         for e, a, b in self.done:
-            self._new_round()
             for c in e:
-                _apply(g, self.spit_left, c)
+                _apply(g, c)
             g.relayout(a, b)
         self._new_round()
         for c in self.entries:
-            _apply(g, self.spit_left, c)
+            _apply(g, c)
         ph = g.phase
         if ph == "over":
             self.phase = FINAL
@@ -505,39 +513,21 @@ class SpitFlow:
         # else "spit": the round has not started, LAYOUT (from _new_round)
 
 
-def _apply(g, left, e):
-    """One entry on the engine; `left` is each player's spit cards still
-    face down, updated by the Spit! calls."""
+def _apply(g, e, t_us=None):
+    """One entry on the engine through its public API: the engine holds
+    every rule (spit cards turned, the win, the slap's GO, blocked rounds);
+    this only decodes the letter."""
     if e == "S" or e == "R":
-        # SPIT-4 / SPIT-8: each player with spit cards turns one.  With only
-        # one player holding spit cards they turn one onto each centre pile.
-        if g.phase != ("spit" if e == "S" else "play"):
+        # S is the start and R a restart: a save that mixes them up is refused.
+        if (e == "S") != (g.phase == "spit"):
             raise RuleError("SPIT-8", "round %d: %s out of turn" % (g.hands_played + 1, e))
-        if not (left[0] or left[1]):
-            raise RuleError("SPIT-13", "round %d: nobody has spit cards left: the round is blocked"
-                            % (g.hands_played + 1))
-        g.spit(0)
+        g.spit(0)  # SPIT-4 / SPIT-8
         g.spit(1)
-        if left[0] and left[1]:
-            left[0] -= 1
-            left[1] -= 1
-        else:
-            p = 0 if left[0] else 1
-            k = 1 if e == "S" else g.piles
-            left[p] -= k if left[p] >= k else left[p]
     elif e == "0" or e == "1":
-        p = int(e)
-        g.clear(p, out=left[p] == 0)  # SPIT-9 / SPIT-14
+        g.clear(int(e), t_us)  # SPIT-9, SPIT-14, SPIT-17
     elif e == "a" or e == "b":
         g.slap(0 if e == "a" else 1)  # SPIT-10
     elif e == "B":
-        if left[0] or left[1]:
-            raise RuleError("SPIT-8", "round %d: a player still has spit cards: spit again, "
-                            "not blocked" % (g.hands_played + 1))
-        g.block()  # SPIT-13
+        g.block()  # SPIT-13 (SPIT-8 while anyone can spit)
     else:
         raise ValueError("unknown Spit entry %r" % e)
-
-
-def _clamp(a):
-    return 1 if a < 1 else (spit.DECK - 1 if a > spit.DECK - 1 else a)
