@@ -137,6 +137,51 @@ def test_partners_game_to_100_swaps_doubling_and_winner_PT8_PT14_PT16_PT19(partn
     assert contracts[-1]["seats"] == [3, 0, 1, 2]
 
 
+# The long game tests/mpy/play_speedrun.py plays with real cards (seed 1), as
+# the Speed Run record keeps it: tricks, contracts, reveals, first player,
+# trump and ranking of each hand.
+SPEEDRUN_HANDS = json.loads("""[
+{"tricks": [4, 3, 5], "contracts": ["W7", "MOST", "W4"], "revealed": [true, true, false], "first": 1, "trump": "geckos", "ranking": "bell-10"},
+{"tricks": [4, 6, 2], "contracts": ["W9", "PASS", "MIDDLE"], "revealed": [true, false, true], "first": 2, "trump": "raccoons", "ranking": "bell-1"},
+{"tricks": [4, 5, 3], "contracts": ["MIDDLE", "W0", "W7"], "revealed": [true, true, true], "first": 0, "trump": "raccoons", "ranking": "slalom-1"},
+{"tricks": [5, 4, 3], "contracts": ["W4", "MIDDLE", "PASS"], "revealed": [true, true, false], "first": 1, "trump": "gorillas", "ranking": "10-high"},
+{"tricks": [5, 1, 6], "contracts": ["W5", "W5", "REDO:W4"], "revealed": [false, false, true], "first": 2, "trump": "none", "ranking": "slalom-1"},
+{"tricks": [5, 3, 4], "contracts": ["PASS", "W1", "REDO:W7"], "revealed": [false, true, true], "first": 0, "trump": "earthworms", "ranking": "10-high"},
+{"tricks": [3, 6, 3], "contracts": ["REDO:MIDDLE", "W4", "W9"], "revealed": [true, true, true], "first": 1, "trump": "geckos", "ranking": "slalom-10"},
+{"tricks": [0, 8, 4], "contracts": ["REDO:W7", "REDO:MIDDLE", "PASS"], "revealed": [true, true, false], "first": 2, "trump": "geckos", "ranking": "bell-10"},
+{"tricks": [4, 8, 0], "contracts": ["PASS", "REDO:MOST", "W5"], "revealed": [false, true, false], "first": 0, "trump": "none", "ranking": "slalom-1"},
+{"tricks": [5, 5, 2], "contracts": ["FEWEST", "PASS", "FEWEST"], "revealed": [true, false, true], "first": 1, "trump": "raccoons", "ranking": "slalom-1"},
+{"tricks": [2, 4, 6], "contracts": ["W1", "W7", "MOST"], "revealed": [true, true, true], "first": 2, "trump": "gorillas", "ranking": "10-high"},
+{"tricks": [5, 5, 2], "contracts": ["W0", "FEWEST", "W0"], "revealed": [true, false, false], "first": 0, "trump": "gorillas", "ranking": "slalom-10"}]""")
+
+
+@pytest.fixture(scope="module")
+def speedrun():
+    return run_script("speedrun")
+
+
+def test_speedrun_long_game_tricks_reveals_contracts_and_standings_SR2_SR21_SR24(speedrun):
+    rec = final_record(speedrun)
+    assert rec == {"game": "speedrun", "length": "long", "players": ["P1", "P2", "P3"],
+                   "hands": SPEEDRUN_HANDS}
+    assert summary(rec) == ([30, 23, 22], [2])  # SR-24: the lowest total wins
+    hands = of(speedrun, "hand")
+    assert [h["hand"] for h in hands] == list(range(1, 13))  # SR-2: a long game is 12 hands
+    assert [h["tricks"] for h in hands] == [h["tricks"] for h in SPEEDRUN_HANDS]
+    assert hands[-1]["totals"] == [30, 23, 22] and hands[-1]["over"] and not hands[-1]["ended_early"]
+    # SR-21: every reveal made during play is logged with the hand and the trick
+    reveals = of(speedrun, "reveal")
+    assert len(reveals) == sum(sum(h["revealed"]) for h in SPEEDRUN_HANDS) == 24
+    assert reveals[0]["hand"] == 1 and reveals[0]["seat"] == 0 and reveals[0]["contract"] == "W7"
+
+
+def test_the_card_level_game_is_what_the_script_plays():
+    """The fixed record above is the seeded card-level playthrough's."""
+    from play_speedrun import play
+    rec = play(SPEEDRUN_SEED, "long")[1]
+    assert rec["hands"] == SPEEDRUN_HANDS
+
+
 # ---- the recorder that wrote the scripts ----------------------------------------
 # Not used by the tests above (they run the committed text).  A RecRig has the
 # interface of tests/mpy/app_rig.Rig (t, press, release, wait, tap, app.flow,
@@ -407,7 +452,45 @@ def record_partners():
                   "Written by tests/test_sim_games.py (its recorder); checked by its tests.")
 
 
-RECORDERS = {"speed": record_speed, "spit": record_spit, "partners": record_partners}
+SPEEDRUN_SEED = 1  # tests/mpy/play_speedrun.play(1, "long"): real cards, dealt and played
+
+
+def record_speedrun():
+    import app_speedrun_game as G
+    from play_speedrun import play
+    rec = play(SPEEDRUN_SEED, "long")[1]
+    r = RecRig("speedrun")
+    r.t = 500 * MS
+    for i, h in enumerate(rec["hands"]):
+        who = ["P%d" % (s + 1) for s in range(3) if h["revealed"][s]]
+        r.comment("Hand %d: tricks P1..P3 %d %d %d; contracts %s%s." % (
+            i + 1, h["tricks"][0], h["tricks"][1], h["tricks"][2], " ".join(h["contracts"]),
+            "; %s reveal%s during play (SR-21)" % (" and ".join(who), "s" if len(who) == 1 else "")
+            if who else ""))
+        if i == 0 and h["first"] != 0:
+            r.comment("P%d holds the first-player card and taps their pad (SR-5)." % (h["first"] + 1))
+            r.tap(h["first"])
+        r.comment("OK; the trump %s: DOWN to it, OK (SR-7); the ranking %s: DOWN to it, OK (SR-9)."
+                  % (h["trump"], h["ranking"]))
+        G.choose(r, h["trump"], h["ranking"])
+        r.comment("Each trick's winner taps their pad (SR-11); a reveal is a 0.9 s hold, then\n"
+                  "DOWN to the contract and OK (SR-21, SR-22).")
+        G.play_seq(r, G.hand_seq(h))
+        r.comment("After the 12th trick: each unrevealed contract in seat order, DOWN to it, OK\n"
+                  "(SR-13); a Redo then names the contract it plays again (SR-19).  OK: %s."
+                  % ("next hand" if i < len(rec["hands"]) - 1 else "the final standings"))
+        G.enter_contracts(r, h)
+        r.tap(OK)
+    r.comment("OK on the final standings: the record is stored and logged (game_end).")
+    r.tap(OK)
+    return r.text("Speed Run, a complete long game (12 hands, three players, the default length),\n"
+                  "played with real cards by tests/mpy/play_speedrun.py (seed %d).\n"
+                  "  .venv/bin/speedref-sim --script tests/sim_scripts/speedrun.txt --game speedrun [--json]\n"
+                  "Written by tests/test_sim_games.py (its recorder); checked by its tests." % SPEEDRUN_SEED)
+
+
+RECORDERS = {"speed": record_speed, "spit": record_spit, "partners": record_partners,
+             "speedrun": record_speedrun}
 
 
 def main(argv):
