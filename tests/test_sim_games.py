@@ -182,6 +182,53 @@ def test_the_card_level_game_is_what_the_script_plays():
     assert rec["hands"] == SPEEDRUN_HANDS
 
 
+# ---- the README's screenshots (docs/screens, sim/tools/readme_screens.py) ----------
+def test_readme_png_is_the_oled_scaled_3x_with_a_pixel_grid():
+    from sim.tools import readme_screens as R
+    frame = bytearray(1024)
+    frame[0] = 0b101  # pixels (0, 0) and (0, 2) lit
+    frame[1023] = 0x80  # pixel (127, 63)
+    import tempfile
+    from PIL import Image
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "f.png")
+        R.to_png(bytes(frame), path)
+        img = Image.open(path).convert("RGB")
+        assert img.size == (384, 192)
+        px = img.load()
+        assert [px[x, 0] for x in range(4)] == [R.LIT, R.LIT, R.GAP, R.DARK]  # dot, dot, gap, next pixel
+        assert px[0, 2] == R.GAP and px[0, 3] == R.DARK and px[0, 6] == R.LIT
+        assert px[381, 189] == R.LIT and px[383, 191] == R.GAP
+        assert R.from_png(path) == bytes(frame)
+
+
+SCREEN_NAMES = ["menu", "speed_countdown", "speed_slap", "speedrun_tricks", "partners_hand",
+                "partners_final", "speedrun_final"]
+
+
+def test_readme_screens_are_what_the_simulator_shows_now():
+    """The committed PNGs show today's screens.  After a screen changes on
+    purpose: .venv/bin/python -m sim.tools.readme_screens (and look at them)."""
+    from sim.tools import readme_screens as R
+    assert list(R.SCREENS) == SCREEN_NAMES
+    for name in SCREEN_NAMES:
+        shown = R.SCREENS[name]()
+        assert any(shown), name
+        assert R.from_png(ROOT / "docs" / "screens" / (name + ".png")) == shown, (
+            "docs/screens/%s.png is stale: rerun python -m sim.tools.readme_screens" % name)
+
+
+def test_readme_slap_screen_is_a_real_race_decided_by_timestamps_SP17():
+    """The slap verdict screenshot comes from a slap-to-win race through the
+    virtual pads: P1 first by 7.3 ms, logged and shown on the claim screen."""
+    from sim.tools import readme_screens as R
+    p = R.slap_race()
+    slaps = [x for x in (json.loads(s) for s in p.board.lines) if x.get("ev") == "slap"]
+    assert [(x["winner"], x["margin_us"], x["presses"]) for x in slaps] == [(0, 7300, [0, 1])]
+    assert p.flow().slap_text == "P1 by 7.3 ms"
+    assert p.board.screen() == R.speed_slap()
+
+
 # ---- the recorder that wrote the scripts ----------------------------------------
 # Not used by the tests above (they run the committed text).  A RecRig has the
 # interface of tests/mpy/app_rig.Rig (t, press, release, wait, tap, app.flow,
