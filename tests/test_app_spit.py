@@ -101,7 +101,7 @@ def test_countdown_beeps_and_spit_at_exactly_three_seconds_SPIT4(rig):
     assert f.game.spit_left == [10, 10] and f.entries == "S"
 
 
-def test_false_start_before_go_restarts_counted_and_logged_SPIT4(rig):
+def test_false_start_before_go_restarts_counted_and_logged_SPIT4_SPIT18(rig):
     f = start(rig)
     rig.tap(OK)
     rig.tap(0)
@@ -152,7 +152,7 @@ def test_one_stuck_player_restarts_nothing_both_stuck_restart_SPIT8(rig):
     assert rig.sounds[-1] == GO and f.entries == "SR"
 
 
-def test_false_start_in_restart_countdown_back_to_play_SPIT8(rig):
+def test_false_start_in_restart_countdown_back_to_play_SPIT8_SPIT18(rig):
     f = start(rig)
     start_round(rig)
     both_stuck(rig)
@@ -218,7 +218,7 @@ def test_tie_window_zero_decides_a_2ms_race_SPIT10(rig):
     assert f.game.slap_winner == 0 and f.slap_text == "P1 by 2.0 ms"
 
 
-def test_slap_before_go_is_a_false_start_and_go_comes_again_SPIT10(rig):
+def test_slap_before_go_is_a_false_start_and_go_comes_again_SPIT10_SPIT18(rig):
     f = start(rig)
     start_round(rig)
     rig.tap(0)
@@ -234,7 +234,7 @@ def test_slap_before_go_is_a_false_start_and_go_comes_again_SPIT10(rig):
     assert f.game.slap_winner == 1
 
 
-def test_a_lone_slap_is_decided_after_a_second(rig):
+def test_a_lone_slap_is_decided_after_a_second_SPIT17(rig):
     f = start(rig)
     start_round(rig)
     rig.tap(0)
@@ -549,3 +549,87 @@ def test_screen_lines_fit_sixteen_characters(rig):
     assert texts
     for s, x in texts:
         assert x + 8 * len(s) <= 128, s
+
+
+# ---- the rules live in the engine (SPIT-8, SPIT-13, SPIT-17, SPIT-18) ------------------
+def drawn_texts(rig, f):
+    """The small-text lines the flow draws now."""
+    texts = []
+    fb = rig.app.fb
+
+    class Spy:
+        def __getattr__(self, k):
+            return getattr(fb, k)
+
+        def text(self, s, x, y, c=1):
+            texts.append(s)
+    f.draw(Spy())
+    return texts
+
+
+def test_the_flow_keeps_no_copy_of_the_spit_card_count_SPIT8(rig):
+    f = start(rig)
+    assert not hasattr(f, "spit_left") and not hasattr(sp, "_clamp")
+    start_round(rig)
+    restart(rig)
+    assert f.game.spit_left == [9, 9] and f.game.restarts == 1
+
+
+def test_the_slaps_go_is_the_engines_one_second_after_the_clearing_tap_SPIT17(rig):
+    f = start(rig)
+    start_round(rig)
+    rig.press(0)
+    rig.wait(60 * MS)
+    t_clear = rig.t
+    rig.release(0)  # the tap: P1 cleared at the release
+    go = (t_clear + 1000000) % (1 << 30)
+    assert f.phase == sp.SLAP and f.game.slap_go == go and f.race.go_us == go
+    rig.app.tick((t_clear + 999999) % (1 << 30))
+    assert not f.went
+    rig.app.tick(go)
+    rig.t = go
+    rig._drain()
+    assert f.went and rig.sounds[-1] == GO
+    slap(rig, 1, 7300)
+    assert f.game.slap_winner == 1
+
+
+def test_a_false_slap_moves_the_engines_go_and_is_logged_with_its_earliness_SPIT18(rig):
+    f = start(rig, tie_ms=0)
+    start_round(rig)
+    rig.tap(0)
+    go = f.game.slap_go
+    rig.wait(300 * MS)
+    early = ticks_diff_(go, rig.t)
+    rig.press(1)  # before GO
+    assert f.false_starts == [0, 1] and rig.sounds[-1] == COUNT
+    assert f.game.slap_go == (rig.t + 1000000) % (1 << 30) and f.race.go_us == f.game.slap_go
+    line = rig.log.of("false_start")[-1]
+    assert line["when"] == "slap" and line["early_us"] == early and line["seat"] == 1
+    rig.release(1)
+    slap(rig, 0, 3000)
+    assert f.game.slap_winner == 0 and rig.log.of("slap")[-1]["false_starts"] == []
+
+
+def test_blocked_round_screen_names_who_takes_the_pile_SPIT13(rig):
+    f = start(rig)
+    play_round(rig, ("slap", 0, 0, 12, 0))  # P1: no spit cards, one pile (P2's)
+    start_round(rig)
+    while f.game.can_spit():
+        restart(rig)
+    both_stuck(rig)
+    assert f.phase == sp.CARDS and f.game.blocked and f.game.taker() == 1
+    assert "P2 takes pile" in drawn_texts(rig, f)
+    enter_cards(rig, 20)
+    assert f.game.rounds[-1] == {"blocked": True, "cards": [20, 32]}
+    # two piles: each takes their own side
+    start_round(rig)
+    while f.game.can_spit():
+        restart(rig)
+    both_stuck(rig)
+    assert f.game.taker() is None and "take your side" in drawn_texts(rig, f)
+
+
+def ticks_diff_(a, b):
+    from speedref.ticks import ticks_diff
+    return ticks_diff(a, b)

@@ -10,6 +10,7 @@ import play_spit
 from speedref.engine import cards as C
 from speedref.engine import records, spit
 from speedref.engine.errors import RuleError
+from speedref.engine.rng import Rng
 from speedref.engine.spit import SpitGame
 from speedref.engine.spit_play import (SPIT, SpitState, move_action, play_action, slap_action,
                                        turn_action)
@@ -298,3 +299,201 @@ def test_spit12_golden_transcripts_identical_under_micropython():
     for seed in (1, 3, 21):
         out = mpyrun.run(script=Path(play_spit.__file__), args=[str(seed)], heap="64wK")
         assert out.stdout == (GOLDEN / ("spit_%d.txt" % seed)).read_text(), seed
+
+
+# -- the table level keeps every rule of a round (spit cards, restarts, the win, the slap) --
+def game_at(a, b):
+    """A SpitGame whose next round starts with counts [a, b] (via a replayed record)."""
+    return records.replay(rec([{"cleared": 0, "slap": 1, "cards": [a, b]}]))
+
+
+def test_spit2_spit4_spit8_spit_left_counts_one_per_spit():
+    g = SpitGame()
+    assert g.spit_left == [11, 11] and g.can_spit()
+    g.spit(0)
+    assert g.spit_left == [11, 11]  # nothing turns until both have called
+    g.spit(1)
+    assert g.spit_left == [10, 10]
+    g.spit(1), g.spit(0)
+    assert g.spit_left == [9, 9] and g.restarts == 1
+
+
+def test_spit8_a_lone_spitter_turns_one_onto_each_pile():
+    g = game_at(18, 34)  # 3 and 19 spit cards, two piles
+    g.spit(0), g.spit(1)
+    g.spit(0), g.spit(1)
+    g.spit(0), g.spit(1)
+    assert g.spit_left == [0, 16] and g.piles == 2
+    g.spit(0), g.spit(1)  # only player 2 has spit cards: one onto each of the two piles
+    assert g.spit_left == [0, 14]
+    for _ in range(7):
+        g.spit(0), g.spit(1)
+    assert g.spit_left == [0, 0] and not g.can_spit() and g.restarts == 10
+
+
+def test_spit8_spit11_with_one_pile_a_restart_turns_one_card():
+    g = game_at(11, 41)  # player 1 has no spit cards: one centre pile
+    assert g.piles == 1 and g.spit_left == [0, 26]
+    g.spit(0), g.spit(1)
+    assert g.spit_left == [0, 25]
+    g.spit(0), g.spit(1)
+    assert g.spit_left == [0, 24]
+
+
+def test_spit8_spit13_blocked_only_when_nobody_can_spit_state_unchanged():
+    g = SpitGame()
+    g.spit(0), g.spit(1)
+    msg = raises("SPIT-8", g.block)
+    assert "still has spit cards" in msg and g.phase == "play" and not g.blocked
+    for _ in range(10):
+        g.spit(0), g.spit(1)
+    assert not g.can_spit()
+    raises("SPIT-13", g.spit, 0)  # no restart to call: the round is blocked
+    assert g.spits == 11 and g.spit_left == [0, 0] and g.phase == "play"
+    g.block()
+    assert g.phase == "relayout" and g.blocked and g.taker() is None  # each takes their own
+
+
+def test_spit14_the_engine_decides_whether_clearing_is_the_win():
+    g = game_at(17, 35)  # 2 and 20 spit cards
+    g.spit(0), g.spit(1)
+    assert g.spit_left == [1, 19]
+    g.clear(0)  # a spit card left: not the win, the slap
+    assert g.phase == "slap" and g.winner is None
+    g = game_at(17, 35)
+    g.spit(0), g.spit(1)
+    g.spit(0), g.spit(1)  # the last spit card went up
+    g.clear(0)
+    assert g.phase == "over" and g.winner == 0 and g.rounds[-1] == {"cleared": 0, "cards": [0, 52]}
+    g = game_at(12, 40)  # no spit cards at all (SPIT-3)
+    g.spit(0), g.spit(1)
+    g.clear(0)
+    assert g.winner == 0
+
+
+def test_spit14_spit15_replay_refuses_a_clearing_after_the_last_spit_card_that_is_not_the_win():
+    # 16 cards: one spit card, turned at the start; clearing is then going out
+    rounds = [{"cleared": 0, "slap": 1, "cards": [16, 36]}, {"cleared": 0, "slap": 0, "cards": [20, 32]}]
+    msg = raises("SPIT-14", records.replay, rec(rounds))
+    assert "round 2, player 1: had no spit cards left" in msg
+    # the same clearing as the win replays (no restart needed)
+    g = records.replay(rec(rounds[:1] + [{"cleared": 0, "cards": [0, 52]}]))
+    assert g.winner == 0 and g.restarts == 0
+    # a win by a player who still had spit cards: replay restarts until they had none
+    g = records.replay(rec([{"cleared": 1, "cards": [52, 0]}]))
+    assert g.winner == 1 and g.restarts == 10
+
+
+def test_spit10_a_tie_goes_to_the_player_who_cleared():
+    g = SpitGame()
+    g.spit(0), g.spit(1)
+    g.clear(1)
+    assert g.slap(None) == 1 and g.slap_winner == 1 and g.taker() == 1
+    g.relayout(30, 22)
+    assert g.rounds[-1] == {"cleared": 1, "slap": 1, "cards": [30, 22]}
+
+
+def test_spit11_spit13_who_takes_the_pile():
+    g = game_at(11, 41)
+    g.spit(0), g.spit(1)
+    g.clear(1)
+    assert g.taker() == 0  # SPIT-11: the player who did not clear
+    g = game_at(11, 41)
+    g.spit(0), g.spit(1)
+    while g.can_spit():
+        g.spit(0), g.spit(1)
+    g.block()
+    assert g.taker() == 1  # SPIT-13: the one pile goes to the player who started it
+    assert SpitGame().taker() is None  # nothing to take before the round ends
+
+
+def test_spit12_spit14_relayout_counts_are_1_to_51():
+    assert spit.relayout_ok(1) and spit.relayout_ok(51) and spit.relayout_ok(26)
+    assert not spit.relayout_ok(0) and not spit.relayout_ok(52)
+
+
+def test_spit17_the_slaps_go_is_one_second_after_the_clearing_across_the_wrap():
+    g = SpitGame()
+    raises("SPIT-17", g.arm_slap, 0)  # no slap to arm
+    g.spit(0), g.spit(1)
+    t = (1 << 30) - 300000  # 0.3 s before the 32-bit board's tick wrap
+    g.clear(0, t)
+    assert spit.SLAP_GO_US == 1000000 and g.slap_go == 700000
+    assert g.arm_slap(5) == 1000005 and g.slap_go == 1000005
+
+
+def test_spit18_a_slap_before_go_is_a_false_start_and_go_comes_again():
+    g = SpitGame()
+    g.spit(0), g.spit(1)
+    g.clear(0, 1000)
+    go = g.slap_go
+    assert go == 1001000
+    raises("SPIT-18", g.slap, 1, go - 1)  # before GO: refused, nothing changes
+    assert g.phase == "slap" and g.slap_winner is None
+    assert g.false_start(1, go - 400000) == 400000
+    assert g.slap_go == go - 400000 + 1000000  # a fresh second from the false start
+    raises("SPIT-18", g.false_start, 0, g.slap_go)  # at GO a slap counts
+    assert g.slap(0, g.slap_go) == 0 and g.phase == "relayout"
+    raises("SPIT-18", SpitGame().false_start, 0, 0)  # no slap phase: named, refused
+
+
+def _mirror(seed, steps, seen):
+    """Play a seeded card-level game (random legal actions) and mirror its
+    calls, clearings, slaps and relayouts into a table-level SpitGame."""
+    rng = Rng(seed)
+    s = SpitState(seed)
+    s.deal()
+    g = SpitGame()
+    t = 0
+    for _ in range(steps):
+        actors = s.actors()
+        if not actors:
+            break
+        p = actors[rng.below(len(actors))]
+        acts = s.legal_actions(p)
+        # prefer playing cards so rounds end by clearing as well as by blocking
+        a = acts[0] if rng.below(4) else acts[rng.below(len(acts))]
+        t += 1 + rng.below(300000)
+        before = s.phase
+        tag = s.apply(p, a, t)
+        if tag in ("start", "restart"):
+            g.spit(0), g.spit(1)
+        elif tag == "blocked":
+            assert not g.can_spit()
+            g.block()
+            g.relayout(*s.rounds[-1]["cards"])
+        elif tag == "out":
+            g.clear(p)
+            assert g.phase == "over" and g.winner == s.winner
+        elif before == "play" and s.phase == "slap":
+            g.clear(p)
+            assert g.phase == "slap"
+            tag = "clear"
+        elif tag == "round" and before == "play":
+            g.clear(p)
+            assert g.phase == "relayout" and g.taker() == 1 - p
+            tag = "one pile"
+            g.relayout(*s.rounds[-1]["cards"])
+        elif tag == "round":
+            g.slap(s.rounds[-1]["slap"])
+            g.relayout(*s.rounds[-1]["cards"])
+        seen.add(tag)
+        if s.phase in ("spit", "play"):
+            assert g.phase == s.phase
+            assert g.spit_left == [len(s.spit[0]), len(s.spit[1])], (seed, t)
+            assert g.piles == s.active.count(True)
+            if s.phase == "spit":
+                assert g.cards == [s.count(0), s.count(1)]
+            if s.phase == "play":
+                assert g.can_spit() == bool(s.spit[0] or s.spit[1])
+    assert g.rounds == s.rounds
+
+
+def test_spit4_spit8_spit13_spit14_table_level_agrees_with_the_card_level_game():
+    """One set of rules: every seeded card-level game, mirrored call by call,
+    has the table level's spit cards, piles, restarts, blocked rounds and
+    wins equal to the real cards'."""
+    seen = set()
+    for seed in range(1, 41):
+        _mirror(seed, 6000, seen)
+    assert {"start", "restart", "blocked", "clear", "round", "one pile", "out"} <= seen, seen
