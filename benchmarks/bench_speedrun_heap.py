@@ -1,0 +1,255 @@
+"""Heap headroom of a Long Speed Run through the app, on the real MicroPython
+Unix port, the modules it needs compiled to .mpy with the real mpy-cross
+(into a private directory, as tests/test_app_speedrun_mpy.py does).
+
+Prints:
+  1. heap after each hand of a Long game under -X heapsize=64wK (the driver
+     collects after each hand to measure: gc.mem_alloc(), gc.mem_free() and
+     the largest free block from micropython.mem_info());
+  2. the largest allocation a save needs: the size of the saved state after
+     the last hand and of the final record (the JSON body), and the smallest
+     hole a save / add_record succeeds in when every free block of the heap
+     is at most that big (the heap is filled with equal blocks and every
+     other one freed);
+  3. the smallest -X heapsize=NwK (bisection, N in words x 1024) that
+     completes the Long game through the app, with the flow's gc.collect()
+     calls and with them replaced by a no-op.
+
+Numbers are for the 64-bit Unix port (a GC block is 32 bytes here, 16 on a
+32-bit board; NwK means the same word count on both).
+
+    make mpy  (not needed: this compiles its own copy)
+    .venv/bin/python benchmarks/bench_speedrun_heap.py [SEED]
+"""
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "mpy"), str(ROOT / "firmware"), str(ROOT)]
+import conftest  # noqa: E402,F401  (framebuf shim for CPython)
+import mpyrun  # noqa: E402
+import mpyhelp  # noqa: E402
+from host_tools.build import mpy_cross_path  # noqa: E402
+
+MODULES = [
+    "speedref/__init__.py", "speedref/ticks.py", "speedref/storage.py", "speedref/log.py",
+    "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/engine/speedrun.py",
+    "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
+    "speedref/app/menu.py", "speedref/app/speedrun_flow.py",
+]
+BLOCK = 32  # bytes per GC block on the 64-bit Unix port
+
+# Replaces the flow's `gc` with one whose collect() does nothing.
+NO_GC = """
+import speedref.app.speedrun_flow as _F
+class _NoGC:
+    @staticmethod
+    def collect():
+        pass
+_F.gc = _NoGC
+"""
+
+GAME = """
+import json, gc, micropython
+import app_speedrun_game as G
+from app_rig import Rig
+from speedref.app.core import OK
+MEASURE = %r
+
+def max_free():
+    # micropython.mem_info() prints "... max free sz: N" (in GC blocks)
+    micropython.mem_info()
+
+rig = Rig(%r, log=G.FileLog(%r))
+f = open(%r)
+length = json.loads(f.readline())["length"]
+rig.app.start("speedrun", rig.t, {"length": length})
+i = 0
+for line in f:
+    h = json.loads(line)
+    line = None
+    if i == 0 and h.get("first", 0) != 0:
+        rig.tap(h["first"])
+    G.play_hand(rig, h)
+    rig.tap(OK)
+    rig.sounds = []
+    h = None
+    i += 1
+    if MEASURE:
+        gc.collect()
+        print("HAND", i, gc.mem_alloc(), gc.mem_free())
+        max_free()
+f.close()
+rig.tap(OK)
+print("DONE", len(rig.log.of("game_end")))
+"""
+
+# Fill the heap with HOLE-byte blocks, free every other one, then save.
+HOLES = """
+import json, gc
+from speedref.storage import Store
+HOLE = %d
+f = open(%r)
+state = json.loads(f.readline())
+rec = json.loads(f.readline())
+f.close()
+s = Store(%r, uid="ab")
+what = %r
+slots = [None] * 4000
+gc.collect()
+n = 0
+try:
+    while n < len(slots):
+        slots[n] = (0,) * ((HOLE - 16) // 8)  # one allocation of HOLE bytes
+        n += 1
+except MemoryError:
+    pass
+for k in range(0, n, 2):
+    slots[k] = None
+gc.collect()
+try:
+    if what == "save":
+        s.save_game(state)
+    else:
+        s.add_record(rec)
+    print("OK")
+except MemoryError:
+    print("MEMORY")
+"""
+
+
+def compile_dir(tmp):
+    d = mpyhelp.compile_modules(tmp / "mpy", MODULES)
+    for name in ("app_rig", "app_speedrun_game"):
+        subprocess.run([mpy_cross_path(), "-s", name + ".py", "-o", str(d / (name + ".mpy")),
+                        str(mpyrun.SUPPORT / (name + ".py"))], check=True, capture_output=True)
+    return d
+
+
+def game(mpy, tmp, path, heap, measure, no_gc):
+    root = tempfile.mkdtemp(dir=tmp)
+    code = (NO_GC if no_gc else "") + GAME % (measure, root, root + "/usb.log", str(path))
+    return mpyrun.run(code=code, heap=heap, use_mpy=False, extra_path=[mpy], check=False)
+
+
+def completes(mpy, tmp, path, kw, no_gc):
+    r = game(mpy, tmp, path, "%dwK" % kw, False, no_gc)
+    return r.returncode == 0 and "DONE 1" in r.stdout
+
+
+def smallest_heap(mpy, tmp, path, no_gc, lo=16, hi=128):
+    """Smallest N (in wK) the game completes in; completing is not strictly
+    monotonic in N (fragmentation), so the answer is checked at N+1, N+2."""
+    if not completes(mpy, tmp, path, hi, no_gc):
+        return None
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if completes(mpy, tmp, path, mid, no_gc):
+            hi = mid
+        else:
+            lo = mid
+    above = [completes(mpy, tmp, path, hi + k, no_gc) for k in (1, 2, 3)]
+    return hi, above
+
+
+def per_hand(mpy, tmp, path, no_gc):
+    r = game(mpy, tmp, path, "64wK", True, no_gc)
+    rows = []
+    cur = None
+    for line in r.stdout.splitlines():
+        if line.startswith("HAND"):
+            _, i, alloc, free = line.split()
+            cur = [int(i), int(alloc), int(free)]
+        m = re.search(r"max free sz: (\d+)", line)
+        if m and cur is not None:
+            cur.append(int(m.group(1)) * BLOCK)
+            rows.append(cur)
+            cur = None
+    ok = r.returncode == 0 and "DONE 1" in r.stdout
+    return rows, ok, (r.stderr or r.stdout)[-400:]
+
+
+def smallest_hole(mpy, tmp, data, what):
+    for hole in range(128, 8192, 128):
+        root = tempfile.mkdtemp(dir=tmp)
+        r = mpyrun.run(code=HOLES % (hole, str(data), root, what), heap="64wK", use_mpy=False,
+                       extra_path=[mpy], check=False)
+        if r.returncode == 0 and r.stdout.strip().endswith("OK"):
+            return hole
+    return None
+
+
+def main():
+    from play_speedrun import play
+    import app_speedrun_game as G
+    seed = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+    rec = play(seed, "long")[1]
+    rec["players"] = ["P1", "P2", "P3"]
+    tmp = Path(tempfile.mkdtemp())
+    path = tmp / "rec.jsonl"
+    G.write_record(str(path), rec)
+    mpy = compile_dir(tmp)
+    print("Long Speed Run, seed %d, %d hands, through the app (.mpy, MicroPython Unix port)"
+          % (seed, len(rec["hands"])))
+
+    for no_gc in (False, True):
+        rows, ok, err = per_hand(mpy, tmp, path, no_gc)
+        print("\nheap after each hand at 64wK, flow's gc.collect() %s:" % ("OFF" if no_gc else "on"))
+        print("  hand  alloc  free  largest-free-block")
+        for i, a, f, m in rows:
+            print("  %4d %6d %6d %6d" % (i, a, f, m))
+        if rows:
+            print("  growth per hand (hands 2..%d): %d bytes" % (
+                rows[-1][0], (rows[-1][1] - rows[0][1]) // max(1, rows[-1][0] - 1)))
+        print("  game completed:", ok, "" if ok else err)
+
+    # The state saved after the last hand, as the flow saves it (the app
+    # wraps it) and the record: the largest JSON bodies of the game.
+    from speedref.storage import Store
+    cp = tmp / "cp"
+    cp.mkdir()
+    import app_rig
+    rig = app_rig.Rig(str(cp), log=G.FileLog(str(cp / "usb.log")))
+    G.play_game(rig, str(path))
+    saves = []
+    orig = Store.save_game
+
+    def spy(self, d):
+        saves.append(d)
+        return orig(self, d)
+    Store.save_game = spy
+    (tmp / "cp2").mkdir()
+    rig2 = app_rig.Rig(str(tmp / "cp2"), log=G.FileLog(str(tmp / "usb2.log")))
+    rig2.app.start("speedrun", rig2.t, {"length": "long"})
+    with open(path) as f:
+        f.readline()
+        hands = [json.loads(x) for x in f]
+    for i, h in enumerate(hands):
+        if i == 0 and h.get("first", 0):
+            rig2.tap(h["first"])
+        G.play_hand(rig2, h)
+        rig2.tap(app_rig.OK)
+    Store.save_game = orig
+    state = saves[-1]
+    record = rig.log.of("game_end")[-1]["record"]
+    data = tmp / "bodies.jsonl"
+    data.write_text(json.dumps(state) + "\n" + json.dumps(record) + "\n")
+    print("\nlargest JSON bodies: saved state after hand %d = %d bytes, record = %d bytes"
+          % (len(hands), len(json.dumps(state)), len(json.dumps(record))))
+    print("smallest free-block size a save succeeds in (heap holed at 64wK):")
+    print("  save_game(state):  %s bytes" % smallest_hole(mpy, tmp, data, "save"))
+    print("  add_record(record): %s bytes" % smallest_hole(mpy, tmp, data, "record"))
+
+    for no_gc in (False, True):
+        got = smallest_heap(mpy, tmp, path, no_gc)
+        print("\nsmallest heap completing the game, flow's gc.collect() %s: %s"
+              % ("OFF" if no_gc else "on", "none up to 128wK" if got is None else
+                 "%dwK (N+1..N+3 complete: %s)" % got))
+
+
+if __name__ == "__main__":
+    main()
