@@ -497,3 +497,57 @@ def test_spit4_spit8_spit13_spit14_table_level_agrees_with_the_card_level_game()
     for seed in range(1, 41):
         _mirror(seed, 6000, seen)
     assert {"start", "restart", "blocked", "clear", "round", "one pile", "out"} <= seen, seen
+
+
+ENGINE_WALK = """
+import json
+from speedref.engine import spit
+from speedref.engine.errors import RuleError
+out = []
+g = spit.replay({"game": "spit", "players": ["A", "B"],
+                 "rounds": [{"cleared": 0, "slap": 1, "cards": [18, 34]}]})
+out.append([g.piles, list(g.spit_left)])
+g.spit(0); g.spit(1)
+while g.can_spit():
+    g.spit(0); g.spit(1)
+    out.append(list(g.spit_left))
+try:
+    g.spit(0)
+except RuleError as e:
+    out.append(e.rule)
+g.block()
+out.append([g.taker(), g.phase])
+g.relayout(20, 32)
+g.spit(1); g.spit(0)
+g.clear(1, 5000000)
+out.append(g.slap_go)
+out.append(g.false_start(0, 5500000))
+out.append(g.slap_go)
+try:
+    g.slap(1, 6400000)
+except RuleError as e:
+    out.append(e.rule)
+out.append(g.slap(None, 6500000))
+g.relayout(17, 35)
+g.spit(0); g.spit(1); g.spit(0); g.spit(1)
+g.clear(0)
+out.append([g.winner, g.phase, g.to_record()["rounds"]])
+print(json.dumps(out))
+"""
+
+
+def test_spit8_spit13_spit14_spit17_spit18_engine_same_on_micropython():
+    """The table-level rules give the same answers on the MicroPython Unix
+    port (.mpy, 64wK) as on CPython.  (The port's ticks wrap at 2**62 on this
+    host, so the wrap itself is tested on CPython, in the SPIT-17 test.)"""
+    import json
+    import subprocess
+    import sys
+    mp = json.loads(mpyrun.run(code=ENGINE_WALK, heap="64wK").stdout.strip().splitlines()[-1])
+    cp = subprocess.run([sys.executable, "-c", ENGINE_WALK], capture_output=True, text=True,
+                        env={"PYTHONPATH": str(Path(__file__).parents[1] / "firmware")}, check=True)
+    assert mp == json.loads(cp.stdout)
+    assert mp[0] == [2, [3, 19]] and mp[1:4] == [[1, 17], [0, 16], [0, 14]]
+    assert mp[10:13] == [[0, 0], "SPIT-13", [None, "relayout"]]
+    assert mp[13:18] == [6000000, 500000, 6500000, "SPIT-18", 1]
+    assert mp[18][:2] == [0, "over"] and mp[18][2][-1] == {"cleared": 0, "cards": [0, 52]}
