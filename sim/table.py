@@ -86,6 +86,7 @@ class Table:
         self.lines = []               # (t, obj): the device's USB log
         self.phase = None
         self.steps = 0
+        self.trace = None             # a list to record what happened (debugging)
 
     def boot(self):
         """The board's first loop pass (the boot screen)."""
@@ -156,6 +157,8 @@ class Table:
 
     def _edge(self, b, down, logical):
         self.board.clock.advance_to(self.t)
+        if self.trace is not None:
+            self.trace.append((self.t, "edge", b, down, logical))
         if logical:
             self.level[b] = down
             if down:
@@ -181,6 +184,8 @@ class Table:
         ph = seen(b)
         if ph != self.phase:
             old, self.phase = self.phase, ph
+            if self.trace is not None:
+                self.trace.append((self.t, "phase", old, ph))
             self.on_phase(old, ph)
 
     # hooks for a game
@@ -317,7 +322,11 @@ class SpeedTable(Table):
         elif new == F.PLAY and old == F.FLIP:
             self._flipped(t)
         elif new == F.FLIP:
-            if flow.deal.reserve_left is None and (not self.st.reserves[0] or not self.st.reserves[1]):
+            # The engine turns (and, if a reserve is empty, first rebuilds) at
+            # the flip itself; right after a REBUILD screen the reserves on the
+            # table are the freshly rebuilt ones.
+            empty = not self.st.reserves[0] or not self.st.reserves[1]
+            if flow.deal.reserve_left is None and empty and old != F.REBUILD:
                 # "DOWN: none left": the rebuilt reserves really are empty (SP-15)
                 p = self.person(self.someone())
                 self.tap(t + p.reaction(), DOWN, p.tap_us(), p)
@@ -449,6 +458,8 @@ class SpeedTable(Table):
             self.release(self.t, p)  # the hand leaves the pad to play
             self.stuck_since[p] = None
         tag = st.apply(p, a, self.ticks())
+        if self.trace is not None:
+            self.trace.append((self.t, "act", p, a, tag, st.left(0), st.left(1)))
         q = 1 - p
         if tag == "out":  # SP-16: out first; the claim is a tap
             self._over(p)
@@ -465,6 +476,11 @@ class SpeedTable(Table):
             return
         if self.st.legal_actions(p) != [self.SP.STUCK]:
             self._plan(p, self.t)
+            return
+        q = 1 - p
+        if self.stuck_since[q] is not None and self.planned[q] is not None:
+            # the other player is taking their hand off the pad to play a
+            # card: wait and see (their play replans us)
             return
         # SP-14: hold the pad while stuck
         self.stuck_since[p] = self.press(self.t, p, self.person(p).bounces())
