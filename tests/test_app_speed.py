@@ -149,6 +149,37 @@ def test_countdown_beeps_and_go_at_exactly_three_seconds_SP6(rig):
     assert rig.sounds.count(COUNT) == 3 and rig.sounds[-1] == GO
 
 
+def _digit_frame(text):
+    """The countdown screen's big text as the flow draws it, on a blank frame."""
+    import framebuf
+    from speedref.app import ui
+    buf = bytearray(1024)
+    fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+    ui.big_center(fb, text, 14, 5)
+    return buf
+
+
+def _shows(rig, text):
+    want = _digit_frame(text)
+    # every pixel of the big text is lit on the real screen
+    return all((a & b) == b for a, b in zip(rig.app.buf, want))
+
+
+def test_countdown_screen_shows_3_2_1_then_go_on_the_beat_SP6(rig):
+    rig.app.start("speed", rig.t)
+    rig.tap(OK)
+    rig.tap(0)
+    rig.press(1)  # both ready: the countdown starts at this instant
+    t0 = rig.t
+    for offset_ms, text in ((0, "3"), (500, "3"), (1500, "2"), (2500, "1"), (2999, "1")):
+        rig.app.tick((t0 + offset_ms * 1000) % (1 << 30))
+        assert _shows(rig, text), "at +%d ms the screen should show %s" % (offset_ms, text)
+        assert not any(_shows(rig, d) for d in ("3", "2", "1", "GO") if d != text)
+    rig.app.tick((t0 + 3000 * 1000) % (1 << 30))  # GO: the play screen, no digit left
+    assert rig.app.flow.phase == sf.PLAY
+    assert not any(_shows(rig, d) for d in ("3", "2", "1"))
+
+
 def test_false_start_restarts_and_is_counted_and_logged_SP6(rig):
     rig.app.start("speed", rig.t, speed_opts(match="single"))
     rig.tap(OK)

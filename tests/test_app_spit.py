@@ -82,6 +82,27 @@ def test_layout_shows_spit_cards_and_piles_SPIT2_SPIT3(rig):
 
 
 # ---- "Spit!" starts: countdown, GO, false starts ---------------------------------
+def _shows(rig, text):
+    """Every pixel of the countdown's big text, drawn as the flow draws it, is lit."""
+    import framebuf
+    from speedref.app import ui
+    want = bytearray(1024)
+    ui.big_center(framebuf.FrameBuffer(want, 128, 64, framebuf.MONO_VLSB), text, 16, 5)
+    return all((a & b) == b for a, b in zip(rig.app.buf, want))
+
+
+def test_countdown_screen_shows_3_2_1_on_the_beat_SPIT4(rig):
+    start(rig)
+    rig.tap(OK)
+    rig.tap(0)
+    rig.press(1)
+    t0 = rig.t
+    for offset_ms, text in ((0, "3"), (1500, "2"), (2500, "1"), (2999, "1")):
+        rig.app.tick((t0 + offset_ms * 1000) % (1 << 30))
+        assert _shows(rig, text), "at +%d ms the screen should show %s" % (offset_ms, text)
+        assert not any(_shows(rig, d) for d in ("3", "2", "1", "SPIT") if d != text)
+
+
 def test_countdown_beeps_and_spit_at_exactly_three_seconds_SPIT4(rig):
     f = start(rig)
     rig.tap(OK)

@@ -212,7 +212,7 @@ class SpeedFlow:
             fb.text(self.note or "tap pad if ready", 0, 56, 1)
         elif ph == COUNT_DOWN or ph == FLIP:
             ui.title(fb, "Start cards" if ph == COUNT_DOWN else "Flip reserves")
-            ui.big_center(fb, str(3 - self.cue) if self.cue < 3 else "GO", 14, 5)
+            ui.big_center(fb, str(4 - max(self.cue, 1)) if self.cue < 4 else "GO", 14, 5)
             if ph == FLIP and d.reserve_left is None:
                 fb.text("DOWN: none left", 0, 56, 1)
         elif ph == PLAY:

@@ -224,7 +224,7 @@ class SpitFlow:
             fb.text(self.note or "tap pad: ready", 0, 56, 1)
         elif ph == START or ph == RESTART:
             ui.title(fb, "Spit!" if ph == START else "Spit again!")
-            ui.big_center(fb, str(3 - self.cue) if self.cue < 3 else "SPIT", 16, 5)
+            ui.big_center(fb, str(4 - max(self.cue, 1)) if self.cue < 4 else "SPIT", 16, 5)
         elif ph == PLAY:
             ui.title(fb, "Round %d: play" % n)
             ui.center(fb, "spit cards left", 11)
