@@ -476,10 +476,11 @@ class SpeedRunFlow:
         elif ph == RESULT:
             ui.title(fb, "Hand %d scores" % n)
             h = self.done[-1]
+            rev = g.hand(-1)["revealed"]
             for p in (0, 1, 2):
                 x = 43 * p
                 c = h[3][p]
-                _ctext(fb, short(c) + ("*" if g.hands[-1]["revealed"][p] else ""), x, 11)
+                _ctext(fb, short(c) + ("*" if rev[p] else ""), x, 11)
                 sc = self.scores[p]
                 _ctext(fb, "-" if sc is None else ("%+d" % sc), x, 20)
             self._columns(fb, g.totals, 30)

@@ -17,8 +17,16 @@ Rule numbers (SR-n) are those of seeds/speedrun.md.
     g.finish_hand([c0, c1, c2]) -> [score written or None (Pass)] * 3
     g.undo()                             take back the last entry (a finished hand too)
     g.phase()                            CHOOSE, PLAY, SCORE or OVER
+    g.hand(i)                            finished hand i (negative counts from the
+                                         end) as its record dict; g.hands: all of them
     sheet interface (records.py): players, totals, hands_played, ended_early,
     winners(), tiebreak, rows(), to_record();  replay(record) -> SpeedRunGame
+
+Memory: a Long game runs in a 64 KB heap next to the app, so a finished hand
+is kept as one short bytearray (a "row" of small ints, layout below), not as
+dicts and lists: the record's dicts are built only when asked for
+(hand(), to_record()).  The hand being played keeps its entries as a list of
+small ints (no allocation per entry beyond the list's growth).
 """
 from speedref.engine.errors import RuleError
 
@@ -38,6 +46,46 @@ TRUMPS = ("earthworms", "raccoons", "geckos", "gorillas", "none")
 RANKINGS = ("10-high", "1-high", "slalom-10", "slalom-1", "bell-10", "bell-1")
 NORMAL = ("W0", "W1", "W4", "W5", "W7", "W9", "FEWEST", "MIDDLE", "MOST")
 PLACES = ("FEWEST", "MIDDLE", "MOST")
+
+# A contract in a row: its index in CONTRACTS, or REDO_CODE + the index in
+# NORMAL of the contract a Redo plays again (SR-19).
+CONTRACTS = NORMAL + ("PASS",)
+REDO_CODE = const(16)
+NOT_SET = const(255)  # trump or ranking missing from a record's hand
+
+# A finished hand's row: byte offsets.  Scores are stored plus SCORE_BIAS
+# (a score is -4..24, SR-16/SR-21; a total changes by at most that).
+_FIRST = const(0)      # seat holding the first-player card (SR-5)
+_TRUMP = const(1)      # index in TRUMPS or NOT_SET
+_RANKING = const(2)    # index in RANKINGS or NOT_SET
+_TRICKS = const(3)     # 3 bytes: tricks won per seat
+_CONTRACTS = const(6)  # 3 bytes: contract codes
+_REVEALED = const(9)   # bit s set: seat s played its contract face up (SR-21)
+_WRITTEN = const(10)   # 3 bytes: score written this hand (a Pass: 0, unused)
+_KEPT = const(13)      # 3 bytes: what the sheet keeps (a Redo keeps the lower, SR-20)
+_DELTA = const(16)     # 3 bytes: how much the seat's total moved
+_LOG = const(19)       # the hand's entries in order, one code each (for undo)
+SCORE_BIAS = const(64)
+
+# Entry codes, in the log of the hand being played and in a row.
+E_TRICK = const(0)     # + seat: that seat won a trick
+E_REVEAL = const(3)    # + seat: revealed the contract it then played
+E_REVEAL_REDO = const(6)  # + seat: revealed "REDO", target kept secret
+E_CHOICES = const(9)   # trump and ranking set
+E_COUNTS = const(10)   # the three trick counts entered at once
+
+
+def contract_code(c):
+    """A valid contract name as its code in a row."""
+    if c[:5] == "REDO:":
+        return REDO_CODE + NORMAL.index(c[5:])
+    return CONTRACTS.index(c)
+
+
+def contract_name(code):
+    if code >= REDO_CODE:
+        return "REDO:" + NORMAL[code - REDO_CODE]
+    return CONTRACTS[code]
 
 
 def contract_cards(length):
@@ -100,10 +148,7 @@ class SpeedRunGame:
         self._restart()
 
     def _restart(self):
-        self.hands = []      # finished hands, canonical record dicts
-        self._logs = []      # each finished hand's entry log (for undo)
-        self._results = []   # per finished hand: [(diff, written, kept) or None] * 3
-        self._running = []   # running totals after each finished hand
+        self._rows = []      # finished hands, one bytearray each (layout above)
         self.held = [contract_cards(self.length) for _ in range(3)]
         self.completed = [[], [], []]   # normal contracts played, in order (SR-17)
         self.sheet = [{}, {}, {}]       # contract -> score on the sheet
@@ -120,7 +165,7 @@ class SpeedRunGame:
         self.winners_seq = bytearray()  # seat that won each trick, in order
         self.tricks = [0, 0, 0]
         self.revealed = [None, None, None]  # contract shown face up, per seat
-        self._log = []
+        self._log = []  # this hand's entry codes (E_...), in order
 
     # -- who does what -------------------------------------------------------
     def choosers(self):
@@ -151,10 +196,10 @@ class SpeedRunGame:
 
     @property
     def hands_played(self):
-        return len(self.hands)
+        return len(self._rows)
 
     def _where(self, seat=None):
-        n = len(self.hands) + 1
+        n = len(self._rows) + 1
         if seat is None:
             return "hand %d, all players: " % n
         return "hand %d, player %d (%s): " % (n, seat + 1, self.players[seat])
@@ -174,7 +219,7 @@ class SpeedRunGame:
             raise RuleError("SR-9", self._where() + "ranking %r is not one of %s" % (ranking, ", ".join(RANKINGS)))
         self.trump = trump
         self.ranking = ranking
-        self._log.append(("c", trump, ranking))
+        self._log.append(E_CHOICES)
 
     def direction(self, n=None):
         """10 or 1 for trick n (default: the next trick), under the ranking set."""
@@ -194,16 +239,16 @@ class SpeedRunGame:
             raise RuleError("SR-11", self._where() + "a trick is won by seat 0, 1 or 2")
         self.winners_seq.append(seat)
         self.tricks[seat] += 1
-        self._log.append(("t", seat))
+        self._log.append(E_TRICK + seat)
 
     def undo_trick(self):
         """Take back the last trick recorded (reveals made since then stay)."""
         i = len(self._log) - 1
-        while i >= 0 and self._log[i][0] != "t":
+        while i >= 0 and self._log[i] >= E_REVEAL:
             i -= 1
         if i < 0:
             raise RuleError("SR-12", self._where() + "no trick to take back")
-        seat = self._log.pop(i)[1]
+        seat = self._log.pop(i) - E_TRICK
         self.winners_seq = self.winners_seq[:-1]
         self.tricks[seat] -= 1
 
@@ -217,7 +262,7 @@ class SpeedRunGame:
             raise RuleError("SR-12", self._where() + bad)
         self.tricks = list(counts)
         self.winners_seq = None
-        self._log.append(("k", list(counts)))
+        self._log.append(E_COUNTS)
 
     def reveal(self, seat, contract):
         """Turn a contract face up during the hand: it will score double (SR-21)."""
@@ -235,7 +280,7 @@ class SpeedRunGame:
         elif not self._redo_ok(seat):
             raise RuleError("SR-19", self._where(seat) + "no Redo card, or nothing completed to redo")
         self.revealed[seat] = contract
-        self._log.append(("r", seat, contract))
+        self._log.append((E_REVEAL_REDO if contract == "REDO" else E_REVEAL) + seat)
 
     # -- contracts ------------------------------------------------------------
     def _redo_ok(self, seat):
@@ -302,12 +347,17 @@ class SpeedRunGame:
             self._check(s, contracts[s], revealed[s], self._where(s))
         if first is not None and first != self.first:
             self.first0 = self.first = first  # hand 1 of a record: whoever got the card
-        results = []
+        row = bytearray(_LOG + len(log))
+        results = [None, None, None]
         for s in range(3):
             c = contracts[s]
+            row[_TRICKS + s] = tricks[s]
+            row[_CONTRACTS + s] = contract_code(c)
+            if revealed[s]:
+                row[_REVEALED] |= 1 << s
+            row[_WRITTEN + s] = row[_KEPT + s] = row[_DELTA + s] = SCORE_BIAS
             if c == "PASS":  # writes nothing (SR-18)
                 self.held[s].remove("PASS")
-                results.append(None)
                 continue
             name = c[5:] if c[:5] == "REDO:" else c
             d = difference(name, tricks, s)
@@ -318,33 +368,32 @@ class SpeedRunGame:
                 self.held[s].remove(c)
                 self.completed[s].append(c)
                 self.sheet[s][c] = new
-                kept = new
-                self.totals[s] += new
+                kept = delta = new
             else:  # Redo: the sheet keeps the lower of old and new (SR-20, SR-23)
                 self.held[s].remove("REDO")
                 old = self.sheet[s][name]
                 kept = new if new < old else old
                 self.sheet[s][name] = kept
-                self.totals[s] += kept - old
-            results.append((d, new, kept))
-        h = {"tricks": list(tricks), "contracts": list(contracts), "revealed": list(revealed),
-             "first": self.first}
-        if trump is not None:
-            h["trump"] = trump
-        if ranking is not None:
-            h["ranking"] = ranking
-        self.hands.append(h)
-        self._logs.append(log)
-        self._results.append(results)
-        self._running.append(list(self.totals))
-        if len(self.hands) == self.hands_total:
+                delta = kept - old
+            self.totals[s] += delta
+            results[s] = new
+            row[_WRITTEN + s] = new + SCORE_BIAS
+            row[_KEPT + s] = kept + SCORE_BIAS
+            row[_DELTA + s] = delta + SCORE_BIAS
+        row[_FIRST] = self.first
+        row[_TRUMP] = NOT_SET if trump is None else TRUMPS.index(trump)
+        row[_RANKING] = NOT_SET if ranking is None else RANKINGS.index(ranking)
+        for i in range(len(log)):
+            row[_LOG + i] = log[i]
+        self._rows.append(row)
+        if len(self._rows) == self.hands_total:
             self.over = True
         elif self._only_passes():  # SR-28
             self.over = True
             self.ended_early = True
         self.first = (self.first + 1) % 3  # the first-player card moves clockwise (SR-5)
         self._new_hand()
-        return [None if r is None else r[1] for r in results]
+        return results
 
     def _only_passes(self):
         for s in range(3):
@@ -358,43 +407,45 @@ class SpeedRunGame:
         """Take back the last entry: a reveal, trick, the choices, or a finished hand."""
         if self._log:
             e = self._log.pop()
-            k = e[0]
-            if k == "c":
+            if e == E_CHOICES:
                 self.trump = None
                 self.ranking = None
-            elif k == "t":
-                self.winners_seq = self.winners_seq[:-1]
-                self.tricks[e[1]] -= 1
-            elif k == "k":
+            elif e == E_COUNTS:
                 self.tricks = [0, 0, 0]
                 self.winners_seq = bytearray()
+            elif e < E_REVEAL:
+                self.winners_seq = self.winners_seq[:-1]
+                self.tricks[e - E_TRICK] -= 1
             else:
-                self.revealed[e[1]] = None
+                self.revealed[(e - E_REVEAL) % 3] = None
             return
-        if not self.hands:
+        if not self._rows:
             raise RuleError("SR-29", "nothing to undo")
         # Reopen the last hand at its scoring step: rebuild the sheet from the
-        # hands before it, then put back that hand's entries (all checked once).
-        hands = self.hands[:-1]
-        logs = self._logs[:-1]
-        last = self._logs[-1]
+        # hands before it (all checked once), then put back that hand's entries.
+        rows = self._rows[:-1]
+        last = self._rows[-1]
         self._restart()
-        for i in range(len(hands)):
-            self._replay_hand(hands[i], logs[i])
-        for e in last:
-            k = e[0]
-            if k == "c":
-                self.trump = e[1]
-                self.ranking = e[2]
-            elif k == "t":
-                self.winners_seq.append(e[1])
-                self.tricks[e[1]] += 1
-            elif k == "k":
-                self.tricks = list(e[1])
+        for row in rows:
+            h = _unrow(row)
+            self._score(h[0], h[1], h[2], h[3], h[4], row[_LOG:], row[_FIRST])
+        trump, ranking = _choices(last)
+        for e in last[_LOG:]:
+            if e == E_CHOICES:
+                self.trump = trump
+                self.ranking = ranking
+            elif e == E_COUNTS:
+                self.tricks = [last[_TRICKS], last[_TRICKS + 1], last[_TRICKS + 2]]
                 self.winners_seq = None
+            elif e < E_REVEAL:
+                self.winners_seq.append(e - E_TRICK)
+                self.tricks[e - E_TRICK] += 1
+            elif e < E_REVEAL_REDO:
+                s = e - E_REVEAL
+                self.revealed[s] = contract_name(last[_CONTRACTS + s])
             else:
-                self.revealed[e[1]] = e[2]
-        self._log = list(last)
+                self.revealed[e - E_REVEAL_REDO] = "REDO"
+        self._log = list(last[_LOG:])
 
     # -- the sheet -----------------------------------------------------------
     def winners(self):
@@ -422,27 +473,47 @@ class SpeedRunGame:
 
     def rows(self):
         out = []
-        for i in range(len(self.hands)):
-            h = self.hands[i]
+        running = [0, 0, 0]
+        for i in range(len(self._rows)):
+            row = self._rows[i]
             cells = []
             for s in range(3):
-                c = h["contracts"][s]
-                r = self._results[i][s]
-                star = "*" if h["revealed"][s] else ""
-                if r is None:
+                code = row[_CONTRACTS + s]
+                c = contract_name(code)
+                star = "*" if row[_REVEALED] >> s & 1 else ""
+                t = row[_TRICKS + s]
+                written = row[_WRITTEN + s] - SCORE_BIAS
+                running[s] += row[_DELTA + s] - SCORE_BIAS
+                if c == "PASS":
                     cells.append("PASS")
-                elif c[:5] == "REDO:":
-                    cells.append("%s%s %d: %d keeps %d" % (c, star, h["tricks"][s], r[1], r[2]))
+                elif code >= REDO_CODE:
+                    cells.append("%s%s %d: %d keeps %d" % (c, star, t, written, row[_KEPT + s] - SCORE_BIAS))
                 else:
-                    cells.append("%s%s %d: %d" % (c, star, h["tricks"][s], r[1]))
-            out.append(("hand %d" % (i + 1), cells, self._running[i]))
+                    cells.append("%s%s %d: %d" % (c, star, t, written))
+            out.append(("hand %d" % (i + 1), cells, list(running)))
         return out
+
+    def hand(self, i):
+        """Finished hand i (0-based; -1 is the last) as its record dict."""
+        row = self._rows[i]
+        tricks, contracts, revealed, trump, ranking = _unrow(row)
+        h = {"tricks": tricks, "contracts": contracts, "revealed": revealed, "first": row[_FIRST]}
+        if trump is not None:
+            h["trump"] = trump
+        if ranking is not None:
+            h["ranking"] = ranking
+        return h
+
+    @property
+    def hands(self):
+        """Every finished hand as its record dict (built on each call)."""
+        return [self.hand(i) for i in range(len(self._rows))]
 
     def to_record(self):
         return {"game": "speedrun", "length": self.length, "players": list(self.players),
-                "hands": [dict(h) for h in self.hands]}
+                "hands": self.hands}
 
-    def _replay_hand(self, h, log=None):
+    def _replay_hand(self, h):
         """Score one record hand; RuleError (state unchanged) if it is invalid."""
         where = self._where()
         if self.over:
@@ -460,7 +531,7 @@ class SpeedRunGame:
         if not isinstance(revealed, list) or len(revealed) != 3:
             raise RuleError("SR-29", where + "revealed must list three true/false values")
         first = h.get("first", self.first)
-        if isinstance(first, bool) or first not in (0, 1, 2) or (self.hands and first != self.first):
+        if isinstance(first, bool) or first not in (0, 1, 2) or (self._rows and first != self.first):
             raise RuleError("SR-5", where + "first player is seat %d (the card passes clockwise), not %r"
                             % (self.first, first))
         trump = h.get("trump")
@@ -469,15 +540,31 @@ class SpeedRunGame:
         ranking = h.get("ranking")
         if ranking is not None and ranking not in RANKINGS:
             raise RuleError("SR-9", where + "ranking %r is not one of %s" % (ranking, ", ".join(RANKINGS)))
-        if log is None:
-            log = []
-            if ranking is not None:
-                log.append(("c", trump, ranking))
-            for s in range(3):
-                if revealed[s] is True:
-                    log.append(("r", s, contracts[s]))
-            log.append(("k", list(tricks)))
+        # The entries a referee would have made for this hand (for undo).
+        log = []
+        if ranking is not None:
+            log.append(E_CHOICES)
+        for s in range(3):
+            if revealed[s] is True:
+                log.append(E_REVEAL + s)
+        log.append(E_COUNTS)
         self._score(tricks, contracts, revealed, trump, ranking, log, first)
+
+
+def _choices(row):
+    """(trump, ranking) of a row, None where the record had none."""
+    t = row[_TRUMP]
+    r = row[_RANKING]
+    return (None if t == NOT_SET else TRUMPS[t]), (None if r == NOT_SET else RANKINGS[r])
+
+
+def _unrow(row):
+    """A row's (tricks, contracts, revealed, trump, ranking), as the record has them."""
+    trump, ranking = _choices(row)
+    return ([row[_TRICKS], row[_TRICKS + 1], row[_TRICKS + 2]],
+            [contract_name(row[_CONTRACTS + s]) for s in range(3)],
+            [row[_REVEALED] >> s & 1 == 1 for s in range(3)],
+            trump, ranking)
 
 
 def _bad_tricks(t):
