@@ -468,3 +468,62 @@ def test_undo_of_a_replayed_hand_reopens_it_with_counts():
     g.undo()  # the reveal
     g.undo()  # the choices
     assert g.phase() == sr.CHOOSE and g.revealed == [None] * 3
+
+
+# -- compact history (a finished hand is one short row of small ints) ---------
+
+def test_undo_restores_a_secret_redo_reveal_and_entered_counts_SR19_SR21():
+    g = SpeedRunGame("long", P)
+    live_hand(g, [0] * 4 + [1] * 4 + [2] * 4, ["W4", "W0", "W0"])
+    g.set_choices("geckos", "bell-1")
+    g.reveal(0, "REDO")       # target kept secret (SR-21)
+    g.reveal(1, "W1")
+    g.set_tricks([4, 4, 4])
+    before = snapshot(g)
+    scores = g.finish_hand(["REDO:W4", "W1", "W1"])
+    after = snapshot(g)
+    g.undo()
+    assert snapshot(g) == before
+    assert g.revealed == ["REDO", "W1", None] and g.tricks == [4, 4, 4] and g.winners_seq is None
+    assert g.finish_hand(["REDO:W4", "W1", "W1"]) == scores and snapshot(g) == after
+    g.undo()
+    g.undo()  # the counts
+    assert g.tricks == [0, 0, 0] and g.phase() == sr.PLAY
+    g.undo()  # Bob's reveal
+    g.undo()  # Ann's Redo
+    assert g.revealed == [None, None, None] and "REDO" in g.legal_contracts(0)
+
+
+def test_undo_keeps_a_redo_revealed_with_its_target_SR21():
+    g = SpeedRunGame("long", P)
+    live_hand(g, [0] * 4 + [1] * 4 + [2] * 4, ["W4", "W0", "W0"])
+    live_hand(g, [0] * 4 + [1] * 4 + [2] * 4, ["REDO:W4", "W1", "W1"], reveals=[(0, "REDO:W4")])
+    g.undo()
+    assert g.revealed == ["REDO:W4", None, None] and g.redo_targets(0) == ["W4"]
+    assert list(g.winners_seq) == [0] * 4 + [1] * 4 + [2] * 4
+
+
+def test_rows_running_totals_follow_passes_and_redos_SR18_SR20():
+    hands = [H([7, 3, 2], ["W4", "PASS", "W4"]), H([4, 4, 4], ["REDO:W4", "W0", "PASS"], [True, False, False]),
+             H([0, 12, 0], ["PASS", "MOST", "W0"])]
+    g = replay(rec(hands, "long"))
+    rows = g.rows()
+    for i in range(3):
+        assert rows[i][2] == replay(rec(hands[:i + 1], "long")).totals
+    assert rows[0][1] == ["W4 7: 3", "PASS", "W4 2: 2"]
+    assert rows[1][1] == ["REDO:W4* 4: -4 keeps -4", "W0 4: 4", "PASS"]
+    assert rows[2][1] == ["PASS", "MOST 12: -2", "W0 0: -2"]
+    assert rows[2][2] == g.totals == [-4, 2, 0]
+
+
+def test_hand_dicts_are_built_from_the_row_and_record_keys_are_kept_SR29():
+    hands = [H([4, 4, 4], ["W4"] * 3, first=1),  # no trump/ranking: none added
+             H([6, 3, 3], ["W0", "W1", "W5"], [False, True, False], first=2, trump="none", ranking="bell-1")]
+    g = replay(rec(hands))
+    assert g.hand(0) == dict(hands[0], revealed=[False] * 3) and "trump" not in g.hand(0)
+    assert g.hand(-1) == hands[1] and g.hands == [g.hand(0), g.hand(1)]
+    g.hand(1)["tricks"][0] = 9  # a copy: the game is not changed through it
+    assert g.to_record()["hands"][1] == hands[1]
+    # Each finished hand is one bytearray of about 20 bytes, not dicts and lists.
+    assert [type(r) for r in g._rows] == [bytearray, bytearray]
+    assert max(len(r) for r in g._rows) <= sr._LOG + 16
