@@ -21,9 +21,13 @@ def build_parser():
     mode.add_argument("--script", metavar="FILE",
                       help="run an event script headless ('-' for stdin)")
     mode.add_argument("--window", action="store_true", help="open a desktop window (pygame)")
-    # Reserved for the computer players (issue 4, --table): a later step adds
-    # `mode.add_argument("--table", metavar="GAME")` with --games here and a
-    # branch in main() that hands the Board to sim/table.py.
+    # The computer players (issue 4): sim/table.py and sim/play.py.
+    mode.add_argument("--table", metavar="GAME", choices=GAMES,
+                      help="computer players play GAME at a virtual table; the app's verdicts "
+                           "are checked against what really happened (--games N --seed S)")
+    mode.add_argument("--play", metavar="GAME", choices=("speed", "speedrun"),
+                      help="play GAME with cards on screen against computer players")
+    p.add_argument("--games", type=int, default=100, help="with --table: how many games (default 100)")
     p.add_argument("--json", action="store_true",
                    help="print the device's log lines as JSON (default: readable text)")
     p.add_argument("--seed", type=int, default=None,
@@ -94,6 +98,12 @@ def main(argv=None):
         build_parser().error("--screens needs --script")
     if args.script:
         return run_script(args)
+    if args.table:
+        from sim import table
+        return table.main(args.table, args.games, 1 if args.seed is None else args.seed, sys.stdout)
+    if args.play:
+        from sim import play
+        return play.main(args)
     from sim.board import Board
     board = Board(root=args.store, realtime=True, start_us=args.start_us, seed=args.seed)
     try:

@@ -253,8 +253,12 @@ class SpeedTable(Table):
 
     GAME = "speed"
 
-    def __init__(self, seed, loop_us=LOOP_US, start_us=None, opts=None, mistakes=True):
+    def __init__(self, seed, loop_us=LOOP_US, start_us=None, opts=None, mistakes=True,
+                 lift_early=True):
         Table.__init__(self, seed, loop_us, start_us)
+        # lift_early: stuck players may take their hands off the pads once the
+        # flip countdown runs (and always to rebuild the reserves), as people do.
+        self.lift_early = lift_early
         from speedref.app import speed_flow as F
         from speedref.engine import speed_play as SP
         self.F = F
@@ -322,6 +326,8 @@ class SpeedTable(Table):
         elif new == F.PLAY and old == F.FLIP:
             self._flipped(t)
         elif new == F.FLIP:
+            if self.lift_early:
+                self._lift(t, 0.3)
             # The engine turns (and, if a reserve is empty, first rebuilds) at
             # the flip itself; right after a REBUILD screen the reserves on the
             # table are the freshly rebuilt ones.
@@ -331,6 +337,8 @@ class SpeedTable(Table):
                 p = self.person(self.someone())
                 self.tap(t + p.reaction(), DOWN, p.tap_us(), p)
         elif new == F.REBUILD:
+            if self.lift_early:
+                self._lift(t, 1.0)  # hands are needed to shuffle
             p = self.person(self.someone())
             self.tap(t + p.reaction() + self.rng.randint(500000, 2000000), OK, p.tap_us(), p)
         elif new == F.CLAIM:
@@ -419,6 +427,14 @@ class SpeedTable(Table):
                 self._plan(p, r)
             else:
                 self._plan(p, t)
+
+    def _lift(self, t, chance):
+        """Stuck players take their hands off the pads (the flip is coming)."""
+        for p in (0, 1):
+            since = self.stuck_since[p]
+            if since is not None and self.rng.random() < chance:
+                self.release(max(t + self.person(p).reaction(), since + STUCK_HOLD_US), p)
+                self.stuck_since[p] = None
 
     def _plan(self, p, t):
         """Decide seat p's next move from time t (cancels any older plan)."""
@@ -706,5 +722,9 @@ def run(game, games, seed, out=None, verbose=False, **kw):
 
 
 def main(game, games, seed, out):
+    if game not in TABLES:
+        import sys
+        sys.stderr.write("speedref-sim: the table plays %s so far, not %s\n" % (", ".join(TABLES), game))
+        return 2
     s = run(game, games, seed, out)
     return 1 if s["disagreements"] else 0
