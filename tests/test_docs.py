@@ -3,9 +3,7 @@ docs/serial-protocol.md with its exact fields, every documented line is still em
 and the rule numbers in seeds/ and in tests/ agree (issue 2: every rule number is
 cited by at least one test; issue 3: the device's JSON log lines).
 
-How docs/serial-protocol.md is read: each line type has a `### `ev`` heading (a
-heading may carry more than one name, "### `deal`, `hand`, `round`" is not used);
-under it, every example line (a line in a code block starting with `{"ev":`) is a
+How docs/serial-protocol.md is read: each line type has a `### `ev`` heading; under it, every example line (a line in a code block starting with `{"ev":`) is a
 real line captured from the running firmware, and the section's field table (rows
 whose first cell is a `backticked` name) lists exactly the union of its examples'
 keys.  A line the firmware prints must have the same keys as one example of its
@@ -99,7 +97,7 @@ def _scan_function(fn, rel, out):
             k = _const(t.slice)
             if k is not None:
                 sets.setdefault(t.value.id, []).append((k, a))
-    for name, items in sets.items():
+    for items in sets.values():
         for k, a in items:
             if k == "ev":
                 ev = _const(a.value)
