@@ -1,0 +1,207 @@
+"""speedref-sim --table: computer players at a virtual table, the referee
+app's verdicts checked against what really happened.  Rule numbers from
+seeds/speed.md.  (The 1,000-game soak is benchmarks/table_soak.py.)"""
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim import table
+from sim.bots import Person, MIN_REACTION_US, MAX_REACTION_US, TAP_MAX_US
+from sim.board import Board
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_speed_table_agrees_with_the_app_over_varied_games():
+    """SP-6/SP-14..SP-19: 12 seeded games with every option the menu offers
+    (layouts, jokers, doubles, hand limits, slap-to-win, match formats, tie
+    windows); false starts, flips, rebuilds, outs and counts all agree with
+    the engine's truth.  (lift_early=False: see the xfail test below.)"""
+    s = table.run("speed", 12, 11, lift_early=False)
+    assert s["failed"] == []
+    assert s["agreements"] == 12
+    assert s["deals"] >= 12
+    assert s["games_per_s"] > 0
+
+
+def _game(opts, seed, **kw):
+    tb = table.SpeedTable(seed, opts=opts, **kw)
+    try:
+        bad = tb.play()
+    finally:
+        tb.close()
+    return tb, bad
+
+
+BASE = {"layout": "classic", "jokers": False, "doubles": False, "hand_limit": 5,
+        "slap_to_win": False, "match": "best_of", "target": 25, "tie_ms": 5}
+
+
+def test_sp16_sp18_best_of_three_record_equals_the_engine_deals():
+    """SP-16/SP-18/SP-19: the stored record's deals are exactly the card-level
+    engine's (winner, cards the loser holds), and the device logged one
+    `deal` line per deal with the engine's flip and rebuild counts."""
+    tb, bad = _game(dict(BASE), "best")
+    assert bad == []
+    deals = [(o["winner"], o["left"], o["flips"], o["rebuilds"])
+             for _, o in tb.lines if o["ev"] == "deal"]
+    assert deals == tb.t_deals
+    assert 2 <= len(deals) <= 3
+    assert tb.record["deals"] == [{"winner": w, "left": n} for w, n, _, _ in tb.t_deals]
+    wins = [sum(1 for d in tb.t_deals if d[0] == p) for p in (0, 1)]
+    assert max(wins) == 2
+
+
+def test_sp17_slap_verdicts_name_the_first_slapper_and_the_true_margin():
+    """SP-17 with slap-to-win: every `slap` line names the seat whose press
+    really came first and the microsecond gap to the second press; races
+    inside the tie window are ties (counted) and are slapped again."""
+    slaps = ties = margins = 0
+    for i in range(6):
+        o = dict(BASE, slap_to_win=True, match="single", tie_ms=50)
+        tb, bad = _game(o, "slap%d" % i, lift_early=False)
+        assert bad == []
+        lines = [o for _, o in tb.lines if o["ev"] == "slap"]
+        assert [(l["winner"], l["margin_us"]) for l in lines] == [(v[1], v[3]) for v in tb.t_slaps]
+        slaps += len(lines)
+        margins += sum(1 for l in lines if l["margin_us"] is not None)
+        ties += tb.ties
+        assert lines[-1]["winner"] == tb.t_deals[-1][0]
+    assert slaps >= 6
+    assert margins >= 1  # a second slap was in a race and its gap was checked
+
+
+def test_sp6_false_starts_are_logged_with_the_true_earliness():
+    """SP-6: a pad slapped before GO is a false start; the app's early_us is
+    exactly GO (3 s after the second ready tap) minus the press time."""
+    found = []
+    for i in range(10):
+        tb, bad = _game(dict(BASE, match="single"), "fs%d" % i, false_start=0.5)
+        assert bad == []
+        found += tb.t_false
+        if len(found) >= 2:
+            break
+    assert len(found) >= 2
+    assert all(0 < early <= 400000 for _, _, early in found)
+
+
+def test_the_check_fails_when_the_app_and_the_table_differ():
+    """The comparison is real: a changed count, a changed slap margin or a
+    lost false start in the device's log is reported."""
+    tb, bad = _game(dict(BASE, slap_to_win=True, match="single"), "tamper", lift_early=False)
+    assert bad == []
+    i = next(k for k, (_, o) in enumerate(tb.lines) if o["ev"] == "deal")
+    t, o = tb.lines[i]
+    tb.lines[i] = (t, dict(o, left=o["left"] + 1))
+    assert any(b.startswith("deals:") for b in tb.compare())
+    tb.lines[i] = (t, o)
+    tb.t_false.append((1, 0, 1234))
+    assert any(b.startswith("false starts:") for b in tb.compare())
+    tb.t_false.pop()
+    tb.lines.append((0, {"ev": "error", "what": "app", "msg": "x"}))
+    assert any("device error" in b for b in tb.compare())
+
+
+def test_cli_prints_the_summary_and_exits_0(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "sim", "--table", "speed", "--games", "3", "--seed", "5"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    out = r.stdout
+    assert "speed table: games 3," in out and "games/s" in out
+    assert ("disagreements 0" in out) == (r.returncode == 0)
+
+
+def test_cli_exit_status_is_1_on_a_disagreement(monkeypatch):
+    class Liar(table.SpeedTable):
+        def compare(self):
+            return ["planted"]
+    monkeypatch.setitem(table.TABLES, "speed", Liar)
+    out = io.StringIO()
+    assert table.main("speed", 1, 1, out) == 1
+    assert "disagreements 1" in out.getvalue() and "planted" in out.getvalue()
+
+
+def test_cli_refuses_a_game_without_a_table(monkeypatch):
+    monkeypatch.delitem(table.TABLES, "partners", raising=False)
+    assert table.main("partners", 1, 1, io.StringIO()) == 2
+
+
+def test_same_seed_same_games():
+    """A table run is reproducible from its seed (the device log too)."""
+    a, _ = _game(None, "again")
+    b, _ = _game(None, "again")
+    assert [o for _, o in a.lines] == [o for _, o in b.lines]
+    assert a.t_deals == b.t_deals and a.start_us == b.start_us
+
+
+def test_menu_buttons_start_the_game_with_the_chosen_options():
+    """The players reach the game through the menu like people: the
+    computed UP/DOWN/OK presses start Speed with exactly those options."""
+    want = dict(BASE, layout="pagat", slap_to_win=True, hand_limit=7, match="target",
+                target=50, tie_ms=20)
+    b = Board()
+    try:
+        b.step()
+        t = 100000
+        for btn in table.menu_buttons(b, "speed", want):
+            b.event(t, btn, True)
+            b.event(t + 50000, btn, False)
+            t += 150000
+        assert b.app.flow is not None and b.app.flow.opts == want
+    finally:
+        b.close()
+
+
+def test_people_react_like_people():
+    """Reaction times are log-normal around the person's median (250-400 ms),
+    clamped; taps stay under the 0.5 s stuck threshold; bounces are short."""
+    p = Person(random.Random(4), 0, bounce=0.5)
+    r = sorted(p.reaction() for _ in range(2000))
+    assert 250000 <= p.median_us <= 400000
+    assert abs(r[1000] - p.median_us) < 0.1 * p.median_us
+    assert r[0] >= MIN_REACTION_US and r[-1] <= MAX_REACTION_US
+    assert r[1900] > 1.4 * r[1000]  # the long right tail
+    assert all(p.tap_us() <= TAP_MAX_US < 500000 for _ in range(100))
+    b = [p.bounces() for _ in range(200)]
+    assert any(b) and all(len(x) in (0, 2, 4) and all(0 < d < 3000 for d in x) for x in b)
+
+
+@pytest.mark.xfail(strict=True, reason="speed_flow bug: a stuck hold that completes the pair "
+                   "opens a slap-to-win race that is never closed; lifting the hands in the flip "
+                   "countdown then makes it a slap ('P2 is out?')")
+def test_sp17_lifting_hands_in_the_flip_countdown_is_not_a_slap():
+    """SP-14/SP-17: both players hold their pads (stuck), the flip countdown
+    starts, both lift their hands before GO: after the flip, play goes on;
+    nobody claimed to be out."""
+    from speedref.app import menu, speed_flow as F
+    b = Board()
+    try:
+        b.step()
+        o = dict(menu.merge_settings({})["speed"], slap_to_win=True)
+        b.app.start("speed", b.now(), o)
+        b.step()
+
+        def tap(ms, btn):
+            b.event(ms * 1000, btn, True)
+            b.event((ms + 80) * 1000, btn, False)
+        tap(500, 6)
+        tap(1000, 0)
+        tap(1200, 1)
+        b.run_until(4500000)
+        b.event(5000000, 0, True)   # P1 stuck
+        b.event(5700000, 1, True)   # P2 stuck after P1's hold was registered
+        b.run_until(6300000)
+        assert b.app.flow.phase == F.FLIP
+        b.event(6500000, 0, False)  # hands off during the countdown
+        b.event(6550000, 1, False)
+        b.run_until(12000000)
+        assert b.app.flow.phase == F.PLAY
+        assert not [l for l in b.lines if json.loads(l)["ev"] == "slap"]
+    finally:
+        b.close()
