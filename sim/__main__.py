@@ -21,7 +21,7 @@ def build_parser():
     mode.add_argument("--script", metavar="FILE",
                       help="run an event script headless ('-' for stdin)")
     mode.add_argument("--window", action="store_true", help="open a desktop window (pygame)")
-    # The computer players (issue 4): sim/table.py and sim/play.py.
+    # The computer players (issue 4): the sim/table package.
     mode.add_argument("--table", metavar="GAME", choices=GAMES,
                       help="computer players play GAME at a virtual table; the app's verdicts "
                            "are checked against what really happened (--games N --seed S)")
@@ -102,7 +102,7 @@ def main(argv=None):
         from sim import table
         return table.main(args.table, args.games, 1 if args.seed is None else args.seed, sys.stdout)
     if args.play:
-        from sim import play
+        from sim.table import play
         return play.main(args)
     from sim.board import Board
     board = Board(root=args.store, realtime=True, start_us=args.start_us, seed=args.seed)

@@ -70,11 +70,14 @@ class Table:
     microseconds since the game began); the device loop runs every loop_us
     and right after every edge, as the board's loop would see it."""
 
-    def __init__(self, seed, loop_us=LOOP_US, start_us=None):
+    def __init__(self, seed, loop_us=LOOP_US, start_us=None, realtime=False):
         self.rng = random.Random(seed)
         self.seed = seed
         self.start_us = self.rng.randrange(PERIOD) if start_us is None else start_us & MASK
-        self.board = Board(start_us=self.start_us)
+        # realtime: a person plays too; the board follows the host clock and
+        # pump() runs whatever is due (sim/table/play.py)
+        self.realtime = realtime
+        self.board = Board(start_us=self.start_us, realtime=realtime)
         self.loop_us = loop_us
         self.t = 0
         self._q = []
@@ -155,8 +158,19 @@ class Table:
                 raise TableError("game not over after %d simulated s (phase %r)"
                                  % (limit_us // 1000000, self.phase))
 
+    def pump(self):
+        """Real time: run what is due by now, then one loop pass."""
+        now = self.board.clock.elapsed_us
+        while self._q and self._q[0][0] <= now:
+            _, _, _, fn, args = heapq.heappop(self._q)
+            self.t = now
+            fn(*args)
+        self.t = now
+        self._step()
+
     def _edge(self, b, down, logical):
-        self.board.clock.advance_to(self.t)
+        if not self.realtime:
+            self.board.clock.advance_to(self.t)
         if self.trace is not None:
             self.trace.append((self.t, "edge", b, down, logical))
         if logical:
@@ -168,7 +182,7 @@ class Table:
         self._step(advance=False)
 
     def _step(self, advance=True):
-        if advance:
+        if advance and not self.realtime:
             self.board.clock.advance_to(self.t)
         self.board.step()
         self.steps += 1
@@ -477,18 +491,25 @@ class SpeedTable(Table):
             self.release(self.t, p)  # the hand leaves the pad to play
             self.stuck_since[p] = None
         tag = st.apply(p, a, self.ticks())
+        self._acted(p, a, tag)
+
+    def _acted(self, p, a, tag):
+        st = self.st
         if self.trace is not None:
             self.trace.append((self.t, "act", p, a, tag, st.left(0), st.left(1)))
         q = 1 - p
         if tag == "out":  # SP-16: out first; the claim is a tap
             self._over(p)
-            pe = self.person(p)
-            self.tap(self.t + pe.reaction(), p, pe.tap_us(), pe)
+            self._out_tap(p)
             return
         pl = self.planned[q]
         if pl is None or pl[1] not in st.legal_actions(q):
             self._plan(q, self.t)
         self._plan(p, self.t)
+
+    def _out_tap(self, p):
+        pe = self.person(p)
+        self.tap(self.t + pe.reaction(), p, pe.tap_us(), pe)
 
     def _stuck(self, p, g):
         if g != self.gen[p]:
