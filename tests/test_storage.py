@@ -172,3 +172,82 @@ print(s.load_settings(), s.settings_problem)
     assert out[1] == "({'deal': 1}, None)"
     assert out[2] == "50 5 ab-55"
     assert out[3] == "{'x': 1} None"
+
+
+# --- streamed saves (issue: memory headroom for a Long Speed Run) -----------
+
+BIG = {"v": 1, "game": "speedrun", "state": {"first": 0, "hands": [
+    ["geckos", "slalom-10", "012012bW4,012012012", ["W4", "REDO:MIDDLE", "PASS"]]] * 40}}
+
+
+def test_streamed_save_is_the_same_file_as_encode_and_the_whole_file_loader_reads_it(tmp_path):
+    s = Store(str(tmp_path), uid="u")
+    s.save_game(BIG)
+    data = (tmp_path / "game.json").read_bytes()
+    assert data == encode(BIG)
+    assert data.startswith(b"SRF1 ") and data.index(b"\n") == len(storage.BLANK_HEAD) - 1
+    assert storage.decode(data) == (storage.OK, BIG)
+    assert s.load_game() == (BIG, None)
+
+
+def test_a_file_with_the_old_short_length_field_still_loads(tmp_path):
+    import zlib
+    body = json.dumps(state(4)).encode()
+    (tmp_path / "game.json").write_bytes(b"SRF1 %08x %d\n" % (zlib.crc32(body), len(body)) + body)
+    assert Store(str(tmp_path), uid="u").load_game() == (state(4), None)
+
+
+def test_a_save_cut_before_its_header_is_written_is_not_used(tmp_path):
+    """A cut after the body but before the real header leaves the blank
+    header: the temp file is damaged, the last good save is used."""
+    s = Store(str(tmp_path), uid="u")
+    s.save_game(state(1))
+    (tmp_path / "game.json.tmp").write_bytes(storage.BLANK_HEAD + json.dumps(state(2)).encode())
+    assert s.load_game() == (state(1), None)
+    s.save_game(state(3))
+    os.rename(tmp_path / "game.json", tmp_path / "game.json.bak")  # and with main gone
+    (tmp_path / "game.json.tmp").write_bytes(storage.BLANK_HEAD + json.dumps(state(4)).encode())
+    assert s.load_game() == (state(3), None)
+    assert not (tmp_path / "game.json.tmp").exists()
+
+
+def test_save_and_load_need_no_block_as_big_as_the_body_under_micropython(tmp_path):
+    """The heap is filled with 512-byte blocks and every other one freed, so
+    no free block is much bigger than 512 bytes; a 3 KB state still saves,
+    loads and goes into a record.  Building the file in memory (encode, the
+    save before streaming) fails in the same heap."""
+    import mpyrun
+    from mpyhelp import compile_modules
+    mpy = compile_modules(tmp_path / "mpy", ["speedref/__init__.py", "speedref/storage.py"])
+    code = """
+import gc, json
+from speedref.storage import Store, encode
+big = json.loads(%r)
+s = Store(%r, uid='ab')
+slots = [None] * 2000
+gc.collect()
+n = 0
+try:
+    while n < len(slots):
+        slots[n] = (0,) * 62  # one 512-byte allocation
+        n += 1
+except MemoryError:
+    pass
+for k in range(0, n, 2):
+    slots[k] = None
+gc.collect()
+out = []
+try:
+    encode(big)
+    out.append('encoded')
+except MemoryError:
+    out.append('encode: MemoryError')
+s.save_game(big)
+got, problem = s.load_game()
+out.append(got == big and problem is None)
+out.append(s.add_record(big))
+print(out)
+""" % (json.dumps(BIG), str(tmp_path / "flash"))
+    assert len(json.dumps(BIG)) > 3000
+    r = mpyrun.run(code=code, extra_path=[mpy], use_mpy=False)
+    assert r.stdout.strip() == "['encode: MemoryError', True, 'ab-1']"

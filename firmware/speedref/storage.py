@@ -8,6 +8,14 @@
 #
 #     SRF1 <crc32 as 8 hex digits> <body length>\n<JSON body>
 #
+# A save streams: json.dump writes the body straight into the file after a
+# blank header of the same width, the body is read back in small chunks for
+# its CRC and length, and the header is written over the blank one.  So no
+# copy of the body is ever held in the heap (a Long Speed Run's final record
+# is about 2 KB, and a 64 KB heap late in a game may have no free block that
+# big).  Loading streams the same way.  The length is written as 10 digits;
+# files with a shorter length field (written before streaming) load the same.
+#
 # A damaged file is set aside as "<name>.bad" (kept for a person to look at),
 # a short problem string is returned for the app to show, and the ".bak" is
 # used if it is good.  Writes happen only when the app asks (hand boundaries,
@@ -72,14 +80,68 @@ def _replace(src, dst):
         os.rename(src, dst)
 
 
+BLANK_HEAD = b"SRF1 00000000 0000000000\n"  # the width of every header written
+CHUNK = 256  # bytes read back at a time for the CRC
+
+
+def _head(crc, n):
+    return b"SRF1 %08x %010d\n" % (crc & 0xFFFFFFFF, n)
+
+
+def _crc_rest(f):
+    """(CRC-32, length) of the rest of open binary file f, read a chunk at a time."""
+    buf = bytearray(CHUNK)
+    mv = memoryview(buf)
+    crc = 0
+    n = 0
+    while True:
+        k = f.readinto(buf)
+        if not k:
+            return crc & 0xFFFFFFFF, n
+        crc = crc32(mv[:k], crc)
+        n += k
+
+
+def write_file(path, obj):
+    """Write obj as a checked file at path (not atomic: see Store._write)."""
+    with open(path, "w") as f:
+        f.write(BLANK_HEAD.decode())
+        json.dump(obj, f)
+    with open(path, "r+b") as f:
+        f.seek(len(BLANK_HEAD))
+        crc, n = _crc_rest(f)
+        f.seek(0)
+        f.write(_head(crc, n))
+
+
+def read_file(f):
+    """(OK, obj) for an intact open binary file, (DAMAGED, None) otherwise."""
+    head = f.readline(40)
+    parts = head.split()
+    if len(parts) != 3 or parts[0] != b"SRF1" or head[-1:] != b"\n":
+        return DAMAGED, None
+    try:
+        want_crc = int(parts[1], 16)
+        want_n = int(parts[2])
+        crc, n = _crc_rest(f)
+        if n != want_n or crc != want_crc:
+            return DAMAGED, None
+        f.seek(len(head))
+        return OK, json.load(f)
+    except ValueError:
+        return DAMAGED, None
+
+
 def encode(obj):
+    """The bytes write_file puts on flash, built in memory (for tests and
+    tools on a computer: it holds the body twice)."""
     body = json.dumps(obj).encode()
-    head = "SRF1 %08x %d\n" % (crc32(body) & 0xFFFFFFFF, len(body))
-    return head.encode() + body
+    return _head(crc32(body), len(body)) + body
 
 
 def decode(data):
-    """(OK, obj) for an intact file, (DAMAGED, None) otherwise."""
+    """(OK, obj) for an intact file's bytes, (DAMAGED, None) otherwise: the
+    whole-file loader, kept for tools; read_file streams the same check."""
     nl = data.find(b"\n")
     if nl < 0:
         return DAMAGED, None
@@ -123,8 +185,7 @@ class Store:
     def _write(self, name, obj, keep_bak=True):
         path = self._p(name)
         tmp = path + ".tmp"
-        with open(tmp, "wb") as f:
-            f.write(encode(obj))
+        write_file(tmp, obj)
         if keep_bak and _exists(path):
             _replace(path, path + ".bak")
         _replace(tmp, path)
@@ -132,11 +193,15 @@ class Store:
 
     def _read(self, path):
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            f = open(path, "rb")
         except OSError:
             return MISSING, None
-        return decode(data)
+        try:
+            return read_file(f)
+        except OSError:
+            return MISSING, None  # as if the file were not there (as before streaming)
+        finally:
+            f.close()
 
     def _load(self, name):
         """(obj or None, problem or None), falling back to the .bak."""
