@@ -7,6 +7,7 @@
 # (and back for BACK).  A running game is a "flow" (see docs/app.md): the app
 # takes BACK away from it and shows the pause menu (continue, undo, abandon),
 # so every flow gets undo and abandon the same way and no screen is a dead end.
+import gc
 import framebuf
 from speedref.ticks import ticks_diff
 from speedref.engine.errors import RuleError
@@ -156,7 +157,10 @@ class App:
 
     def close(self):
         """Leave the running flow (after finish or abandon) for the menu."""
+        f = self.flow
         self.flow = None
+        if f is not None:
+            unload_game(f.GAME)
         from speedref.app import menu
         self.show(menu.Games(self))
 
@@ -183,6 +187,7 @@ class App:
         self._run(saved["game"], saved["opts"], now_us, saved["state"])
 
     def _run(self, game, opts, now_us, state):
+        gc.collect()  # one compact heap before the game's modules load (fragmentation)
         try:
             cls = flow_class(game)
         except ImportError:
@@ -257,6 +262,25 @@ def flow_class(game):
     else:
         raise ImportError(game)
     return cls
+
+
+def unload_game(game):
+    """Forget a finished game's flow and engine modules, so playing all four
+    games in turn never holds more than one game's code in a 64 KB heap
+    (modules loaded from .mpy live in the heap until nothing refers to them).
+    Only on MicroPython: CPython has the memory, and its tools and tests keep
+    references to the modules' classes."""
+    import sys
+    if sys.implementation.name != "micropython":
+        return
+    for name in ("speedref.app.%s_flow" % game, "speedref.engine." + game, "speedref.arbiter"):
+        if name in sys.modules:
+            del sys.modules[name]
+            pkg, _, leaf = name.rpartition(".")
+            parent = sys.modules.get(pkg)
+            if parent is not None and hasattr(parent, leaf):
+                delattr(parent, leaf)
+    gc.collect()
 
 
 class Screen:
