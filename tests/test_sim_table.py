@@ -205,3 +205,82 @@ def test_sp17_lifting_hands_in_the_flip_countdown_is_not_a_slap():
         assert not [l for l in b.lines if json.loads(l)["ev"] == "slap"]
     finally:
         b.close()
+
+
+def _human_plays_a_match(seed):
+    """Drive --play speed's table headless: a 'person' (this function) uses
+    only what the play mode offers a person: pad taps and holds, card keys,
+    OK/UP/DOWN, and what the screen and the panel show."""
+    from sim.table.play import SpeedPlay, HUMAN, BOT
+    from speedref.app import speed_flow as F
+    from speedref.engine import speed_play as SP
+    tb = SpeedPlay(seed, realtime=False)
+    tb.start()
+    done_phase = None
+    last = None
+    refused = 0
+    for _ in range(20000):
+        if tb.done:
+            break
+        tb.advance(120000)
+        ph = tb.phase
+        st = tb.st
+        if ph != last:
+            last = ph
+            if ph == F.PLAY:
+                done_phase = ph
+        if ph == F.PLAY and st is not None and st.phase == "play":
+            acts = st.legal_actions(HUMAN)
+            plays = [a for a in acts if a < SP.READY]
+            if plays:
+                card = plays[0] & 0xFF
+                why = tb.play_card(list(st.hands[HUMAN]).index(card), plays[0] >> 8)
+                refused += why is not None
+            elif SP.DRAW in acts:
+                assert tb.draw_card() is None
+            elif acts == [SP.STUCK] and not tb.finger[HUMAN]:
+                tb.pad_hold()
+            continue
+        if ph == F.PLAY and tb.winner == HUMAN and done_phase != ("out", tb.deal_no):
+            done_phase = ("out", tb.deal_no)
+            tb.pad_tap()  # "I'm out"
+            continue
+        if ph == done_phase:
+            continue
+        prev, done_phase = done_phase, ph
+        if tb.finger[HUMAN] and ph != F.PLAY:
+            tb.pad_hold()  # lift the hand
+            tb.advance(200000)
+        if ph in (F.LAYOUT, F.REBUILD, F.NEXT, F.FINAL):
+            tb.tap(tb.t + 300000, 6, 100000)
+        elif ph == F.READY:
+            tb.pad_tap()
+        elif (ph == F.FLIP and prev != F.REBUILD and tb.board.app.flow.deal.reserve_left is None
+              and not (st.reserves[0] and st.reserves[1])):
+            tb.tap(tb.t + 300000, 5, 80000)  # SP-15: "DOWN: none left"
+        elif ph == F.CLAIM and tb.board.app.flow.deal.claimant == BOT:
+            tb.pad_tap()  # confirm the computer's claim
+        elif ph == F.LEFT:
+            left = tb.t_deals[-1][1]
+            shown = tb.board.app.flow.left
+            t = tb.t + 300000
+            for _ in range(left - shown):
+                t = tb.tap(t, 4, 80000)[1] + 100000
+            tb.tap(t, 6, 80000)
+    return tb, refused
+
+
+def test_play_speed_a_person_against_the_computer_finishes_a_match():
+    """--play speed: one person (seat P1) against one computer player, the
+    referee app refereeing: the match ends, the stored record's deals are
+    the engine's, and the person's pad and keys reached the app."""
+    tb, refused = _human_plays_a_match("person")
+    try:
+        assert tb.done, tb.panel()
+        assert refused == 0
+        assert tb.record["deals"] == [{"winner": w, "left": n} for w, n, _, _ in tb.t_deals]
+        assert any(w == 0 for w, _, _, _ in tb.t_deals) or any(w == 1 for w, _, _, _ in tb.t_deals)
+        panel = "\n".join(tb.panel())
+        assert "Your hand" in panel and "Centre piles" in panel
+    finally:
+        tb.close()

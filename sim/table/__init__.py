@@ -268,8 +268,8 @@ class SpeedTable(Table):
     GAME = "speed"
 
     def __init__(self, seed, loop_us=LOOP_US, start_us=None, opts=None, mistakes=True,
-                 lift_early=True, false_start=0.06):
-        Table.__init__(self, seed, loop_us, start_us)
+                 lift_early=True, false_start=0.06, realtime=False):
+        Table.__init__(self, seed, loop_us, start_us, realtime)
         # lift_early: stuck players may take their hands off the pads once the
         # flip countdown runs (and always to rebuild the reserves), as people do.
         self.lift_early = lift_early
