@@ -284,3 +284,14 @@ def test_play_speed_a_person_against_the_computer_finishes_a_match():
         assert "Your hand" in panel and "Centre piles" in panel
     finally:
         tb.close()
+
+
+def test_a_game_across_the_ticks_wrap_agrees():
+    """ticks_us wraps at 2**30 on a 32-bit board: a slap-to-win game that
+    starts 20 s before the wrap is refereed exactly as any other (margins,
+    false-start earliness and counts are differences of wrapped ticks)."""
+    o = dict(BASE, slap_to_win=True, match="best_of", tie_ms=2)
+    tb, bad = _game(o, "wrap", start_us=(1 << 30) - 20000000, lift_early=False, false_start=0.3)
+    assert bad == []
+    assert tb.t > 20000000  # the game ran past the wrap
+    assert tb.ticks(tb.t) < tb.start_us
