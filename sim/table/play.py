@@ -51,6 +51,12 @@ class SpeedPlay(SpeedTable):
     def on_phase(self, old, new):
         F = self.F
         flow = self.board.app.flow
+        if flow is not None and flow.GAME != "speed":
+            # a person may start another game from the menu: the computer sits it out
+            self.st = None
+            self.gen = [g + 1 for g in self.gen]
+            self.note = "The computer plays Speed only"
+            return
         if new == F.LAYOUT:
             self.opts = dict(flow.opts)
             self.window = self.opts["tie_ms"] * 1000
