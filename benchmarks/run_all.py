@@ -1,0 +1,40 @@
+"""Run every benchmark and print its numbers (`make bench`).  Nothing here is a
+test: figures vary by machine; the README quotes one run of this script.
+
+    .venv/bin/python benchmarks/run_all.py [--quick]
+
+--quick runs fewer games in the engine and table benchmarks.
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+
+
+def run(title, args):
+    print("\n== %s ==" % title, flush=True)
+    r = subprocess.run([PY] + args, cwd=ROOT)
+    if r.returncode:
+        print("(%s exited %d)" % (title, r.returncode), flush=True)
+    return r.returncode
+
+
+def main():
+    quick = "--quick" in sys.argv[1:]
+    games = "5" if quick else "20"
+    table_games = "50" if quick else "1000"
+    bad = 0
+    bad |= run("engine: full games per second, heap", ["benchmarks/bench_engine.py", "--games", games])
+    bad |= run("device: heap per game through the whole device", ["benchmarks/bench_heap.py"])
+    bad |= run("device: pad edge to verdict, display bytes, .mpy size", ["benchmarks/bench_device.py"])
+    bad |= run("Speed Run heap per hand", ["benchmarks/bench_speedrun_heap.py"])
+    bad |= run("slap capture fairness (PIO / IRQ)", ["benchmarks/fairness.py"])
+    bad |= run("simulator speed", ["-m", "sim.tools.bench"])
+    bad |= run("computer-player table soak", ["benchmarks/table_soak.py", "--games", table_games])
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
