@@ -1,30 +1,44 @@
 # The game log: one JSON object per line on the USB console, so a laptop
 # (speedref-log) can follow a game live and keep every record.  Every line
 # has an "ev" key naming its type; docs/serial-protocol.md lists them.
+#
+# On the board a line is streamed: json.dump writes it piece by piece into
+# the console, so a game_end line (a whole record, ~2 KB) never exists as
+# one string in a 64 KB heap.  The simulator and tests pass write= instead
+# and get each line as one string.
 import json
 import sys
 
-
-def _stdout_write(s):
-    sys.stdout.write(s)
+_MAX_DEPTH = 16  # records nest 4 deep; deeper means a bug, not a record
 
 
 class Log:
-    def __init__(self, write=None):
-        self._write = write or _stdout_write
+    def __init__(self, write=None, stream=None):
+        """write: a function called once per line with the whole line (ending
+        in "\\n").  stream: an object with write() that json.dump can write
+        into (on MicroPython a real stream: sys.stdout, a file, or an
+        io.IOBase subclass, whose write() gets short bytes-like pieces).
+        Neither: the line is streamed to sys.stdout."""
+        self._write = write
+        self._stream = stream if (stream is not None or write is not None) else sys.stdout
         self.lines = 0
 
     def emit(self, obj):
         """Print obj as one JSON line.  A malformed event (no "ev", or a
         value JSON cannot encode) becomes an error line: logging never
-        crashes the referee."""
+        crashes the referee.  The whole object is checked before the first
+        byte goes out, so a streamed line is never cut in the middle."""
         try:
             if not isinstance(obj, dict) or "ev" not in obj:
                 raise TypeError("log line without an ev key")
-            line = json.dumps(obj)
+            _check(obj, 0)
         except (TypeError, ValueError) as e:
-            line = json.dumps({"ev": "error", "what": "log", "msg": str(e)})
-        self._write(line + "\n")
+            obj = {"ev": "error", "what": "log", "msg": str(e)}
+        if self._write is not None:
+            self._write(json.dumps(obj) + "\n")
+        else:
+            json.dump(obj, self._stream)
+            self._stream.write("\n")
         self.lines += 1
 
     def error(self, what, msg, **extra):
@@ -36,6 +50,29 @@ class Log:
     def exception(self, e, what="crash"):
         """An exception with its traceback as one error line."""
         self.error(what, repr(e), traceback=format_exception(e))
+
+
+def _check(v, depth):
+    """Raise TypeError unless v is plain JSON: MicroPython's json writes
+    any other object as its repr (not JSON) instead of refusing it."""
+    if v is None or isinstance(v, (bool, int, str)):
+        return
+    if isinstance(v, float):
+        if v - v != 0:  # nan or an infinity: JSON has neither
+            raise ValueError("log value is not a finite number")
+        return
+    if depth >= _MAX_DEPTH:
+        raise ValueError("log value nested too deep")
+    if isinstance(v, dict):
+        for k in v:
+            if not isinstance(k, str):
+                raise TypeError("log key is not a string: %r" % (k,))
+            _check(v[k], depth + 1)
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            _check(x, depth + 1)
+    else:
+        raise TypeError("log value is not JSON: %s" % type(v).__name__)
 
 
 def format_exception(e):

@@ -89,7 +89,6 @@ def main(played_file, flash_file, session):
         waited += 1
     wire(b"\x00\xffnoise on the line\n")
     wire(b'{"ev": "game_end", "rec\n')
-    bd.log.keep = []
     if session == 1:
         slap_match(bd)
     else:

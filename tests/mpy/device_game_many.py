@@ -17,7 +17,6 @@ def main(root, arg_file):
     sizes = [0] * len(games)  # preallocated: a growing list would be the leak we measure
     for i in range(len(games)):
         g = games[i]
-        bd.log.keep = []  # the script's own memory of the log: not the device's
         choose_game(bd, "speed", opts)
         play_deal(bd, {"events": "F" * g[3], "winner": g[1], "left": g[2]}, opts)
         g = None

@@ -12,6 +12,6 @@ def main(root, arg_file):
     bd = Board(root)
     partners(bd)
     rec = game_end(bd)
-    report({"record": rec, "stored": bd.store.records(), "hands": bd.log.of("hand"),
+    report({"record": rec, "stored": bd.store.records(),
             "screen": bd.screen_name(), "saved": bd.store.load_game()[0],
             "wrapped": bd.t < bd.t0, "dropped": bd.ring.dropped})

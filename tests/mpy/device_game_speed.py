@@ -60,7 +60,6 @@ def play_deal(bd, deal, opts):
 
 
 def play_match(bd, scenario):
-    bd.log.keep = []
     choose_game(bd, "speed", scenario["opts"])
     for deal in scenario["deals"]:
         play_deal(bd, deal, scenario["opts"])
@@ -72,7 +71,7 @@ def main(root, scenario_file):
         scenario = json.load(f)
     bd = Board(root)
     rec = play_match(bd, scenario)
-    report({"record": rec, "stored": bd.store.records(), "deals": bd.log.of("deal"),
+    report({"record": rec, "stored": bd.store.records(),
             "screen": bd.screen_name(), "saved": bd.store.load_game()[0],
             "wrapped": bd.t < bd.t0, "events": bd.device.events,
             "dropped": bd.ring.dropped})

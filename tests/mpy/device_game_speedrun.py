@@ -14,7 +14,6 @@ def main(root, arg_file):
     with open(path) as f:
         length = json.loads(f.readline())["length"]
     bd = Board(root)
-    bd.log.kinds = ("game_end", "error")  # every line still goes to stdout
     choose_game(bd, "speedrun", {"length": length})
     G.play_game(bd, path, start=False)
     report({"record": game_end(bd), "stored": bd.store.records(), "screen": bd.screen_name(),

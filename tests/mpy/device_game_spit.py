@@ -13,7 +13,6 @@ def main(root, arg_file):
     for r in G.GAME:
         G.play_round(bd, r, 7300)
     bd.tap(OK)  # the final screen: store and end
-    report({"record": game_end(bd), "stored": bd.store.records(), "rounds": bd.log.of("round"),
-            "slaps": bd.log.of("slap"), "screen": bd.screen_name(),
+    report({"record": game_end(bd), "stored": bd.store.records(), "screen": bd.screen_name(),
             "saved": bd.store.load_game()[0], "wrapped": bd.t < bd.t0,
             "dropped": bd.ring.dropped})
