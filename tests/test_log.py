@@ -58,3 +58,72 @@ for l in out:
     lines = [json.loads(l) for l in r.stdout.splitlines()]
     assert lines[0] == {"ev": "error", "what": "stuck", "msg": "pad held", "button": 2}
     assert lines[1]["what"] == "crash" and "ZeroDivisionError" in lines[1]["traceback"]
+
+
+def test_stream_gets_the_same_line_as_write():
+    """Log(stream=...) streams with json.dump; the text is the line write= gets."""
+    import io
+    obj = {"ev": "hand", "game": "speedrun", "hand": 2, "scores": [10, None, 4], "over": False}
+    log, out = make()
+    log.emit(obj)
+    s = io.StringIO()
+    Log(stream=s).emit(obj)
+    assert s.getvalue() == out[0]
+
+
+def test_a_bad_value_never_cuts_a_streamed_line():
+    """The object is checked before the first byte is written: a streamed
+    bad event is one whole error line, nothing before it."""
+    import io
+    s = io.StringIO()
+    Log(stream=s).emit({"ev": "slap", "ok": [1, 2], "bad": {"x": object()}})
+    Log(stream=s).emit({"ev": "slap", 3: "int key"})
+    Log(stream=s).emit({"ev": "slap", "t": float("nan")})
+    lines = s.getvalue().splitlines()
+    assert [json.loads(x)["ev"] for x in lines] == ["error", "error", "error"]
+
+
+def test_streamed_game_end_needs_no_block_as_big_as_the_line_under_micropython():
+    """The default Log streams to sys.stdout: a ~3 KB game_end line goes out
+    in a heap whose free blocks are all about 512 bytes, where building the
+    line as one string (json.dumps, what write= does) fails.  Also
+    MicroPython's json would print a repr for a non-JSON value: the Log
+    turns it into an error line there too."""
+    import mpyrun
+    rec = {"game": "speedrun", "id": "ab-1", "length": "long", "players": ["P1", "P2", "P3"],
+           "hands": [{"first": h % 3, "trump": "geckos", "ranking": "bell-1", "tricks": [4, 6, 2],
+                      "contracts": ["W9", "PASS", "REDO:W4"], "revealed": [True, False, True]}
+                     for h in range(20)]}
+    assert len(json.dumps(rec)) > 3000
+    code = """
+import gc, json
+from speedref.log import Log
+rec = json.loads(%r)
+log = Log()
+log.emit({"ev": "slap", "bad": object()})
+slots = [None] * 2000
+gc.collect()
+n = 0
+try:
+    while n < len(slots):
+        slots[n] = (0,) * 62  # one 512-byte allocation
+        n += 1
+except MemoryError:
+    pass
+for k in range(0, n, 2):
+    slots[k] = None
+gc.collect()
+try:
+    json.dumps({"ev": "game_end", "record": rec})
+    r = 'dumps ok'
+except MemoryError:
+    r = 'dumps: MemoryError'
+log.emit({"ev": "game_end", "record": rec})
+slots = None
+print(r)
+""" % json.dumps(rec)
+    r = mpyrun.run(code=code, use_mpy=False)
+    lines = r.stdout.splitlines()
+    assert json.loads(lines[0]) == {"ev": "error", "what": "log", "msg": "log value is not JSON: object"}
+    assert json.loads(lines[1]) == {"ev": "game_end", "record": rec}
+    assert lines[2] == "dumps: MemoryError"
