@@ -394,6 +394,27 @@ def test_undo_steps_back_one_entry_at_a_time(rig):
     assert f.phase == sf.PLAY
 
 
+def test_undo_of_a_logged_deal_is_logged_and_the_deal_logged_again_SP18(rig):
+    """A counted deal (SP-18) was logged as a deal line: taking it back logs
+    an undo line naming it; an entry inside the deal logs nothing; the deal
+    counted again logs a new deal line with the same number."""
+    rig.app.start("speed", rig.t)
+    play_deal(rig, 0, 6)
+    rig.tap(OK)  # NEXT
+    play_deal(rig, 1, 4)
+    pause_pick(rig, "Undo last")  # deal 2's count
+    assert rig.log.of("undo") == [{"ev": "undo", "game": "speed", "what": "deal", "deal": 2}]
+    pause_pick(rig, "Undo last")  # the confirmation: not logged before, nothing to take back
+    pause_pick(rig, "Undo last")  # the claim
+    assert len(rig.log.of("undo")) == 1
+    rig.tap(0)   # P1 is out instead ...
+    rig.tap(1)   # ... P2 confirms
+    enter_left(rig, 3)
+    deals = rig.log.of("deal")
+    assert [(d["deal"], d["winner"], d["left"]) for d in deals] == [(1, 0, 6), (2, 1, 4), (2, 0, 3)]
+    assert deals[-1]["totals"] == [9, 0]
+
+
 def test_pause_during_countdown_cancels_it(rig):
     rig.app.start("speed", rig.t)
     rig.tap(OK)

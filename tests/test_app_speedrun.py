@@ -362,6 +362,33 @@ def test_undo_walks_back_from_the_result_one_entry_at_a_time(rig):
     assert f.g.totals == totals and f.g.hands_played == 2
 
 
+def test_undo_of_a_scored_hand_is_logged_and_its_hand_line_follows_again_SR14(rig):
+    """A scored hand (SR-14..SR-23) was logged as a hand line: undoing it
+    (from RESULT, and from the next hand's HAND) logs an undo line naming
+    it; undoing a trick or a contract entry logs nothing; scoring it again
+    logs a new hand line with the same number."""
+    f = start(rig)
+    G.play_hand(rig, H1)
+    rig.tap(OK)  # RESULT -> hand 2's HAND
+    undo(rig)    # hand 1 comes back
+    assert rig.log.of("undo") == [{"ev": "undo", "game": "speedrun", "what": "hand", "hand": 1}]
+    assert f.phase == rf.CONTRACT and f.seat == 2
+    G.pick(rig, "PASS")  # P3's contract again: hand 1 is scored again
+    h2 = {"trump": "none", "ranking": "1-high", "tricks": [4, 4, 4],
+          "contracts": ["REDO:W4", "W5", "W0"], "revealed": [False, True, False]}
+    rig.tap(OK)
+    G.play_hand(rig, h2)
+    undo(rig)  # hand 2, from RESULT
+    undo(rig)  # P1's Redo target: not logged, nothing to take back
+    undo(rig)  # P1's Redo
+    undo(rig)  # the 12th trick
+    assert rig.log.of("undo")[1:] == [{"ev": "undo", "game": "speedrun", "what": "hand", "hand": 2}]
+    rig.tap(2)
+    G.enter_contracts(rig, h2)
+    assert [h["hand"] for h in rig.log.of("hand")] == [1, 1, 2, 2]
+    assert rig.log.of("hand")[-1]["totals"] == f.g.totals
+
+
 def test_undo_of_a_hand_where_all_three_revealed_goes_to_the_twelfth_trick(rig):
     f = start(rig)
     h = {"trump": "none", "ranking": "1-high", "tricks": [4, 4, 4],

@@ -404,6 +404,29 @@ def test_undo_of_the_win_goes_back_to_play_and_is_saved_SPIT14(rig):
     assert rig.app.flow.phase == sp.LAYOUT and rig.app.flow.game.cards == [12, 40]
 
 
+def test_undo_of_a_logged_round_is_logged_SPIT12_SPIT14(rig):
+    """A round whose count was entered (SPIT-12) and the win (SPIT-14) were
+    logged as round lines: undoing either logs an undo line naming the
+    round; undoing the slap or anything not yet logged logs nothing."""
+    f = start(rig)
+    play_round(rig, ("slap", 0, 1, 20, 1))
+    pause_pick(rig, "Undo last")  # round 1's count
+    assert rig.log.of("undo") == [{"ev": "undo", "game": "spit", "what": "round", "round": 1}]
+    pause_pick(rig, "Undo last")  # its slap: the slap line stands, no undo line
+    assert len(rig.log.of("undo")) == 1
+    slap(rig, 1, 7300)
+    enter_cards(rig, 12)
+    start_round(rig)
+    rig.tap(0)  # P1 has no spit cards: the win
+    assert f.phase == sp.FINAL and rig.log.of("round")[-1]["round"] == 2
+    pause_pick(rig, "Undo last")
+    assert rig.log.of("undo")[-1] == {"ev": "undo", "game": "spit", "what": "round", "round": 2}
+    assert f.phase == sp.PLAY
+    pause_pick(rig, "Undo last")  # the start of round 2: never logged
+    assert len(rig.log.of("undo")) == 2
+    assert [r["round"] for r in rig.log.of("round")] == [1, 1, 2]
+
+
 def test_pause_during_countdown_cancels_it(rig):
     f = start(rig)
     rig.tap(OK)

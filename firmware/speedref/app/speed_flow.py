@@ -455,7 +455,10 @@ class SpeedFlow:
         # Back to the count of the last deal: its claim stands, the count is
         # entered again.  Its flips are not kept (they are not in the record).
         w, left = self.match.deals[-1]
+        n = self.match.hands_played
         self.match.undo_last()
+        # Its deal line was logged: tell the laptop it no longer counts.
+        self.app.emit({"ev": "undo", "game": "speed", "what": "deal", "deal": n})
         self._save()
         self.entries = "01"[w]
         self._rebuild_deal()

@@ -410,8 +410,11 @@ class SpeedRunFlow:
         # Reopen the last hand at its last contract entry (or, when all three
         # were revealed and nothing was asked, before its 12th trick).
         g = self.g
+        n = len(self.done)
         g.undo()
         h = self.done.pop()
+        # Its hand line was logged when it was scored: it no longer counts.
+        self.app.emit({"ev": "undo", "game": "speedrun", "what": "hand", "hand": n})
         self.seq = unpack(h[2])
         self.contracts = list(h[3])
         self.scores = None

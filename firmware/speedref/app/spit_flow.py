@@ -268,9 +268,14 @@ class SpitFlow:
 
     def undo(self, now_us):
         if self.entries:
+            if self.game.phase == "over":
+                # The win's round line was logged when the winner cleared.
+                self._emit_undo(self.game.hands_played)
             self.entries = self.entries[:-1]
         elif self.done:
-            # back to the count of the last round: its slap stands
+            # back to the count of the last round: its slap stands, its
+            # round line (logged with the count) no longer counts
+            self._emit_undo(len(self.done))
             e, a, b = self.done.pop()
             self.entries = e
             self.count = a
@@ -463,6 +468,9 @@ class SpitFlow:
         d["round"] = g.hands_played
         d["restarts"] = restarts
         self.app.emit(d)
+
+    def _emit_undo(self, n):
+        self.app.emit({"ev": "undo", "game": "spit", "what": "round", "round": n})
 
     def _save(self):
         g = self.game
