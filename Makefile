@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 MPY_OUT := build/mpy
 
-.PHONY: test sim bench mpy flash clean venv
+.PHONY: test sim bench soak mpy flash clean venv
 
 venv: $(STAMP)
 
@@ -28,6 +28,11 @@ sim: $(STAMP)
 
 bench: $(STAMP) mpy
 	$(PY) benchmarks/run_all.py
+
+# Computer players at the virtual table: 1,000 games of each game, the referee
+# app's verdicts checked against what really happened (long: minutes per game).
+soak: $(STAMP)
+	$(PY) benchmarks/table_soak.py --games 1000
 
 flash: $(STAMP)
 	$(VENV)/bin/speedref-flash
