@@ -3,8 +3,9 @@
 Shows the OLED pixel for pixel (Unicode half blocks: one character = two
 pixels stacked; on a terminal too small for 130x34 characters, Braille
 cells of 2x4 pixels), the keys, the buzzer cues and a live event log with
-slap margins.  Keys are pressed and released through the key hold model of
-sim/keys.py (terminals send no key-up).
+slap margins.  Terminals send no key-up, so each button has a TAP key (one
+event = down and up 80 ms later; its auto-repeats are swallowed) and a HOLD
+key that keeps it down until pressed again: sim/keys.py.
 """
 import curses
 import json
@@ -12,21 +13,24 @@ import os
 import time
 
 from sim import oled
-from sim.keys import KeyHolds, DELAY_US, INTERVAL_US
+from sim.keys import TerminalKeys, DELAY_US, INTERVAL_US, TAP, HOLD, STEP
 
-# key -> button (0..3 pads P1..P4, 4 UP, 5 DOWN, 6 OK, 7 BACK)
+# key -> (kind, button); buttons 0..3 pads P1..P4, 4 UP, 5 DOWN, 6 OK, 7 BACK.
+# Lowercase / plain keys tap, the uppercase letter or shifted digit holds.
 KEYMAP = {
-    ord("1"): 0, ord("z"): 0,
-    ord("2"): 1, ord("m"): 1,
-    ord("3"): 2,
-    ord("4"): 3,
-    curses.KEY_UP: 4, ord("k"): 4,
-    curses.KEY_DOWN: 5, ord("j"): 5,
-    10: 6, 13: 6, curses.KEY_ENTER: 6, ord(" "): 6,
-    curses.KEY_BACKSPACE: 7, 127: 7, 8: 7, 27: 7, ord("b"): 7,
+    ord("1"): (TAP, 0), ord("z"): (TAP, 0), ord("!"): (HOLD, 0), ord("Z"): (HOLD, 0),
+    ord("2"): (TAP, 1), ord("m"): (TAP, 1), ord("@"): (HOLD, 1), ord("M"): (HOLD, 1),
+    ord("3"): (TAP, 2), ord("#"): (HOLD, 2),
+    ord("4"): (TAP, 3), ord("$"): (HOLD, 3),
+    curses.KEY_UP: (STEP, 4), ord("k"): (STEP, 4),
+    curses.KEY_DOWN: (STEP, 5), ord("j"): (STEP, 5),
+    10: (TAP, 6), 13: (TAP, 6), curses.KEY_ENTER: (TAP, 6), ord(" "): (TAP, 6),
+    ord("o"): (TAP, 6), ord("O"): (HOLD, 6),
+    curses.KEY_BACKSPACE: (TAP, 7), 127: (TAP, 7), 8: (TAP, 7), 27: (TAP, 7), ord("b"): (TAP, 7),
 }
-LEGEND = ("Pads: P1 [1/z]  P2 [2/m]  P3 [3]  P4 [4]   quit [q]",
-          "UP [Up/k]  DOWN [Down/j]  OK [Enter/Space]  BACK [Backspace/Esc/b]")
+LEGEND = ("tap:  P1 [1/z]  P2 [2/m]  P3 [3]  P4 [4]  OK [Enter/Space/o]   quit [q]",
+          "hold: P1 [!/Z]  P2 [@/M]  P3 [#]  P4 [$]  OK [O]  (same key again: let go)",
+          "UP [Up/k]  DOWN [Down/j]  BACK [Backspace/Esc/b]")
 NAMES = ("P1", "P2", "P3", "P4", "UP", "DOWN", "OK", "BACK")
 
 
@@ -73,9 +77,9 @@ def describe(obj):
 class TerminalSim:
     def __init__(self, board, delay_us=DELAY_US, interval_us=INTERVAL_US):
         self.board = board
-        self.holds = KeyHolds(delay_us, interval_us)
+        self.keys = TerminalKeys(delay_us, interval_us)
         self.log = []  # (elapsed_ms, text)
-        self.held_keys = set()
+        self._down_at = {}  # button -> elapsed_us it went down (for "up after N ms")
         board.on_line = self._line
         board.pwm.on_tone = self._tone
 
@@ -94,19 +98,32 @@ class TerminalSim:
         return "%s  (last: %s)" % (now, ", ".join(past[-3:]) or "-")
 
     def feed_key(self, ch, now_us):
-        b = KEYMAP.get(ch)
-        if b is None:
+        """One terminal key event at now_us (elapsed, monotonic)."""
+        k = KEYMAP.get(ch)
+        if k is None:
             return
-        if self.holds.key(b, now_us):
-            self.board.set_button(b, True)
-            self.log.append((now_us // 1000, "%s down" % NAMES[b]))
-        self.held_keys = set(self.holds.held())
+        self.apply(self.keys.event(k[0], k[1], now_us), now_us)
 
     def release_due(self, now_us):
-        for b, t in self.holds.expired(now_us):
-            self.board.set_button(b, False)
-            self.log.append((now_us // 1000, "%s up" % NAMES[b]))
-        self.held_keys = set(self.holds.held())
+        """Let go of the taps whose 80 ms are up."""
+        self.apply(self.keys.due(now_us), now_us)
+
+    def apply(self, edges, now_us):
+        for b, down in edges:
+            self.board.set_button(b, down)
+            if down:
+                self._down_at[b] = now_us
+                how = " (hold: %s again to let go)" % NAMES[b] if b in self.keys.holding else ""
+                self.log.append((now_us // 1000, "%s down%s" % (NAMES[b], how)))
+            else:
+                ms = (now_us - self._down_at.pop(b, now_us)) // 1000
+                self.log.append((now_us // 1000, "%s up after %d ms" % (NAMES[b], ms)))
+
+    def held_text(self):
+        """Buttons down now: "P1[hold] OK" (a tap shows for its 80 ms)."""
+        k = self.keys
+        out = [NAMES[b] + ("[hold]" if b in k.holding else "") for b in sorted(k.down)]
+        return " ".join(out) or "-"
 
     def draw(self, scr):
         scr.erase()
@@ -123,11 +140,11 @@ class TerminalSim:
             put(i + 1, 0, "\u2502" + line + "\u2502")
         y = len(lines) + 1
         put(y, 0, "\u2514" + "\u2500" * ow + "\u2518")
-        put(y + 1, 0, LEGEND[0])
-        put(y + 2, 0, LEGEND[1])
-        held = " ".join(NAMES[b] for b in sorted(self.held_keys)) or "-"
-        put(y + 3, 0, "held: %s   buzzer: %s" % (held, self.buzzer_text()))
-        y += 4
+        for i, line in enumerate(LEGEND):
+            put(y + 1 + i, 0, line)
+        y += len(LEGEND) + 1
+        put(y, 0, "down: %s   buzzer: %s" % (self.held_text(), self.buzzer_text()))
+        y += 1
         rows = h - y
         for i, (ms, text) in enumerate(self.log[-rows:] if rows > 0 else []):
             put(y + i, 0, "%8.3f s  %s" % (ms / 1000.0, text))

@@ -1,6 +1,14 @@
-"""The interactive terminal simulator, driven through a real terminal (tmux):
-keys in, the screen captured.  Checks the OLED is drawn, keys reach the
-board, and a held key (auto-repeat) is one press, never a slap storm."""
+"""The interactive terminal simulator.
+
+Driven through a real terminal (tmux): keys in, the screen captured.  Checks
+the OLED is drawn, the key legend is shown, a tap is a tap (down, up 80 ms
+later), a held key (auto-repeat) is ONE tap, never a slap storm, and a hold
+key keeps a pad down until it is pressed again.
+
+And in simulated time (TerminalSim on a virtual board, key events at exact
+times): Speed's "stuck" (a pad held 0.5 s, SP-14) and "I'm out" (a tap,
+SP-16) are both reachable from the keyboard, and a held tap key never
+becomes a stuck call."""
 import shutil
 import subprocess
 import sys
@@ -10,8 +18,15 @@ from pathlib import Path
 
 import pytest
 
+from sim import compat
+
+compat.install()
+
+from sim import keys  # noqa: E402
+from sim.keys import TerminalKeys, TAP, HOLD, STEP  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
 
 class Tmux:
@@ -59,29 +74,65 @@ def oled_rows(screen):
     return [line for line in screen.splitlines() if line.startswith("\u2502")]
 
 
+def log_lines(screen, what):
+    return [line for line in screen.splitlines() if what in line]
+
+
+@needs_tmux
 def test_oled_keys_and_legend_are_shown_and_ok_reaches_the_app(term):
     s = term.screen()
     rows = oled_rows(s)
     assert len(rows) == 32 and any(set(r[1:-1]) - {" "} for r in rows)  # the boot screen is lit
-    assert "P1 [1/z]" in s and "OK [Enter/Space]" in s and "BACK [Backspace/Esc/b]" in s
+    assert "P1 [1/z]" in s and "OK [Enter/Space/o]" in s and "BACK [Backspace/Esc/b]" in s
+    assert "hold: P1 [!/Z]" in s and "OK [O]" in s  # the hold keys are on screen too
     term.keys("Enter")
-    s2 = term.wait_for("OK up")
+    s2 = term.wait_for("OK up after")
     assert "OK down" in s2
     assert oled_rows(s2) != rows  # the app left its boot screen
 
 
-def test_held_key_auto_repeat_is_one_press_and_one_release(term):
+def _up_ms(line):
+    return int(line.split("up after ")[1].split()[0])
+
+
+@needs_tmux
+def test_a_tap_is_a_tap(term):
+    """One key event: the pad goes down and up about 80 ms later, far below
+    the 0.5 s that makes a Speed pad a stuck call."""
     term.keys("1")
-    term.wait_for("P1 down")
+    s = term.wait_for("P1 up after")
+    ups = log_lines(s, "P1 up after")
+    assert len(log_lines(s, "P1 down")) == 1 and len(ups) == 1
+    assert 80 <= _up_ms(ups[0]) < 200
+
+
+@needs_tmux
+def test_held_key_with_30_repeats_is_one_tap(term):
+    term.keys("1")
     for _ in range(30):  # a held key: the terminal repeats it every ~33 ms
         time.sleep(0.033)
         term.keys("1")
-    time.sleep(0.1)
-    assert "held: P1" in term.screen()
-    s = term.wait_for("P1 up")
-    assert s.count("P1 down") == 1 and s.count("P1 up") == 1
+    time.sleep(0.6)
+    s = term.screen()
+    assert len(log_lines(s, "P1 down")) == 1
+    ups = log_lines(s, "P1 up after")
+    assert len(ups) == 1 and _up_ms(ups[0]) < 200  # a tap, not a 1-second hold
 
 
+@needs_tmux
+def test_hold_key_holds_across_2_s_and_lets_go_on_the_second_press(term):
+    term.keys("Z")
+    term.wait_for("P1 down (hold")
+    time.sleep(2.0)
+    s = term.screen()
+    assert "down: P1[hold]" in s and "P1 up" not in s
+    term.keys("Z")
+    s = term.wait_for("P1 up after")
+    assert 2000 <= _up_ms(log_lines(s, "P1 up after")[0]) < 4000
+    assert "down: -" in s
+
+
+@needs_tmux
 def test_small_terminal_draws_the_oled_in_braille(tmp_path):
     """80x24 (a default SSH window): 2x4 pixels per Braille cell, 64x16 cells."""
     t = Tmux("cd %s && env -u LINES -u COLUMNS %s -m sim --store %s; sleep 60" % (
@@ -95,6 +146,142 @@ def test_small_terminal_draws_the_oled_in_braille(tmp_path):
         t.close()
 
 
+@needs_tmux
 def test_q_quits_cleanly(term):
     term.keys("q")
     assert "SIM-EXITED 0" in term.wait_for("SIM-EXITED")
+
+
+# -- the key model on its own (sim/keys.py) ------------------------------------------
+def test_key_model_tap_hold_and_step():
+    k = TerminalKeys(delay_us=500000, interval_us=150000)
+    assert k.event(TAP, 0, 0) == [(0, True)]
+    assert k.due(79999) == [] and k.due(80000) == [(0, False)]
+    # auto-repeat of the tap key: first repeat 400 ms later, then every 33 ms
+    t = 400000
+    while t < 2000000:
+        assert k.event(TAP, 0, t) == []
+        t += 33000
+    assert k.due(t) == [] and k.down == set()
+    assert k.event(TAP, 0, t + 200000) == [(0, True)]  # the key was let go: a new tap
+    k.due(t + 300000)
+    # hold: toggled down, its own repeats swallowed, up on the second press
+    assert k.event(HOLD, 1, 3000000) == [(1, True)]
+    assert k.event(HOLD, 1, 3400000) == [] and k.event(HOLD, 1, 3433000) == []
+    assert k.due(6000000) == [] and k.holding == {1}
+    assert k.event(HOLD, 1, 6000000) == [(1, False)] and k.down == set()
+    # the tap key lifts a held pad
+    k.event(HOLD, 1, 7000000)
+    assert k.event(TAP, 1, 8000000) == [(1, False)]
+    # UP/DOWN step: every event is a tap, but never while the last is down
+    assert k.event(STEP, 4, 9000000) == [(4, True)]
+    assert k.event(STEP, 4, 9033000) == []
+    assert k.due(9080000) == [(4, False)]
+    assert k.event(STEP, 4, 9100000) == []          # inside the 40 ms gap
+    assert k.event(STEP, 4, 9120000) == [(4, True)]
+
+
+# -- Speed from the keyboard, in simulated time ------------------------------------
+class KeyDriver:
+    """TerminalSim on a simulated virtual board: key events at exact times,
+    the device loop every millisecond, tap releases when due."""
+
+    def __init__(self, game):
+        from sim.board import Board
+        from sim.tui import TerminalSim
+        self.board = Board()
+        self.board.step()
+        self.board.start_game(game)
+        self.sim = TerminalSim(self.board)
+        self.t = self.board.clock.elapsed_us
+
+    def run_to(self, t):
+        while self.t < t:
+            self.t = min(t, self.t + 1000)
+            self.board.clock.advance_to(self.t)
+            self.sim.release_due(self.t)
+            self.board.step()
+
+    def key(self, ch, after_ms=0):
+        self.run_to(self.t + after_ms * 1000)
+        self.sim.feed_key(ord(ch) if isinstance(ch, str) else ch, self.t)
+        self.board.step()
+
+    def close(self):
+        self.board.close()
+
+
+def _speed_in_play():
+    d = KeyDriver("speed")
+    F = __import__("speedref.app.speed_flow", fromlist=["x"])
+    flow = d.board.app.flow
+    assert flow.phase == F.LAYOUT
+    d.key("\n")             # OK: laid out
+    d.key("1", 300)         # SP-6: P1 taps ready
+    d.key("2", 300)         # P2 too
+    d.run_to(d.t + 3100000)  # 3-2-1 GO
+    assert flow.phase == F.PLAY
+    return d, flow, F
+
+
+def test_speed_stuck_and_out_are_both_reachable_from_the_keyboard():
+    """SP-14: Shift+z holds P1's pad: after 0.5 s P1 is stuck, and stays
+    stuck across 2 s; z again lets go (no longer stuck).  SP-16: a tap of
+    `z` is "I'm out": the claim screen for P1."""
+    d, flow, F = _speed_in_play()
+    try:
+        d.key("Z", 200)
+        d.run_to(d.t + 450000)
+        assert not flow.deal.is_stuck(0)   # 0.45 s: not yet a stuck call
+        d.run_to(d.t + 100000)
+        assert flow.deal.is_stuck(0)       # past 0.5 s: stuck
+        d.run_to(d.t + 2000000)
+        assert flow.deal.is_stuck(0) and flow.phase == F.PLAY
+        d.key("Z")                         # the second press lets go
+        assert not flow.deal.is_stuck(0)
+        d.key("z", 500)                    # a tap: "I'm out"
+        d.run_to(d.t + 300000)
+        assert flow.phase == F.CLAIM and flow.deal.claimant == 0
+    finally:
+        d.close()
+
+
+def test_speed_both_holding_is_a_flip_and_a_held_tap_key_is_not_stuck():
+    """A tap key held down with 30 auto-repeats is one 80 ms tap ("I'm out"),
+    never a stuck call; both hold keys (Z and M) make both stuck: FLIP (SP-14)."""
+    d, flow, F = _speed_in_play()
+    try:
+        d.key("M", 100)
+        d.key("Z", 100)
+        d.run_to(d.t + 600000)
+        assert flow.phase == F.FLIP
+    finally:
+        d.close()
+    d, flow, F = _speed_in_play()
+    try:
+        n = len(d.sim.log)
+        d.key("z", 100)
+        d.run_to(d.t + 400000)               # the terminal's repeat delay
+        for _ in range(30):
+            d.key("z", 33)
+        assert not flow.deal.is_stuck(0)
+        d.run_to(d.t + 300000)
+        assert flow.phase == F.CLAIM and flow.deal.claimant == 0
+        assert sum(1 for _, txt in d.sim.log[n:] if txt.startswith("P1 down")) == 1
+    finally:
+        d.close()
+
+
+def test_ok_long_press_is_reachable_with_the_hold_key():
+    """O holds OK: after 0.8 s the app takes it as BACK (core LONG_OK_US):
+    the pause menu opens over a running game."""
+    d = KeyDriver("speed")
+    try:
+        assert d.board.app.screen is d.board.app.flow
+        d.key("O")
+        d.run_to(d.t + 900000)
+        d.key("O")
+        d.run_to(d.t + 50000)
+        assert type(d.board.app.screen).__name__ == "Pause"
+    finally:
+        d.close()
