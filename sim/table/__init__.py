@@ -690,7 +690,9 @@ def _match(o):
                                                    {"target": o["target"]})
 
 
-TABLES = {"speed": SpeedTable}
+from sim.table.speedrun import SpeedRunTable  # noqa: E402  (subclasses Table, so after it)
+from sim.table.partners import PartnersTable  # noqa: E402
+TABLES = {"speed": SpeedTable, "speedrun": SpeedRunTable, "partners": PartnersTable}
 
 
 def game_seed(seed, i):
