@@ -692,7 +692,8 @@ def _match(o):
 
 from sim.table.speedrun import SpeedRunTable  # noqa: E402  (subclasses Table, so after it)
 from sim.table.partners import PartnersTable  # noqa: E402
-TABLES = {"speed": SpeedTable, "speedrun": SpeedRunTable, "partners": PartnersTable}
+from sim.table.spit import SpitTable  # noqa: E402
+TABLES = {"speed": SpeedTable, "spit": SpitTable, "speedrun": SpeedRunTable, "partners": PartnersTable}
 
 
 def game_seed(seed, i):
