@@ -108,9 +108,13 @@ class TerminalSim:
         """Let go of the taps whose 80 ms are up."""
         self.apply(self.keys.due(now_us), now_us)
 
+    def button(self, b, down, now_us):
+        """A button edge from the keys (the play modes send it to the table)."""
+        self.board.set_button(b, down)
+
     def apply(self, edges, now_us):
         for b, down in edges:
-            self.board.set_button(b, down)
+            self.button(b, down, now_us)
             if down:
                 self._down_at[b] = now_us
                 how = " (hold: %s again to let go)" % NAMES[b] if b in self.keys.holding else ""

@@ -8,11 +8,10 @@ does, and the referee app referees both of you:
 
   OK (Enter/Space)        lay out, next deal, rebuild done, save at the end
   your pad (1 or z)       a tap: ready / "I'm out" / confirm P2's claim
-  v                       hold your pad down ("I'm stuck"); v again, or
-                          playing a card, lifts your hand
-  (A terminal sends no key-up, so here the pad key is always a quick tap and
-  the hold has its own key; the rest of the keys are the terminal
-  simulator's own, sim/tui.py.)
+  Z (or !)                hold your pad down ("I'm stuck"); Z again, z, or
+                          playing a card lifts your hand
+  (The terminal simulator's keys, sim/tui.py and sim/keys.py: a terminal
+  sends no key-up, so a key is a tap and the hold has its own key.)
   a s d f g h l           choose a card from your hand (shown in that order)
   ,  .                    play the chosen card on centre pile 1 / pile 2
   x                       draw from your stock
@@ -137,6 +136,14 @@ class SpeedPlay(SpeedTable):
         else:
             self.hold_t = self.press(self.t, HUMAN)
 
+    def key_press(self, t, b, hold):
+        """A key put a finger on button b at t (sim/keys.py): a tap, or a hold."""
+        t = self.press(t, b)
+        if b == HUMAN:
+            # only a hold is kept down for a stuck call when you play a card
+            self.hold_t = t if hold else t - STUCK_HOLD_US
+        return t
+
     def advance(self, us):
         """Simulated time only (tests): let the table run for `us`."""
         end = self.t + us
@@ -197,7 +204,7 @@ class SpeedPlay(SpeedTable):
         if st.phase == "play" and self.phase == self.F.PLAY:
             acts = st.legal_actions(HUMAN)
             if acts == [self.SP.STUCK]:
-                out.append("No play: hold your pad (1/z)")
+                out.append("No play: hold your pad (Z)")
             elif acts == [self.SP.SLAP]:
                 out.append("No cards: slap your pad!")
         out.append("")
@@ -206,15 +213,66 @@ class SpeedPlay(SpeedTable):
         return out
 
 
-def terminal_class():
-    """The terminal simulator (sim/tui.py) with your cards beside the OLED."""
+def table_terminal():
+    """The terminal simulator (sim/tui.py) for a play mode: the keys' button
+    edges go to the table as a finger on that button (so the table knows your
+    hand is on your pad), and the table's panel is drawn beside the OLED."""
     import curses
-    from sim.tui import TerminalSim, KEYMAP
+    from sim.tui import TerminalSim
 
-    class PlayTerminal(TerminalSim):
+    class TableTerminal(TerminalSim):
         def __init__(self, tb, delay_us, interval_us):
             TerminalSim.__init__(self, tb.board, delay_us, interval_us)
             self.tb = tb
+            self.mine = set()  # buttons your keys hold a finger on
+
+        def button(self, b, down, now_us):
+            tb = self.tb
+            if down:
+                if tb.finger[b]:
+                    return  # a computer player's finger is on it right now
+                tb.key_press(now_us, b, b in self.keys.holding)
+                self.mine.add(b)
+            elif b in self.mine:
+                self.mine.discard(b)
+                tb.release(now_us, b)
+
+        def release_due(self, now_us):
+            TerminalSim.release_due(self, now_us)
+            for b in list(self.mine):
+                if not self.tb.finger[b]:
+                    # the table lifted your hand (you played a card): up for the keys too
+                    self.keys.release(b)
+                    self.mine.discard(b)
+            if self.tb.realtime:
+                self.tb.pump()  # the computer's moves and a loop pass
+
+        def panel(self):
+            return self.tb.panel()
+
+        def draw(self, scr):
+            TerminalSim.draw(self, scr)
+            h, w = scr.getmaxyx()
+            wide = w >= 131 + 3 and h >= 34 + 6
+            x = (131 if wide else 67) + 2
+            y = 0
+            if w - x < 40:
+                x, y = 0, (34 if wide else 18) + 5  # below the legend, over the log
+            put = self._put(scr, h, w)
+            for i, line in enumerate(self.panel()):
+                put(y + i, x, line + " " * 10)
+            scr.refresh()
+
+    return TableTerminal, curses
+
+
+def terminal_class():
+    """The terminal simulator with your Speed cards beside the OLED."""
+    Base, curses = table_terminal()
+
+    class PlayTerminal(Base):
+        def __init__(self, tb, delay_us, interval_us):
+            Base.__init__(self, tb, delay_us, interval_us)
             self.sel = None
 
         def feed_key(self, ch, now_us):
@@ -231,42 +289,25 @@ def terminal_class():
                     tb.note = why[:70]
                 self.sel = None
                 return
-            if KEYMAP.get(ch) == HUMAN:
-                tb.pad_tap()
-                return
-            if ch == ord("v"):
-                tb.pad_hold()
-                return
             if ch == ord("x"):
                 why = tb.draw_card()
                 if why:
                     tb.note = why[:70]
                 return
-            TerminalSim.feed_key(self, ch, now_us)
+            Base.feed_key(self, ch, now_us)
 
-        def release_due(self, now_us):
-            TerminalSim.release_due(self, now_us)
-            self.tb.pump()  # the computer's moves and a loop pass
-
-        def draw(self, scr):
-            TerminalSim.draw(self, scr)
-            h, w = scr.getmaxyx()
-            wide = w >= 131 + 3 and h >= 34 + 6
-            x = (131 if wide else 67) + 2
-            y = 0
-            if w - x < 40:
-                x, y = 0, (34 if wide else 18) + 4  # below the legend, over the log
-            put = self._put(scr, h, w)
-            for i, line in enumerate(self.tb.panel(self.sel)):
-                put(y + i, x, line + " " * 10)
-            scr.refresh()
+        def panel(self):
+            return self.tb.panel(self.sel)
 
     return PlayTerminal, curses
 
 
 def main(args):
+    if args.play == "speedrun":
+        from sim.table import play_speedrun
+        return play_speedrun.main(args)
     if args.play != "speed":
-        sys.stderr.write("speedref-sim: --play %s is not ready yet; --play speed is\n" % args.play)
+        sys.stderr.write("speedref-sim: --play %s: there is --play speed and --play speedrun\n" % args.play)
         return 2
     import os
     cls, curses = terminal_class()

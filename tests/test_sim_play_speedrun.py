@@ -1,0 +1,196 @@
+"""speedref-sim --play speedrun: one person (P1) against two computer players
+(P2, P3), the referee app refereeing all three (issue 4).
+
+A scripted person plays a whole game headless through the play terminal's
+own keys (letters for cards and choices, `v` to reveal, `z` to tap the pad,
+`Z` to hold it, j/k/Enter on the referee's screens), in simulated time.  The
+computer players play real cards with speedref.engine.speedrun_play and
+press their pads and buttons.  At the end the referee's record must equal
+what the cards decided: tricks per hand (SR-11, SR-12), contracts (SR-13,
+SR-19), reveals (SR-21), scores and totals (SR-14..SR-24)."""
+import pytest
+
+from sim import compat
+
+compat.install()
+
+from sim.table.play_speedrun import SpeedRunPlay, terminal_class, CARD_KEYS, HUMAN  # noqa: E402
+from speedref.engine import speedrun  # noqa: E402
+
+ENTER = 10
+
+
+class ScriptedPerson:
+    """Acts every 50 ms of simulated time, 250 ms after their last action,
+    using only keys the play terminal offers a person."""
+
+    def __init__(self, tb, term, rng, reveal_hand=2, mistakes=True):
+        self.tb = tb
+        self.term = term
+        self.rng = rng
+        self.next_t = 0
+        self.reveal_hand = reveal_hand  # the hand in which the person reveals
+        self.revealing = 0
+        self.mistakes = mistakes
+        self.refused = []
+        self.keys = []
+
+    def key(self, ch):
+        self.keys.append(ch)
+        self.term.feed_key(ch if isinstance(ch, int) else ord(ch), self.tb.t)
+        self.next_t = self.tb.t + 250000
+
+    def tick(self):
+        tb = self.tb
+        self.term.release_due(tb.t)
+        if not tb.done:
+            tb.at(tb.t + 50000, self.tick)
+        if tb.t < self.next_t:
+            return
+        f = tb._flow()
+        st = tb.st
+        if f is None or st is None:
+            return
+        F = tb.F
+        ph = f.phase
+        if self.revealing == 1:  # SR-21: tell the referee: hold the pad ...
+            self.key("Z")
+            self.revealing = 2
+            return
+        if self.revealing == 2:
+            if ph == F.REVEAL:
+                self.key("Z")  # ... until the reveal screen, then lift the hand
+                self.revealing = 0
+            return
+        if tb.owed(f) == HUMAN:
+            self.key("z")  # SR-12: I won that trick
+            return
+        if ph in (F.REVEAL, F.CONTRACT, F.TARGET) and f.seat == HUMAN:
+            c = st.contracts[HUMAN]
+            if ph == F.TARGET:
+                want = c[5:]
+            else:
+                want = "REDO" if c[:5] == "REDO:" else c
+            i = list(f.choices).index(want)
+            self.key(ENTER if f.cursor == i else "j")
+            return
+        if ph in (F.RESULT, F.FINAL):
+            self.key(ENTER)
+            return
+        if st.current_player() != HUMAN:
+            return
+        SRP = tb.SRP
+        acts = st.legal_actions(HUMAN)
+        if st.phase == 3:
+            if not tb.synced(f):
+                return
+            if (SRP.REVEAL in acts and f.g.hands_played + 1 == self.reveal_hand
+                    and st.game.tricks_played() >= 4):
+                self.key("v")
+                self.revealing = 1
+                return
+            hand = list(st.hand[HUMAN])
+            legal = [a for a in acts if a < SRP.TRUMP]
+            illegal = [c for c in hand if c not in legal]
+            if self.mistakes and illegal and self.rng.random() < 0.3:
+                n = len(tb.lines)
+                self.key(CARD_KEYS[hand.index(illegal[0])])  # not following suit: refused
+                self.refused.append(tb.note)
+                assert len(hand) == len(st.hand[HUMAN]) and len(tb.lines) == n
+                return
+            self.key(CARD_KEYS[hand.index(legal[self.rng.randrange(len(legal))])])
+            return
+        ch = tb.choices()
+        pick = self.rng.randrange(len(ch))
+        if st.phase == 2:
+            # a contract: not Pass while anything else is left
+            others = [i for i, (a, _) in enumerate(ch) if a != SRP.PASS]
+            pick = others[self.rng.randrange(len(others))] if others else pick
+        self.key(CARD_KEYS[pick])
+
+
+def play_game(seed, length="short"):
+    import random
+    cls, _ = terminal_class()
+    tb = SpeedRunPlay(seed, realtime=False, length=length, reveal_chance=0.3)
+    tb.start()
+    term = cls(tb, 500000, 150000)
+    person = ScriptedPerson(tb, term, random.Random(seed))
+    tb.at(tb.t + 100000, person.tick)
+    try:
+        tb.run(lambda: tb.done, limit_us=3 * 3600 * 1000000)
+        return tb, person, tb.board.records()
+    finally:
+        tb.close()
+
+
+def test_a_person_plays_a_whole_short_game_against_two_computer_players():
+    """Six hands: the referee's game_end record is the cards' record (every
+    hand's tricks, contracts and reveals; the totals and the winner)."""
+    tb, person, stored = play_game(3)
+    st = tb.st
+    assert st.is_terminal() and tb.record is not None
+    app = {k: v for k, v in tb.record.items() if k != "id"}
+    cards = st.record()
+    assert app["length"] == "short" and len(app["hands"]) == len(cards["hands"])
+    for a, c in zip(app["hands"], cards["hands"]):
+        assert a["tricks"] == c["tricks"]                 # SR-11, SR-12
+        assert a["contracts"] == c["contracts"]           # SR-13, SR-19
+        assert a.get("revealed") == c.get("revealed")     # SR-21
+        assert (a.get("trump"), a.get("ranking")) == (c.get("trump"), c.get("ranking"))
+    got = speedrun.replay(app)
+    assert got.totals == st.game.totals and got.winners() == st.game.winners()  # SR-24..SR-27
+    assert tb.record in stored                              # OK on FINAL stored it
+    # the person really played: cards by letters, trick taps, a reveal, refusals
+    assert person.keys.count("z") == sum(h["tricks"][HUMAN] for h in cards["hands"])
+    assert any(h["revealed"][HUMAN] for h in cards["hands"] if "revealed" in h)
+    assert any(h["revealed"][1] or h["revealed"][2] for h in cards["hands"] if "revealed" in h)
+    assert person.refused and all("SR-10" in r for r in person.refused)
+
+
+def test_a_wrong_trick_tap_stops_the_table_until_it_is_undone():
+    """SR-12: a person taps their pad for a trick a computer player won.  The
+    referee counts it (it cannot know better); the computer players see the
+    wrong count on the OLED, wait (no card, no tap), and the panel says how to
+    fix it; BACK, DOWN to "Undo last", OK takes the trick back, the real
+    winner taps and play goes on to a record that equals the cards'."""
+    cls, _ = terminal_class()
+    tb = SpeedRunPlay(5, realtime=False, length="short", reveal_chance=0.0)
+    tb.start()
+    term = cls(tb, 500000, 150000)
+    person = ScriptedPerson(tb, term, __import__("random").Random(5), reveal_hand=0, mistakes=False)
+    try:
+        tb.at(tb.t + 100000, person.tick)
+        # play until a computer player has won a trick, before its tap
+        tb.run(lambda: tb._flow() is not None and tb.owed(tb._flow()) in (1, 2))
+        f = tb._flow()
+        winner = tb.owed(f)
+        before = list(f.g.tricks)
+        term.feed_key(ord("z"), tb.t)  # the wrong pad
+        person.next_t = tb.t + 10 * 1000000  # the scripted person waits
+        tb.advance(3000000)
+        assert f.g.tricks[HUMAN] == before[HUMAN] + 1  # the referee took the wrong tap
+        assert tb.wrong(f) and not tb.synced(f)
+        cards_before = [len(h) for h in tb.st.hand]
+        tb.advance(3000000)
+        assert [len(h) for h in tb.st.hand] == cards_before  # nobody plays on
+        assert "BACK, Undo" in "\n".join(tb.panel())
+        undos = 0
+        while tb.wrong(f) and undos < 3:
+            # the pause menu: Continue, Undo last.  (If the winner's own tap
+            # came after the wrong one, it is the last entry: undo twice.)
+            for ch in (ord("b"), ord("j"), ENTER):
+                term.feed_key(ch, tb.t)
+                tb.advance(300000)
+                term.release_due(tb.t)
+            undos += 1
+        tb.advance(3000000)
+        assert f.g.tricks[HUMAN] == before[HUMAN]
+        assert f.g.tricks[winner] == before[winner] + 1  # the real winner (re)tapped
+        assert tb.synced(f)
+        person.next_t = 0
+        tb.run(lambda: tb.done, limit_us=3 * 3600 * 1000000)
+        app = {k: v for k, v in tb.record.items() if k != "id"}
+        assert [h["tricks"] for h in app["hands"]] == [h["tricks"] for h in tb.st.record()["hands"]]
+    finally:
+        tb.close()
