@@ -343,6 +343,36 @@ def test_slap_to_win_hold_is_still_a_stuck_call(rig):
     assert f.deal.claimant == 0
 
 
+def test_slap_to_win_stuck_holds_then_hands_off_in_the_flip_countdown_SP14_SP17(rig):
+    """SP-14/SP-17 with slap-to-win: P1 holds (stuck); P2 presses only after
+    P1's hold was registered, so P2's press opens a slap race of its own, and
+    P2's hold completes the pair: the flip countdown starts.  Both lift their
+    hands in the countdown, as people do: that is no slap.  After the flip
+    play goes on, nobody is out, no slap is logged, and a real slap still
+    wins."""
+    rig.app.start("speed", rig.t, speed_opts(slap_to_win=True))
+    start_deal(rig)
+    f = rig.app.flow
+    rig.press(0)
+    rig.wait(700 * MS)
+    assert f.deal.is_stuck(0) and f.phase == sf.PLAY
+    rig.press(1)
+    rig.wait(600 * MS)
+    assert f.phase == sf.FLIP and not f.racing  # the hold was no slap: its race is over
+    rig.release(0)
+    rig.wait(50 * MS)
+    rig.release(1)
+    rig.wait(3000 * MS)
+    assert f.phase == sf.PLAY and f.deal.flips == 1
+    rig.wait(1000 * MS)
+    assert f.phase == sf.PLAY and f.deal.claimant is None
+    assert rig.log.of("slap") == []
+    rig.tap(1)
+    rig.wait(50 * MS)
+    assert f.phase == sf.CLAIM and f.deal.claimant == 1
+    assert [s["winner"] for s in rig.log.of("slap")] == [1]
+
+
 # ---- presses that mean nothing ---------------------------------------------------
 def test_presses_in_wrong_phases_are_ignored(rig):
     rig.app.start("speed", rig.t)

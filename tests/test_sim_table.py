@@ -172,9 +172,6 @@ def test_people_react_like_people():
     assert any(b) and all(len(x) in (0, 2, 4) and all(0 < d < 3000 for d in x) for x in b)
 
 
-@pytest.mark.xfail(strict=True, reason="speed_flow bug: a stuck hold that completes the pair "
-                   "opens a slap-to-win race that is never closed; lifting the hands in the flip "
-                   "countdown then makes it a slap ('P2 is out?')")
 def test_sp17_lifting_hands_in_the_flip_countdown_is_not_a_slap():
     """SP-14/SP-17: both players hold their pads (stuck), the flip countdown
     starts, both lift their hands before GO: after the flip, play goes on;

@@ -21,11 +21,12 @@
 # count, or the whole previous deal.  Within a deal the entries are kept as
 # a short code string and the deal is rebuilt from it, so undo uses only the
 # engine's public API.  State is saved to flash at every deal boundary.
-from speedref.ticks import ticks_diff, ticks_add
+from speedref.ticks import ticks_diff
 from speedref.engine import speed
 from speedref.engine.errors import RuleError
 from speedref.arbiter import Race
 from speedref.app import ui
+from speedref.app.timing import Countdown, PadHold, CUE_NONE, CUE_COUNT
 from speedref.app.core import UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
 
 try:
@@ -45,7 +46,6 @@ LEFT = const(7)
 NEXT = const(8)
 FINAL = const(9)
 
-SECOND = const(1000000)
 HOLD_US = const(500000)    # a pad held this long is a stuck call, shorter is a tap
 NAMES = ("P1", "P2")
 
@@ -62,13 +62,11 @@ class SpeedFlow:
         self.match = speed.SpeedMatch(opts["layout"], match, NAMES, opts["jokers"],
                                       opts["doubles"], opts["hand_limit"], opts["slap_to_win"])
         self.race = Race(2, opts["tie_ms"] * 1000)
-        # Pads: preallocated so a press in a race allocates nothing.
-        self.down = [False, False]
-        self.down_t = [0, 0]
-        self.tap_ok = [False, False]  # this press began in PLAY and may become a tap or a hold
+        # Pads: preallocated so a press in a race allocates nothing.  A press
+        # is live (may become a tap or a hold) when it began in PLAY.
+        self.pads = (PadHold(HOLD_US), PadHold(HOLD_US))
         self.false_starts = [0, 0]
-        self.t0 = 0            # start of the running countdown
-        self.cue = 0           # countdown cues given (3, 2, 1, GO)
+        self.countdown = Countdown()  # the start (COUNT_DOWN) and every FLIP
         self.racing = False    # a slap-to-win race is open or its verdict pending
         self.race_t = 0        # when it opened
         self.verdict = None    # slap-to-win verdict waiting for the winner to let go
@@ -90,17 +88,17 @@ class SpeedFlow:
             return  # pads 3 and 4 take no part in a two-player game
         ph = self.phase
         if b < 2:
-            self.down[b] = True
-            self.down_t[b] = t_us
-            self.tap_ok[b] = False
+            pad = self.pads[b]
             if ph == COUNT_DOWN:
-                if ticks_diff(t_us, ticks_add(self.t0, 3 * SECOND)) < 0:
-                    self._false_start(b, t_us)
+                early = self.countdown.early_us(t_us)
+                if early > 0:
+                    pad.press(t_us, False)
+                    self._false_start(b, early)
                     return
                 self._go()  # the press came after GO: it belongs to play
                 ph = PLAY
+            pad.press(t_us, ph == PLAY)
             if ph == PLAY:
-                self.tap_ok[b] = True
                 if self.match.slap_to_win:
                     if not self.racing:
                         self.race.open(t_us)  # the first slap opens the race
@@ -109,8 +107,7 @@ class SpeedFlow:
                     self.race.press(b, t_us)
             elif ph == READY:
                 if self.deal.ready(b):
-                    self.t0 = t_us
-                    self.cue = 0
+                    self.countdown.start(t_us)
                     self.note = ""
                     self.phase = COUNT_DOWN
                     self.tick(t_us)
@@ -157,9 +154,7 @@ class SpeedFlow:
     def release(self, b, t_us):
         if b >= 2:
             return
-        was_tap = self.tap_ok[b] and ticks_diff(t_us, self.down_t[b]) < HOLD_US
-        self.down[b] = False
-        self.tap_ok[b] = False
+        was_tap = self.pads[b].release(t_us)
         if self.phase != PLAY:
             return
         if self.deal.is_stuck(b):
@@ -178,9 +173,8 @@ class SpeedFlow:
             self._count(now_us)
         elif ph == PLAY:
             for p in (0, 1):
-                if self.tap_ok[p] and ticks_diff(now_us, self.down_t[p]) >= HOLD_US:
-                    self.tap_ok[p] = False  # a hold, not a tap: the player is stuck
-                    self._stuck(p, now_us)
+                if self.pads[p].held(now_us):
+                    self._held(p, now_us)
                     if self.phase != PLAY:
                         return
             if self.racing:
@@ -212,7 +206,8 @@ class SpeedFlow:
             fb.text(self.note or "tap pad if ready", 0, 56, 1)
         elif ph == COUNT_DOWN or ph == FLIP:
             ui.title(fb, "Start cards" if ph == COUNT_DOWN else "Flip reserves")
-            ui.big_center(fb, str(4 - max(self.cue, 1)) if self.cue < 4 else "GO", 14, 5)
+            c = self.countdown.shown()
+            ui.big_center(fb, str(c) if c else "GO", 14, 5)
             if ph == FLIP and d.reserve_left is None:
                 fb.text("DOWN: none left", 0, 56, 1)
         elif ph == PLAY:
@@ -280,8 +275,7 @@ class SpeedFlow:
         elif ph == PLAY:
             self._rebuild_deal()  # drops stuck calls and any slap race
         for p in (0, 1):
-            self.down[p] = False
-            self.tap_ok[p] = False
+            self.pads[p].forget()
 
     # ---- steps -----------------------------------------------------------
     def _to(self, phase):
@@ -297,24 +291,25 @@ class SpeedFlow:
         self.race.close()
         self.phase = FINAL if self.match.is_over() else LAYOUT
 
-    def _false_start(self, p, t_us):
+    def _false_start(self, p, early):
         # SP-6: nobody plays before GO.  Restart the countdown from READY.
         self.false_starts[p] += 1
-        early = -ticks_diff(t_us, ticks_add(self.t0, 3 * SECOND))
         self.app.emit({"ev": "false_start", "game": "speed", "deal": self.match.hands_played + 1,
                        "seat": p, "early_us": early, "count": self.false_starts[p]})
         self.app.sound(FOUL)
         self.deal = self.match.new_deal()
-        self.tap_ok[p] = False
         self.note = "False start %s!" % NAMES[p]
         self._to(READY)
 
     def _count(self, now_us):
-        # Cues at +0, +1 s, +2 s, then GO (or FLIP) at exactly +3 s.
-        while self.cue < 4 and ticks_diff(now_us, ticks_add(self.t0, self.cue * SECOND)) >= 0:
-            self.cue += 1
+        # Cues at +0, +1 s, +2 s, then GO (or FLIP) at exactly +3 s; a late
+        # tick gives every cue it missed, in order.
+        while True:
+            c = self.countdown.due(now_us)
+            if c == CUE_NONE:
+                return
             self.app.redraw()
-            if self.cue < 4:
+            if c == CUE_COUNT:
                 self.app.sound(COUNT)
             elif self.phase == COUNT_DOWN:
                 self._go()
@@ -325,13 +320,27 @@ class SpeedFlow:
                 self._to(PLAY)
 
     def _go(self):
-        self.cue = 4
+        self.countdown.go()
         self.note = ""
         self.deal.start_flip()
         self.app.sound(GO)
         for p in (0, 1):
-            self.tap_ok[p] = False  # nobody's pad was down at GO (it would be a false start)
+            self.pads[p].cancel()  # nobody's pad was down at GO (it would be a false start)
         self._to(PLAY)
+
+    def _held(self, p, now_us):
+        # SP-14: the press became a hold, so it is a stuck call and was never
+        # a slap.  With slap-to-win it went into the race when it went down
+        # (a slap is timed from the press), so the race is judged now, before
+        # the stuck call can start a flip: void if this press opened it (the
+        # first presser is holding), a tie if the other pad came within the
+        # window.  Judged later, a race left open across the flip turned the
+        # hands lifted in the countdown into a slap (SP-17).
+        if self.racing:
+            self._settle_slap(now_us)
+            if self.phase != PLAY:
+                return
+        self._stuck(p, now_us)
 
     def _stuck(self, p, now_us):
         d = self.deal
@@ -345,8 +354,7 @@ class SpeedFlow:
             self._start_flip(now_us)
 
     def _start_flip(self, now_us):
-        self.t0 = now_us
-        self.cue = 0
+        self.countdown.start(now_us)
         self._to(FLIP)
         self._count(now_us)
 
@@ -363,8 +371,9 @@ class SpeedFlow:
         # is long enough to be a stuck call; a winner still holding then was
         # never slapping, and the race is void.
         v = self.verdict
+        pads = self.pads
         if v is None:
-            if (self.down[0] or self.down[1]) and ticks_diff(now_us, self.race_t) < HOLD_US:
+            if (pads[0].down or pads[1].down) and ticks_diff(now_us, self.race_t) < HOLD_US:
                 return
             v = self.race.decide(now_us)
             if v is None:
@@ -379,8 +388,8 @@ class SpeedFlow:
             self.app.redraw()
             return
         w = v.winner
-        if self.down[w]:
-            if ticks_diff(now_us, self.down_t[w]) >= HOLD_US:
+        if pads[w].down:
+            if ticks_diff(now_us, pads[w].t) >= HOLD_US:
                 self.verdict = None  # a hold after all: the race is void
                 self.racing = False
             return

@@ -1,0 +1,119 @@
+# The two timed pieces every real-time flow needs, written once: the 3-2-1-GO
+# countdown that starts play (Speed SP-6/SP-14, Spit SPIT-4/SPIT-8), and a pad
+# that means two things told apart by how long it is held (a tap or a hold:
+# Speed's "I'm out" / "stuck", Spit's "cleared" / "stuck", Speed Run's trick /
+# reveal).
+#
+# Both are polled, in the style of Peter Hinch's Pushbutton (one object per
+# input, its timing documented) but without callbacks or asyncio: the flow
+# passes every edge and tick in with its time and acts on what comes back.
+# They never read a clock and compare times only with ticks_diff (ticks wrap
+# at 2**30 on a board).  Nothing here allocates after __init__, so a flow may
+# call them from its press handler (tests/test_app_*_mpy.py, heap_lock).
+from speedref.ticks import ticks_diff, ticks_add
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+STEP_US = const(1000000)   # one second between the cues
+GO_US = const(3000000)     # GO comes exactly three steps after the start
+
+# What Countdown.due() hands back.
+CUE_NONE = const(0)
+CUE_COUNT = const(1)       # "3", "2" or "1" goes up: beep
+CUE_GO = const(2)          # GO: play starts now
+
+
+class Countdown:
+    """3-2-1-GO.  start(t) gives the "3" cue at t, "2" at t+1 s, "1" at
+    t+2 s and GO at exactly t+3 s (a cue is due at its instant, not after).
+
+    due(now_us): the next cue whose time has come, once each: CUE_COUNT,
+      CUE_GO, or CUE_NONE when nothing is due.  Call it until CUE_NONE: a late
+      tick catches up on every cue it missed, in order.
+    early_us(t_us): how long before GO t_us is.  More than 0 means a press
+      at t_us came before GO (a false start); 0 or less means it belongs to
+      play, even when no tick has given GO yet.
+    go(): GO is given now (such a press came first); due() says nothing more.
+    shown(): the digit on screen, 3, 2 or 1, or 0 once GO is given.
+    """
+
+    def __init__(self):
+        self.t0 = 0     # when the running countdown started
+        self.cue = 4    # cues given: 0 before "3", 4 after GO (idle)
+
+    def start(self, t_us):
+        self.t0 = t_us
+        self.cue = 0
+
+    def due(self, now_us):
+        c = self.cue
+        if c >= 4 or ticks_diff(now_us, ticks_add(self.t0, c * STEP_US)) < 0:
+            return CUE_NONE
+        self.cue = c + 1
+        return CUE_GO if c == 3 else CUE_COUNT
+
+    def early_us(self, t_us):
+        return -ticks_diff(t_us, ticks_add(self.t0, GO_US))
+
+    def go(self):
+        self.cue = 4
+
+    def shown(self):
+        c = self.cue
+        return 0 if c >= 4 else (3 if c < 2 else 4 - c)
+
+
+class PadHold:
+    """One pad that is either tapped or held.  A press is "live" when it may
+    mean something (the flow says so when it goes down, e.g. it began in
+    play); a live press held hold_us is a hold, let go sooner it is a tap.
+    The boundary belongs to the hold: down exactly hold_us is a hold.
+
+    press(t_us, live): the pad went down at t_us.
+    held(now_us): True once, at the first tick at least hold_us after a live
+      press: it became a hold.  From then on the press is no longer live, so
+      letting go is not a tap (the flow decides what letting go of a hold
+      means: Speed and Spit take the stuck call back).
+    release(t_us): the pad went up; True when this was a tap (a live press
+      let go within hold_us, even if no tick came in between).
+    cancel(): the press in progress means nothing any more (GO came, a false
+      start); the pad stays down.
+    forget(): as if the pad were up (the pause menu opened over it).
+
+    down (the pad is down), t (when it went down) and live are read by flows
+    (Speed's slap-to-win verdict waits for pads to come up).
+    """
+
+    def __init__(self, hold_us):
+        self.hold_us = hold_us
+        self.down = False
+        self.t = 0
+        self.live = False
+
+    def press(self, t_us, live):
+        self.down = True
+        self.t = t_us
+        self.live = live
+
+    def held(self, now_us):
+        if self.live and ticks_diff(now_us, self.t) >= self.hold_us:
+            self.live = False
+            return True
+        return False
+
+    def release(self, t_us):
+        tap = self.live and ticks_diff(t_us, self.t) < self.hold_us
+        self.down = False
+        self.live = False
+        return tap
+
+    def cancel(self):
+        self.live = False
+
+    def forget(self):
+        self.down = False
+        self.live = False
