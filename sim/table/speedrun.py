@@ -183,7 +183,7 @@ class SpeedRunTable(EntryTable):
     NSEATS = 3
 
     def __init__(self, seed, loop_us=LOOP_US, start_us=None, opts=None, mistakes=True,
-                 reveal=0.06, **kw):
+                 reveal=0.06, wrong_contract=0.05, **kw):
         EntryTable.__init__(self, seed, loop_us, start_us, mistakes)
         from speedref.app import speedrun_flow as F
         from speedref.engine import speedrun_play as SP
@@ -192,6 +192,7 @@ class SpeedRunTable(EntryTable):
         rng = self.rng
         self.opts = opts or speedrun_options(rng)
         self.reveal_p = reveal        # chance a player reveals on one of their turns
+        self.wrong_p = wrong_contract  # chance a contract is first entered wrong (then undone)
         self.first = rng.randrange(3)  # who gets the first-player card (SR-5)
         self.st = SP.State(rng.randrange(1, 1 << 30), self.opts["length"], ["P1", "P2", "P3"],
                            first=self.first)
@@ -386,7 +387,7 @@ class SpeedRunTable(EntryTable):
                 self.asked != (flow.g.hands_played, self.phase, flow.seat):
             self._enter(self.t, self.phase)  # the next seat's contract, same screen
 
-    def _enter(self, t, phase):
+    def _enter(self, t, phase, fixing=False):
         flow = self.board.app.flow
         s = flow.seat
         self.asked = (flow.g.hands_played, phase, s)
@@ -406,11 +407,11 @@ class SpeedRunTable(EntryTable):
             raise TableError("P%d played %s, the app offers %r" % (s + 1, c, ch))
         t += pe.reaction() + self.rng.randint(200000, 1000000)
         wrong = [x for x in ch if x != want and x != "REDO"]
-        if phase == self.F.CONTRACT and wrong and self.chance(0.05):
+        if phase == self.F.CONTRACT and wrong and not fixing and self.chance(self.wrong_p):
             # a wrong contract entered, noticed, taken back (SR-13)
             x = self.rng.choice(wrong)
             t = self.keys(t, pe, self.nav(flow.cursor, ch.index(x), len(ch)) + [OK])
-            self.undo_via_pause(t, pe, lambda t2, ph: self._enter(t2, ph))
+            self.undo_via_pause(t, pe, lambda t2, ph: self._enter(t2, ph, True))
             return
         self.keys(t, pe, self.nav(flow.cursor, ch.index(want), len(ch)) + [OK])
 
