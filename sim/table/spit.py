@@ -35,10 +35,11 @@ and the record on the virtual flash.
     python -m sim.table.spit --games 200 --seed 1     # the same, with a tally of
                                                       # restarts, blocked rounds, ...
 """
+import heapq
 import json
 
 from sim.bots import Person, STUCK_HOLD_US
-from sim.table import Table, TableError, menu_buttons, LOOP_US, UP, DOWN, OK
+from sim.table import Table, TableError, menu_buttons, LOOP_US, UP, DOWN, OK, GAME_LIMIT_US
 
 HOLD_US = 500000          # spit_flow.HOLD_US: a pad held this long is a stuck call
 COUNTDOWN_US = 3000000    # GO 3 s after the second ready tap / both stuck (SPIT-4, SPIT-8)
@@ -47,6 +48,14 @@ SLAP_WAIT_US = 1000000    # spit_flow.SLAP_WAIT_US: the second slap counts withi
 SECOND_SLAP_US = 850000   # people slap within this of hearing the first (see _slapped)
 STOP_US = 150000          # a slap due sooner than this after a FOUL cannot be held back
 TIE_MS = (5, 0, 1, 2, 10, 20, 50)  # menu.OPTIONS["spit"]["tie_ms"]
+# The device loop runs every loop_us only while the app times something
+# the table cannot name in advance: the slap race (GO sound, verdict) and
+# held UP/DOWN/OK (key repeat, long OK).  Otherwise spit_flow.tick times
+# only the countdown cues and a held pad's HOLD_US, and the table adds a
+# loop pass at exactly those instants; between them the loop passes every
+# IDLE_LOOP_US.  Every edge still gets its own pass at its exact time, so
+# no verdict changes (passes at the deadlines are the most exact loop).
+IDLE_LOOP_US = 50000
 
 
 def spit_options(rng):
@@ -60,8 +69,9 @@ class SpitTable(Table):
     GAME = "spit"
 
     def __init__(self, seed, loop_us=LOOP_US, start_us=None, opts=None, mistakes=True,
-                 lift_early=True, false_start=0.06, realtime=False):
+                 lift_early=True, false_start=0.06, realtime=False, idle_us=IDLE_LOOP_US):
         Table.__init__(self, seed, loop_us, start_us, realtime)
+        self.idle_us = idle_us    # None: the loop every loop_us throughout (Table.run)
         from speedref.app import spit_flow as F
         from speedref.engine import spit_play as SP
         self.F = F
@@ -114,6 +124,30 @@ class SpitTable(Table):
         self.stored = self.board.records()  # the board's flash, read before it is closed
         return self.compare()
 
+    def run(self, done, limit_us=GAME_LIMIT_US):
+        """Table.run, with the loop every idle_us while the table knows the
+        app's deadlines (see IDLE_LOOP_US); every loop_us otherwise."""
+        if not self.idle_us:
+            return Table.run(self, done, limit_us)
+        F = self.F
+        level = self.level
+        q = self._q
+        while not done():
+            loop = self.idle_us
+            if self.phase == F.SLAP or level[UP] or level[DOWN] or level[OK]:
+                loop = self.loop_us
+            nl = (self.t // loop + 1) * loop
+            if q and q[0][0] <= nl:
+                t, _, _, fn, args = heapq.heappop(q)
+                self.t = max(self.t, t)
+                fn(*args)
+            else:
+                self.t = nl
+                self._step()
+            if self.t > limit_us:
+                raise TableError("game not over after %d simulated s (phase %r)"
+                                 % (limit_us // 1000000, self.phase))
+
     def person(self, p):
         return self.people[p]
 
@@ -151,6 +185,8 @@ class SpitTable(Table):
             self.tap(t + p.reaction() + self.rng.randint(1000000, 3000000), b, p.tap_us(), p)
         elif new == F.READY:
             self._ready_taps(t)
+        elif new == F.START:
+            self._cue_passes()
         elif new == F.PLAY and old == F.START:
             if self.fouled:
                 raise TableError("the app went on to play after a false start")
@@ -215,6 +251,11 @@ class SpitTable(Table):
             p = self.person(self.someone())
             self.tap(self.t, b, p.tap_us(), p)
 
+    def _cue_passes(self):
+        # the countdown's cues at +1 s, +2 s and GO at +3 s (one loop pass each)
+        for k in (2, 1, 0):
+            self.at(self.go - k * 1000000, self._step)
+
     def _both_stuck(self, t, what):
         """The app says both are stuck: check that both really are and have
         held their pads HOLD_US (and that the app took no longer to see it
@@ -237,6 +278,7 @@ class SpitTable(Table):
         self.live = False
         self.fouled = False
         self.go = t + COUNTDOWN_US
+        self._cue_passes()
         if self.lift_early:
             for p in (0, 1):
                 if self.rng.random() < 0.5:
@@ -355,6 +397,7 @@ class SpitTable(Table):
             return
         # SPIT-8: hold the pad while stuck
         self.stuck_since[p] = self.press(self.t, p, self.person(p).bounces())
+        self.at(self.stuck_since[p] + HOLD_US, self._step)  # the app's HOLD_US deadline
 
     def _round_ended(self):
         self.t_rounds.append((dict(self.st.rounds[-1]), self.restarts_now))
