@@ -129,6 +129,10 @@ class TerminalSim:
         out = [NAMES[b] + ("[hold]" if b in k.holding else "") for b in sorted(k.down)]
         return " ".join(out) or "-"
 
+    def changed(self):
+        """Anything else on screen changed since the last draw (play modes)."""
+        return False
+
     def draw(self, scr):
         scr.erase()
         h, w = scr.getmaxyx()
@@ -187,7 +191,7 @@ class TerminalSim:
                 dirty = True
             self.release_due(board.clock.elapsed_us)
             board.step()
-            if board.oled.updates != frames or len(self.log) != lines:
+            if board.oled.updates != frames or len(self.log) != lines or self.changed():
                 frames = board.oled.updates
                 lines = len(self.log)
                 dirty = True

@@ -218,13 +218,21 @@ def table_terminal():
     edges go to the table as a finger on that button (so the table knows your
     hand is on your pad), and the table's panel is drawn beside the OLED."""
     import curses
-    from sim.tui import TerminalSim
+    from sim.tui import TerminalSim, NAMES
 
     class TableTerminal(TerminalSim):
         def __init__(self, tb, delay_us, interval_us):
             TerminalSim.__init__(self, tb.board, delay_us, interval_us)
             self.tb = tb
             self.mine = set()  # buttons your keys hold a finger on
+            self._shown = None  # the panel as last drawn
+            seen = tb.on_edge
+
+            def on_edge(b, down):  # the computer players' presses in the event log
+                seen(b, down)
+                if b not in self.mine:
+                    self.log.append((tb.t // 1000, "%s %s (computer)" % (NAMES[b], "down" if down else "up")))
+            tb.on_edge = on_edge
 
         def button(self, b, down, now_us):
             tb = self.tb
@@ -250,8 +258,12 @@ def table_terminal():
         def panel(self):
             return self.tb.panel()
 
+        def changed(self):
+            return self.panel() != self._shown
+
         def draw(self, scr):
             TerminalSim.draw(self, scr)
+            self._shown = lines = self.panel()
             h, w = scr.getmaxyx()
             wide = w >= 131 + 3 and h >= 34 + 6
             x = (131 if wide else 67) + 2
@@ -259,7 +271,7 @@ def table_terminal():
             if w - x < 40:
                 x, y = 0, (34 if wide else 18) + 5  # below the legend, over the log
             put = self._put(scr, h, w)
-            for i, line in enumerate(self.panel()):
+            for i, line in enumerate(lines):
                 put(y + i, x, line + " " * 10)
             scr.refresh()
 

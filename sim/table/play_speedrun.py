@@ -64,7 +64,7 @@ class SpeedRunPlay(Table):
         self.busy = [False, False, False]     # a computer player is pressing a button
         self.planned = [False, False, False]  # a computer player's card move is coming
         self.will_reveal = [None, None, None]  # trick number at which a bot reveals
-        self.note = "OK (Enter) starts the hand"
+        self.note = ""
         self.record = None
         self.done = False
         self.card_scores = None  # the last hand as the cards score it (SR-14..SR-23)
@@ -115,7 +115,7 @@ class SpeedRunPlay(Table):
         self.true_tricks = [0, 0, 0]
         self.record = None
         self.done = False
-        self.note = "OK (Enter) starts the hand"
+        self.note = ""
 
     def synced(self, f):
         """Does the referee show every trick won so far (and no other)?"""
@@ -309,7 +309,12 @@ class SpeedRunPlay(Table):
         SRP = self.SRP
         if st.phase == 3 or st.current_player() != HUMAN:
             return [(c, self._card(c)) for c in st.hand[HUMAN]]
-        return [(a, st.action_name(a)) for a in st.legal_actions(HUMAN) if a != SRP.REVEAL]
+        out = []
+        for a in st.legal_actions(HUMAN):
+            if a != SRP.REVEAL:
+                name = st.action_name(a)
+                out.append((a, self._word(name) if st.phase == 2 else name))
+        return out
 
     def pick(self, i):
         """Your letter i: play that card, or make that choice.  Returns None
@@ -336,7 +341,7 @@ class SpeedRunPlay(Table):
             return "reveal on your turn during play (SR-21)"
         why = self._do(self.SRP.REVEAL)
         if why is None:
-            self.note = "Revealed: now hold your pad (Z), pick %s, OK" % st.contracts[HUMAN]
+            self.note = "Face up: hold your pad (Z) till the OLED asks, pick it, OK, Z"
         return why
 
     def _do(self, a):
@@ -403,11 +408,12 @@ class SpeedRunPlay(Table):
             self.true_tricks[0], self.true_tricks[1], self.true_tricks[2],
             " ".join(str(x) for x in f.g.tricks)))
         mine = st.contracts[HUMAN]
-        rev = ["face up %s" % g.revealed[s] if g.revealed[s] else
+        word = self._word
+        rev = ["face up: %s" % word(g.revealed[s]) if g.revealed[s] else
                ("face down" if st.contracts[s] else "-") for s in (1, 2)]
-        out.append("Your contract: %s%s   P2: %s   P3: %s" % (
-            mine or "-", " (face up)" if g.revealed[HUMAN] else "", rev[0], rev[1]))
-        out.append("Contract cards: " + " ".join(g.held[HUMAN]))
+        out.append("Your contract: %s%s   P2 %s   P3 %s" % (
+            word(mine) if mine else "-", " (face up)" if g.revealed[HUMAN] else "", rev[0], rev[1]))
+        out.append("Contract cards: " + ", ".join(word(c) for c in g.held[HUMAN]))
         if self.card_scores is not None:
             out.append("Last hand (cards): %s   totals %s" % (
                 " ".join("-" if x is None else str(x) for x in self.card_scores), list(g.totals)))
@@ -419,13 +425,19 @@ class SpeedRunPlay(Table):
         for i, (_, text) in enumerate(ch):
             row.append("%s:%s" % (CARD_KEYS[i], text))
         out.append(label)
-        for i in range(0, len(row), 6):
-            out.append("  " + "  ".join(row[i:i + 6]))
+        per = 6 if label == "Your hand:" else 3  # the panel is about 64 characters wide
+        for i in range(0, len(row), per):
+            out.append("  " + "  ".join(row[i:i + per]))
         out.append("")
         out.append(self._todo(f))
         out.append(self.note)
+        out.append("cards: E Earthworms, R Raccoons, G Geckos, W goRillas")
         out.append("keys: letter = card/choice, v = reveal, z = tap pad, Z = hold pad")
         return out
+
+    def _word(self, c):
+        """A contract as the OLED words it: "Win 4", "Redo Win 4"."""
+        return self.F.word("REDO:" + c[5:] if c[:5] == "REDO:" else c)
 
     def _todo(self, f):
         """What you should do now, in one line."""
@@ -437,9 +449,9 @@ class SpeedRunPlay(Table):
         if self.wrong(f):
             return ">> The referee counts a trick nobody won: BACK, Undo"
         if ph == F.REVEAL and f.seat == HUMAN:
-            return ">> Pick your contract %s with UP/DOWN, OK" % st.contracts[HUMAN]
+            return ">> Pick your contract (%s) with UP/DOWN, OK" % self._word(st.contracts[HUMAN])
         if ph in (F.CONTRACT, F.TARGET) and f.seat == HUMAN:
-            return ">> Enter your contract %s with UP/DOWN, OK" % self._contract_of(HUMAN)
+            return ">> Enter your contract (%s) with UP/DOWN, OK" % self._word(self._contract_of(HUMAN))
         if ph == F.RESULT:
             return ">> OK (Enter): next hand"
         if ph == F.FINAL:
