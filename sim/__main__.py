@@ -39,9 +39,9 @@ def build_parser():
     p.add_argument("--start-us", type=int, default=0,
                    help="first ticks_us value (e.g. 1073000000 to cross the 2**30 wrap)")
     p.add_argument("--repeat-delay", type=int, default=500, metavar="MS",
-                   help="terminal: a key is held this long after its first event (default 500)")
+                   help="terminal: events of the same key within this long of its first are auto-repeats, swallowed (default 500)")
     p.add_argument("--repeat-interval", type=int, default=150, metavar="MS",
-                   help="terminal: and this long after each auto-repeat (default 150)")
+                   help="terminal: and within this long of each auto-repeat (default 150)")
     p.add_argument("--scale", type=int, default=6, help="window: OLED pixel size (default 6)")
     return p
 
