@@ -33,7 +33,7 @@ share: key sequences, UP/DOWN navigation and undo through the pause menu.
 """
 import json
 
-from sim.table import Table, TableError, menu_buttons, seen  # noqa: F401
+from sim.table import Table, TableError, menu_buttons
 from sim.bots import Person
 
 UP, DOWN, OK, BACK = 4, 5, 6, 7
