@@ -108,7 +108,7 @@ class SpitTable(Table):
         self.planned = [None, None]   # (t, action) a seat is about to do
         self.stuck_since = [None, None]
         self.live = False         # cards are being played (the engine's play phase, after GO)
-        self.counting = None      # CARDS: [target, key held or 0, release planned]
+        self.counting = None      # CARDS: [target, key held or 0, release planned, who counts]
         self.done = False
         self.record = None
         self.stored = []
