@@ -22,7 +22,7 @@ MODULES = [
     "speedref/__init__.py", "speedref/ticks.py", "speedref/storage.py", "speedref/log.py",
     "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/engine/speedrun.py",
     "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
-    "speedref/app/menu.py", "speedref/app/speedrun_flow.py",
+    "speedref/app/menu.py", "speedref/app/timing.py", "speedref/app/speedrun_flow.py",
 ]
 
 

@@ -19,7 +19,7 @@ MODULES = [
     "speedref/engine/errors.py", "speedref/engine/spit.py", "speedref/arbiter.py",
     "speedref/storage.py", "speedref/log.py", "speedref/app/__init__.py",
     "speedref/app/core.py", "speedref/app/ui.py", "speedref/app/menu.py",
-    "speedref/app/spit_flow.py",
+    "speedref/app/timing.py", "speedref/app/spit_flow.py",
 ]
 
 

@@ -29,9 +29,9 @@
 # rebuilt from them through the engine's public API, so it is checked by the
 # same rules and undo works across a power cut.  Saved at every hand boundary.
 import gc
-from speedref.ticks import ticks_diff
 from speedref.engine import speedrun
 from speedref.app import ui
+from speedref.app.timing import PadHold
 from speedref.app.core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
 
 try:
@@ -120,9 +120,9 @@ class SpeedRunFlow:
         self.length = opts["length"]
         first = 0 if state is None else state["first"]
         self.g = speedrun.SpeedRunGame(self.length, NAMES, first)
-        # Pads: preallocated, so a press allocates nothing.
-        self.down_t = [0, 0, 0]
-        self.tap_ok = [False, False, False]  # down since PLAY: may become a tap or a hold
+        # Pads: preallocated, so a press allocates nothing.  A press is live
+        # (may become a tap or a hold) when it began in PLAY.
+        self.pads = (PadHold(HOLD_US), PadHold(HOLD_US), PadHold(HOLD_US))
         self.done = []         # finished hands' entries [trump, ranking, seq, contracts]
         self.scores = None     # the last finished hand's scores (None = Pass)
         self.note = ""         # one line of news (refused reveal, ...)
@@ -158,8 +158,7 @@ class SpeedRunFlow:
     # ---- the flow interface (docs/app.md) -------------------------------
     def press(self, b, t_us):
         if b < 3:
-            self.down_t[b] = t_us
-            self.tap_ok[b] = self.phase == PLAY
+            self.pads[b].press(t_us, self.phase == PLAY)
             if self.phase == HAND and self.g.hands_played == 0:
                 self._set_first(b)
             return
@@ -211,17 +210,14 @@ class SpeedRunFlow:
     def release(self, b, t_us):
         if b >= 3:
             return
-        was_tap = self.tap_ok[b] and ticks_diff(t_us, self.down_t[b]) < HOLD_US
-        self.tap_ok[b] = False
-        if was_tap and self.phase == PLAY:
+        if self.pads[b].release(t_us) and self.phase == PLAY:
             self._trick(b)
 
     def tick(self, now_us):
         if self.phase != PLAY:
             return
         for p in (0, 1, 2):
-            if self.tap_ok[p] and ticks_diff(now_us, self.down_t[p]) >= HOLD_US:
-                self.tap_ok[p] = False  # a hold, not a tap: this player reveals
+            if self.pads[p].held(now_us):  # a hold, not a tap: this player reveals
                 self._reveal(p)
                 return
 
@@ -246,7 +242,7 @@ class SpeedRunFlow:
         if self.phase == REVEAL:
             self.phase = PLAY
         for p in (0, 1, 2):
-            self.tap_ok[p] = False
+            self.pads[p].cancel()
 
     # ---- steps -----------------------------------------------------------
     def _to(self, phase):

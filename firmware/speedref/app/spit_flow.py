@@ -43,6 +43,7 @@ from speedref.engine import spit
 from speedref.engine.errors import RuleError
 from speedref.arbiter import Race, FALSE_START, COUNTED
 from speedref.app import ui
+from speedref.app.timing import Countdown, PadHold, CUE_NONE, CUE_COUNT
 from speedref.app.core import UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
 
 try:
@@ -60,7 +61,6 @@ SLAP = const(5)
 CARDS = const(6)
 FINAL = const(7)
 
-SECOND = const(1000000)
 HOLD_US = const(500000)        # a pad held this long is a stuck call, shorter is a tap
 SLAP_WAIT_US = const(1000000)   # after the first slap, how long the other may still slap
 REPEAT_US = const(500000)      # UP/DOWN held this long starts repeating ...
@@ -75,15 +75,13 @@ class SpitFlow:
         self.app = app
         self.opts = opts
         self.race = Race(2, opts["tie_ms"] * 1000)
-        # Pads: preallocated so a press allocates nothing.
-        self.down = [False, False]
-        self.down_t = [0, 0]
-        self.tap_ok = [False, False]  # this press began in PLAY: a tap or a hold
+        # Pads: preallocated so a press allocates nothing.  A press is live
+        # (may become a tap or a hold) when it began in PLAY.
+        self.pads = (PadHold(HOLD_US), PadHold(HOLD_US))
         self.stuck = [False, False]
         self.ready = [False, False]
         self.false_starts = [0, 0]
-        self.t0 = 0                   # start of the running countdown
-        self.cue = 0                  # countdown cues given (3, 2, 1, GO)
+        self.countdown = Countdown()  # START and RESTART
         self.armed = False            # SLAP: the race is open for go_t
         self.went = False             # SLAP: GO has sounded
         self.go_t = 0
@@ -113,18 +111,17 @@ class SpitFlow:
             return  # pads 3 and 4 take no part in a two-player game
         ph = self.phase
         if b < 2:
-            self.down[b] = True
-            self.down_t[b] = t_us
-            self.tap_ok[b] = False
+            pad = self.pads[b]
             if ph == START or ph == RESTART:
-                if ticks_diff(t_us, ticks_add(self.t0, 3 * SECOND)) < 0:
-                    self._false_start(b, -ticks_diff(t_us, ticks_add(self.t0, 3 * SECOND)))
+                early = self.countdown.early_us(t_us)
+                if early > 0:
+                    pad.press(t_us, False)
+                    self._false_start(b, early)
                     return
                 self._go()  # the press came after GO: it belongs to play
                 ph = PLAY
-            if ph == PLAY:
-                self.tap_ok[b] = True
-            elif ph == SLAP:
+            pad.press(t_us, ph == PLAY)  # decided by release() or tick()
+            if ph == SLAP:
                 if not self.armed:
                     return
                 r = self.race.press(b, t_us)
@@ -138,8 +135,7 @@ class SpitFlow:
                 if not self.ready[b]:
                     self.ready[b] = True
                     if self.ready[1 - b]:
-                        self.t0 = t_us
-                        self.cue = 0
+                        self.countdown.start(t_us)
                         self.note = ""
                         self.phase = START
                         self.tick(t_us)
@@ -169,9 +165,7 @@ class SpitFlow:
             return
         if b >= 2:
             return
-        was_tap = self.tap_ok[b] and ticks_diff(t_us, self.down_t[b]) < HOLD_US
-        self.down[b] = False
-        self.tap_ok[b] = False
+        was_tap = self.pads[b].release(t_us)
         if self.phase != PLAY:
             return
         if self.stuck[b]:
@@ -186,8 +180,7 @@ class SpitFlow:
             self._count(now_us)
         elif ph == PLAY:
             for p in (0, 1):
-                if self.tap_ok[p] and ticks_diff(now_us, self.down_t[p]) >= HOLD_US:
-                    self.tap_ok[p] = False  # a hold, not a tap: the player is stuck
+                if self.pads[p].held(now_us):  # a hold, not a tap: the player is stuck
                     self._stuck(p, now_us)
                     if self.phase != PLAY:
                         return
@@ -224,7 +217,8 @@ class SpitFlow:
             fb.text(self.note or "tap pad: ready", 0, 56, 1)
         elif ph == START or ph == RESTART:
             ui.title(fb, "Spit!" if ph == START else "Spit again!")
-            ui.big_center(fb, str(4 - max(self.cue, 1)) if self.cue < 4 else "SPIT", 16, 5)
+            c = self.countdown.shown()
+            ui.big_center(fb, str(c) if c else "SPIT", 16, 5)
         elif ph == PLAY:
             ui.title(fb, "Round %d: play" % n)
             ui.center(fb, "spit cards left", 11)
@@ -301,8 +295,7 @@ class SpitFlow:
             self.race.close()
             self.armed = False  # GO again one second after the game goes on
         for p in (0, 1):
-            self.down[p] = False
-            self.tap_ok[p] = False
+            self.pads[p].forget()
             self.stuck[p] = False
         self.key = 0
 
@@ -319,7 +312,6 @@ class SpitFlow:
                        "seat": p, "early_us": early_us, "count": self.false_starts[p],
                        "when": "slap" if ph == SLAP else ("start" if ph == START else "restart")})
         self.app.sound(FOUL)
-        self.tap_ok[p] = False
         self.note = "False start %s!" % NAMES[p]
         if ph == START:
             self.ready[0] = self.ready[1] = False
@@ -331,23 +323,26 @@ class SpitFlow:
             self.app.redraw()
 
     def _count(self, now_us):
-        # Cues at +0, +1 s, +2 s, then GO at exactly +3 s.
-        while self.cue < 4 and ticks_diff(now_us, ticks_add(self.t0, self.cue * SECOND)) >= 0:
-            self.cue += 1
+        # Cues at +0, +1 s, +2 s, then GO at exactly +3 s; a late tick gives
+        # every cue it missed, in order.
+        while True:
+            c = self.countdown.due(now_us)
+            if c == CUE_NONE:
+                return
             self.app.redraw()
-            if self.cue < 4:
+            if c == CUE_COUNT:
                 self.app.sound(COUNT)
             else:
                 self._go()
 
     def _go(self):
         # SPIT-4 / SPIT-8: both have called "Spit!"; the spit cards go up now.
-        self.cue = 4
+        self.countdown.go()
         self.note = ""
         self._enter("S" if self.phase == START else "R")
         self.app.sound(GO)
         for p in (0, 1):
-            self.tap_ok[p] = False  # nobody's pad was down at GO (it would be a false start)
+            self.pads[p].cancel()  # nobody's pad was down at GO (it would be a false start)
             self.stuck[p] = False
         self._to(PLAY)
 
@@ -359,8 +354,7 @@ class SpitFlow:
         if not (self.stuck[0] and self.stuck[1]):
             return
         if self.game.can_spit():
-            self.t0 = now_us  # SPIT-8: both stuck, spit again
-            self.cue = 0
+            self.countdown.start(now_us)  # SPIT-8: both stuck, spit again
             self._to(RESTART)
             self._count(now_us)
         else:
