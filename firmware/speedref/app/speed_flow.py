@@ -23,11 +23,10 @@
 # engine's public API.  State is saved to flash at every deal boundary.
 from speedref.ticks import ticks_diff
 from speedref.engine import speed
-from speedref.engine.errors import RuleError
 from speedref.arbiter import Race
 from speedref.app import ui
-from speedref.app.timing import Countdown, PadHold, CUE_NONE, CUE_COUNT
-from speedref.app.core import UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
+from speedref.app.timing import Countdown, PadHold
+from speedref.app.core import UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR
 
 try:
     from micropython import const
@@ -66,7 +65,7 @@ class SpeedFlow:
         # is live (may become a tap or a hold) when it began in PLAY.
         self.pads = (PadHold(HOLD_US), PadHold(HOLD_US))
         self.false_starts = [0, 0]
-        self.countdown = Countdown()  # the start (COUNT_DOWN) and every FLIP
+        self.countdown = Countdown(app)  # the start (COUNT_DOWN) and every FLIP
         self.racing = False    # a slap-to-win race is open or its verdict pending
         self.race_t = 0        # when it opened
         self.verdict = None    # slap-to-win verdict waiting for the winner to let go
@@ -302,22 +301,16 @@ class SpeedFlow:
         self._to(READY)
 
     def _count(self, now_us):
-        # Cues at +0, +1 s, +2 s, then GO (or FLIP) at exactly +3 s; a late
-        # tick gives every cue it missed, in order.
-        while True:
-            c = self.countdown.due(now_us)
-            if c == CUE_NONE:
-                return
-            self.app.redraw()
-            if c == CUE_COUNT:
-                self.app.sound(COUNT)
-            elif self.phase == COUNT_DOWN:
-                self._go()
-            else:
-                self.deal.flip()
-                self.entries += "F"
-                self.app.sound(GO)
-                self._to(PLAY)
+        # Beeps at +0, +1 s, +2 s, then GO (or FLIP) at exactly +3 s.
+        if not self.countdown.tick(now_us):
+            return
+        if self.phase == COUNT_DOWN:
+            self._go()
+        else:
+            self.deal.flip()
+            self.entries += "F"
+            self.app.sound(GO)
+            self._to(PLAY)
 
     def _go(self):
         self.countdown.go()

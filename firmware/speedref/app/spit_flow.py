@@ -43,7 +43,7 @@ from speedref.engine import spit
 from speedref.engine.errors import RuleError
 from speedref.arbiter import Race, FALSE_START, COUNTED
 from speedref.app import ui
-from speedref.app.timing import Countdown, PadHold, CUE_NONE, CUE_COUNT
+from speedref.app.timing import Countdown, PadHold
 from speedref.app.core import UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
 
 try:
@@ -81,7 +81,7 @@ class SpitFlow:
         self.stuck = [False, False]
         self.ready = [False, False]
         self.false_starts = [0, 0]
-        self.countdown = Countdown()  # START and RESTART
+        self.countdown = Countdown(app)  # START and RESTART
         self.armed = False            # SLAP: the race is open for go_t
         self.went = False             # SLAP: GO has sounded
         self.go_t = 0
@@ -323,17 +323,9 @@ class SpitFlow:
             self.app.redraw()
 
     def _count(self, now_us):
-        # Cues at +0, +1 s, +2 s, then GO at exactly +3 s; a late tick gives
-        # every cue it missed, in order.
-        while True:
-            c = self.countdown.due(now_us)
-            if c == CUE_NONE:
-                return
-            self.app.redraw()
-            if c == CUE_COUNT:
-                self.app.sound(COUNT)
-            else:
-                self._go()
+        # Beeps at +0, +1 s, +2 s, then GO at exactly +3 s.
+        if self.countdown.tick(now_us):
+            self._go()
 
     def _go(self):
         # SPIT-4 / SPIT-8: both have called "Spit!"; the spit cards go up now.

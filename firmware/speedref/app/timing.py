@@ -11,6 +11,7 @@
 # at 2**30 on a board).  Nothing here allocates after __init__, so a flow may
 # call them from its press handler (tests/test_app_*_mpy.py, heap_lock).
 from speedref.ticks import ticks_diff, ticks_add
+from speedref.app.core import COUNT
 
 try:
     from micropython import const
@@ -21,40 +22,40 @@ except ImportError:  # CPython
 STEP_US = const(1000000)   # one second between the cues
 GO_US = const(3000000)     # GO comes exactly three steps after the start
 
-# What Countdown.due() hands back.
-CUE_NONE = const(0)
-CUE_COUNT = const(1)       # "3", "2" or "1" goes up: beep
-CUE_GO = const(2)          # GO: play starts now
-
 
 class Countdown:
-    """3-2-1-GO.  start(t) gives the "3" cue at t, "2" at t+1 s, "1" at
-    t+2 s and GO at exactly t+3 s (a cue is due at its instant, not after).
+    """3-2-1-GO on the flow's screen and buzzer.  start(t) shows "3" with a
+    COUNT beep at t, "2" at t+1 s, "1" at t+2 s, and GO is at exactly t+3 s
+    (a cue is due at its instant, not after it).
 
-    due(now_us): the next cue whose time has come, once each: CUE_COUNT,
-      CUE_GO, or CUE_NONE when nothing is due.  Call it until CUE_NONE: a late
-      tick catches up on every cue it missed, in order.
+    tick(now_us): gives every cue whose time has come, in order (a late tick
+      catches up): app.redraw() for each, a COUNT beep for 3, 2 and 1.  True
+      once, when GO is due: the flow then does what GO means (its GO sound,
+      the start cards, the flip).  A countdown not running says False.
     early_us(t_us): how long before GO t_us is.  More than 0 means a press
       at t_us came before GO (a false start); 0 or less means it belongs to
       play, even when no tick has given GO yet.
-    go(): GO is given now (such a press came first); due() says nothing more.
+    go(): GO is given now (such a press came first); tick() says no more.
     shown(): the digit on screen, 3, 2 or 1, or 0 once GO is given.
     """
 
-    def __init__(self):
+    def __init__(self, app):
+        self.app = app
         self.t0 = 0     # when the running countdown started
-        self.cue = 4    # cues given: 0 before "3", 4 after GO (idle)
+        self.cue = 4    # cues given: 0 before "3", 4 after GO (not running)
 
     def start(self, t_us):
         self.t0 = t_us
         self.cue = 0
 
-    def due(self, now_us):
-        c = self.cue
-        if c >= 4 or ticks_diff(now_us, ticks_add(self.t0, c * STEP_US)) < 0:
-            return CUE_NONE
-        self.cue = c + 1
-        return CUE_GO if c == 3 else CUE_COUNT
+    def tick(self, now_us):
+        while self.cue < 4 and ticks_diff(now_us, ticks_add(self.t0, self.cue * STEP_US)) >= 0:
+            self.cue += 1
+            self.app.redraw()
+            if self.cue == 4:
+                return True
+            self.app.sound(COUNT)
+        return False
 
     def early_us(self, t_us):
         return -ticks_diff(t_us, ticks_add(self.t0, GO_US))
