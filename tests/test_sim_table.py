@@ -9,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from sim import table
 from sim.bots import Person, MIN_REACTION_US, MAX_REACTION_US, TAP_MAX_US
@@ -22,8 +21,8 @@ def test_speed_table_agrees_with_the_app_over_varied_games():
     """SP-6/SP-14..SP-19: 12 seeded games with every option the menu offers
     (layouts, jokers, doubles, hand limits, slap-to-win, match formats, tie
     windows); false starts, flips, rebuilds, outs and counts all agree with
-    the engine's truth.  (lift_early=False: see the xfail test below.)"""
-    s = table.run("speed", 12, 11, lift_early=False)
+    the engine's truth.  Players may lift their hands in the flip countdown."""
+    s = table.run("speed", 12, 11)
     assert s["failed"] == []
     assert s["agreements"] == 12
     assert s["deals"] >= 12
