@@ -9,8 +9,8 @@ tie window and games per second; exits 1 on any disagreement.
 
 --no-lift: stuck players keep their hands on the pads through the flip
 countdown.  By default they may lift them then (as people do), which is
-how the table found the speed_flow slap-to-win bug pinned by the xfail in
-tests/test_sim_table.py; --no-lift leaves that path out.
+how the table found a slap-to-win bug in speed_flow (since fixed, and
+pinned by tests/test_sim_table.py); --no-lift leaves that path out.
 """
 import argparse
 import os
