@@ -742,8 +742,9 @@ def run(game, games, seed, out=None, verbose=False, **kw):
     if out:
         out.write("%s table: games %d, agreements %d, disagreements %d, ties in window %d\n"
                   % (game, s["games"], s["agreements"], s["disagreements"], s["ties_in_window"]))
-        out.write("  deals %d, slap verdicts %d, false starts %d, %d simulated s in %.1f s: "
-                  "%.2f games/s\n" % (s["deals"], s["slaps"], s["false_starts"], s["sim_seconds"],
+        unit = {"spit": "rounds", "speedrun": "hands", "partners": "hands"}.get(game, "deals")
+        out.write("  %s %d, slap verdicts %d, false starts %d, %d simulated s in %.1f s: "
+                  "%.2f games/s\n" % (unit, s["deals"], s["slaps"], s["false_starts"], s["sim_seconds"],
                                       s["wall_s"], s["games_per_s"]))
     return s
 
