@@ -262,46 +262,9 @@ class PartnersTable(EntryTable):
         cl = [{k: o.get(k) for k in ck} for o in evs if o.get("ev") == "contract"]
         if cl != self.t_contracts:
             bad.append("contracts: app %r, table %r" % (cl, self.t_contracts))
-        hands = self.kept_hands(evs)
-        if hands is None:
-            bad.append("an undo line for a hand that was not the last")
-            hands = []
-        got = [{k: o.get(k) for k in self.t_deals[0]} for o in hands] if self.t_deals else hands
-        if got != self.t_deals:
-            for i in range(max(len(got), len(self.t_deals))):
-                a = got[i] if i < len(got) else None
-                b = self.t_deals[i] if i < len(self.t_deals) else None
-                if a != b:
-                    bad.append("hand %d: app %r, table %r" % (i + 1, a, b))
-                    break
-        saves = self.kept_saves()
-        for n, want in sorted(self.t_seqs.items()):
-            st = saves.get(n)
-            seq = None
-            if st is not None and len(st.get("hands", ())) >= n:
-                seq = list(st["hands"][n - 1][4])
-            if seq != want:
-                bad.append("hand %d trick winners: app %r, table %r" % (n, seq, want))
-        rec = self.record
-        if rec is None:
-            bad.append("no game_end record")
-        else:
-            plain = {k: v for k, v in rec.items() if k != "id"}
-            want = self.st.record()
-            if plain != want:
-                bad.append("record: app %r, table %r" % (plain, want))
-            if rec not in self.stored:
-                bad.append("the game_end record is not the stored record")
-            g = self.g
-            try:
-                r = partners.replay(plain)
-                if (r.totals, r.winners(), r.tiebreak, r.ended_early) != \
-                        (g.totals, g.winners(), g.tiebreak, g.ended_early):
-                    bad.append("result: app %r, table %r" % (
-                        (r.totals, r.winners(), r.tiebreak, r.ended_early),
-                        (g.totals, g.winners(), g.tiebreak, g.ended_early)))
-            except ValueError as e:
-                bad.append("the app's record does not replay: %s" % e)
+        keys = tuple(self.t_deals[0]) if self.t_deals else ()
+        bad += self.compare_hands(evs, keys, lambda h: list(h[4]), "trick winners")
+        bad += self.compare_record(partners)
         if self.st.is_terminal() == self.stopped:
             bad.append("the card game %s, the table %s" % (
                 "is over" if self.st.is_terminal() else "is not over",

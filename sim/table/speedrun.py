@@ -200,6 +200,57 @@ class EntryTable(Table):
     def errors(evs):
         return ["device error line: %s" % json.dumps(o) for o in evs if o.get("ev") == "error"]
 
+    def compare_hands(self, evs, keys, saved_seq, what):
+        """The `hand` lines still standing after undos (their `keys`) and each
+        hand's entries as saved (`saved_seq(saved hand)`), against the truth."""
+        bad = []
+        hands = self.kept_hands(evs)
+        if hands is None:
+            bad.append("an undo line for a hand that was not the last")
+            hands = []
+        got = [{k: o.get(k) for k in keys} for o in hands]
+        if got != self.t_deals:
+            for i in range(max(len(got), len(self.t_deals))):
+                a = got[i] if i < len(got) else None
+                b = self.t_deals[i] if i < len(self.t_deals) else None
+                if a != b:
+                    bad.append("hand %d: app %r, table %r" % (i + 1, a, b))
+                    break
+        saves = self.kept_saves()
+        for n, want in sorted(self.t_seqs.items()):
+            st = saves.get(n)
+            seq = None
+            if st is not None and len(st.get("hands", ())) >= n:
+                seq = saved_seq(st["hands"][n - 1])
+            if seq != want:
+                bad.append("hand %d %s: app %r, table %r" % (n, what, seq, want))
+        return bad
+
+    def compare_record(self, engine):
+        """The game_end record: the card game's own, the one stored, and it
+        replays (with `engine`) to the table-level game's result."""
+        bad = []
+        rec = self.record
+        if rec is None:
+            return ["no game_end record"]
+        plain = {k: v for k, v in rec.items() if k != "id"}
+        want = self.st.record()
+        if plain != want:
+            bad.append("record: app %r, table %r" % (plain, want))
+        if rec not in self.stored:
+            bad.append("the game_end record is not the stored record")
+        g = self.g
+        try:
+            r = engine.replay(plain)
+            if (r.totals, r.winners(), r.tiebreak, r.ended_early) != \
+                    (g.totals, g.winners(), g.tiebreak, g.ended_early):
+                bad.append("result: app %r, table %r" % (
+                    (r.totals, r.winners(), r.tiebreak, r.ended_early),
+                    (g.totals, g.winners(), g.tiebreak, g.ended_early)))
+        except ValueError as e:
+            bad.append("the app's record does not replay: %s" % e)
+        return bad
+
 
 def speedrun_options(rng):
     """Every length the menu offers; Long (12 hands) rarer so a soak stays quick."""
@@ -455,48 +506,10 @@ class SpeedRunTable(EntryTable):
         rv = [(o["hand"], o["seat"], o["contract"], o["trick"]) for o in evs if o.get("ev") == "reveal"]
         if rv != self.t_reveals:
             bad.append("reveals: app %r, table %r" % (rv, self.t_reveals))
-        hands = self.kept_hands(evs)
         keys = ("hand", "first", "trump", "ranking", "tricks", "contracts", "revealed", "scores",
                 "totals", "over", "ended_early")
-        if hands is None:
-            bad.append("an undo line for a hand that was not the last")
-            hands = []
-        got = [{k: o.get(k) for k in keys} for o in hands]
-        if got != self.t_deals:
-            for i in range(max(len(got), len(self.t_deals))):
-                a = got[i] if i < len(got) else None
-                b = self.t_deals[i] if i < len(self.t_deals) else None
-                if a != b:
-                    bad.append("hand %d: app %r, table %r" % (i + 1, a, b))
-                    break
-        saves = self.kept_saves()
-        for n, want in sorted(self.t_seqs.items()):
-            st = saves.get(n)
-            seq = None
-            if st is not None and len(st.get("hands", ())) >= n:
-                seq = unpack(st["hands"][n - 1][2])
-            if seq != want:
-                bad.append("hand %d trick winners and reveals: app %r, table %r" % (n, seq, want))
-        rec = self.record
-        if rec is None:
-            bad.append("no game_end record")
-        else:
-            plain = {k: v for k, v in rec.items() if k != "id"}
-            want = self.st.record()
-            if plain != want:
-                bad.append("record: app %r, table %r" % (plain, want))
-            if rec not in self.stored:
-                bad.append("the game_end record is not the stored record")
-            try:
-                r = speedrun.replay(plain)
-                g = self.g
-                if (r.totals, r.winners(), r.tiebreak, r.ended_early) != \
-                        (g.totals, g.winners(), g.tiebreak, g.ended_early):
-                    bad.append("result: app %r, table %r" % (
-                        (r.totals, r.winners(), r.tiebreak, r.ended_early),
-                        (g.totals, g.winners(), g.tiebreak, g.ended_early)))
-            except ValueError as e:
-                bad.append("the app's record does not replay: %s" % e)
+        bad += self.compare_hands(evs, keys, lambda h: unpack(h[2]), "trick winners and reveals")
+        bad += self.compare_record(speedrun)
         if not self.st.is_terminal():
             bad.append("the card game is not over (hand %d)" % self.g.hands_played)
         return bad
