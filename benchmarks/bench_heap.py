@@ -19,7 +19,6 @@ where NwK means the same word count.
     .venv/bin/python benchmarks/bench_heap.py
 """
 import json
-import os
 import shutil
 import subprocess
 import sys

@@ -32,7 +32,6 @@ sys.path.insert(0, str(ROOT / "firmware"))
 
 from speedref.hw import pio_capture as pc  # noqa: E402
 from speedref.hw.ring import EventRing  # noqa: E402
-from speedref.ticks import ticks_diff  # noqa: E402
 
 CPU_MHZ = 125  # RP2040 default system clock
 PERIODS = (100, 1000, 5000)

@@ -5,7 +5,7 @@ import pytest
 
 from app_rig import (Rig, MS, speed_opts, start_deal, reserve_flip, enter_left,
                      play_deal, play_match, speed_match_report)
-from speedref.app.core import UP, DOWN, OK, BACK, FOUL, GO, COUNT
+from speedref.app.core import UP, DOWN, OK, FOUL, GO, COUNT
 from speedref.app import speed_flow as sf
 from speedref.engine import speed
 from speedref import storage

@@ -8,7 +8,7 @@ import pytest
 from app_rig import Rig, MS
 import app_speedrun_game as G
 from play_speedrun import play
-from speedref.app.core import UP, DOWN, OK, BACK, ERROR, CALL
+from speedref.app.core import UP, DOWN, OK, ERROR
 from speedref.app import speedrun_flow as rf
 from speedref.engine import speedrun
 

@@ -10,7 +10,7 @@ import pytest
 
 import mpyhelp
 import mpyrun
-from app_spit_game import GAME, spit_game_report
+from app_spit_game import spit_game_report
 
 pytestmark = pytest.mark.skipif(not mpyrun.MICROPYTHON.exists(), reason="no micropython binary")
 

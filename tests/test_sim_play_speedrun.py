@@ -8,7 +8,6 @@ computer players play real cards with speedref.engine.speedrun_play and
 press their pads and buttons.  At the end the referee's record must equal
 what the cards decided: tricks per hand (SR-11, SR-12), contracts (SR-13,
 SR-19), reveals (SR-21), scores and totals (SR-14..SR-24)."""
-import pytest
 
 from sim import compat
 

@@ -143,6 +143,18 @@ class Table:
         return t0, t1
 
     # -- running -----------------------------------------------------------------
+    def play(self):
+        """A person picks the game and its options in the menu, then the table
+        plays until the game is done; returns the disagreements (compare())."""
+        self.boot()
+        t = self.t + 300000
+        p = self.people[0]
+        for b in menu_buttons(self.board, self.GAME, self.opts):
+            t = self.tap(t + p.reaction(0.7), b, p.tap_us())[1]
+        self.run(lambda: self.done)
+        self.stored = self.board.records()  # the board's flash, read before it is closed
+        return self.compare()
+
     def run(self, done, limit_us=GAME_LIMIT_US):
         loop = self.loop_us
         while not done():
@@ -304,16 +316,6 @@ class SpeedTable(Table):
         self.stored = []
 
     # -- the game ---------------------------------------------------------------
-    def play(self):
-        self.boot()
-        t = self.t + 300000
-        for b in menu_buttons(self.board, "speed", self.opts):
-            p = self.people[0]
-            t = self.tap(t + p.reaction(0.7), b, p.tap_us())[1]
-        self.run(lambda: self.done)
-        self.stored = self.board.records()  # the board's flash, read before it is closed
-        return self.compare()
-
     def person(self, p):
         return self.people[p]
 

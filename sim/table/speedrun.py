@@ -33,7 +33,7 @@ share: key sequences, UP/DOWN navigation and undo through the pause menu.
 """
 import json
 
-from sim.table import Table, TableError, menu_buttons
+from sim.table import Table, TableError
 from sim.bots import Person
 
 UP, DOWN, OK, BACK = 4, 5, 6, 7
@@ -154,16 +154,6 @@ class EntryTable(Table):
     def same_phase(self):
         """After every loop pass with the flow on screen: a flow that asks
         the next seat on the same kind of screen changes no phase."""
-
-    def play(self):
-        self.boot()
-        t = self.t + 300000
-        p = self.people[0]
-        for b in menu_buttons(self.board, self.GAME, self.opts):
-            t = self.tap(t + p.reaction(0.7), b, p.tap_us())[1]
-        self.run(lambda: self.done)
-        self.stored = self.board.records()  # the flash, read before the board is closed
-        return self.compare()
 
     def on_line(self, obj):
         ev = obj.get("ev")

@@ -39,7 +39,7 @@ import heapq
 import json
 
 from sim.bots import Person, STUCK_HOLD_US
-from sim.table import Table, TableError, menu_buttons, LOOP_US, UP, DOWN, OK, GAME_LIMIT_US
+from sim.table import Table, TableError, LOOP_US, UP, DOWN, OK, GAME_LIMIT_US
 
 HOLD_US = 500000          # spit_flow.HOLD_US: a pad held this long is a stuck call
 COUNTDOWN_US = 3000000    # GO 3 s after the second ready tap / both stuck (SPIT-4, SPIT-8)
@@ -114,16 +114,6 @@ class SpitTable(Table):
         self.stored = []
 
     # -- the game -----------------------------------------------------------------
-    def play(self):
-        self.boot()
-        t = self.t + 300000
-        for b in menu_buttons(self.board, "spit", self.opts):
-            p = self.people[0]
-            t = self.tap(t + p.reaction(0.7), b, p.tap_us())[1]
-        self.run(lambda: self.done)
-        self.stored = self.board.records()  # the board's flash, read before it is closed
-        return self.compare()
-
     def run(self, done, limit_us=GAME_LIMIT_US):
         """Table.run, with the loop every idle_us while the table knows the
         app's deadlines (see IDLE_LOOP_US); every loop_us otherwise."""

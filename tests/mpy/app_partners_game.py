@@ -9,7 +9,7 @@
 # are 0..3.  The trick winners are interleaved (not all of P1's first), so
 # the trick order in the save and in undo is exercised.
 from app_rig import Rig, MS
-from speedref.app.core import UP, DOWN, OK
+from speedref.app.core import UP, OK
 
 TRUMPS = ("clubs", "diamonds", "hearts", "spades", "notrump")
 TAP = 20 * MS

@@ -7,7 +7,7 @@ import json
 from speedref.ticks import ticks_add
 from speedref.storage import Store
 from speedref.log import Log
-from speedref.app.core import App, UP, DOWN, OK, BACK
+from speedref.app.core import App, UP, OK, BACK
 
 MS = 1000
 TICK_US = 10 * MS  # the device loop ticks much faster; 10 ms is plenty for tests

@@ -4,7 +4,7 @@
 # Only the engine's table-level module is needed, never the card level.
 import json
 from app_rig import Rig, MS
-from speedref.app.core import UP, DOWN, OK, BACK
+from speedref.app.core import DOWN, OK
 from speedref.engine import speedrun
 from speedref.log import Log
 

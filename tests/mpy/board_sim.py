@@ -27,7 +27,7 @@ from speedref.hw.buzzer import Buzzer
 from speedref.device import Device
 from speedref.storage import Store
 from speedref.log import Log
-from speedref.app.core import App, UP, DOWN, OK, BACK
+from speedref.app.core import App, UP, DOWN, OK
 
 MS = 1000
 STEP_US = 4 * MS        # one device loop pass every 4 ms of simulated time

@@ -2,7 +2,6 @@
 # (board_sim.Board): the hands worked out by hand in app_partners_game.GAME_100,
 # the trick winners tapping the pad of the seat they sit in (PT-8 seat swaps
 # tracked by the driver's own table).
-import json
 
 from board_sim import Board, game_end, report
 from device_game_e2e import partners
