@@ -321,9 +321,14 @@ def main(args):
     if args.play != "speed":
         sys.stderr.write("speedref-sim: --play %s: there is --play speed and --play speedrun\n" % args.play)
         return 2
-    import os
     cls, curses = terminal_class()
-    tb = SpeedPlay(args.seed, start_us=args.start_us)
+    return run_terminal(SpeedPlay(args.seed, start_us=args.start_us), cls, curses, args)
+
+
+def run_terminal(tb, cls, curses, args):
+    """Start the play table `tb` and its curses terminal `cls`; 0 when the
+    person quits, 1 if the table had to stop."""
+    import os
     try:
         tb.start()
         os.environ.setdefault("ESCDELAY", "25")

@@ -25,10 +25,9 @@ people do, until the referee shows every trick won so far before the next
 trick is led; a trick counted for the wrong player is taken back through
 BACK, Undo.
 """
-import sys
 
 from sim.bots import Person
-from sim.table import Table, TableError, LOOP_US, UP, DOWN, OK
+from sim.table import Table, LOOP_US, UP, DOWN, OK
 
 HUMAN = 0
 BOTS = (1, 2)
@@ -485,17 +484,6 @@ def terminal_class():
 
 
 def main(args):
-    import os
+    from sim.table.play import run_terminal
     cls, curses = terminal_class()
-    tb = SpeedRunPlay(args.seed, start_us=args.start_us)
-    try:
-        tb.start()
-        os.environ.setdefault("ESCDELAY", "25")
-        sim = cls(tb, args.repeat_delay * 1000, args.repeat_interval * 1000)
-        curses.wrapper(sim.run)
-    except TableError as e:
-        sys.stderr.write("speedref-sim: %s\n" % e)
-        return 1
-    finally:
-        tb.close()
-    return 0
+    return run_terminal(SpeedRunPlay(args.seed, start_us=args.start_us), cls, curses, args)
