@@ -5,7 +5,7 @@ import pytest
 
 import app_partners_game as d
 from app_partners_game import GAME_100, TOTALS_100, GAME_TIE, TOTALS_TIE, Table, tap, winners
-from app_rig import Rig
+from app_rig import Rig, lit
 from speedref.app.core import UP, DOWN, OK, CLICK, WIN, ERROR
 from speedref.app import partners_flow as pf
 from speedref.engine import partners
@@ -37,10 +37,6 @@ def screen_text(rig):
     fb = TextFB()
     rig.app.screen.draw(fb)
     return fb.texts
-
-
-def lit(rig):
-    return sum(bin(b).count("1") for b in rig.app.buf)
 
 
 def pause_pick(rig, item):

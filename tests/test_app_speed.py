@@ -3,7 +3,7 @@ events on CPython (MicroPython runs are in test_app_mpy.py).  Rule numbers
 are from seeds/speed.md."""
 import pytest
 
-from app_rig import (Rig, MS, speed_opts, start_deal, reserve_flip, enter_left,
+from app_rig import (Rig, MS, pause_pick, lit, speed_opts, start_deal, reserve_flip, enter_left,
                      play_deal, play_match, speed_match_report)
 from speedref.app.core import UP, DOWN, OK, FOUL, GO, COUNT
 from speedref.app import speed_flow as sf
@@ -14,20 +14,6 @@ from speedref import storage
 @pytest.fixture
 def rig(tmp_path):
     return Rig(str(tmp_path))
-
-
-def pause_pick(rig, item):
-    """BACK opens the pause menu; pick `item` by name."""
-    rig.back()
-    p = rig.app.screen
-    assert type(p).__name__ == "Pause"
-    for _ in range(p.items.index(item)):
-        rig.tap(DOWN)
-    rig.tap(OK)
-
-
-def lit(rig):
-    return sum(bin(b).count("1") for b in rig.app.buf)
 
 
 # ---- menu and settings -------------------------------------------------------

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from app_rig import Rig, MS
+from app_rig import Rig, MS, pause_pick, lit
 import app_speedrun_game as G
 from play_speedrun import play
 from speedref.app.core import UP, DOWN, OK, ERROR
@@ -52,10 +52,6 @@ def texts(rig):
     return fb.texts
 
 
-def lit(rig):
-    return sum(bin(b).count("1") for b in rig.app.buf)
-
-
 @pytest.fixture
 def rig(tmp_path):
     return Rig(str(tmp_path))
@@ -64,15 +60,6 @@ def rig(tmp_path):
 def start(rig, length="long"):
     rig.app.start("speedrun", rig.t, {"length": length})
     return rig.app.flow
-
-
-def pause_pick(rig, item):
-    rig.back()
-    p = rig.app.screen
-    assert type(p).__name__ == "Pause"
-    for _ in range(p.items.index(item)):
-        rig.tap(DOWN)
-    rig.tap(OK)
 
 
 def undo(rig):

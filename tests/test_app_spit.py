@@ -4,7 +4,7 @@ seeds/spit.md.  The rig's clock starts 2.5 s before the 2**30 wrap, so the
 first countdowns and slap races cross it."""
 import pytest
 
-from app_rig import Rig, MS
+from app_rig import Rig, MS, pause_pick, lit
 from app_spit_game import (GAME, spit_opts, start_round, both_stuck, restart, slap, enter_cards,
                            play_round, spit_game_report)
 from speedref.app.core import UP, DOWN, OK, FOUL, GO, COUNT, WIN
@@ -19,19 +19,6 @@ def rig(tmp_path):
 def start(rig, **kw):
     rig.app.start("spit", rig.t, spit_opts(**kw))
     return rig.app.flow
-
-
-def pause_pick(rig, item):
-    rig.back()
-    p = rig.app.screen
-    assert type(p).__name__ == "Pause"
-    for _ in range(p.items.index(item)):
-        rig.tap(DOWN)
-    rig.tap(OK)
-
-
-def lit(rig):
-    return sum(bin(b).count("1") for b in rig.app.buf)
 
 
 def saved_state(rig):

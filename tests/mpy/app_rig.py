@@ -7,7 +7,7 @@ import json
 from speedref.ticks import ticks_add
 from speedref.storage import Store
 from speedref.log import Log
-from speedref.app.core import App, UP, OK, BACK
+from speedref.app.core import App, UP, DOWN, OK, BACK
 
 MS = 1000
 TICK_US = 10 * MS  # the device loop ticks much faster; 10 ms is plenty for tests
@@ -90,6 +90,22 @@ class Rig:
 
 
 # ---- Speed -------------------------------------------------------------------
+
+def pause_pick(rig, item):
+    """BACK opens the pause menu; pick `item` ("Continue", "Undo last",
+    "Abandon") by name."""
+    rig.back()
+    p = rig.app.screen
+    assert type(p).__name__ == "Pause"
+    for _ in range(p.items.index(item)):
+        rig.tap(DOWN)
+    rig.tap(OK)
+
+
+def lit(rig):
+    """How many OLED pixels are on."""
+    return sum([bin(b).count("1") for b in rig.app.buf])
+
 def speed_opts(**kw):
     o = {"layout": "pagat", "jokers": False, "doubles": False, "hand_limit": 5,
          "slap_to_win": False, "match": "target", "target": 25, "tie_ms": 5}
