@@ -45,9 +45,8 @@ from sim.hardware import PERIOD, MASK  # noqa: E402
 
 UP, DOWN, OK = 4, 5, 6
 LOOP_US = 5000          # the simulated main loop runs every 5 ms (and at every edge)
-HOLD_US = 500000        # speed_flow.HOLD_US: a pad held this long is a stuck call
+from speedref.app.speed_flow import HOLD_US  # noqa: E402  (a pad held this long is a stuck call)
 GAME_LIMIT_US = 3600 * 1000000  # one simulated hour: a game that takes longer has stalled
-TABLE_GAMES = ("speed",)  # games whose referee flow the table can play
 
 
 class TableError(Exception):

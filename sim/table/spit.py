@@ -40,14 +40,17 @@ import json
 
 from sim.bots import Person, STUCK_HOLD_US
 from sim.table import Table, TableError, LOOP_US, UP, DOWN, OK, GAME_LIMIT_US
+from speedref.app.menu import OPTIONS
 
-HOLD_US = 500000          # spit_flow.HOLD_US: a pad held this long is a stuck call
-COUNTDOWN_US = 3000000    # GO 3 s after the second ready tap / both stuck (SPIT-4, SPIT-8)
-SLAP_GO_US = 1000000      # engine/spit.SLAP_GO_US (SPIT-17, SPIT-18)
-SLAP_WAIT_US = 1000000    # spit_flow.SLAP_WAIT_US: the second slap counts within this
+# The device's own timings, so the people wait for what the referee waits for:
+# a stuck hold, GO 3 s after the second ready tap / both stuck (SPIT-4, SPIT-8),
+# the slap's GO (SPIT-17, SPIT-18), and how long a second slap still counts.
+from speedref.app.spit_flow import HOLD_US, SLAP_WAIT_US  # noqa: E402
+from speedref.app.timing import GO_US as COUNTDOWN_US  # noqa: E402
+from speedref.engine.spit import SLAP_GO_US  # noqa: E402
 SECOND_SLAP_US = 850000   # people slap within this of hearing the first (see _slapped)
 STOP_US = 150000          # a slap due sooner than this after a FOUL cannot be held back
-TIE_MS = (5, 0, 1, 2, 10, 20, 50)  # menu.OPTIONS["spit"]["tie_ms"]
+TIE_MS = dict((k, v) for k, _, v in OPTIONS["spit"])["tie_ms"]  # the menu's tie windows
 # The device loop runs every loop_us only while the app times something
 # the table cannot name in advance: the slap race (GO sound, verdict) and
 # held UP/DOWN/OK (key repeat, long OK).  Otherwise spit_flow.tick times
