@@ -154,12 +154,24 @@ class Table:
         self.stored = self.board.records()  # the board's flash, read before it is closed
         return self.compare()
 
+    def loop_step(self):
+        """How far apart the device loop passes are now (a table may space
+        them out where nothing is timed; the app then decides the same)."""
+        return self.loop_us
+
+    def idle(self):
+        """True when nothing is held or timed, so the table may jump straight
+        to the next queued event without the loop passes in between."""
+        return False
+
     def run(self, done, limit_us=GAME_LIMIT_US):
-        loop = self.loop_us
+        """Queued events and device loop passes, in simulated-time order, until done()."""
+        q = self._q
         while not done():
+            loop = self.loop_step()
             nl = (self.t // loop + 1) * loop
-            if self._q and self._q[0][0] <= nl:
-                t, _, _, fn, args = heapq.heappop(self._q)
+            if q and (q[0][0] <= nl or self.idle()):
+                t, _, _, fn, args = heapq.heappop(q)
                 self.t = max(self.t, t)
                 fn(*args)
             else:

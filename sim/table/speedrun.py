@@ -69,30 +69,13 @@ class EntryTable(Table):
         self.last_edge = 0
         self.undos = 0           # wrong entries taken back through the pause menu
 
-    def run(self, done, limit_us=None):
-        """Table.run, with the device loop only where it can matter: every
-        loop_us while a button is down (holds are timed by the app's tick) and
-        for IDLE_US after an edge (the decoder's bounce lockout ends on a
-        tick), otherwise straight to the next queued event.  Between taps
-        nothing is held and nothing is timed, so the app decides exactly the
-        same; a soak runs several times faster."""
-        import heapq
-        from sim.table import GAME_LIMIT_US
-        limit_us = GAME_LIMIT_US if limit_us is None else limit_us
-        loop = self.loop_us
-        q = self._q
-        while not done():
-            nl = (self.t // loop + 1) * loop
-            if q and (q[0][0] <= nl or (self.t - self.last_edge >= IDLE_US and not any(self.level))):
-                t, _, _, fn, args = heapq.heappop(q)
-                self.t = max(self.t, t)
-                fn(*args)
-            else:
-                self.t = nl
-                self._step()
-            if self.t > limit_us:
-                raise TableError("game not over after %d simulated s (phase %r)"
-                                 % (limit_us // 1000000, self.phase))
+    # The device loop only where it can matter: every loop_us while a button
+    # is down (holds are timed by the app's tick) and for IDLE_US after an
+    # edge (the decoder's bounce lockout ends on a tick), otherwise straight to
+    # the next queued event.  Between taps nothing is held and nothing is
+    # timed, so the app decides exactly the same; a soak runs several times faster.
+    def idle(self):
+        return self.t - self.last_edge >= IDLE_US and not any(self.level)
 
     def on_edge(self, b, down):
         self.last_edge = self.t

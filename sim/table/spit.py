@@ -35,11 +35,10 @@ and the record on the virtual flash.
     python -m sim.table.spit --games 200 --seed 1     # the same, with a tally of
                                                       # restarts, blocked rounds, ...
 """
-import heapq
 import json
 
 from sim.bots import Person, STUCK_HOLD_US
-from sim.table import Table, TableError, LOOP_US, UP, DOWN, OK, GAME_LIMIT_US
+from sim.table import Table, TableError, LOOP_US, UP, DOWN, OK
 from speedref.app.menu import OPTIONS
 
 # The device's own timings, so the people wait for what the referee waits for:
@@ -117,29 +116,14 @@ class SpitTable(Table):
         self.stored = []
 
     # -- the game -----------------------------------------------------------------
-    def run(self, done, limit_us=GAME_LIMIT_US):
-        """Table.run, with the loop every idle_us while the table knows the
-        app's deadlines (see IDLE_LOOP_US); every loop_us otherwise."""
-        if not self.idle_us:
-            return Table.run(self, done, limit_us)
-        F = self.F
+    def loop_step(self):
+        """Every idle_us while the table knows the app's deadlines (see
+        IDLE_LOOP_US); every loop_us in the slap race and while UP, DOWN or OK
+        is held (their repeat is timed by the app's tick)."""
         level = self.level
-        q = self._q
-        while not done():
-            loop = self.idle_us
-            if self.phase == F.SLAP or level[UP] or level[DOWN] or level[OK]:
-                loop = self.loop_us
-            nl = (self.t // loop + 1) * loop
-            if q and q[0][0] <= nl:
-                t, _, _, fn, args = heapq.heappop(q)
-                self.t = max(self.t, t)
-                fn(*args)
-            else:
-                self.t = nl
-                self._step()
-            if self.t > limit_us:
-                raise TableError("game not over after %d simulated s (phase %r)"
-                                 % (limit_us // 1000000, self.phase))
+        if not self.idle_us or self.phase == self.F.SLAP or level[UP] or level[DOWN] or level[OK]:
+            return self.loop_us
+        return self.idle_us
 
     def person(self, p):
         return self.people[p]
