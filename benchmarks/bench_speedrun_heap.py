@@ -45,7 +45,7 @@ MODULES = [
     "speedref/__init__.py", "speedref/ticks.py", "speedref/storage.py", "speedref/log.py",
     "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/engine/speedrun.py",
     "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
-    "speedref/app/menu.py", "speedref/app/speedrun_flow.py",
+    "speedref/app/menu.py", "speedref/app/timing.py", "speedref/app/speedrun_flow.py",
 ]
 BLOCK = 32  # bytes per GC block on the 64-bit Unix port
 
@@ -114,6 +114,7 @@ print("DONE", len(rig.log.of("game_end")))
 HOLES = """
 import json, gc
 from speedref.storage import Store
+from heapfrag import fragment
 HOLE = %d
 f = open(%r)
 state = json.loads(f.readline())
@@ -121,18 +122,7 @@ rec = json.loads(f.readline())
 f.close()
 s = Store(%r, uid="ab")
 what = %r
-slots = [None] * 4000
-gc.collect()
-n = 0
-try:
-    while n < len(slots):
-        slots[n] = (0,) * ((HOLE - 16) // 8)  # one allocation of HOLE bytes
-        n += 1
-except MemoryError:
-    pass
-for k in range(0, n, 2):
-    slots[k] = None
-gc.collect()
+slots = fragment(HOLE, 4000)
 try:
     if what == "save":
         s.save_game(state)

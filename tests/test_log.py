@@ -97,22 +97,12 @@ def test_streamed_game_end_needs_no_block_as_big_as_the_line_under_micropython()
     assert len(json.dumps(rec)) > 3000
     code = """
 import gc, json
+from heapfrag import fragment
 from speedref.log import Log
 rec = json.loads(%r)
 log = Log()
 log.emit({"ev": "slap", "bad": object()})
-slots = [None] * 2000
-gc.collect()
-n = 0
-try:
-    while n < len(slots):
-        slots[n] = (0,) * 62  # one 512-byte allocation
-        n += 1
-except MemoryError:
-    pass
-for k in range(0, n, 2):
-    slots[k] = None
-gc.collect()
+slots = fragment(512)  # no free block much over 512 bytes
 try:
     json.dumps({"ev": "game_end", "record": rec})
     r = 'dumps ok'

@@ -221,21 +221,11 @@ def test_save_and_load_need_no_block_as_big_as_the_body_under_micropython(tmp_pa
     mpy = compile_modules(tmp_path / "mpy", ["speedref/__init__.py", "speedref/storage.py"])
     code = """
 import gc, json
+from heapfrag import fragment
 from speedref.storage import Store, encode
 big = json.loads(%r)
 s = Store(%r, uid='ab')
-slots = [None] * 2000
-gc.collect()
-n = 0
-try:
-    while n < len(slots):
-        slots[n] = (0,) * 62  # one 512-byte allocation
-        n += 1
-except MemoryError:
-    pass
-for k in range(0, n, 2):
-    slots[k] = None
-gc.collect()
+slots = fragment(512)  # no free block much over 512 bytes
 out = []
 try:
     encode(big)
