@@ -41,12 +41,7 @@ import mpyrun  # noqa: E402
 import mpyhelp  # noqa: E402
 from host_tools.build import mpy_cross_path  # noqa: E402
 
-MODULES = [
-    "speedref/__init__.py", "speedref/ticks.py", "speedref/storage.py", "speedref/log.py",
-    "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/engine/speedrun.py",
-    "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
-    "speedref/app/menu.py", "speedref/app/timing.py", "speedref/app/speedrun_flow.py",
-]
+MODULES = mpyhelp.app_modules("speedrun")
 BLOCK = 32  # bytes per GC block on the 64-bit Unix port
 
 # Replaces the flow's `gc` with one that collects only at the call sites in

