@@ -3,8 +3,8 @@ events on CPython (MicroPython runs are in test_app_mpy.py).  Rule numbers
 are from seeds/speed.md."""
 import pytest
 
-from app_rig import (Rig, MS, pause_pick, lit, speed_opts, start_deal, reserve_flip, enter_left,
-                     play_deal, play_match, speed_match_report)
+from app_rig import (Rig, MS, pause_pick, lit, draw_alone, speed_opts, start_deal, reserve_flip, enter_left,
+                     play_deal, speed_match_report)
 from speedref.app.core import UP, DOWN, OK, FOUL, GO, COUNT
 from speedref.app import speed_flow as sf
 from speedref.engine import speed
@@ -515,10 +515,9 @@ def test_every_phase_draws_something(rig):
     seen = set()
 
     def look():
-        rig.app.fb.fill(0)
-        f.draw(rig.app.fb)
-        assert lit(rig) > 40
+        assert draw_alone(rig, f) > 40
         seen.add(f.phase)
+
     look()
     rig.tap(OK)
     look()

@@ -4,7 +4,7 @@ seeds/spit.md.  The rig's clock starts 2.5 s before the 2**30 wrap, so the
 first countdowns and slap races cross it."""
 import pytest
 
-from app_rig import Rig, MS, pause_pick, lit
+from app_rig import Rig, MS, pause_pick, lit, draw_alone
 from app_spit_game import (GAME, spit_opts, start_round, both_stuck, restart, slap, enter_cards,
                            play_round, spit_game_report)
 from speedref.app.core import UP, DOWN, OK, FOUL, GO, COUNT, WIN
@@ -532,10 +532,9 @@ def test_every_phase_draws_something(rig):
     seen = set()
 
     def look():
-        rig.app.fb.fill(0)
-        f.draw(rig.app.fb)
-        assert lit(rig) > 40
+        assert draw_alone(rig, f) > 40
         seen.add(f.phase)
+
     look()
     rig.tap(OK)
     look()

@@ -106,6 +106,13 @@ def lit(rig):
     """How many OLED pixels are on."""
     return sum([bin(b).count("1") for b in rig.app.buf])
 
+
+def draw_alone(rig, f):
+    """Draw flow `f`'s screen on a cleared frame; how many pixels are on."""
+    rig.app.fb.fill(0)
+    f.draw(rig.app.fb)
+    return lit(rig)
+
 def speed_opts(**kw):
     o = {"layout": "pagat", "jokers": False, "doubles": False, "hand_limit": 5,
          "slap_to_win": False, "match": "target", "target": 25, "tie_ms": 5}
