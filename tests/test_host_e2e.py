@@ -23,7 +23,7 @@ IDLE_EXIT = "5"        # speedref-log exits this many seconds after the device f
 
 DEVICE_SCRIPT = r'''
 import json, sys
-from test_host_fixtures import speed_match, partners_game
+from host_fixtures import speed_match, partners_game
 played_file, flash_file, session = sys.argv[1], sys.argv[2], int(sys.argv[3])
 
 def say(obj):

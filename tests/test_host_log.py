@@ -9,7 +9,7 @@ import serial
 from host_tools import db as dbmod
 from host_tools import log as logmod
 from host_tools.db import ResultsDB
-from test_host_fixtures import partners_game, speed_match, speed_single, speedrun_short
+from host_fixtures import partners_game, speed_match, speed_single, speedrun_short
 
 
 def line(obj):

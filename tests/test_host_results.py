@@ -4,7 +4,7 @@ import json
 
 from host_tools import results
 from host_tools.db import ResultsDB
-from test_host_fixtures import partners_game, speed_single, speedrun_short
+from host_fixtures import partners_game, speed_single, speedrun_short
 
 
 def fill(path):

@@ -8,7 +8,7 @@ import pytest
 
 from host_tools import score
 from host_tools.db import ResultsDB
-from test_host_fixtures import partners_game, speed_single, speedrun_short
+from host_fixtures import partners_game, speed_single, speedrun_short
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(sys.executable).parent / "speedref-score"
