@@ -1,0 +1,424 @@
+// The emulated Pico: rp2040js runs MicroPython's own rp2 firmware, and this
+// process is the board's surroundings.  Python (emu/board.py) is the master
+// of simulated time: it sends one JSON command a line on stdin, this process
+// runs the RP2040 as far as asked and answers with JSON lines on stdout:
+// what the board did meanwhile (USB CDC bytes, I2C transactions, PWM
+// register changes, flash writes), then {"done": ..., "ns": <simulated ns>}.
+//
+// Host-side models kept here, each once:
+//   - buttons: GPIO inputs set at exact simulated instants (the pins' pull-ups
+//     are the firmware's business; a pressed button drives the pin low);
+//   - I2C: every transaction addressed to the OLED is acknowledged and sent
+//     to Python, which decodes it with the simulator's VirtualSSD1306; each
+//     byte takes 9 SCL periods of the configured bus clock (the emulator
+//     itself completes a byte at once, so a display write would block the
+//     loop for no time at all, unlike a real bus);
+//   - PWM: register writes of the buzzer's slice, with their instant;
+//   - flash: erase and program done on the emulated flash array, taking the
+//     time a W25Q16JV takes, with interrupts (the CPU) held off meanwhile,
+//     so a power cut can fall inside one;
+//   - USB CDC: bytes both ways (emu/board.py bridges them to a pty).
+//
+// rp2040js 1.4.1 defects handled here (docs/emulator.md has the evidence):
+//   1. GPIO pads reset to 0x36 (input disabled) instead of 0x56: set to 0x56.
+//   2. UART raises its TX interrupt again each time it is cleared, so
+//      MicroPython's UART handler never returns: raise it only when a byte is
+//      written.
+//   3. Flash erase and program are not emulated (the bootrom's routines talk
+//      to an SSI the emulator does not model): trap the bootrom's
+//      flash_range_erase ("RE") and flash_range_program ("RP") entry points.
+//   4. PIO runs 1,000 steps per host event-loop turn, ignoring the clock
+//      divider, [delay] cycles and the CPU's clock: each enabled state machine
+//      is stepped here from the CPU's cycle count, honouring both.
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
+
+const FLASH_BASE = 0x10000000;
+const CYCLE_NS = 8; // 125 MHz
+const PAD_RESET = 0x56;
+// W25Q16JV datasheet, typical: 4 KB sector erase 45 ms, 256-byte page program 0.4 ms.
+const ERASE_NS_PER_SECTOR = 45e6;
+const PROGRAM_NS_PER_PAGE = 0.4e6;
+
+const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
+
+function loadUF2(mcu, data) {
+  for (let i = 0; i + 512 <= data.length; i += 512) {
+    const v = new DataView(data.buffer, data.byteOffset + i, 512);
+    if (v.getUint32(0, true) !== 0x0a324655 || v.getUint32(4, true) !== 0x9e5d5157) {
+      throw new Error('not a UF2 block at ' + i);
+    }
+    const addr = v.getUint32(12, true);
+    const size = v.getUint32(16, true);
+    mcu.flash.set(data.subarray(i + 32, i + 32 + size), addr - FLASH_BASE);
+  }
+}
+
+function romFunction(mcu, code) {
+  // The bootrom's function table: halfword pairs (code, address) from the
+  // pointer at 0x14, ending with code 0 (RP2040 datasheet 2.8.3).
+  const rom = new DataView(mcu.bootrom.buffer);
+  let p = rom.getUint16(0x14, true);
+  for (;;) {
+    const c = rom.getUint16(p, true);
+    if (c === 0) return -1;
+    if (c === code) return rom.getUint16(p + 2, true);
+    p += 4;
+  }
+}
+const romCode = (s) => s.charCodeAt(0) | (s.charCodeAt(1) << 8);
+
+class Bench {
+  constructor(cfg) {
+    this.cfg = cfg;
+    const mcu = (this.mcu = new RP2040());
+    mcu.logger = new ConsoleLogger(LogLevel.Error);
+    mcu.loadBootrom(new Uint32Array(new Uint8Array(fs.readFileSync(cfg.bootrom)).buffer));
+    const image = fs.readFileSync(cfg.firmware);
+    if (cfg.firmware.endsWith('.uf2')) loadUF2(mcu, image);
+    else mcu.flash.set(image, 0);
+    if (cfg.flash) mcu.flash.set(fs.readFileSync(cfg.flash), cfg.flash_offset || 0);
+    this.cycles = 0; // CPU cycles since power-up (the time base of PIO stepping)
+    this.events = [];
+    this.fixPads();
+    this.fixUarts();
+    this.trapFlash();
+    this.takePio();
+    this.modelI2C();
+    this.watchPwm();
+    this.usb();
+    mcu.core.PC = 0x10000000;
+    this.stall = 0; // ns the CPU is held off (a flash operation in progress)
+    this.cut = null;
+  }
+
+  // -- defect 1: pad reset value ------------------------------------------------
+  fixPads() {
+    for (const pin of this.mcu.gpio) {
+      pin.padValue = PAD_RESET;
+      pin.checkForUpdates();
+      pin.refreshInput();
+    }
+  }
+
+  // -- defect 2: UART TX interrupt storm --------------------------------------
+  fixUarts() {
+    const TXINTR = 1 << 5;
+    for (const uart of this.mcu.uart) {
+      uart.checkInterrupts = function () {
+        this.rp2040.setInterrupt(this.irq, !!(this.interruptStatus & this.interruptMask));
+      };
+      const write = uart.writeUint32.bind(uart);
+      uart.writeUint32 = (offset, value) => {
+        write(offset, value);
+        if (offset === 0) {
+          uart.interruptStatus |= TXINTR; // a byte went out: the FIFO has room again
+          uart.checkInterrupts();
+        }
+      };
+    }
+  }
+
+  // -- defect 3: flash erase and program ---------------------------------------
+  trapFlash() {
+    const mcu = this.mcu;
+    this.romErase = romFunction(mcu, romCode('RE')) & ~1; // Thumb bit off: compared with the PC
+    this.romProgram = romFunction(mcu, romCode('RP')) & ~1;
+    this.flashOps = 0;
+  }
+
+  flashTrap() {
+    // Called with the CPU about to run a bootrom flash routine: do its work
+    // on the flash array, take its time, and return to the caller.
+    const core = this.mcu.core;
+    const r = core.registers;
+    let ns;
+    let op;
+    if (core.PC === this.romErase) {
+      const offset = r[0] >>> 0;
+      const count = r[1] >>> 0;
+      op = { op: 'erase', offset, count };
+      ns = Math.ceil(count / 4096) * ERASE_NS_PER_SECTOR;
+    } else {
+      const offset = r[0] >>> 0;
+      const src = r[1] >>> 0;
+      const count = r[2] >>> 0;
+      const data = new Uint8Array(count);
+      for (let i = 0; i < count; i++) data[i] = this.mcu.readUint8(src + i);
+      op = { op: 'program', offset, count, data };
+      ns = Math.ceil(count / 256) * PROGRAM_NS_PER_PAGE;
+    }
+    this.flashOps++;
+    this.pendingFlash = op;
+    this.flashStart = this.mcu.clock.nanos;
+    this.flashEnd = this.mcu.clock.nanos + ns;
+    core.PC = core.registers[14] & ~1; // return to the caller (LR, Thumb bit dropped)
+  }
+
+  finishFlash(fraction = 1) {
+    // Apply a flash operation, or the first `fraction` of it at a power cut:
+    // an erase sets bytes to 0xFF front to back, a program can only clear bits.
+    const op = this.pendingFlash;
+    this.pendingFlash = null;
+    const flash = this.mcu.flash;
+    const n = Math.floor(op.count * fraction);
+    if (op.op === 'erase') flash.fill(0xff, op.offset, op.offset + n);
+    else for (let i = 0; i < n; i++) flash[op.offset + i] &= op.data[i];
+    this.events.push({ ev: 'flash', op: op.op, offset: op.offset, count: op.count, applied: n, ns: this.mcu.clock.nanos });
+  }
+
+  // -- defect 4: PIO stepped from the CPU's cycle count ------------------------
+  takePio() {
+    this.machines = [];
+    for (const pio of this.mcu.pio) {
+      pio.run = () => {}; // no free-running PIO on the host's event loop
+      for (const sm of pio.machines) {
+        sm.nextAt = 0;
+        this.machines.push(sm);
+      }
+    }
+  }
+
+  stepPio(upTo) {
+    // Every enabled state machine runs its instructions up to CPU cycle upTo.
+    for (const pio of this.mcu.pio) {
+      let ran = false;
+      for (const sm of pio.machines) {
+        if (!sm.enabled) {
+          sm.nextAt = upTo;
+          continue;
+        }
+        const div = (sm.clockDivInt || 65536) + sm.clockDivFrac / 256;
+        while (sm.nextAt <= upTo) {
+          const before = sm.cycles;
+          sm.step();
+          const used = Math.max(1, sm.cycles - before);
+          sm.nextAt += used * div;
+          ran = true;
+        }
+      }
+      if (ran) pio.checkChangedPins();
+    }
+  }
+
+  anyPio() {
+    for (const sm of this.machines) if (sm.enabled) return true;
+    return false;
+  }
+
+  // -- I2C: the OLED, with bus time ---------------------------------------------
+  modelI2C() {
+    const mcu = this.mcu;
+    mcu.i2c.forEach((i2c, bus) => {
+      let tx = null;
+      const byteNs = () => {
+        // SCL period = HCNT + LCNT system clock cycles (fast mode registers,
+        // as MicroPython sets them for 400 kHz); 9 clocks a byte with the ACK.
+        const period = (i2c.fsClockHighPeriod + i2c.fsClockLowPeriod) || 312;
+        return 9 * period * CYCLE_NS;
+      };
+      const later = (fn) => {
+        const alarm = mcu.clock.createAlarm(fn);
+        alarm.schedule(byteNs());
+      };
+      i2c.onStart = () => later(() => i2c.completeStart());
+      i2c.onConnect = (addr, mode) => {
+        const ack = (this.cfg.i2c_devices || [0x3c]).includes(addr);
+        if (ack) tx = { addr, bytes: [] };
+        later(() => i2c.completeConnect(ack));
+      };
+      i2c.onWriteByte = (b) => {
+        if (tx) tx.bytes.push(b);
+        later(() => i2c.completeWrite(true));
+      };
+      i2c.onReadByte = () => later(() => i2c.completeRead(0xff));
+      i2c.onStop = () => {
+        if (tx && tx.bytes.length) {
+          this.events.push({ ev: 'i2c', bus, addr: tx.addr, data: Buffer.from(tx.bytes).toString('hex'), ns: mcu.clock.nanos });
+        }
+        tx = null;
+        i2c.completeStop();
+      };
+    });
+  }
+
+  // -- PWM: the buzzer ----------------------------------------------------------
+  watchPwm() {
+    const pwm = this.mcu.pwm;
+    const write = pwm.writeUint32.bind(pwm);
+    pwm.writeUint32 = (offset, value) => {
+      write(offset, value);
+      const slice = Math.floor(offset / 0x14);
+      if (slice < 8) {
+        const ch = pwm.channels[slice];
+        this.events.push({ ev: 'pwm', slice, csr: ch.csr, div: ch.div, cc: ch.cc >>> 0, top: ch.top, ns: this.mcu.clock.nanos });
+      } else {
+        this.events.push({ ev: 'pwm_en', en: pwm.readUint32(0xa0), ns: this.mcu.clock.nanos });
+      }
+    };
+  }
+
+  // -- USB CDC ------------------------------------------------------------------
+  usb() {
+    const cdc = (this.cdc = new USBCDC(this.mcu.usbCtrl));
+    this.cdcQueue = [];
+    this.connected = false;
+    cdc.onDeviceConnected = () => {
+      this.connected = true;
+    };
+    cdc.onSerialData = (buf) => {
+      this.events.push({ ev: 'cdc', data: Buffer.from(buf).toString('base64') });
+    };
+  }
+
+  feedCdc() {
+    // The device takes 64-byte packets from a 512-byte host buffer: keep it
+    // topped up from the queue, never overfilled.
+    const fifo = this.cdc.txFIFO;
+    while (this.cdcQueue.length && fifo.itemCount < 256) fifo.push(this.cdcQueue.shift());
+  }
+
+  // -- running --------------------------------------------------------------------
+  run(untilNs, opts = {}) {
+    const mcu = this.mcu;
+    const core = mcu.core;
+    const clock = mcu.clock;
+    const erase = this.romErase;
+    const program = this.romProgram;
+    const cdcText = opts.until_text ? Buffer.from(opts.until_text) : null;
+    let seen = Buffer.alloc(0);
+    let n = 0;
+    while (clock.nanos < untilNs) {
+      if (this.pendingFlash) {
+        // The CPU is held off while the flash works; PIO and timers run on.
+        const end = Math.min(this.flashEnd, untilNs);
+        this.advanceIdle(end);
+        if (clock.nanos >= this.flashEnd) this.finishFlash();
+        continue;
+      }
+      if (core.PC === erase || core.PC === program) {
+        this.flashTrap();
+        continue;
+      }
+      if (core.waiting) {
+        const next = clock.nanosToNextAlarm;
+        const end = next > 0 ? Math.min(clock.nanos + next, untilNs) : untilNs;
+        this.advanceIdle(end);
+      } else {
+        const c = core.executeInstruction();
+        this.cycles += c;
+        clock.tick(c * CYCLE_NS);
+        if (this.pioActive) this.stepPio(this.cycles);
+      }
+      if ((++n & 0x3ff) === 0) {
+        this.pioActive = this.anyPio();
+        this.feedCdc();
+        if (cdcText && this.events.length) {
+          seen = Buffer.concat([seen, ...this.takeCdc()]);
+          if (seen.includes(cdcText)) break;
+        }
+      }
+    }
+    this.feedCdc();
+    this.pioActive = this.anyPio();
+  }
+
+  takeCdc() {
+    // CDC data from the event list, left in place for the caller's report.
+    return this.events.filter((e) => e.ev === 'cdc' && !e.seen).map((e) => {
+      e.seen = true;
+      return Buffer.from(e.data, 'base64');
+    });
+  }
+
+  advanceIdle(endNs) {
+    // The CPU is asleep (WFI/WFE) or stalled: time moves to endNs, the PIO
+    // state machines run through it, an interrupt they raise wakes the CPU.
+    const clock = this.mcu.clock;
+    const core = this.mcu.core;
+    if (!this.anyPio()) {
+      const d = endNs - clock.nanos;
+      if (d > 0) {
+        this.cycles += d / CYCLE_NS;
+        clock.tick(d);
+      }
+      return;
+    }
+    const STEP = 64; // cycles at a time, so a PIO interrupt wakes the CPU promptly
+    while (clock.nanos < endNs) {
+      const c = Math.max(1, Math.min(STEP, Math.ceil((endNs - clock.nanos) / CYCLE_NS)));
+      this.cycles += c;
+      clock.tick(c * CYCLE_NS);
+      this.stepPio(this.cycles);
+      if (!this.pendingFlash && !core.waiting) break; // an interrupt woke it
+    }
+  }
+
+  // -- commands ---------------------------------------------------------------------
+  command(cmd) {
+    const mcu = this.mcu;
+    switch (cmd.op) {
+      case 'run': {
+        const until = cmd.until_ns !== undefined ? cmd.until_ns : mcu.clock.nanos + (cmd.for_ns || 0);
+        this.run(until, cmd);
+        break;
+      }
+      case 'gpio': {
+        // A button: pressed drives the pin low; released leaves it to the
+        // pull-up (reads high).
+        for (const [pin, level] of cmd.pins) mcu.gpio[pin].setInputValue(!!level);
+        break;
+      }
+      case 'cdc': {
+        for (const b of Buffer.from(cmd.data, 'base64')) this.cdcQueue.push(b);
+        this.feedCdc();
+        break;
+      }
+      case 'flash_read': {
+        if (this.pendingFlash && cmd.cut) this.finishFlash(cmd.fraction !== undefined ? cmd.fraction : this.flashFraction());
+        const data = Buffer.from(mcu.flash.subarray(cmd.offset, cmd.offset + cmd.size));
+        out({ ev: 'flash_data', data: data.toString('base64') });
+        break;
+      }
+      case 'pio': {
+        const sms = this.machines.map((sm, i) => ({ i, enabled: sm.enabled, pc: sm.pc, rx: sm.rxFIFO.itemCount }));
+        out({ ev: 'pio', machines: sms });
+        break;
+      }
+      case 'state': {
+        out({ ev: 'state', ns: mcu.clock.nanos, cycles: this.cycles, flash_ops: this.flashOps, connected: this.connected,
+          flash_busy: !!this.pendingFlash, pc: mcu.core.PC });
+        break;
+      }
+      default:
+        out({ ev: 'error', msg: 'unknown op ' + cmd.op });
+    }
+    for (const e of this.events) {
+      delete e.seen;
+      out(e);
+    }
+    this.events = [];
+    out({ done: cmd.op, ns: mcu.clock.nanos });
+  }
+
+  flashFraction() {
+    const span = this.flashEnd - this.flashStart;
+    return span > 0 ? Math.min(1, (this.mcu.clock.nanos - this.flashStart) / span) : 1;
+  }
+}
+
+const cfg = JSON.parse(process.argv[2]);
+const bench = new Bench(cfg);
+out({ ready: true, rom_erase: bench.romErase, rom_program: bench.romProgram });
+const rl = readline.createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  if (!line.trim()) return;
+  try {
+    bench.command(JSON.parse(line));
+  } catch (e) {
+    out({ ev: 'error', msg: String(e && e.stack ? e.stack : e) });
+    out({ done: 'error', ns: bench.mcu.clock.nanos });
+  }
+});
+rl.on('close', () => process.exit(0));
