@@ -57,11 +57,14 @@ class Tone:
 
 
 class Pico:
-    def __init__(self, firmware=None, fs_image=None, node=None, uid=None):
+    def __init__(self, firmware=None, fs_image=None, node=None, exact_pio=None):
         self.firmware = firmware or images.stock_firmware()
         bootrom = images.bootrom()
         cfg = {"firmware": self.firmware, "bootrom": bootrom,
                "i2c_devices": [PICO.OLED_ADDR]}
+        if exact_pio is None:
+            exact_pio = os.environ.get("SPEEDREF_EMU_EXACT_PIO") == "1"
+        cfg["exact_pio"] = bool(exact_pio)
         self._tmp_fs = None
         if fs_image is not None:
             import tempfile

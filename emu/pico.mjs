@@ -27,6 +27,9 @@
 //   3. Flash erase and program are not emulated (the bootrom's routines talk
 //      to an SSI the emulator does not model): trap the bootrom's
 //      flash_range_erase ("RE") and flash_range_program ("RP") entry points.
+//   5. USB: every OUT transfer the device arms is answered at once, empty
+//      when the host has nothing to send: an interrupt storm, the CPU never
+//      sleeps.  The answer waits until the host has bytes.
 //   4. PIO runs 1,000 steps per host event-loop turn, ignoring the clock
 //      divider, [delay] cycles and the CPU's clock: each enabled state machine
 //      is stepped here from the CPU's cycle count, honouring both.
@@ -89,7 +92,9 @@ class Bench {
     this.watchPwm();
     this.usb();
     mcu.core.PC = 0x10000000;
-    this.stall = 0; // ns the CPU is held off (a flash operation in progress)
+    this.skipped = 0; // PIO cycles skipped in steady loops
+    this.instructions = 0;
+    this.exactPio = !!cfg.exact_pio;
     this.cut = null;
   }
 
@@ -187,6 +192,7 @@ class Bench {
       for (const sm of pio.machines) {
         if (!sm.enabled) {
           sm.nextAt = upTo;
+          sm.probe = null;
           continue;
         }
         const div = (sm.clockDivInt || 65536) + sm.clockDivFrac / 256;
@@ -196,10 +202,96 @@ class Bench {
           const used = Math.max(1, sm.cycles - before);
           sm.nextAt += used * div;
           ran = true;
+          if (sm.probe) this.probeStep(sm, pio);
         }
       }
       if (ran) pio.checkChangedPins();
     }
+  }
+
+  // -- steady loops: skipping idle time a state machine spends counting -----------
+  // While the CPU sleeps, a capture program spends millions of cycles in a
+  // loop that only counts down.  Stepping each of those cycles is what makes
+  // an idle board slow to emulate, so a loop is skipped ahead when it is
+  // proven steady: the same instruction trace and period twice in a row, no
+  // FIFO, IRQ or pin change, and every register either unchanged or falling
+  // by one common step.  The skip stops short of any register (or its
+  // complement) reaching zero or the value of an unchanged register, the
+  // only places a JMP condition could change.  SPEEDREF_EMU_EXACT_PIO=1 turns
+  // skipping off; tests compare both ways.
+  probeStep(sm, pio) {
+    const p = sm.probe;
+    if (p.head < 0) {
+      p.head = sm.pc;
+      p.snaps = [this.snap(sm, pio, 0, 0)];
+      p.trace = 0;
+      p.n = 0;
+      return;
+    }
+    p.trace = (Math.imul(p.trace, 31) + sm.pc) | 0;
+    if (++p.n > 256) {
+      sm.probe = null; // no short loop here
+      sm.noProbeUntil = sm.nextAt + 100000;
+      return;
+    }
+    if (sm.pc === p.head) {
+      p.snaps.push(this.snap(sm, pio, p.trace, p.n));
+      p.trace = 0;
+      p.n = 0;
+      if (p.snaps.length === 3) p.ready = true;
+    }
+  }
+
+  snap(sm, pio, trace, n) {
+    return { at: sm.nextAt, trace, n, x: sm.x >>> 0, y: sm.y >>> 0, osr: sm.outputShiftReg >>> 0, isr: sm.inputShiftReg >>> 0,
+      ic: sm.inputShiftCount, oc: sm.outputShiftCount, rx: sm.rxFIFO.itemCount, tx: sm.txFIFO.itemCount,
+      irq: pio.irq, pins: pio.pinValues, dirs: pio.pinDirections, waiting: !!sm.waiting };
+  }
+
+  trySkip(sm, endCycles) {
+    const p = sm.probe;
+    sm.probe = null;
+    const [a, b, c] = p.snaps;
+    if (b.trace !== c.trace || b.n !== c.n || b.at - a.at !== c.at - b.at) return;
+    for (const k of ['ic', 'oc', 'rx', 'tx', 'irq', 'pins', 'dirs']) {
+      if (a[k] !== b[k] || b[k] !== c[k]) return;
+    }
+    if (a.waiting || b.waiting || c.waiting) return;
+    const regs = ['x', 'y', 'osr', 'isr'];
+    let step = 0;
+    const falling = [];
+    const still = [0];
+    for (const r of regs) {
+      const d1 = (b[r] - a[r]) | 0;
+      const d2 = (c[r] - b[r]) | 0;
+      if (d1 !== d2 || d1 > 0) return;
+      if (d1 === 0) still.push(c[r]);
+      else {
+        if (step && d1 !== step) return;
+        step = d1;
+        falling.push(c[r]);
+      }
+    }
+    if (!step) return; // nothing counts: a real idle loop would have been
+    const period = c.at - b.at;
+    const d = -step;
+    let k = Math.floor((endCycles - c.at) / period) - 1;
+    for (const v of falling) {
+      for (const w of still) {
+        if (v > w) k = Math.min(k, Math.floor((v - w - 1) / d)); // v must stay above w
+        const nv = (~v) >>> 0; // its complement rises
+        if (nv < w) k = Math.min(k, Math.floor((w - nv - 1) / d));
+      }
+    }
+    if (k < 2) return;
+    const back = (v) => (v - k * d) >>> 0;
+    if (sm.x >>> 0 !== c.x || sm.y >>> 0 !== c.y) return; // moved on since the snapshot
+    if (((b.x - a.x) | 0) !== 0) sm.x = back(sm.x);
+    if (((b.y - a.y) | 0) !== 0) sm.y = back(sm.y);
+    if (((b.osr - a.osr) | 0) !== 0) sm.outputShiftReg = back(sm.outputShiftReg);
+    if (((b.isr - a.isr) | 0) !== 0) sm.inputShiftReg = back(sm.inputShiftReg);
+    sm.nextAt += k * period;
+    this.skipped += k * period;
   }
 
   anyPio() {
@@ -269,7 +361,26 @@ class Bench {
     };
     cdc.onSerialData = (buf) => {
       this.events.push({ ev: 'cdc', data: Buffer.from(buf).toString('base64') });
+      this.newCdc = true;
     };
+    // Defect 5: rp2040js answers every OUT transfer the device arms at once,
+    // with zero bytes when the host has nothing to send, so the firmware's
+    // USB interrupt runs back to back and the CPU never sleeps.  A real host
+    // sends a packet only when it has data: hold the request until then.
+    const usb = this.mcu.usbCtrl;
+    this.pendingRead = null;
+    usb.onEndpointRead = (endpoint, size) => {
+      if (endpoint !== cdc.outEndpoint) return;
+      if (cdc.txFIFO.empty) this.pendingRead = size;
+      else this.answerRead(endpoint, size);
+    };
+  }
+
+  answerRead(endpoint, size) {
+    const cdc = this.cdc;
+    const buffer = new Uint8Array(Math.min(size, cdc.txFIFO.itemCount));
+    for (let i = 0; i < buffer.length; i++) buffer[i] = cdc.txFIFO.pull();
+    this.mcu.usbCtrl.endpointReadDone(endpoint, buffer);
   }
 
   feedCdc() {
@@ -277,6 +388,11 @@ class Bench {
     // topped up from the queue, never overfilled.
     const fifo = this.cdc.txFIFO;
     while (this.cdcQueue.length && fifo.itemCount < 256) fifo.push(this.cdcQueue.shift());
+    if (this.pendingRead !== null && !fifo.empty) {
+      const size = this.pendingRead;
+      this.pendingRead = null;
+      this.answerRead(this.cdc.outEndpoint, size);
+    }
   }
 
   // -- running --------------------------------------------------------------------
@@ -306,7 +422,12 @@ class Bench {
         const end = next > 0 ? Math.min(clock.nanos + next, untilNs) : untilNs;
         this.advanceIdle(end);
       } else {
+        if (this.profile && (this.instructions & 63) === 0) {
+          const pc = core.PC;
+          this.profile.set(pc, (this.profile.get(pc) || 0) + 1);
+        }
         const c = core.executeInstruction();
+        this.instructions++;
         this.cycles += c;
         clock.tick(c * CYCLE_NS);
         if (this.pioActive) this.stepPio(this.cycles);
@@ -314,10 +435,11 @@ class Bench {
       if ((++n & 0x3ff) === 0) {
         this.pioActive = this.anyPio();
         this.feedCdc();
-        if (cdcText && this.events.length) {
-          seen = Buffer.concat([seen, ...this.takeCdc()]);
-          if (seen.includes(cdcText)) break;
-        }
+      }
+      if (cdcText && this.newCdc) {
+        this.newCdc = false;
+        seen = Buffer.concat([seen, ...this.takeCdc()]);
+        if (seen.includes(cdcText)) break;
       }
     }
     this.feedCdc();
@@ -346,13 +468,27 @@ class Bench {
       return;
     }
     const STEP = 64; // cycles at a time, so a PIO interrupt wakes the CPU promptly
-    while (clock.nanos < endNs) {
-      const c = Math.max(1, Math.min(STEP, Math.ceil((endNs - clock.nanos) / CYCLE_NS)));
-      this.cycles += c;
+    const endCycles = this.cycles + Math.ceil((endNs - clock.nanos) / CYCLE_NS);
+    if (!this.exactPio && endCycles - this.cycles > 4096) {
+      for (const sm of this.machines) {
+        if (sm.enabled && !sm.probe && !(sm.noProbeUntil > this.cycles)) sm.probe = { head: -1 };
+      }
+    }
+    while (this.cycles < endCycles) {
+      let next = Infinity;
+      for (const sm of this.machines) {
+        if (!sm.enabled) continue;
+        if (sm.probe && sm.probe.ready) this.trySkip(sm, endCycles);
+        next = Math.min(next, sm.nextAt);
+      }
+      const to = Math.min(endCycles, Math.max(this.cycles + STEP, Math.floor(next)));
+      const c = to - this.cycles;
+      this.cycles = to;
       clock.tick(c * CYCLE_NS);
       this.stepPio(this.cycles);
       if (!this.pendingFlash && !core.waiting) break; // an interrupt woke it
     }
+    for (const sm of this.machines) sm.probe = null;
   }
 
   // -- commands ---------------------------------------------------------------------
@@ -386,9 +522,16 @@ class Bench {
         out({ ev: 'pio', machines: sms });
         break;
       }
+      case 'profile': {
+        // PC samples (one every 64 instructions) since the last 'profile' op.
+        const hist = this.profile ? [...this.profile.entries()] : [];
+        this.profile = cmd.on ? new Map() : null;
+        out({ ev: 'profile', samples: hist });
+        break;
+      }
       case 'state': {
         out({ ev: 'state', ns: mcu.clock.nanos, cycles: this.cycles, flash_ops: this.flashOps, connected: this.connected,
-          flash_busy: !!this.pendingFlash, pc: mcu.core.PC });
+          flash_busy: !!this.pendingFlash, pc: mcu.core.PC, pio_skipped: this.skipped, instructions: this.instructions });
         break;
       }
       default:

@@ -1,0 +1,72 @@
+"""The emulated Pico's filesystem: littlefs images in and out.
+
+MicroPython's rp2 port mounts a littlefs v2 volume on the flash behind the
+firmware (emu/images.py: FS_OFFSET, FS_SIZE) with 4 KB blocks, 256-byte
+programs and 32-byte reads.  `image()` builds such a volume from files (the
+speedref install that speedref-flash would copy, for a quick start);
+`files()` reads every file back out of a flash dump (the referee's saves and
+records after a game or a power cut).
+"""
+import os
+import tempfile
+
+import littlefs
+
+from emu import images
+
+_GEOMETRY = dict(block_size=images.FS_BLOCK, block_count=images.FS_BLOCKS, prog_size=256,
+                 read_size=32, lookahead_size=32)
+
+
+def image(files):
+    """files: {board path: bytes} -> the volume as bytes (FS_SIZE long)."""
+    fs = littlefs.LittleFS(**_GEOMETRY)
+    for path in sorted(files):
+        parts = path.strip("/").split("/")
+        for i in range(1, len(parts)):
+            d = "/".join(parts[:i])
+            try:
+                fs.mkdir(d)
+            except FileExistsError:
+                pass
+        with fs.open(path.strip("/"), "wb") as f:
+            f.write(files[path])
+    return bytes(fs.context.buffer)
+
+
+def files(volume):
+    """The volume's files as {board path: bytes}."""
+    fs = littlefs.LittleFS(mount=False, **_GEOMETRY)
+    fs.context.buffer = bytearray(volume)
+    fs.mount()
+    out = {}
+    for root, _dirs, names in fs.walk("/"):
+        for n in names:
+            path = root.rstrip("/") + "/" + n
+            with fs.open(path, "rb") as f:
+                out[path] = f.read()
+    return out
+
+
+def speedref_files(extra=None):
+    """What speedref-flash puts on a board: the firmware compiled for the
+    RP2040 (armv6m .mpy) plus main.py, as {board path: bytes}."""
+    from host_tools import flash
+    from host_tools.build import FIRMWARE
+    with tempfile.TemporaryDirectory(prefix="speedref-mpy-") as out:
+        built, _ = flash.compile_for(FIRMWARE, out, "armv6m")
+        result = {}
+        for board_path, local, _size, _digest in built:
+            with open(local, "rb") as f:
+                result[board_path] = f.read()
+    result.update(extra or {})
+    return result
+
+
+def write_dir(volume, directory):
+    """Unpack the volume's files into directory (speedref-emu --store)."""
+    for path, data in files(volume).items():
+        dest = os.path.join(directory, path.strip("/"))
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        with open(dest, "wb") as f:
+            f.write(data)
