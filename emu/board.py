@@ -165,14 +165,18 @@ class Pico:
 
     # -- buttons ------------------------------------------------------------------
     def set_pins(self, levels):
-        """levels: {gpio: 0 or 1}, all applied at the same simulated instant."""
-        self._cmd({"op": "gpio", "pins": [[int(p), 1 if v else 0] for p, v in levels.items()]})
+        """levels: {gpio: 0, 1 or None}, all applied at the same simulated
+        instant.  None: the host lets go and the pin floats to its pull."""
+        self._cmd({"op": "gpio", "pins": [[int(p), None if v is None else (1 if v else 0)]
+                                          for p, v in levels.items()]})
 
     def press(self, *buttons):
+        """Buttons pressed: each drives its pin low (a switch to GND)."""
         self.set_pins({PICO.BUTTON_PINS[b]: 0 for b in buttons})
 
     def release(self, *buttons):
-        self.set_pins({PICO.BUTTON_PINS[b]: 1 for b in buttons})
+        """Buttons let go: their pins float up to the firmware's pull-ups."""
+        self.set_pins({PICO.BUTTON_PINS[b]: None for b in buttons})
 
     # -- the buzzer -------------------------------------------------------------------
     def _pwm_event(self, msg):

@@ -70,3 +70,11 @@ def write_dir(volume, directory):
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         with open(dest, "wb") as f:
             f.write(data)
+
+
+def main_only():
+    """What a board flashed with speedref-pico.uf2 (speedref frozen in)
+    has on its filesystem: main.py alone."""
+    from host_tools.build import FIRMWARE
+    with open(str(FIRMWARE / "main.py"), "rb") as f:
+        return {"/main.py": f.read()}

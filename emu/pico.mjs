@@ -46,7 +46,7 @@ const PROGRAM_NS_PER_PAGE = 0.4e6;
 
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
 
-function loadUF2(mcu, data) {
+function loadUF2(flash, data) {
   for (let i = 0; i + 512 <= data.length; i += 512) {
     const v = new DataView(data.buffer, data.byteOffset + i, 512);
     if (v.getUint32(0, true) !== 0x0a324655 || v.getUint32(4, true) !== 0x9e5d5157) {
@@ -54,7 +54,7 @@ function loadUF2(mcu, data) {
     }
     const addr = v.getUint32(12, true);
     const size = v.getUint32(16, true);
-    mcu.flash.set(data.subarray(i + 32, i + 32 + size), addr - FLASH_BASE);
+    flash.set(data.subarray(i + 32, i + 32 + size), addr - FLASH_BASE);
   }
 }
 
@@ -75,15 +75,38 @@ const romCode = (s) => s.charCodeAt(0) | (s.charCodeAt(1) << 8);
 class Bench {
   constructor(cfg) {
     this.cfg = cfg;
+    this.bootrom = new Uint32Array(new Uint8Array(fs.readFileSync(cfg.bootrom)).buffer);
+    const flash = new Uint8Array(16 * 1024 * 1024).fill(0xff);
+    const image = fs.readFileSync(cfg.firmware);
+    if (cfg.firmware.endsWith('.uf2')) loadUF2(flash, image);
+    else flash.set(image, 0);
+    if (cfg.flash) flash.set(fs.readFileSync(cfg.flash), cfg.flash_offset || 0);
+    this.epoch = 0; // simulated ns at the last power-up or reset
+    this.resets = 0;
+    this.skipped = 0; // PIO cycles skipped in steady loops
+    this.instructions = 0;
+    this.exactPio = !!cfg.exact_pio;
+    this.events = [];
+    this.cdcQueue = [];
+    this.powerUp(flash);
+  }
+
+  now() {
+    return this.epoch + this.mcu.clock.nanos;
+  }
+
+  powerUp(flash) {
+    // A new chip with this flash: power-up, or a reset (watchdog, machine.reset()).
     const mcu = (this.mcu = new RP2040());
     mcu.logger = new ConsoleLogger(LogLevel.Error);
-    mcu.loadBootrom(new Uint32Array(new Uint8Array(fs.readFileSync(cfg.bootrom)).buffer));
-    const image = fs.readFileSync(cfg.firmware);
-    if (cfg.firmware.endsWith('.uf2')) loadUF2(mcu, image);
-    else mcu.flash.set(image, 0);
-    if (cfg.flash) mcu.flash.set(fs.readFileSync(cfg.flash), cfg.flash_offset || 0);
+    mcu.loadBootrom(this.bootrom);
+    mcu.flash.set(flash);
     this.cycles = 0; // CPU cycles since power-up (the time base of PIO stepping)
-    this.events = [];
+    this.pendingFlash = null;
+    this.resetRequested = false;
+    mcu.peripherals[0x40058].onWatchdogTrigger = () => {
+      this.resetRequested = true;
+    };
     this.fixPads();
     this.fixUarts();
     this.trapFlash();
@@ -92,18 +115,47 @@ class Bench {
     this.watchPwm();
     this.usb();
     mcu.core.PC = 0x10000000;
-    this.skipped = 0; // PIO cycles skipped in steady loops
-    this.instructions = 0;
-    this.exactPio = !!cfg.exact_pio;
-    this.cut = null;
   }
 
-  // -- defect 1: pad reset value ------------------------------------------------
+  reset() {
+    const flash = this.mcu.flash;
+    this.epoch += this.mcu.clock.nanos;
+    this.resets++;
+    this.events.push({ ev: 'reset', ns: this.epoch });
+    this.powerUp(flash);
+  }
+
+  // -- defect 1: pad reset value; buttons that float to their pull ------------
   fixPads() {
-    for (const pin of this.mcu.gpio) {
+    const mcu = this.mcu;
+    for (const pin of mcu.gpio) {
       pin.padValue = PAD_RESET;
       pin.checkForUpdates();
-      pin.refreshInput();
+    }
+    // A button is a switch to GND: pressed, it drives its pin low; let go,
+    // nothing drives the pin and it reads what its pad's pull gives (the
+    // firmware's PULL_UP).  rp2040js has no pulls, so floating pins follow
+    // the pad register here, re-read after every write to it.
+    if (!this.driven) this.driven = new Map(); // pin -> level the host drives
+    const pads = mcu.peripherals[0x4001c];
+    const write = pads.writeUint32.bind(pads);
+    pads.writeUint32 = (offset, value) => {
+      write(offset, value);
+      this.settleFloating();
+    };
+    this.settleFloating();
+  }
+
+  settleFloating() {
+    for (const pin of this.mcu.gpio) {
+      let level;
+      if (this.driven.has(pin.index)) level = this.driven.get(pin.index);
+      else if (pin.pullupEnabled) level = true;
+      else if (pin.pulldownEnabled) level = false;
+      else continue; // floating with no pull: keeps what it read
+      // setInputValue flags an edge even when the level is the same: only
+      // call it on a real change.
+      if (pin.rawInputValue !== level) pin.setInputValue(level);
     }
   }
 
@@ -170,7 +222,7 @@ class Bench {
     const n = Math.floor(op.count * fraction);
     if (op.op === 'erase') flash.fill(0xff, op.offset, op.offset + n);
     else for (let i = 0; i < n; i++) flash[op.offset + i] &= op.data[i];
-    this.events.push({ ev: 'flash', op: op.op, offset: op.offset, count: op.count, applied: n, ns: this.mcu.clock.nanos });
+    this.events.push({ ev: 'flash', op: op.op, offset: op.offset, count: op.count, applied: n, ns: this.now() });
   }
 
   // -- defect 4: PIO stepped from the CPU's cycle count ------------------------
@@ -327,7 +379,7 @@ class Bench {
       i2c.onReadByte = () => later(() => i2c.completeRead(0xff));
       i2c.onStop = () => {
         if (tx && tx.bytes.length) {
-          this.events.push({ ev: 'i2c', bus, addr: tx.addr, data: Buffer.from(tx.bytes).toString('hex'), ns: mcu.clock.nanos });
+          this.events.push({ ev: 'i2c', bus, addr: tx.addr, data: Buffer.from(tx.bytes).toString('hex'), ns: this.now() });
         }
         tx = null;
         i2c.completeStop();
@@ -344,9 +396,9 @@ class Bench {
       const slice = Math.floor(offset / 0x14);
       if (slice < 8) {
         const ch = pwm.channels[slice];
-        this.events.push({ ev: 'pwm', slice, csr: ch.csr, div: ch.div, cc: ch.cc >>> 0, top: ch.top, ns: this.mcu.clock.nanos });
+        this.events.push({ ev: 'pwm', slice, csr: ch.csr, div: ch.div, cc: ch.cc >>> 0, top: ch.top, ns: this.now() });
       } else {
-        this.events.push({ ev: 'pwm_en', en: pwm.readUint32(0xa0), ns: this.mcu.clock.nanos });
+        this.events.push({ ev: 'pwm_en', en: pwm.readUint32(0xa0), ns: this.now() });
       }
     };
   }
@@ -354,7 +406,6 @@ class Bench {
   // -- USB CDC ------------------------------------------------------------------
   usb() {
     const cdc = (this.cdc = new USBCDC(this.mcu.usbCtrl));
-    this.cdcQueue = [];
     this.connected = false;
     cdc.onDeviceConnected = () => {
       this.connected = true;
@@ -396,16 +447,27 @@ class Bench {
   }
 
   // -- running --------------------------------------------------------------------
-  run(untilNs, opts = {}) {
-    const mcu = this.mcu;
-    const core = mcu.core;
-    const clock = mcu.clock;
-    const erase = this.romErase;
-    const program = this.romProgram;
+  run(untilAbs, opts = {}) {
+    let mcu = this.mcu;
+    let core = mcu.core;
+    let clock = mcu.clock;
+    let untilNs = untilAbs - this.epoch;
+    let erase = this.romErase;
+    let program = this.romProgram;
     const cdcText = opts.until_text ? Buffer.from(opts.until_text) : null;
     let seen = Buffer.alloc(0);
     let n = 0;
     while (clock.nanos < untilNs) {
+      if (this.resetRequested) {
+        this.reset();
+        mcu = this.mcu;
+        core = mcu.core;
+        clock = mcu.clock;
+        untilNs = untilAbs - this.epoch;
+        erase = this.romErase;
+        program = this.romProgram;
+        continue;
+      }
       if (this.pendingFlash) {
         // The CPU is held off while the flash works; PIO and timers run on.
         const end = Math.min(this.flashEnd, untilNs);
@@ -493,17 +555,21 @@ class Bench {
 
   // -- commands ---------------------------------------------------------------------
   command(cmd) {
-    const mcu = this.mcu;
+    const mcu = this.mcu; // (a reset inside 'run' replaces it: read it again after)
     switch (cmd.op) {
       case 'run': {
-        const until = cmd.until_ns !== undefined ? cmd.until_ns : mcu.clock.nanos + (cmd.for_ns || 0);
+        const until = cmd.until_ns !== undefined ? cmd.until_ns : this.now() + (cmd.for_ns || 0);
         this.run(until, cmd);
         break;
       }
       case 'gpio': {
-        // A button: pressed drives the pin low; released leaves it to the
-        // pull-up (reads high).
-        for (const [pin, level] of cmd.pins) mcu.gpio[pin].setInputValue(!!level);
+        // Levels the host drives (0 or 1) or lets go of (null: the pin
+        // floats to its pad's pull).
+        for (const [pin, level] of cmd.pins) {
+          if (level === null) this.driven.delete(pin);
+          else this.driven.set(pin, !!level);
+        }
+        this.settleFloating();
         break;
       }
       case 'cdc': {
@@ -530,7 +596,7 @@ class Bench {
         break;
       }
       case 'state': {
-        out({ ev: 'state', ns: mcu.clock.nanos, cycles: this.cycles, flash_ops: this.flashOps, connected: this.connected,
+        out({ ev: 'state', ns: this.now(), resets: this.resets, cycles: this.cycles, flash_ops: this.flashOps, connected: this.connected,
           flash_busy: !!this.pendingFlash, pc: mcu.core.PC, pio_skipped: this.skipped, instructions: this.instructions });
         break;
       }
@@ -542,7 +608,7 @@ class Bench {
       out(e);
     }
     this.events = [];
-    out({ done: cmd.op, ns: mcu.clock.nanos });
+    out({ done: cmd.op, ns: this.now() });
   }
 
   flashFraction() {
@@ -561,7 +627,7 @@ rl.on('line', (line) => {
     bench.command(JSON.parse(line));
   } catch (e) {
     out({ ev: 'error', msg: String(e && e.stack ? e.stack : e) });
-    out({ done: 'error', ns: bench.mcu.clock.nanos });
+    out({ done: 'error', ns: bench.now() });
   }
 });
 rl.on('close', () => process.exit(0));

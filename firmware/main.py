@@ -32,14 +32,15 @@ def run():
     from speedref.hw import boards
     device = boards.build()
     start = time.ticks_us()
-    cleared = False
-    while True:
-        now = time.ticks_us()
-        device.step(now)
-        if not cleared and time.ticks_diff(now, start) > CLEAN_US:
+
+    def clean(now):  # a minute without a crash: the crash count starts again
+        if time.ticks_diff(now, start) > CLEAN_US:
             _crashes(0)
-            cleared = True
-        time.sleep_ms(1)
+            return True
+        return False
+
+    device.run(time.ticks_us, time.sleep_ms, until=clean)
+    device.run(time.ticks_us, time.sleep_ms)
 
 
 def main():

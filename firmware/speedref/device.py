@@ -64,6 +64,18 @@ class Device:
             if line is not None:
                 self.command(line)
 
+    def run(self, ticks_us, sleep_ms, until=None):
+        """The board's main loop: a pass, then a 1 ms sleep.  Presses are
+        timestamped where they are captured (PIO or pin interrupt), so the
+        loop only has to keep up, not be on time.  until(now): stop after a
+        pass when it says True (None: never)."""
+        while True:
+            now = ticks_us()
+            self.step(now)
+            if until is not None and until(now):
+                return
+            sleep_ms(1)
+
     def _stuck(self, button, held_us):
         self.log.emit({"ev": "error", "what": "stuck", "button": button,
                        "held_ms": held_us // 1000})

@@ -1,0 +1,136 @@
+"""speedref-emu: the referee firmware on an emulated Pico.
+
+  speedref-emu --script FILE [--json] [--game G] [--screens DIR] [--store DIR]
+        the event script of speedref-sim --script, run on MicroPython's own
+        rp2 firmware in rp2040js: pads through the PIO capture, nav buttons
+        through the hard pin interrupt, the OLED through its I2C bytes, the
+        log over USB CDC.  Prints what speedref-sim prints.
+  speedref-emu --serve [--frozen]
+        boot the board and print the path of a pty bridged to its USB CDC:
+        mpremote, speedref-flash and speedref-log use it as a real board.
+See docs/emulator.md.
+"""
+import argparse
+import json
+import os
+import sys
+
+from sim import compat
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="speedref-emu", description=__doc__.split("\n")[0])
+    mode = p.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--script", metavar="FILE", help="run an event script ('-' for stdin)")
+    mode.add_argument("--serve", action="store_true",
+                      help="boot the board and bridge its USB to a pty (prints the path)")
+    p.add_argument("--json", action="store_true", help="print the log lines as JSON")
+    p.add_argument("--game", help="start directly in this game with default options")
+    p.add_argument("--screens", metavar="DIR", help="with --script: a PNG of the OLED after each event")
+    p.add_argument("--store", metavar="DIR", help="with --script: write the board's files here at the end")
+    p.add_argument("--frozen", action="store_true",
+                   help="run speedref-pico.uf2 (speedref frozen in) instead of the stock image + .mpy")
+    p.add_argument("--blank", action="store_true",
+                   help="with --serve: the stock image on a blank flash (nothing installed yet)")
+    return p
+
+
+def run_script(args, out=sys.stdout):
+    from sim import script as script_mod
+    from sim.tui import describe
+    from emu import referee, fs as emu_fs
+    try:
+        text = sys.stdin.read() if args.script == "-" else open(args.script, encoding="utf-8").read()
+        events = script_mod.parse(text)
+    except OSError as e:
+        print("speedref-emu: cannot read %s: %s" % (args.script, e), file=sys.stderr)
+        return 2
+    except script_mod.ScriptError as e:
+        print("speedref-emu: %s: %s" % (args.script, e), file=sys.stderr)
+        return 2
+
+    def show(obj):
+        if obj.get("ev") == "boot":
+            return  # the simulator has no boot line (docs/emulator.md)
+        out.write((json.dumps(obj) if args.json else describe(obj)) + "\n")
+        out.flush()
+
+    shots = None
+    if args.screens:
+        from sim.oled import ScreenWriter
+        shots = ScreenWriter(args.screens)
+    ref, volume = referee.run_script(events, game=args.game, show=show, shots=shots,
+                                     frozen=args.frozen)
+    if args.store:
+        emu_fs.write_dir(volume, args.store)
+    for line in ref.other:
+        if "Traceback" in line or "Error" in line:
+            print("speedref-emu: the board printed: %s" % line, file=sys.stderr)
+    return 0
+
+
+def serve(args, out=sys.stdout):
+    """Bridge the board's USB CDC to a pty, in real time, until interrupted."""
+    import select
+    import termios
+    import time
+    import tty
+    from emu import fs as emu_fs, images
+    from emu.board import Pico, NS_PER_US
+    if args.blank:
+        pico = Pico()
+    elif args.frozen:
+        pico = Pico(firmware=images.frozen_firmware(), fs_image=emu_fs.image(emu_fs.main_only()))
+    else:
+        pico = Pico(fs_image=emu_fs.image(emu_fs.speedref_files()))
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    attrs = termios.tcgetattr(slave)
+    attrs[3] &= ~termios.ECHO
+    termios.tcsetattr(slave, termios.TCSANOW, attrs)
+    path = os.ttyname(slave)
+    pico.on_serial = lambda data: os.write(master, data)
+    pico.boot()
+    out.write(path + "\n")
+    out.flush()
+    start_wall = time.monotonic()
+    start_ns = pico.ns
+    slice_ns = 2000 * NS_PER_US
+    try:
+        while True:
+            r, _, _ = select.select([master], [], [], 0)
+            if r:
+                try:
+                    data = os.read(master, 4096)
+                except OSError:
+                    data = b""
+                if data:
+                    pico.serial_write(data)
+            # Board time never runs ahead of the wall clock (a host tool's
+            # timeouts are in real time); it may fall behind while busy.
+            wall_ns = start_ns + int((time.monotonic() - start_wall) * 1e9)
+            if pico.ns + slice_ns <= wall_ns:
+                pico.run_until(min(wall_ns, pico.ns + 50 * slice_ns))
+            else:
+                time.sleep(0.001)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        pico.close()
+
+
+def main(argv=None):
+    compat.install()
+    args = build_parser().parse_args(argv)
+    from emu import images
+    why = images.why_missing()
+    if why:
+        print("speedref-emu: %s" % why, file=sys.stderr)
+        return 2
+    if args.serve:
+        return serve(args)
+    return run_script(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

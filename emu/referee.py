@@ -1,0 +1,142 @@
+"""The referee firmware on the emulated Pico, driven as a person would.
+
+`Referee` boots MicroPython's rp2 firmware with speedref on its flash (the
+.mpy files speedref-flash installs, or a frozen image), lets main.py build
+the device, and turns script events into pin levels at exact simulated
+instants: pads through the PIO capture, nav buttons through the hard pin
+interrupt.  What the board says comes back over USB CDC as the log's JSON
+lines; what it shows, through the I2C model.
+
+`run_script()` is speedref-emu --script: the same script format, flags and
+output as speedref-sim --script.  docs/emulator.md lists what may differ
+from the simulator's output, and why.
+"""
+import json
+
+from emu import fs as emu_fs
+from emu import images
+from emu.board import Pico, BoardError, NS_PER_US
+
+SETTLE_US = 5000  # a screen is taken this long after its event (or at the next one)
+BOOT_LIMIT_US = 3000000
+
+# Started in place of main.py's own wiring when a game is named: the same
+# device, the same loop (Device.run), the game chosen as the simulator's
+# start_game chooses it (its default options).
+_START_GAME = """
+import time
+from speedref.hw import boards
+from speedref.app import menu
+_d = boards.build()
+_d.step(time.ticks_us())
+_d.app.start(%r, time.ticks_us(), dict(menu.merge_settings({})[%r]))
+print('\\x06')
+_d.run(time.ticks_us, time.sleep_ms)
+"""
+
+
+class Referee:
+    def __init__(self, firmware=None, store_files=None, frozen=False, pico=None):
+        """firmware: a UF2 (default: the stock image, speedref copied onto
+        its filesystem; frozen=True: speedref-pico.uf2 with only main.py
+        on the filesystem).  store_files: extra files for the flash, e.g.
+        a store to resume from ({"/data/game.json": b"..."})."""
+        if pico is not None:
+            self.pico = pico
+        else:
+            if frozen:
+                firmware = firmware or images.frozen_firmware()
+                files = emu_fs.main_only()
+            else:
+                files = emu_fs.speedref_files()
+            files.update(store_files or {})
+            self.pico = Pico(firmware=firmware, fs_image=emu_fs.image(files))
+        self.lines = []  # the log, one parsed JSON object a line
+        self.other = []  # anything else the board printed (REPL, tracebacks)
+        self._partial = b""
+        self.pico.on_serial = self._serial
+        self.on_line = None
+
+    def _serial(self, data):
+        buf = self._partial + data
+        *whole, self._partial = buf.split(b"\n")
+        for raw in whole:
+            text = raw.decode("utf-8", "replace").strip("\r")
+            if text.startswith("{"):
+                try:
+                    obj = json.loads(text)
+                except ValueError:
+                    self.other.append(text)
+                    continue
+                self.lines.append(obj)
+                if self.on_line:
+                    self.on_line(obj)
+            elif text:
+                self.other.append(text)
+
+    def boot(self):
+        """Power up; main.py runs and the menu is shown.  Returns the boot line."""
+        self.pico.boot()
+        end = self.pico.ns + BOOT_LIMIT_US * NS_PER_US
+        while not any(l.get("ev") == "boot" for l in self.lines):
+            if self.pico.ns >= end:
+                raise BoardError("no boot line from main.py; the board printed: %r" % self.other[-10:])
+            self.pico.run_for(10000)
+        return [l for l in self.lines if l.get("ev") == "boot"][0]
+
+    def start_game(self, game):
+        """Stop main.py, then build the device and start `game` with its
+        default options, as the simulator's --game does."""
+        self.pico.interrupt()
+        self.lines.clear()
+        self.pico.serial_write(b"\x05")  # paste mode: the code runs as one block
+        self.pico.wait_for(b"=== ")
+        self.pico.serial_write((_START_GAME % (game, game)).encode().replace(b"\n", b"\r"))
+        self.pico.serial_write(b"\x04")
+        self.pico.wait_for(b"\x06", 5000000)
+
+    def press(self, button):
+        self.pico.press(button)
+
+    def release(self, button):
+        self.pico.release(button)
+
+    def screen(self):
+        return self.pico.oled.frame
+
+    def close(self):
+        self.pico.close()
+
+
+def run_script(events, game=None, show=None, shots=None, end_us=2000000, firmware=None,
+               frozen=False):
+    """Run parsed script events [(t_us, button, is_down, lineno)] on the
+    emulated board.  show(obj) gets each log line as it comes; shots (a
+    ScreenWriter) gets the OLED after each event.  Returns (Referee, flash
+    volume bytes at the end)."""
+    ref = Referee(firmware=firmware, frozen=frozen)
+    try:
+        ref.on_line = show
+        ref.boot()
+        if game:
+            ref.start_game(game)
+        p = ref.pico
+        t0 = ref.t0 = p.ns  # script time 0
+        if shots:
+            p.run_for(SETTLE_US)
+            shots.write(ref.screen(), 0, "start")
+        for n, (t_us, button, down, lineno) in enumerate(events, 1):
+            p.run_until(max(p.ns, t0 + t_us * NS_PER_US))
+            (ref.press if down else ref.release)(button)
+            if shots:
+                nxt = events[n][0] if n < len(events) else t_us + end_us
+                p.run_until(t0 + min(t_us + SETTLE_US, nxt) * NS_PER_US)
+                shots.write(ref.screen(), n, "line%d" % lineno)
+        last = events[-1][0] if events else 0
+        p.run_until(t0 + (last + end_us) * NS_PER_US)
+        if shots:
+            shots.write(ref.screen(), len(events) + 1, "end")
+        volume = p.flash_image()
+        return ref, volume
+    finally:
+        ref.close()
