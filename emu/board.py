@@ -163,6 +163,13 @@ class Pico:
     def state(self):
         return self._cmd({"op": "state"})
 
+    def ticks_us(self, ns=None):
+        """The board's time.ticks_us() at simulated instant ns (default: now).
+        The RP2040's timer counts microseconds from the last power-up or
+        reset; ticks_us wraps at 2**30."""
+        ns = self.ns if ns is None else ns
+        return ((ns - self.state()["epoch"]) // NS_PER_US) & 0x3FFFFFFF
+
     # -- buttons ------------------------------------------------------------------
     def set_pins(self, levels):
         """levels: {gpio: 0, 1 or None}, all applied at the same simulated
@@ -245,8 +252,9 @@ class Pico:
         self.serial_write(b"\r\x03\x03")
         self.wait_for(b">>> ", 5000000)
 
-    def raw_repl(self, code, timeout_us=60000000):
-        """Run code in the raw REPL; returns (stdout, stderr) as str."""
+    def start(self, code):
+        """Start code in the raw REPL and return as soon as it runs; the
+        caller moves time on (and presses buttons), then calls finish()."""
         self.serial_write(b"\x01")
         self.wait_for(b"raw REPL; CTRL-B to exit\r\n>")
         data = code.encode() if isinstance(code, str) else code
@@ -254,12 +262,20 @@ class Pico:
             self.serial_write(data[i:i + 256])
         self.serial_write(b"\x04")
         self.wait_for(b"OK")
+
+    def finish(self, timeout_us=60000000):
+        """Wait for code start()ed to end; returns (stdout, stderr) as str."""
         out = self.wait_for(b"\x04", timeout_us)[:-1]
         err = self.wait_for(b"\x04", timeout_us)[:-1]
         self.wait_for(b">")
         self.serial_write(b"\x02")
         self.wait_for(b">>> ")
         return out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+    def raw_repl(self, code, timeout_us=60000000):
+        """Run code in the raw REPL; returns (stdout, stderr) as str."""
+        self.start(code)
+        return self.finish(timeout_us)
 
     def exec(self, code, timeout_us=60000000):
         out, err = self.raw_repl(code, timeout_us)

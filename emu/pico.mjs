@@ -234,6 +234,16 @@ class Bench {
         sm.nextAt = 0;
         this.machines.push(sm);
       }
+      // A state machine starts at the CPU cycle that enables it.
+      const write = pio.writeUint32.bind(pio);
+      pio.writeUint32 = (offset, value) => {
+        const was = pio.machines.map((sm) => sm.enabled);
+        write(offset, value);
+        pio.machines.forEach((sm, i) => {
+          if (sm.enabled && !was[i]) sm.nextAt = this.cycles;
+        });
+        this.pioActive = this.anyPio();
+      };
     }
   }
 
@@ -596,7 +606,7 @@ class Bench {
         break;
       }
       case 'state': {
-        out({ ev: 'state', ns: this.now(), resets: this.resets, cycles: this.cycles, flash_ops: this.flashOps, connected: this.connected,
+        out({ ev: 'state', ns: this.now(), epoch: this.epoch, resets: this.resets, cycles: this.cycles, flash_ops: this.flashOps, connected: this.connected,
           flash_busy: !!this.pendingFlash, pc: mcu.core.PC, pio_skipped: this.skipped, instructions: this.instructions });
         break;
       }

@@ -29,7 +29,9 @@ def make_capture(board, ring, machine, mode=None):
             feed = _PadFeed(ring)
             nav = _irq_capture(board, ring, machine, time, Capture, feed=feed)
             feed.nav = nav
-            return _NavAndPads(PioCapture(feed, board.PAD_FIRST, board.PADS), nav), "pio"
+            pio = PioCapture(feed, board.PAD_FIRST, board.PADS)
+            pio.start()  # the state machine samples the pads from here on
+            return _NavAndPads(pio, nav), "pio"
         except (ImportError, OSError, ValueError, RuntimeError, TypeError):
             mode = board.CAPTURE_FALLBACK
     if mode != "irq":
