@@ -49,9 +49,15 @@ def _irq_capture(board, ring, machine, time, Capture, feed=None):
         def mask_from(reg, _m=board.mask_from, _f=feed):
             return (_m(reg) & 0xF0) | _f.pads
         watch = 0xF0
+    schedule = None
+    if not board.HARD_IRQ:
+        # Soft pin callbacks: poll() schedules its snapshot (hw/capture.py).
+        import micropython
+        schedule = micropython.schedule
     cap = Capture(ring, machine.mem32, board.GPIO_IN, mask_from, time.ticks_us, pins[first:],
                   trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=board.HARD_IRQ,
-                  disable_irq=machine.disable_irq, enable_irq=machine.enable_irq, watch=watch)
+                  disable_irq=machine.disable_irq, enable_irq=machine.enable_irq, watch=watch,
+                  schedule=schedule)
     cap.start()
     return cap
 
