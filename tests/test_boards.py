@@ -10,6 +10,7 @@ def boot(which, tmp_path):
     lines = r.stdout.splitlines()
     boot_line = next(json.loads(l) for l in lines if l.startswith("{") and '"boot"' in l)
     got = next(l for l in lines if l.startswith("got"))
+    boot.i2c_timeout = next(l for l in lines if l.startswith("i2c_timeout")).split()[1]
     return boot_line, got
 
 
@@ -30,3 +31,11 @@ def test_pico_boots_with_pio_pads_and_interrupt_nav_buttons(tmp_path):
     b, got = boot("pico", tmp_path)
     assert b["board"] == "pico" and b["capture"] == "pio"
     assert got == "got [('press', 6), ('release', 6)]"
+
+
+def test_the_oled_bus_gets_an_explicit_timeout(tmp_path):
+    """A hung I2C bus costs at most the board's I2C_TIMEOUT_US per write, not
+    whatever the port defaults to."""
+    for which in ("esp32", "pico"):
+        boot(which, tmp_path / which)
+        assert boot.i2c_timeout == "50000"

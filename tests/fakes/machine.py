@@ -137,8 +137,9 @@ def freq(f=None):
 
 
 class I2C:
-    def __init__(self, id=0, scl=None, sda=None, freq=400000):
+    def __init__(self, id=0, scl=None, sda=None, freq=400000, timeout=None):
         self.id = id
+        self.timeout = timeout  # None: the port's default (tests check build() sets it)
         self.writes = []  # (addr, bytes) per transaction
         self.bytes_sent = 0
 

@@ -20,6 +20,9 @@ I2C_ID = 0
 I2C_SDA = 21
 I2C_SCL = 22
 I2C_FREQ = 400000
+# Whole-transfer timeout: a full 1024-byte frame takes ~23 ms at 400 kHz,
+# and a NACK or a hung bus raises OSError after at most this long.
+I2C_TIMEOUT_US = 50000
 OLED_ADDR = 0x3C
 
 BUZZER_PIN = 23

@@ -107,7 +107,8 @@ def build(board=None, root="/data"):
     log = Log()
     ring = EventRing(64, machine.disable_irq, machine.enable_irq)
     i2c = machine.I2C(board.I2C_ID, scl=machine.Pin(board.I2C_SCL),
-                      sda=machine.Pin(board.I2C_SDA), freq=board.I2C_FREQ)
+                      sda=machine.Pin(board.I2C_SDA), freq=board.I2C_FREQ,
+                      timeout=board.I2C_TIMEOUT_US)
     display = Display(i2c, board.OLED_ADDR)
     buzzer = Buzzer(machine.PWM(machine.Pin(board.BUZZER_PIN)))
     store = Store(root)

@@ -107,9 +107,13 @@ class Display:
             return 0
         a = lo * WIDTH
         b = (hi + 1) * WIDTH
-        for c in (SET_COL_ADDR, 0, WIDTH - 1, SET_PAGE_ADDR, lo, hi):
-            self.drv.write_cmd(c)
-        self.drv.write_data(mv[a:b])
+        try:
+            for c in (SET_COL_ADDR, 0, WIDTH - 1, SET_PAGE_ADDR, lo, hi):
+                self.drv.write_cmd(c)
+            self.drv.write_data(mv[a:b])
+        except OSError:
+            self._force = True  # the panel's RAM is unknown again: all pages next time
+            raise
         self._sv[a:b] = mv[a:b]
         sent = 6 * 2 + 1 + (b - a)  # 2 bytes per command, 0x40 + data
         self.updates += 1
