@@ -31,6 +31,10 @@ PAD_LED_PINS = (32, 33, 4, 14)  # optional
 # GPIO_IN_REG: bit n = level of GPIOn for GPIO0..31 (32..39 are in
 # GPIO_IN1_REG; no button uses them).
 GPIO_IN = 0x3FF4403C
+# Read whole: the handler is a scheduled (soft) callback here, where an
+# allocation is allowed, and GPIO28..31 do not exist on the ESP32, so the
+# value stays below 2**28 anyway.
+GPIO_MEM = "mem32"
 
 CAPTURE = "irq"  # no PIO on the ESP32
 CAPTURE_FALLBACK = None

@@ -24,10 +24,14 @@ OLED_ADDR = 0x3C
 BUZZER_PIN = 15  # piezo through PWM slice 7B
 PAD_LED_PINS = (10, 11, 12, 13)  # optional, one per pad
 
-# SIO GPIO_IN: bit n = level of GPIOn (bits 0..29 on RP2040 and the QFN-60
-# RP2350 of the Pico 2), so the value is a small int on a 32-bit port and
-# reading it in a hard IRQ allocates nothing.
+# SIO GPIO_IN: bit n = level of GPIOn.  On an RP2350B (48 GPIOs) bits 30 and
+# 31 can be set, and machine.mem32 returns a big int (an allocation, which
+# fails in a hard IRQ) for any value >= 2**30.  Every button is below GPIO16,
+# so the handler reads only the low half-word with machine.mem16: at most
+# 0xFFFF, a small int on every port.  (GPIO_IN has no read side effects; a
+# half-word read of it returns bits 0..15.)
 GPIO_IN = 0xD0000004
+GPIO_MEM = "mem16"
 
 CAPTURE = "pio"  # pads sampled by a PIO state machine (hw/pio_capture.py)
 CAPTURE_FALLBACK = "irq"  # pin interrupts if the PIO path cannot start

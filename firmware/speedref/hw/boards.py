@@ -4,16 +4,40 @@
 # simulator with virtual parts.
 import sys
 
+# Chips we have a board file for, by the MCU name MicroPython puts after
+# " with " in os.uname().machine (e.g. "Raspberry Pi Pico with RP2040",
+# "Generic ESP32 module with ESP32").  sys.platform alone is not enough:
+# ESP32-S2/S3/C3/C6 boards also say "esp32", but their GPIO input register
+# is elsewhere; they are refused rather than read at the wrong address.
+PICO_CHIPS = ("RP2040", "RP2350", "RP2350-RISCV")
+ESP32_CHIPS = ("ESP32", "ESP32-PICO-D4", "ESP32-PICO-V3-02")  # the original ESP32
 
-def select(platform=None):
-    """The board module for sys.platform ("rp2" -> Pico, "esp32" -> ESP32)."""
-    p = platform or sys.platform
-    if p == "rp2":
+
+class UnknownBoard(Exception):
+    """No board file fits this chip: main.py logs it and stays at the REPL."""
+
+
+def _uname_machine():
+    import os
+    return os.uname().machine
+
+
+def chip(machine):
+    """The MCU name in an os.uname().machine string."""
+    return machine.rpartition(" with ")[2]
+
+
+def select(machine=None):
+    """The board module for this chip (os.uname().machine, or the string given)."""
+    m = machine or _uname_machine()
+    c = chip(m)
+    if c in PICO_CHIPS:
         from speedref.hw import board_pico as board
-    elif p == "esp32":
+    elif c in ESP32_CHIPS:
         from speedref.hw import board_esp32 as board
     else:
-        raise ValueError("no board file for platform %r" % p)
+        raise UnknownBoard("no board file for %r (chip %r): speedref runs on RP2040, "
+                           "RP2350 and the original ESP32; add one in speedref/hw" % (m, c))
     return board
 
 
@@ -54,7 +78,8 @@ def _irq_capture(board, ring, machine, time, Capture, feed=None):
         # Soft pin callbacks: poll() schedules its snapshot (hw/capture.py).
         import micropython
         schedule = micropython.schedule
-    cap = Capture(ring, machine.mem32, board.GPIO_IN, mask_from, time.ticks_us, pins[first:],
+    mem = getattr(machine, board.GPIO_MEM)  # the width keeps the value a small int
+    cap = Capture(ring, mem, board.GPIO_IN, mask_from, time.ticks_us, pins[first:],
                   trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=board.HARD_IRQ,
                   disable_irq=machine.disable_irq, enable_irq=machine.enable_irq, watch=watch,
                   schedule=schedule)
