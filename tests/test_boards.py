@@ -17,6 +17,7 @@ def boot(which, tmp_path):
 def test_esp32_boots_with_soft_pin_interrupts_and_sees_a_two_pad_tie(tmp_path):
     b, got = boot("esp32", tmp_path)
     assert b["board"] == "esp32" and b["capture"] == "irq"
+    assert b["tie_us"] == 5000  # the capture path's default tie window, at boot
     # both pads from one register snapshot, then OK pressed and released
     assert got == "got [('press', 0), ('press', 1), ('press', 6), ('release', 6)]"
 
@@ -24,12 +25,14 @@ def test_esp32_boots_with_soft_pin_interrupts_and_sees_a_two_pad_tie(tmp_path):
 def test_pico_falls_back_to_pin_interrupts_when_asked(tmp_path):
     b, got = boot("pico-irq", tmp_path)
     assert b["board"] == "pico" and b["capture"] == "irq"
+    assert b["tie_us"] == 100
     assert got == "got [('press', 0), ('press', 1), ('press', 6), ('release', 6)]"
 
 
 def test_pico_boots_with_pio_pads_and_interrupt_nav_buttons(tmp_path):
     b, got = boot("pico", tmp_path)
     assert b["board"] == "pico" and b["capture"] == "pio"
+    assert b["tie_us"] == 10
     assert got == "got [('press', 6), ('release', 6)]"
 
 

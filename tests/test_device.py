@@ -44,7 +44,7 @@ def rig(tmp_path, lines=(), window_us=0):
     ring = EventRing(16)
     app = RaceApp(store, log, window_us)
     i2c = m.I2C(0)
-    disp = Display(i2c, 0x3C, use_lib=False)
+    disp = Display(i2c, 0x3C)
     pwm = m.PWM(None)
     dev = Device(ring, app, log, store=store, display=disp, buzzer=Buzzer(pwm),
                  console=Console(lines))
@@ -164,7 +164,7 @@ store = Store(ROOT, uid='e661')
 ring = EventRing(64, machine.disable_irq, machine.enable_irq)
 app = RaceApp(store, log)
 i2c = machine.I2C(0)
-dev = Device(ring, app, log, store=store, display=Display(i2c, use_lib=False),
+dev = Device(ring, app, log, store=store, display=Display(i2c),
              buzzer=Buzzer(machine.PWM(None)))
 P = 1 << 30
 t = P - 5000

@@ -39,6 +39,7 @@ GPIO_MEM = "mem32"
 CAPTURE = "irq"  # no PIO on the ESP32
 CAPTURE_FALLBACK = None
 HARD_IRQ = False  # ESP32 pin interrupts are always soft (scheduled)
+TIE_US = {"irq": 5000}  # default tie window: soft IRQ stamps are off by up to ~5 ms
 
 
 def mask_from(reg):

@@ -36,6 +36,9 @@ GPIO_MEM = "mem16"
 CAPTURE = "pio"  # pads sampled by a PIO state machine (hw/pio_capture.py)
 CAPTURE_FALLBACK = "irq"  # pin interrupts if the PIO path cannot start
 HARD_IRQ = True  # rp2 supports hard pin interrupts
+# Default tie window per capture path (docs/timing.md): PIO margins are
+# exact to 1 us; the hard IRQ's are off by up to ~75 us.
+TIE_US = {"pio": 10, "irq": 100}
 
 
 def mask_from(reg):

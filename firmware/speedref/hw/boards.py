@@ -41,6 +41,11 @@ def select(machine=None):
     return board
 
 
+def tie_default_us(board, mode):
+    """The tie window a game gets by default on this board and capture path."""
+    return board.TIE_US[mode]
+
+
 def make_capture(board, ring, machine, mode=None):
     """The slap capture the board asks for: PIO on the Pico (falling back to
     pin interrupts), pin interrupts on the ESP32.  Returns (capture, mode)."""
@@ -137,9 +142,10 @@ def build(board=None, root="/data"):
     display = Display(i2c, board.OLED_ADDR)
     buzzer = Buzzer(machine.PWM(machine.Pin(board.BUZZER_PIN)))
     store = Store(root)
-    app = App(store, log)
-    capture, mode = make_capture(board, ring, machine)
-    log.emit({"ev": "boot", "board": board.NAME, "capture": mode, "display": display.kind,
-              "platform": sys.platform})
+    capture, mode = make_capture(board, ring, machine)  # the ring holds any early press
+    tie = tie_default_us(board, mode)
+    app = App(store, log, tie_us=tie)
+    log.emit({"ev": "boot", "board": board.NAME, "capture": mode, "tie_us": tie,
+              "platform": sys.platform, "chip": chip(_uname_machine())})
     return Device(ring, app, log, store=store, display=display, buzzer=buzzer,
                   capture=capture, console=UsbConsole())
