@@ -39,7 +39,7 @@ from device_testapp import RaceApp
 store = Store(ROOT, uid="bench")
 log = Log(write=lambda s: None)
 i2c = machine.I2C(0)
-disp = Display(i2c, use_lib=False)
+disp = Display(i2c)
 ring = EventRing(64, machine.disable_irq, machine.enable_irq)
 dev = None
 lat = []

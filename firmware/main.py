@@ -3,6 +3,12 @@
 # it crashed CRASH_LIMIT times in a row: then it stays at the REPL (so a
 # person can fix it over USB) and says so.  A clean run of the loop for a
 # minute clears the count.
+#
+# Safe mode: OK held at power-up skips the app and leaves the REPL free (for
+# mpremote, e.g. to replace a main.py that crashes at once).  A chip without
+# a board file is refused with a log line, also at the REPL, never reset.
+# No watchdog: on rp2 a started WDT cannot be stopped, so it would keep
+# resetting a board someone is working on at the REPL.
 import micropython
 
 try:
@@ -27,10 +33,17 @@ def _crashes(n=None):
     return n
 
 
-def run():
+def safe_mode(board):
+    """True when OK (button 6) is held down at power-up."""
+    import machine
+    p = machine.Pin(board.BUTTON_PINS[6], machine.Pin.IN, machine.Pin.PULL_UP)
+    return p.value() == 0
+
+
+def run(board):
     import time
     from speedref.hw import boards
-    device = boards.build()
+    device = boards.build(board)
     start = time.ticks_us()
 
     def clean(now):  # a minute without a crash: the crash count starts again
@@ -46,8 +59,17 @@ def run():
 def main():
     import machine
     from speedref.log import Log
+    from speedref.hw import boards
     try:
-        run()
+        board = boards.select()
+    except boards.UnknownBoard as e:
+        Log().emit({"ev": "error", "what": "board", "msg": str(e)})
+        return
+    if safe_mode(board):
+        Log().emit({"ev": "safe_mode", "msg": "OK held at power-up: app not started, REPL free"})
+        return
+    try:
+        run(board)
     except KeyboardInterrupt:
         print("stopped: at the REPL")  # Ctrl-C from mpremote: no reset
         return

@@ -4,5 +4,4 @@
 # main.py stays a file on the board's filesystem (copy it with mpremote).
 # See docs/hardware.md.
 include("$(PORT_DIR)/boards/manifest.py")  # the port's own frozen modules
-require("ssd1306")  # micropython-lib's SSD1306 driver (hw/display.py uses it)
 package("speedref", opt=3)

@@ -9,7 +9,8 @@
 4. compile firmware/ with mpy-cross for the board's architecture (-march);
 5. copy only the files whose hash differs, delete stale firmware files (a stale
    .py would shadow its new .mpy), refuse up front when they do not fit;
-6. `mpremote mip install` the micropython-lib dependencies it lacks (ssd1306);
+6. `mpremote mip install` the micropython-lib dependencies it lacks (package.json
+   "deps"; none today: the display code has its own SSD1306 init);
 7. copy main.py (kept as source: MicroPython runs main.py only as .py), reset.
 
 --dry-run compiles (for the sizes) and prints the exact mpy-cross and mpremote
@@ -35,7 +36,7 @@ ARCH_NAMES = {0: None, 1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m",
 BOARD_ARCH = {"pico": "armv6m", "esp32": "xtensawin"}
 # The firmware is written for MicroPython 1.2x (docs/architecture.md).
 MIN_VERSION = (1, 20, 0)
-DEFAULT_DEPS = [("ssd1306", "latest")]
+DEFAULT_DEPS = []  # without a package.json: no micropython-lib packages
 # Files under firmware/ that never go to the board: the freezing manifest and
 # the card-level game models (simulator and tests only; the app never imports them).
 NOT_ON_BOARD_NAMES = {"manifest.py", "package.json"}
@@ -138,7 +139,7 @@ def firmware_files(root):
 
 
 def deps_of(root):
-    """micropython-lib dependencies from firmware/package.json ("deps"), else ssd1306."""
+    """micropython-lib dependencies from firmware/package.json ("deps"), else none."""
     pj = Path(root) / "package.json"
     if not pj.exists():
         return list(DEFAULT_DEPS)

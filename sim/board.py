@@ -96,9 +96,8 @@ class Board:
         self.buzzer = Buzzer(self.pwm)  # the firmware's own non-blocking tone queue
         from speedref.hw.display import Display
         # The OLED on its I2C bus; the firmware's own display code drives it.
-        # use_lib=False: never pick up some other `ssd1306` module on the host.
         self.oled = VirtualSSD1306(PICO.OLED_ADDR)
-        self.display = Display(self.oled, PICO.OLED_ADDR, use_lib=False)
+        self.display = Display(self.oled, PICO.OLED_ADDR)
         self.lines = []  # the USB console: one JSON string per line
         self.on_line = None  # a viewer's callback(obj)
         self.log = Log(write=self._console)

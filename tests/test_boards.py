@@ -10,12 +10,14 @@ def boot(which, tmp_path):
     lines = r.stdout.splitlines()
     boot_line = next(json.loads(l) for l in lines if l.startswith("{") and '"boot"' in l)
     got = next(l for l in lines if l.startswith("got"))
+    boot.i2c_timeout = next(l for l in lines if l.startswith("i2c_timeout")).split()[1]
     return boot_line, got
 
 
 def test_esp32_boots_with_soft_pin_interrupts_and_sees_a_two_pad_tie(tmp_path):
     b, got = boot("esp32", tmp_path)
     assert b["board"] == "esp32" and b["capture"] == "irq"
+    assert b["tie_us"] == 5000  # the capture path's default tie window, at boot
     # both pads from one register snapshot, then OK pressed and released
     assert got == "got [('press', 0), ('press', 1), ('press', 6), ('release', 6)]"
 
@@ -23,10 +25,45 @@ def test_esp32_boots_with_soft_pin_interrupts_and_sees_a_two_pad_tie(tmp_path):
 def test_pico_falls_back_to_pin_interrupts_when_asked(tmp_path):
     b, got = boot("pico-irq", tmp_path)
     assert b["board"] == "pico" and b["capture"] == "irq"
+    assert b["tie_us"] == 100
     assert got == "got [('press', 0), ('press', 1), ('press', 6), ('release', 6)]"
 
 
 def test_pico_boots_with_pio_pads_and_interrupt_nav_buttons(tmp_path):
     b, got = boot("pico", tmp_path)
     assert b["board"] == "pico" and b["capture"] == "pio"
+    assert b["tie_us"] == 10
     assert got == "got [('press', 6), ('release', 6)]"
+
+
+def test_the_oled_bus_gets_an_explicit_timeout(tmp_path):
+    """A hung I2C bus costs at most the board's I2C_TIMEOUT_US per write, not
+    whatever the port defaults to."""
+    for which in ("esp32", "pico"):
+        boot(which, tmp_path / which)
+        assert boot.i2c_timeout == "50000"
+
+
+def test_board_is_chosen_by_chip_and_unknown_chips_are_refused():
+    """os.uname().machine names the chip: ESP32-S2/S3/C3 also say sys.platform
+    "esp32" but have their GPIO input register elsewhere."""
+    import pytest
+    from speedref.hw import boards
+    assert boards.select("Raspberry Pi Pico with RP2040").NAME == "pico"
+    assert boards.select("Raspberry Pi Pico2 with RP2350").NAME == "pico"
+    assert boards.select("Generic ESP32 module with ESP32").NAME == "esp32"
+    for m in ("Generic ESP32S3 module with ESP32S3", "ESP32C3 module with ESP32C3",
+              "Generic ESP32S2 module with ESP32S2", "linux [GCC 12] version"):
+        with pytest.raises(boards.UnknownBoard) as e:
+            boards.select(m)
+        assert "no board file" in str(e.value)
+
+
+def test_pico_reads_gpio_in_as_a_small_int_even_with_gpio30_31_high():
+    """RP2350B: GPIO30/31 pulled up set bits >= 2**30 of GPIO_IN; mem32 would
+    return a big int in the hard IRQ.  The Pico reads the low half-word."""
+    from speedref.hw import board_pico as b
+    assert b.GPIO_MEM == "mem16"
+    assert max(b.BUTTON_PINS) < 16
+    reg = 0xC0000000 | 0x3FC  # GPIO30/31 high, every button up
+    assert b.mask_from(reg & 0xFFFF) == 0

@@ -44,7 +44,7 @@ def rig(tmp_path, lines=(), window_us=0):
     ring = EventRing(16)
     app = RaceApp(store, log, window_us)
     i2c = m.I2C(0)
-    disp = Display(i2c, 0x3C, use_lib=False)
+    disp = Display(i2c, 0x3C)
     pwm = m.PWM(None)
     dev = Device(ring, app, log, store=store, display=disp, buzzer=Buzzer(pwm),
                  console=Console(lines))
@@ -139,7 +139,10 @@ def test_usb_console_reads_lines_without_blocking():
     assert con.readline() is None
     os.write(w, b'mp"}\r\n' + b"x" * 300 + b"\nok\n")
     assert con.readline() == '{"cmd": "dump"}'
-    assert con.readline() == "ok"  # the over-long line was thrown away whole
+    # the over-long line is thrown away whole; a call reads at most LINE_MAX + 1
+    # chars, so that takes this call too
+    assert con.readline() is None
+    assert con.readline() == "ok"
     assert con.readline() is None
     os.close(w)
     os.close(r)
@@ -161,7 +164,7 @@ store = Store(ROOT, uid='e661')
 ring = EventRing(64, machine.disable_irq, machine.enable_irq)
 app = RaceApp(store, log)
 i2c = machine.I2C(0)
-dev = Device(ring, app, log, store=store, display=Display(i2c, use_lib=False),
+dev = Device(ring, app, log, store=store, display=Display(i2c),
              buzzer=Buzzer(machine.PWM(None)))
 P = 1 << 30
 t = P - 5000
@@ -193,3 +196,83 @@ def test_device_loop_under_micropython_allocates_nothing_per_event(tmp_path):
     assert d["presses"] == 202 and d["releases"] == 200
     assert d["tie"] == [0, 2] and d["text"] == "Tie"
     assert json.loads(d["log"][0])["ev"] == "slap"
+
+
+class FlakyI2C:
+    """An I2C bus whose writes fail (NACK, timeout) while `fail` is set."""
+
+    def __init__(self, m):
+        self.bus = m.I2C(0)
+        self.fail = False
+        self.writes = self.bus.writes
+
+    def writeto(self, addr, buf, stop=True):
+        if self.fail:
+            raise OSError(5)  # EIO, as a NACK reads on a board
+        return self.bus.writeto(addr, buf)
+
+    def writevto(self, addr, vector, stop=True):
+        if self.fail:
+            raise OSError(110)  # ETIMEDOUT
+        return self.bus.writevto(addr, vector)
+
+
+def test_display_errors_are_counted_logged_rarely_and_the_panel_redrawn_whole(tmp_path):
+    """A glitch on the OLED's I2C bus must not stop (or reset) the referee."""
+    dev, ring, app, disp, i2c, pwm, out = rig(tmp_path)
+    bus = FlakyI2C(fake_machine())
+    disp.drv.i2c = bus
+    dev.step(START)
+    bus.fail = True
+    t = 0
+    for i in range(300):  # 3 s of changing frames, a step every 10 ms, all failing
+        app.buf[0] = (i + 1) & 0xFF
+        app.dirty = True
+        t += 10000
+        dev.step(ticks_add(START, t))
+    errs = [e for e in evs(out) if e["ev"] == "error"]
+    assert errs and errs[0]["what"] == "display"
+    assert len(errs) == 1  # rate-limited, not one per loop pass
+    assert dev.display_errors == 300
+    bus.fail = False
+    n = len(bus.writes)
+    t += 10000
+    dev.step(ticks_add(START, t))  # no new frame: the lost one is sent again, whole
+    assert bus.writes[-1][1] == b"\x40" + bytes(app.buf)
+    assert len(bus.writes) == n + 7
+
+
+def test_usb_console_flood_without_newline_is_read_in_bounded_slices():
+    """300 KB with no newline: each readline() call reads at most LINE_MAX + 1
+    chars, and a line split over calls still arrives whole."""
+    from speedref.device import LINE_MAX
+
+    class Flood:  # always readable, like a host writing as fast as USB goes
+        def __init__(self, data):
+            self.data = data
+            self.pos = 0
+            self.reads = 0
+
+        def read(self, n):
+            self.reads += 1
+            c = self.data[self.pos:self.pos + n]
+            self.pos += len(c)
+            return c
+
+    class Poller:
+        def __init__(self, s):
+            self.s = s
+
+        def poll(self, timeout):
+            return [1] if self.s.pos < len(self.s.data) else []
+
+    s = Flood("x" * 300000 + "\n" + '{"cmd": "dump"}\n')
+    con = UsbConsole(s, Poller(s))
+    calls = 0
+    line = None
+    while line is None and calls < 2000:
+        before = s.reads
+        line = con.readline()
+        assert s.reads - before <= LINE_MAX + 1
+        calls += 1
+    assert line == '{"cmd": "dump"}'

@@ -22,19 +22,24 @@ def test_package_json_matches_the_firmware_tree():
     pkg = json.loads((FW / "package.json").read_text())
     want = expected_urls()
     assert pkg["urls"] == want, "firmware/package.json is out of date: run python tests/test_device_dist.py"
-    assert ["ssd1306", "latest"] in pkg["deps"]
+    assert pkg["deps"] == []  # hw/display.py has its own SSD1306 init
     assert pkg["version"]
 
 
-def test_manifest_freezes_the_package_and_the_display_driver():
+def test_manifest_freezes_the_package_and_needs_no_display_driver():
     text = (FW / "manifest.py").read_text()
-    assert 'package("speedref"' in text and 'require("ssd1306")' in text
+    assert 'package("speedref"' in text and "require(" not in text
     compile(text, "manifest.py", "exec")
 
 
 MAIN_DRIVER = r'''
 import sys
 import machine
+from speedref.hw import boards
+boards._uname_machine = lambda: "Raspberry Pi Pico with RP2040"
+def build(board=None, root="/data"):
+    raise OSError(5)  # e.g. the OLED not answering at boot
+boards.build = build
 src = open(MAIN).read().replace('"/crashes"', repr(CRASH))
 for run in range(4):
     try:
@@ -46,8 +51,8 @@ for run in range(4):
 
 
 def test_main_logs_the_crash_resets_and_stops_after_three(tmp_path):
-    """No board file for the Unix port's platform: build() raises -> a crash line with its
-    traceback, a reset; the third crash in a row stays at the REPL and says so."""
+    """build() raises -> a crash line with its traceback, a reset; the third crash
+    in a row stays at the REPL and says so."""
     code = "MAIN = %r\nCRASH = %r\n" % (str(FW / "main.py"), str(tmp_path / "crashes")) + MAIN_DRIVER
     r = mpyrun.run(code=code, use_mpy=False)
     lines = r.stdout.splitlines()
@@ -56,13 +61,13 @@ def test_main_logs_the_crash_resets_and_stops_after_three(tmp_path):
     crashes = [json.loads(l) for l in lines if l.startswith("{")]
     assert all(c["ev"] == "error" for c in crashes)
     assert sum(1 for c in crashes if c["what"] == "crash") == 4
-    assert "no board file" in crashes[0]["msg"] and "Traceback" in crashes[0]["traceback"]
+    assert "OSError" in crashes[0]["msg"] and "Traceback" in crashes[0]["traceback"]
     loops = [c for c in crashes if c["what"] == "crash_loop"]
     assert len(loops) == 2 and "staying at the REPL" in loops[0]["msg"]
 
 
 def write_package_json():
-    pkg = {"urls": expected_urls(), "deps": [["ssd1306", "latest"]], "version": "0.1.0"}
+    pkg = {"urls": expected_urls(), "deps": [], "version": "0.1.0"}
     (FW / "package.json").write_text(json.dumps(pkg, indent=1) + "\n")
 
 

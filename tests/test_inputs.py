@@ -121,3 +121,28 @@ def test_bits_beyond_the_buttons_are_ignored():
 def test_ticks_helper_wraps_like_a_board():
     assert ticks_diff(at(3001), at(2999)) == 2
     assert at(3001) == 1
+
+
+def test_event_stamped_after_the_loops_now_keeps_its_lockout():
+    """The loop reads `now`, then drains: a press stamped after `now` is not
+    an expired lockout, so its bounce 2 ms later stays hidden (a Spit hold
+    must not turn into a tap)."""
+    app, inp, _ = make(bounce_us=10000)
+    inp.feed(at(100), 0b0001)  # press stamped 100 us after the loop's now
+    inp.tick(at(0))  # the same pass's tick, with the earlier now
+    inp.feed(at(2000), 0)  # contact bounce
+    inp.feed(at(2300), 0b0001)
+    inp.tick(at(1000))
+    inp.tick(at(20000))
+    assert app.ev == [("press", 0, at(100))]
+    assert inp.held(0)
+
+
+def test_a_lockout_never_ticked_for_half_a_wrap_is_not_stuck():
+    """No tick for 2**29 us (the lockout's age reads negative): stale, not held."""
+    app, inp, _ = make(bounce_us=10000)
+    inp.feed(at(0), 0b0001)
+    late = ticks_add(START, (1 << 29) + 5000)
+    assert ticks_diff(late, at(0)) < 0
+    inp.feed(late, 0)
+    assert app.ev == [("press", 0, at(0)), ("release", 0, late)]

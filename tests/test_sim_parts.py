@@ -134,7 +134,7 @@ def test_firmware_display_code_fills_the_virtual_ssd1306_ram():
     from sim.hardware import VirtualSSD1306
     from speedref.hw.display import Display
     o = VirtualSSD1306(0x3C)
-    d = Display(o, 0x3C, use_lib=False)
+    d = Display(o, 0x3C)
     assert o.on and not o.inverse
     buf = bytearray(range(256)) * 4
     d.show(buf)

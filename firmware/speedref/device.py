@@ -5,13 +5,20 @@
 #
 # step() allocates nothing per input event: the ring is drained into
 # preallocated arrays and the decoder works on small ints.
+#
+# A failed display write (OSError: the OLED's I2C bus NACKed or timed out)
+# never stops the referee: it is counted, logged at most once every
+# ERROR_LOG_US, and the whole frame is sent again at the next pass (the
+# display forgets what the panel holds when a write fails).
 import json
 from array import array
 
 from speedref.inputs import Inputs
+from speedref.ticks import ticks_diff
 
 BATCH = 32  # ring events handled per drain (the ring is drained until empty)
 LINE_MAX = 256  # longest console command line we accept
+ERROR_LOG_US = 10000000  # a repeating display error is logged once per 10 s
 
 
 class Device:
@@ -30,6 +37,9 @@ class Device:
         self._ms = array("l", [0] * BATCH)
         self._dropped = ring.dropped
         self.events = 0  # ring events handled
+        self.display_errors = 0
+        self._unshown = False  # the last frame did not reach the panel
+        self._err_logged = None  # when the last display error line went out
 
     def step(self, now_us):
         """One pass of the loop at time now_us (ticks_us)."""
@@ -43,8 +53,12 @@ class Device:
             n = self.ring.drain(self._ts, self._ms) if n == BATCH else 0
         self.inputs.tick(now_us)
         self.app.tick(now_us)
-        if self.app.dirty and self.display is not None:
-            self.display.show(self.app.buf)
+        if (self.app.dirty or self._unshown) and self.display is not None:
+            try:
+                self.display.show(self.app.buf)
+                self._unshown = False
+            except OSError as e:
+                self._display_failed(e, now_us)
         self.app.dirty = False
         sound = self.app.pop_sound()
         while sound is not None:
@@ -75,6 +89,15 @@ class Device:
             if until is not None and until(now):
                 return
             sleep_ms(1)
+
+    def _display_failed(self, e, now_us):
+        self.display_errors += 1
+        self._unshown = True
+        t = self._err_logged
+        if t is None or ticks_diff(now_us, t) >= ERROR_LOG_US:
+            self._err_logged = now_us
+            self.log.emit({"ev": "error", "what": "display", "msg": str(e),
+                           "count": self.display_errors})
 
     def _stuck(self, button, held_us):
         self.log.emit({"ev": "error", "what": "stuck", "button": button,
@@ -109,20 +132,26 @@ class UsbConsole:
     """Command lines from the USB serial console without blocking: poll
     sys.stdin with select.poll and read what is there, one char at a time,
     into a fixed buffer (the board's REPL channel).  A line longer than
-    LINE_MAX is thrown away whole."""
+    LINE_MAX is thrown away whole.  One call reads at most LINE_MAX + 1
+    chars, so a host flooding the console cannot hold up a loop pass; a
+    line split over calls is kept until its newline arrives."""
 
-    def __init__(self, stream=None):
-        import select
+    def __init__(self, stream=None, poller=None):
         import sys
         self.stream = stream or sys.stdin
-        self.poller = select.poll()
-        self.poller.register(self.stream, select.POLLIN)
+        if poller is None:
+            import select
+            poller = select.poll()
+            poller.register(self.stream, select.POLLIN)
+        self.poller = poller
         self.buf = bytearray(LINE_MAX)
         self.n = 0
         self.overlong = False
 
     def readline(self):
-        while self.poller.poll(0):
+        budget = LINE_MAX + 1
+        while budget and self.poller.poll(0):
+            budget -= 1
             c = self.stream.read(1)
             if not c:
                 return None

@@ -10,6 +10,11 @@
 #
 # Bounce: after an edge is passed on, that button's changes are ignored for
 # bounce_us (the capture path may already debounce; the PIO path does not).
+# The loop reads its clock before it drains the ring, so an edge may be
+# stamped a little after the `now` that tick() gets: a lockout whose age
+# reads negative by up to AHEAD_US has not started yet and holds.  Only an
+# age beyond that (more than half a tick period, about 9 minutes, without a
+# tick) means the lockout is long over, so a wrap never leaves one stuck.
 # When the lockout ends and the last snapshot disagrees with what the app
 # was told (a tap shorter than the lockout), tick() passes the change on with
 # the time the level really changed.
@@ -23,6 +28,7 @@ from speedref.ticks import ticks_diff
 BUTTONS = 8  # 0..3 pads P1..P4, 4 UP, 5 DOWN, 6 OK, 7 BACK
 BOUNCE_US = 10000
 STUCK_US = 60000000
+AHEAD_US = 1000000  # how far after `now` an event may be stamped
 
 
 class Inputs:
@@ -58,10 +64,8 @@ class Inputs:
         """Every loop: end lockouts, resync levels the lockout held back,
         report stuck buttons."""
         for b in range(self.n):
-            if self._locked[b]:
-                d = ticks_diff(now, self._edge_t[b])
-                if d < 0 or d >= self.bounce_us:
-                    self._locked[b] = False
+            if self._locked[b] and not self._holds(b, now):
+                self._locked[b] = False
         self._settle(now)
         held = self.level
         b = 0
@@ -80,16 +84,14 @@ class Inputs:
         b = 0
         while diff:
             if diff & 1:
-                ok = True
-                if self._locked[b]:
-                    d = ticks_diff(now, self._edge_t[b])
-                    # A negative difference can only mean the lockout is long
-                    # over (ticks wrapped); otherwise wait it out.
-                    ok = d < 0 or d >= self.bounce_us
-                if ok:
+                if not (self._locked[b] and self._holds(b, now)):
                     self._pass_on(b, self._raw_t[b])
             diff >>= 1
             b += 1
+
+    def _holds(self, b, now):
+        # Button b's lockout is still on at `now` (see the header).
+        return -AHEAD_US <= ticks_diff(now, self._edge_t[b]) < self.bounce_us
 
     def _pass_on(self, b, t):
         bit = 1 << b

@@ -46,11 +46,18 @@ from sim.hardware import PERIOD, MASK  # noqa: E402
 UP, DOWN, OK = 4, 5, 6
 LOOP_US = 5000          # the simulated main loop runs every 5 ms (and at every edge)
 from speedref.app.speed_flow import HOLD_US  # noqa: E402  (a pad held this long is a stuck call)
+from speedref.app.core import TIE_DEFAULT_US  # noqa: E402
 GAME_LIMIT_US = 3600 * 1000000  # one simulated hour: a game that takes longer has stalled
 
 
 class TableError(Exception):
     """The table itself could not go on (a stalled game, an unexpected screen)."""
+
+
+def tie_us(tie_ms):
+    """The tie window the referee uses for a "tie_ms" option: "auto" is the
+    app's default, which the simulated board keeps at 5 ms (app/core.py)."""
+    return TIE_DEFAULT_US if tie_ms == "auto" else tie_ms * 1000
 
 
 def seen(board):
@@ -281,7 +288,7 @@ def speed_options(rng):
         "slap_to_win": rng.random() < 0.5,
         "match": rng.choice(("single", "single", "best_of", "target")),
         "target": rng.choice((15, 15, 25, 25, 50)),
-        "tie_ms": rng.choice((5, 0, 1, 2, 10, 20, 50)),
+        "tie_ms": rng.choice(("auto", 0, 1, 2, 10, 20, 50)),
     }
 
 
@@ -306,7 +313,7 @@ class SpeedTable(Table):
         self.mistakes = mistakes
         self.people = [Person(rng, 0, bounce=0.08 if mistakes else 0),
                        Person(rng, 1, bounce=0.08 if mistakes else 0)]
-        self.window = self.opts["tie_ms"] * 1000
+        self.window = tie_us(self.opts["tie_ms"])
         # truth
         self.t_deals = []         # (winner, left, flips, rebuilds) per deal
         self.t_false = []         # (deal, seat, early_us)

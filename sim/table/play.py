@@ -23,7 +23,7 @@ says why a card was refused.
 import sys
 
 from sim.bots import STUCK_HOLD_US
-from sim.table import SpeedTable, TableError
+from sim.table import SpeedTable, TableError, tie_us
 from speedref.engine.errors import RuleError
 
 CARD_KEYS = "asdfghl"
@@ -58,7 +58,7 @@ class SpeedPlay(SpeedTable):
             return
         if new == F.LAYOUT:
             self.opts = dict(flow.opts)
-            self.window = self.opts["tie_ms"] * 1000
+            self.window = tie_us(self.opts["tie_ms"])
             self._new_deal()
             self.note = "Lay out, then OK (Enter)"
         elif new == F.READY:

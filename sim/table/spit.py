@@ -38,7 +38,7 @@ and the record on the virtual flash.
 import json
 
 from sim.bots import Person, STUCK_HOLD_US
-from sim.table import Table, TableError, LOOP_US, UP, DOWN, OK
+from sim.table import Table, TableError, LOOP_US, UP, DOWN, OK, tie_us
 from speedref.app.menu import OPTIONS
 
 # The device's own timings, so the people wait for what the referee waits for:
@@ -80,7 +80,7 @@ class SpitTable(Table):
         self.SP = SP
         rng = self.rng
         self.opts = opts or spit_options(rng)
-        self.window = self.opts["tie_ms"] * 1000
+        self.window = tie_us(self.opts["tie_ms"])
         self.mistakes = mistakes
         # lift_early: stuck players may take their hands off the pads once
         # the "Spit again" countdown runs, as people do.

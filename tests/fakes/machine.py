@@ -8,8 +8,11 @@
 
 GPIO_IN_ADDRS = (0xD0000004, 0x3FF4403C)  # rp2 SIO GPIO_IN, ESP32 GPIO_IN_REG
 mem32 = {}
+mem16 = {}  # the low half-words of the same registers
 for _a in GPIO_IN_ADDRS:
     mem32[_a] = 0
+    mem16[_a] = 0
+_preset = {}  # pin id -> level it has when created (a button held at power-up)
 _reg = [0]  # levels of every fake pin, bit n = GPIOn
 
 _pins = {}
@@ -25,6 +28,7 @@ def _set_reg(v):
     _reg[0] = v
     for a in GPIO_IN_ADDRS:
         mem32[a] = v
+        mem16[a] = v & 0xFFFF
 
 
 class Pin:
@@ -47,6 +51,8 @@ class Pin:
         _pins[id] = self
         if value is not None:
             self._level(value)
+        elif id in _preset:
+            self._level(_preset[id])
         elif pull == Pin.PULL_UP:
             self._level(1)
         else:
@@ -104,8 +110,14 @@ def set_levels(mask_of_pins, level):
             _pins[i]._level(level)
 
 
+def preset(id, level):
+    """Pin `id` reads `level` from power-up on (e.g. OK held down: 0)."""
+    _preset[id] = level
+
+
 def reset_fakes():
     _pins.clear()
+    _preset.clear()
     _set_reg(0)
     irq_state[0] = 0
 
@@ -137,8 +149,9 @@ def freq(f=None):
 
 
 class I2C:
-    def __init__(self, id=0, scl=None, sda=None, freq=400000):
+    def __init__(self, id=0, scl=None, sda=None, freq=400000, timeout=None):
         self.id = id
+        self.timeout = timeout  # None: the port's default (tests check build() sets it)
         self.writes = []  # (addr, bytes) per transaction
         self.bytes_sent = 0
 

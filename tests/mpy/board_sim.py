@@ -105,7 +105,7 @@ class Board:
                                enable_irq=machine.enable_irq)
         self.capture.start()
         self.i2c = machine.I2C(board.I2C_ID)
-        self.display = Display(self.i2c, board.OLED_ADDR, use_lib=False)
+        self.display = Display(self.i2c, board.OLED_ADDR)
         self.pwm = machine.PWM(machine.Pin(board.BUZZER_PIN))
         self.buzzer = Buzzer(self.pwm)
         self.log = TeeLog(echo)

@@ -11,7 +11,9 @@ import machine
 from speedref.hw import boards
 
 which, root = sys.argv[1], sys.argv[2]
-board = boards.select("esp32" if which == "esp32" else "rp2")
+board = boards.select("Generic ESP32 module with ESP32" if which == "esp32"
+                      else "Raspberry Pi Pico with RP2040")
+boards._uname_machine = lambda: "test"  # the boot line's chip
 if which == "pico-irq":
     board.CAPTURE = "irq"
 dev = boards.build(board, root=root)
@@ -47,3 +49,4 @@ machine.pin(pads[6]).drive(1)
 dev.step(time.ticks_us())
 print("ring", dev.ring.head, "dropped", dev.ring.dropped)
 print("got", got)
+print("i2c_timeout", dev.display.drv.i2c.timeout)

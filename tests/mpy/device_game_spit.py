@@ -9,7 +9,7 @@ import app_spit_game as G
 
 def main(root, arg_file):
     bd = Board(root)
-    choose_game(bd, "spit", {"tie_ms": 5})
+    choose_game(bd, "spit", {"tie_ms": "auto"})  # 5 ms on the simulated board
     for r in G.GAME:
         G.play_round(bd, r, 7300)
     bd.tap(OK)  # the final screen: store and end

@@ -40,11 +40,18 @@ ERROR = (330, 200)      # something refused or went wrong
 
 _SOUND_SLOTS = const(4)
 
+# The tie window a game gets when its setting is "auto" and no board says
+# otherwise: 5 ms, right for ESP32's soft interrupts (docs/timing.md).  On a
+# board, hw/boards.build passes the default of the capture path it runs; the
+# simulator keeps 5 ms, which its recorded scripts were written for.
+TIE_DEFAULT_US = const(5000)
+
 
 class App:
-    def __init__(self, store, log):
+    def __init__(self, store, log, tie_us=TIE_DEFAULT_US):
         self.store = store
         self.log = log
+        self.tie_default_us = tie_us
         self.buf = bytearray(1024)
         self.fb = framebuf.FrameBuffer(self.buf, 128, 64, framebuf.MONO_VLSB)
         self.dirty = False
@@ -137,12 +144,19 @@ class App:
         """One JSON line on the USB log."""
         self.log.emit(obj)
 
+    def tie_window_us(self, tie_ms):
+        """A game's tie window in us from its "tie_ms" option ("auto": the board's)."""
+        return self.tie_default_us if tie_ms == "auto" else tie_ms * 1000
+
     def save(self, f, state):
         """Save flow `f`'s state (call at deal/hand boundaries only: every
         call is a flash write).  A resumed game gets `state` back."""
         try:
             self.store.save_game({"v": 1, "game": f.GAME, "opts": f.opts, "state": state})
-        except OSError as e:
+        except (OSError, MemoryError) as e:
+            # Flash full or the heap too fragmented for the JSON: the game goes
+            # on, and the last good save stays (the store writes a .tmp first).
+            gc.collect()
             self.emit({"ev": "error", "what": "app", "msg": "save failed: %s" % e})
 
     def finish(self, record):
@@ -150,7 +164,8 @@ class App:
         The flow keeps showing its final screen and calls close() on OK."""
         try:
             self.store.add_record(record)
-        except OSError as e:
+        except (OSError, MemoryError) as e:
+            gc.collect()
             self.emit({"ev": "error", "what": "app", "msg": "record not stored: %s" % e})
         self.emit({"ev": "game_end", "record": record})
         self._clear_game()

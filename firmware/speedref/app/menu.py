@@ -8,6 +8,11 @@ GAMES = ("speed", "spit", "speedrun", "partners")
 GAME_NAMES = ("Speed", "Spit", "Speed Run", "Partners")
 
 # Per game: (key, label, allowed values; the first is the default).
+# Tie window "auto": the board's own default, which follows its capture
+# path (App.tie_default_us, docs/timing.md: 0.01 ms PIO, 0.1 ms rp2 pin
+# interrupts, 5 ms ESP32); a number is milliseconds.  "auto" took the place
+# of the old default 5, so a settings file holding 5 now gets "auto".
+TIE_MS = ("auto", 0, 1, 2, 10, 20, 50)
 OPTIONS = {
     "speed": (
         ("layout", "Layout", ("pagat", "classic")),
@@ -17,10 +22,10 @@ OPTIONS = {
         ("slap_to_win", "Slap win", (False, True)),
         ("match", "Match", ("target", "best_of", "single")),
         ("target", "Target", (25, 15, 50, 100)),
-        ("tie_ms", "Tie ms", (5, 0, 1, 2, 10, 20, 50)),
+        ("tie_ms", "Tie ms", TIE_MS),
     ),
     "spit": (
-        ("tie_ms", "Tie ms", (5, 0, 1, 2, 10, 20, 50)),
+        ("tie_ms", "Tie ms", TIE_MS),
     ),
     "speedrun": (
         ("length", "Length", ("long", "short", "medium")),
@@ -46,9 +51,17 @@ def merge_settings(saved):
         d = {}
         for key, label, values in OPTIONS[g]:
             v = old.get(key, values[0])
-            d[key] = v if v in values and type(v) is type(values[0]) else values[0]
+            d[key] = v if _allowed(v, values) else values[0]
         s[g] = d
     return s
+
+
+def _allowed(v, values):
+    # equal AND of the same type: True == 1, but True is no tie window
+    for x in values:
+        if x == v and type(x) is type(v):
+            return True
+    return False
 
 
 def value_text(v):

@@ -60,7 +60,7 @@ class SpeedFlow:
             {"best_of": 3} if m == "best_of" else {"target": opts["target"]})
         self.match = speed.SpeedMatch(opts["layout"], match, NAMES, opts["jokers"],
                                       opts["doubles"], opts["hand_limit"], opts["slap_to_win"])
-        self.race = Race(2, opts["tie_ms"] * 1000)
+        self.race = Race(2, app.tie_window_us(opts["tie_ms"]))
         # Pads: preallocated so a press in a race allocates nothing.  A press
         # is live (may become a tap or a hold) when it began in PLAY.
         self.pads = (PadHold(HOLD_US), PadHold(HOLD_US))

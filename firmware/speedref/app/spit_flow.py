@@ -74,7 +74,7 @@ class SpitFlow:
     def __init__(self, app, opts, now_us, state=None):
         self.app = app
         self.opts = opts
-        self.race = Race(2, opts["tie_ms"] * 1000)
+        self.race = Race(2, app.tie_window_us(opts["tie_ms"]))
         # Pads: preallocated so a press allocates nothing.  A press is live
         # (may become a tap or a hold) when it began in PLAY.
         self.pads = (PadHold(HOLD_US), PadHold(HOLD_US))

@@ -20,6 +20,9 @@ I2C_ID = 0
 I2C_SDA = 21
 I2C_SCL = 22
 I2C_FREQ = 400000
+# Whole-transfer timeout: a full 1024-byte frame takes ~23 ms at 400 kHz,
+# and a NACK or a hung bus raises OSError after at most this long.
+I2C_TIMEOUT_US = 50000
 OLED_ADDR = 0x3C
 
 BUZZER_PIN = 23
@@ -28,10 +31,15 @@ PAD_LED_PINS = (32, 33, 4, 14)  # optional
 # GPIO_IN_REG: bit n = level of GPIOn for GPIO0..31 (32..39 are in
 # GPIO_IN1_REG; no button uses them).
 GPIO_IN = 0x3FF4403C
+# Read whole: the handler is a scheduled (soft) callback here, where an
+# allocation is allowed, and GPIO28..31 do not exist on the ESP32, so the
+# value stays below 2**28 anyway.
+GPIO_MEM = "mem32"
 
 CAPTURE = "irq"  # no PIO on the ESP32
 CAPTURE_FALLBACK = None
 HARD_IRQ = False  # ESP32 pin interrupts are always soft (scheduled)
+TIE_US = {"irq": 5000}  # default tie window: soft IRQ stamps are off by up to ~5 ms
 
 
 def mask_from(reg):

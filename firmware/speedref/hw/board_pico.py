@@ -16,19 +16,29 @@ I2C_ID = 0  # I2C0 on GP16 (SDA) / GP17 (SCL), the OLED
 I2C_SDA = 16
 I2C_SCL = 17
 I2C_FREQ = 400000
+# Whole-transfer timeout: a full 1024-byte frame takes ~23 ms at 400 kHz,
+# and a NACK or a hung bus raises OSError after at most this long.
+I2C_TIMEOUT_US = 50000
 OLED_ADDR = 0x3C
 
 BUZZER_PIN = 15  # piezo through PWM slice 7B
 PAD_LED_PINS = (10, 11, 12, 13)  # optional, one per pad
 
-# SIO GPIO_IN: bit n = level of GPIOn (bits 0..29 on RP2040 and the QFN-60
-# RP2350 of the Pico 2), so the value is a small int on a 32-bit port and
-# reading it in a hard IRQ allocates nothing.
+# SIO GPIO_IN: bit n = level of GPIOn.  On an RP2350B (48 GPIOs) bits 30 and
+# 31 can be set, and machine.mem32 returns a big int (an allocation, which
+# fails in a hard IRQ) for any value >= 2**30.  Every button is below GPIO16,
+# so the handler reads only the low half-word with machine.mem16: at most
+# 0xFFFF, a small int on every port.  (GPIO_IN has no read side effects; a
+# half-word read of it returns bits 0..15.)
 GPIO_IN = 0xD0000004
+GPIO_MEM = "mem16"
 
 CAPTURE = "pio"  # pads sampled by a PIO state machine (hw/pio_capture.py)
 CAPTURE_FALLBACK = "irq"  # pin interrupts if the PIO path cannot start
 HARD_IRQ = True  # rp2 supports hard pin interrupts
+# Default tie window per capture path (docs/timing.md): PIO margins are
+# exact to 1 us; the hard IRQ's are off by up to ~75 us.
+TIE_US = {"pio": 10, "irq": 100}
 
 
 def mask_from(reg):

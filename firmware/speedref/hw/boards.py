@@ -4,17 +4,46 @@
 # simulator with virtual parts.
 import sys
 
+# Chips we have a board file for, by the MCU name MicroPython puts after
+# " with " in os.uname().machine (e.g. "Raspberry Pi Pico with RP2040",
+# "Generic ESP32 module with ESP32").  sys.platform alone is not enough:
+# ESP32-S2/S3/C3/C6 boards also say "esp32", but their GPIO input register
+# is elsewhere; they are refused rather than read at the wrong address.
+PICO_CHIPS = ("RP2040", "RP2350", "RP2350-RISCV")
+ESP32_CHIPS = ("ESP32", "ESP32-PICO-D4", "ESP32-PICO-V3-02")  # the original ESP32
 
-def select(platform=None):
-    """The board module for sys.platform ("rp2" -> Pico, "esp32" -> ESP32)."""
-    p = platform or sys.platform
-    if p == "rp2":
+
+class UnknownBoard(Exception):
+    """No board file fits this chip: main.py logs it and stays at the REPL."""
+
+
+def _uname_machine():
+    import os
+    return os.uname().machine
+
+
+def chip(machine):
+    """The MCU name in an os.uname().machine string."""
+    return machine.rpartition(" with ")[2]
+
+
+def select(machine=None):
+    """The board module for this chip (os.uname().machine, or the string given)."""
+    m = machine or _uname_machine()
+    c = chip(m)
+    if c in PICO_CHIPS:
         from speedref.hw import board_pico as board
-    elif p == "esp32":
+    elif c in ESP32_CHIPS:
         from speedref.hw import board_esp32 as board
     else:
-        raise ValueError("no board file for platform %r" % p)
+        raise UnknownBoard("no board file for %r (chip %r): speedref runs on RP2040, "
+                           "RP2350 and the original ESP32; add one in speedref/hw" % (m, c))
     return board
+
+
+def tie_default_us(board, mode):
+    """The tie window a game gets by default on this board and capture path."""
+    return board.TIE_US[mode]
 
 
 def make_capture(board, ring, machine, mode=None):
@@ -51,9 +80,16 @@ def _irq_capture(board, ring, machine, time, Capture, feed=None):
         def mask_from(reg, _m=board.mask_from, _f=feed):
             return (_m(reg) & 0xF0) | _f.pads
         watch = 0xF0
-    cap = Capture(ring, machine.mem32, board.GPIO_IN, mask_from, time.ticks_us, pins[first:],
+    schedule = None
+    if not board.HARD_IRQ:
+        # Soft pin callbacks: poll() schedules its snapshot (hw/capture.py).
+        import micropython
+        schedule = micropython.schedule
+    mem = getattr(machine, board.GPIO_MEM)  # the width keeps the value a small int
+    cap = Capture(ring, mem, board.GPIO_IN, mask_from, time.ticks_us, pins[first:],
                   trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=board.HARD_IRQ,
-                  disable_irq=machine.disable_irq, enable_irq=machine.enable_irq, watch=watch)
+                  disable_irq=machine.disable_irq, enable_irq=machine.enable_irq, watch=watch,
+                  schedule=schedule)
     cap.start()
     return cap
 
@@ -103,13 +139,15 @@ def build(board=None, root="/data"):
     log = Log()
     ring = EventRing(64, machine.disable_irq, machine.enable_irq)
     i2c = machine.I2C(board.I2C_ID, scl=machine.Pin(board.I2C_SCL),
-                      sda=machine.Pin(board.I2C_SDA), freq=board.I2C_FREQ)
+                      sda=machine.Pin(board.I2C_SDA), freq=board.I2C_FREQ,
+                      timeout=board.I2C_TIMEOUT_US)
     display = Display(i2c, board.OLED_ADDR)
     buzzer = Buzzer(machine.PWM(machine.Pin(board.BUZZER_PIN)))
     store = Store(root)
-    app = App(store, log)
-    capture, mode = make_capture(board, ring, machine)
-    log.emit({"ev": "boot", "board": board.NAME, "capture": mode, "display": display.kind,
-              "platform": sys.platform})
+    capture, mode = make_capture(board, ring, machine)  # the ring holds any early press
+    tie = tie_default_us(board, mode)
+    app = App(store, log, tie_us=tie)
+    log.emit({"ev": "boot", "board": board.NAME, "capture": mode, "tie_us": tie,
+              "platform": sys.platform, "chip": chip(_uname_machine())})
     return Device(ring, app, log, store=store, display=display, buzzer=buzzer,
                   capture=capture, console=UsbConsole())

@@ -11,6 +11,23 @@
 # level the lockout held back (a contact that settled during it) still
 # reaches the ring.
 #
+# A lockout whose age reads negative by up to AHEAD_US was stamped after the
+# clock reading it is compared with: it holds.  Only an older one (not
+# polled for half a tick period, about 9 minutes) is stale and ends, so a
+# tick wrap never leaves a button locked.
+#
+# poll() must not interleave with the handler.  On rp2 the handler is a
+# hard IRQ and poll() runs its lockout check and snapshot with interrupts
+# off (in try/finally: an exception there, e.g. Ctrl-C, must not leave them
+# off and the USB console dead).  On ESP32 pin callbacks are scheduled: they
+# run in the main task at the VM's next branch point, which can be inside
+# poll() or ring.drain(), and machine.disable_irq does not stop a callback
+# already queued from running there.  So on soft-IRQ boards poll() does not
+# rely on disable_irq: it hands its check and snapshot to
+# micropython.schedule, and scheduled callbacks run one at a time, never
+# inside each other.  (The ring needs no lock for that: put() fills the slot
+# before it moves head, drain() reads head once and moves tail after copying.)
+#
 # The handler runs as a hard IRQ on rp2: it must not allocate (no floats, no
 # new objects, no bound method created per call: self._isr is made once).
 # Everything it touches is injectable (pins, register, clock, ticks_diff) so
@@ -20,12 +37,13 @@
 from speedref.ticks import ticks_diff as _ticks_diff
 
 LOCKOUT_US = 10000  # arcade microswitches settle in a few ms
+AHEAD_US = 1000000  # how far after a clock reading a lockout may have started
 
 
 class Capture:
     def __init__(self, ring, mem, addr, mask_from, ticks_us, pins=(), trigger=0,
                  hard=True, ticks_diff=_ticks_diff, lockout_us=LOCKOUT_US, buttons=8,
-                 disable_irq=None, enable_irq=None, watch=0xFF):
+                 disable_irq=None, enable_irq=None, watch=0xFF, schedule=None):
         """ring: an EventRing.  mem[addr]: the GPIO input register (machine.mem32
         on a board; any object indexable without allocating, e.g. a dict, in
         tests and the simulator).  mask_from(reg): the board's register ->
@@ -52,7 +70,9 @@ class Capture:
         self.taken = 0  # snapshots put in the ring (or dropped by it)
         self._watch = watch
         self._other = ~watch & ((1 << buttons) - 1)
-        self._isr = self._handler  # the bound method, allocated once here
+        self._schedule = None if hard else schedule
+        self._isr = self._handler  # the bound methods, allocated once here
+        self._resync_cb = self._resync
 
     def start(self):
         """Register the handler on every pin (both edges: releases matter to
@@ -79,14 +99,11 @@ class Capture:
         b = 0
         while diff and b < self._n:
             if diff & 1:
-                if self._locked[b]:
-                    d = self._tdiff(t, self._since[b])
-                    # Negative can only mean the lock is long stale (poll()
-                    # normally clears it well before ticks wrap).
-                    if 0 <= d < self.lockout_us:
-                        diff >>= 1
-                        b += 1
-                        continue
+                if self._locked[b] and (
+                        -AHEAD_US <= self._tdiff(t, self._since[b]) < self.lockout_us):
+                    diff >>= 1
+                    b += 1
+                    continue
                 new ^= 1 << b
                 self._since[b] = t
                 self._locked[b] = 1
@@ -100,14 +117,26 @@ class Capture:
     def poll(self):
         """Main loop, every pass: end lockouts that are over, then take a
         snapshot as the handler would, so a change the lockout held back is
-        not lost.  Interrupts are off for the snapshot only."""
+        not lost.  Interrupts are off for that only (hard-IRQ boards); on
+        soft-IRQ boards it is scheduled instead (see the header)."""
+        if self._schedule is not None:
+            try:
+                self._schedule(self._resync_cb, None)
+            except RuntimeError:
+                pass  # the schedule queue is full: the next pass tries again
+            return
+        st = self._off() if self._off else 0
+        try:
+            self._resync(None)
+        finally:
+            if self._on:
+                self._on(st)
+
+    def _resync(self, _):
         now = self._ticks_us()
         for b in range(self._n):
             if self._locked[b]:
                 d = self._tdiff(now, self._since[b])
-                if d < 0 or d >= self.lockout_us:
+                if d < -AHEAD_US or d >= self.lockout_us:
                     self._locked[b] = 0
-        st = self._off() if self._off else 0
         self._handler(None)
-        if self._on:
-            self._on(st)

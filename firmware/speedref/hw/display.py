@@ -3,8 +3,8 @@
 # show() sends only the pages that changed since the last update, so a
 # verdict line costs a few hundred bytes on the bus, not a whole frame.
 #
-# micropython-lib's `ssd1306` driver does the power-up sequence when it is
-# installed (mip deps); otherwise a minimal command sequence of our own.
+# The power-up sequence is our own (INIT below): micropython-lib's `ssd1306`
+# driver is not needed, and would keep a second, unused 1 KB frame buffer.
 WIDTH = 128
 HEIGHT = 64
 PAGES = HEIGHT // 8
@@ -69,19 +69,9 @@ class _Raw:
         self.i2c.writevto(self.addr, self.write_list)
 
 
-def _driver(i2c, addr, use_lib):
-    if use_lib:
-        try:
-            import ssd1306  # type: ignore[import-not-found]  # micropython-lib, via mip
-            return ssd1306.SSD1306_I2C(WIDTH, HEIGHT, i2c, addr), "ssd1306"
-        except ImportError:
-            pass
-    return _Raw(i2c, addr), "raw"
-
-
 class Display:
-    def __init__(self, i2c, addr=0x3C, use_lib=True):
-        self.drv, self.kind = _driver(i2c, addr, use_lib)
+    def __init__(self, i2c, addr=0x3C):
+        self.drv = _Raw(i2c, addr)
         self._shown = bytearray(WIDTH * PAGES)  # what the panel holds
         self._sv = memoryview(self._shown)
         self.updates = 0
@@ -107,9 +97,13 @@ class Display:
             return 0
         a = lo * WIDTH
         b = (hi + 1) * WIDTH
-        for c in (SET_COL_ADDR, 0, WIDTH - 1, SET_PAGE_ADDR, lo, hi):
-            self.drv.write_cmd(c)
-        self.drv.write_data(mv[a:b])
+        try:
+            for c in (SET_COL_ADDR, 0, WIDTH - 1, SET_PAGE_ADDR, lo, hi):
+                self.drv.write_cmd(c)
+            self.drv.write_data(mv[a:b])
+        except OSError:
+            self._force = True  # the panel's RAM is unknown again: all pages next time
+            raise
         self._sv[a:b] = mv[a:b]
         sent = 6 * 2 + 1 + (b - a)  # 2 bytes per command, 0x40 + data
         self.updates += 1

@@ -3,6 +3,10 @@
 # the main loop.  Preallocated arrays: put() allocates nothing, so it is safe
 # in a hard IRQ.  One writer (the ISR) and one reader (the main loop); the
 # reader drains with interrupts off so a half-written slot is never read.
+# The order of the writes makes that lock a second line of defence only:
+# put() fills the slot before it moves head, drain() reads head once and
+# moves tail after copying, so a writer that runs inside drain() (ESP32's
+# scheduled pin callbacks, which disable_irq does not hold off) is safe.
 from array import array
 
 
@@ -37,19 +41,21 @@ class EventRing:
         arrays, oldest first; returns how many.  Interrupts are off only for
         the copy."""
         st = self._off() if self._off else 0
-        n = 0
-        cap = len(ts)
-        tail = self.tail
-        head = self.head
-        while tail != head and n < cap:
-            i = tail & self._mask
-            ts[n] = self._t[i]
-            masks[n] = self._m[i]
-            tail = (tail + 1) & 0x3FFFFFFF
-            n += 1
-        self.tail = tail
-        if self._on:
-            self._on(st)
+        try:  # an exception here (Ctrl-C) must not leave interrupts off
+            n = 0
+            cap = len(ts)
+            tail = self.tail
+            head = self.head
+            while tail != head and n < cap:
+                i = tail & self._mask
+                ts[n] = self._t[i]
+                masks[n] = self._m[i]
+                tail = (tail + 1) & 0x3FFFFFFF
+                n += 1
+            self.tail = tail
+        finally:
+            if self._on:
+                self._on(st)
         return n
 
     def __len__(self):
