@@ -400,9 +400,11 @@ def record_spit():
     r.tap(0)
     r.tap(1)
     r.wait(1500 * MS)
-    r.comment("P1 taps 1.6 s into the countdown: a false start (SPIT-4), back to ready.")
+    r.comment("P1 taps 1.6 s into the countdown: a false start (SPIT-18); the countdown is\n"
+              "called off until its GO instant (every press until then is a false start too),\n"
+              "then back to ready.")
     r.tap(0)
-    r.wait(500 * MS)
+    r.wait(1500 * MS)
     r.comment("Both call Spit! again; 3-2-1 GO.")
     r.tap(0)
     r.tap(1)
