@@ -174,7 +174,7 @@ def test_false_start_restarts_and_is_counted_and_logged_SP6(rig):
     rig.wait(1500 * MS)
     rig.press(1)  # P2 jumps the gun
     f = rig.app.flow
-    assert f.phase == sf.READY and f.false_starts == [0, 1]
+    assert f.phase == sf.COUNT_DOWN and f.false_starts == [0, 1]  # called off (SP-22)
     assert rig.sounds[-1] == FOUL
     line = rig.log.of("false_start")[-1]
     assert line["seat"] == 1 and line["deal"] == 1
@@ -191,6 +191,54 @@ def test_false_start_restarts_and_is_counted_and_logged_SP6(rig):
     enter_left(rig, 4)
     rig.tap(OK)
     assert rig.log.of("game_end")[-1]["record"]["deals"] == [{"winner": 0, "left": 4}]
+
+
+@pytest.mark.parametrize("gap_us", [10 * MS, 0])
+def test_a_second_early_press_is_a_false_start_not_a_ready_call_SP22(rig, gap_us):
+    rig.app.start("speed", rig.t, speed_opts(match="single"))
+    f = rig.app.flow
+    rig.tap(OK)
+    rig.tap(0)
+    rig.tap(1)
+    rig.wait(1500 * MS)
+    rig.press(1)  # P2 jumps the gun
+    rig.wait(gap_us)
+    rig.press(0)  # P1 10 ms later, or in the same microsecond
+    assert f.false_starts == [1, 1], "SP-22: every press before GO is a false start"
+    assert [x["seat"] for x in rig.log.of("false_start")] == [1, 0]
+    rig.wait(60 * MS)
+    rig.release(0)
+    rig.wait(2000 * MS)  # P2 still holds the pad it jumped with
+    assert f.phase == sf.READY and not f.deal.is_ready(0) and not f.deal.is_ready(1), "SP-22"
+    rig.release(1)  # letting go is no ready call
+    rig.tap(0)
+    rig.wait(4000 * MS)
+    assert f.phase == sf.READY, "SP-22: one player's tap alone starts no countdown"
+    rig.tap(1)
+    rig.wait(3100 * MS)
+    assert f.phase == sf.PLAY and f.false_starts == [1, 1]
+
+
+def test_presses_until_the_called_off_countdown_is_over_are_false_starts_SP22(rig):
+    rig.app.start("speed", rig.t, speed_opts(match="single"))
+    f = rig.app.flow
+    rig.tap(OK)
+    rig.tap(0)
+    rig.press(1)
+    t_go = (rig.t + 3000 * MS) % (1 << 30)
+    rig.release(1)
+    rig.app.press(0, (t_go - 1000 * MS) % (1 << 30))  # calls the countdown off
+    rig.app.release(0, (t_go - 940 * MS) % (1 << 30))
+    rig.app.press(0, (t_go - 800 * MS) % (1 << 30))   # the same player: the same jump
+    rig.app.release(0, (t_go - 740 * MS) % (1 << 30))
+    rig.app.press(1, (t_go - 1 * MS) % (1 << 30))     # the other player, 1 ms before GO
+    rig.app.release(1, (t_go + 50 * MS) % (1 << 30))
+    assert f.false_starts == [1, 1] and f.phase == sf.COUNT_DOWN, "SP-22"
+    assert f.deal.phase == "ready", "SP-22: no start cards turned"
+    rig.app.tick(t_go)
+    assert f.phase == sf.READY, "SP-22: called off until its GO instant"
+    rig.app.press(1, (t_go + 10 * MS) % (1 << 30))
+    assert f.deal.is_ready(1) and f.false_starts == [1, 1]
 
 
 def test_press_at_go_instant_is_not_a_false_start(rig):

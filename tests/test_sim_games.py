@@ -329,9 +329,10 @@ def record_speed():
     r.tap(0)
     r.tap(1)
     r.wait(1500 * MS)
-    r.comment("P2 slaps 1.6 s into the countdown (1.38 s before GO): a false start (SP-6), back to ready.")
+    r.comment("P2 slaps 1.6 s into the countdown (1.38 s before GO): a false start (SP-6); the\n"
+              "countdown is called off until its GO instant (SP-22), then back to ready.")
     r.tap(1)
-    r.wait(500 * MS)
+    r.wait(1500 * MS)
     r.comment("Both ready again; 3-2-1, GO after 3 s: the start cards are turned.")
     r.tap(0)
     r.tap(1)

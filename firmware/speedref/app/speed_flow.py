@@ -25,7 +25,7 @@ from speedref.ticks import ticks_diff
 from speedref.engine import speed
 from speedref.arbiter import Race
 from speedref.app import ui
-from speedref.app.timing import Countdown, PadHold
+from speedref.app.timing import Countdown, PadHold, OFF
 from speedref.app.core import UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR
 
 try:
@@ -89,13 +89,19 @@ class SpeedFlow:
         if b < 2:
             pad = self.pads[b]
             if ph == COUNT_DOWN:
-                early = self.countdown.early_us(t_us)
-                if early > 0:
+                cd = self.countdown
+                if cd.resumes(t_us):  # the called-off countdown is over
+                    self._called_off_over()
+                    ph = READY
+                elif cd.called_off(t_us) or cd.early_us(t_us) > 0:
+                    # SP-22: every press before GO is a false start, never
+                    # a ready call or a live press
                     pad.press(t_us, False)
-                    self._false_start(b, early)
+                    self._false_start(b, cd.early_us(t_us), t_us)
                     return
-                self._go()  # the press came after GO: it belongs to play
-                ph = PLAY
+                else:
+                    self._go()  # the press came after GO: it belongs to play
+                    ph = PLAY
             pad.press(t_us, ph == PLAY)
             if ph == PLAY:
                 if self.match.slap_to_win:
@@ -168,7 +174,9 @@ class SpeedFlow:
 
     def tick(self, now_us):
         ph = self.phase
-        if ph == COUNT_DOWN or ph == FLIP:
+        if ph == COUNT_DOWN and self.countdown.resumes(now_us):
+            self._called_off_over()
+        elif ph == COUNT_DOWN or ph == FLIP:
             self._count(now_us)
         elif ph == PLAY:
             for p in (0, 1):
@@ -205,8 +213,12 @@ class SpeedFlow:
             fb.text(self.note or "tap pad if ready", 0, 56, 1)
         elif ph == COUNT_DOWN or ph == FLIP:
             ui.title(fb, "Start cards" if ph == COUNT_DOWN else "Flip reserves")
-            c = self.countdown.shown()
-            ui.big_center(fb, str(c) if c else "GO", 14, 5)
+            if self.countdown.cue == OFF:  # called off by a false start (SP-22)
+                ui.big_center(fb, "FOUL", 14, 5)
+                fb.text(self.note, 0, 56, 1)
+            else:
+                c = self.countdown.shown()
+                ui.big_center(fb, str(c) if c else "GO", 14, 5)
             if ph == FLIP and d.reserve_left is None:
                 fb.text("DOWN: none left", 0, 56, 1)
         elif ph == PLAY:
@@ -266,6 +278,7 @@ class SpeedFlow:
     def interrupt(self, now_us):
         """The pause menu opened: nothing timed may run on behind it."""
         ph = self.phase
+        self.countdown.stop()
         if ph == COUNT_DOWN:
             self._new_deal()
             self.phase = READY
@@ -290,14 +303,22 @@ class SpeedFlow:
         self.race.close()
         self.phase = FINAL if self.match.is_over() else LAYOUT
 
-    def _false_start(self, p, early):
-        # SP-6: nobody plays before GO.  Restart the countdown from READY.
+    def _false_start(self, p, early, t_us):
+        # SP-6, SP-22: nobody plays before GO.  The first false start calls
+        # the countdown off (timing.Countdown); every press until it is over
+        # is a false start too, counted once per player; then READY.
+        if not self.countdown.false_start(p, t_us):
+            return  # the same player's repeat: the same jump
         self.false_starts[p] += 1
         self.app.emit({"ev": "false_start", "game": "speed", "deal": self.match.hands_played + 1,
                        "seat": p, "early_us": early, "count": self.false_starts[p]})
         self.app.sound(FOUL)
+        self.note = "False starts!" if self.countdown.fouled == 3 else "False start %s!" % NAMES[p]
+        self.app.redraw()
+
+    def _called_off_over(self):
+        # SP-22: both call ready again, each with a new press.
         self.deal = self.match.new_deal()
-        self.note = "False start %s!" % NAMES[p]
         self._to(READY)
 
     def _count(self, now_us):
