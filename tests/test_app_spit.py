@@ -322,6 +322,19 @@ def test_a_lone_slap_is_decided_after_a_second_SPIT17(rig):
     assert rig.log.of("slap")[-1]["margin_us"] is None
 
 
+def test_a_clearing_is_not_asked_and_undo_takes_a_wrong_one_back_SPIT19(rig):
+    f = start(rig)
+    start_round(rig)
+    rig.tap(0)
+    assert f.phase == sp.SLAP and f.game.cleared == 0, "SPIT-19: no question, the race is on"
+    pause_pick(rig, "Undo last")  # P1's piles were not empty after all
+    assert f.phase == sp.PLAY and f.game.cleared is None and f.entries == "S", "SPIT-19"
+    rig.press(0)
+    rig.wait(600 * MS)
+    rig.release(0)  # a hold is a stuck call, never a clearing
+    assert f.phase == sp.PLAY and f.game.cleared is None, "SPIT-19"
+
+
 def test_one_centre_pile_clearing_gives_the_other_the_pile_SPIT11(rig):
     f = start(rig)
     play_round(rig, ("slap", 0, 0, 12, 0))

@@ -12,12 +12,16 @@
 #   FLIP     3-2-1, FLIP: both turn a reserve card (SP-14).  DOWN: "the rebuilt
 #            reserves are empty" -> REBUILD.
 #   REBUILD  keep the two top cards, shuffle the rest into two reserves; OK.
-#   CLAIM    the opponent taps to confirm the claim, the claimant taps to
-#            withdraw it (SP-16).
+#   CLAIM    "P1 is out?" (SP-16).  A pad press that begins less than
+#            CLAIM_WAIT_US after the question appeared is a reflex and means
+#            nothing.  Later: the opponent holds their pad 0.5 s = yes (LEFT),
+#            taps it = no (the claim is rejected, play goes on); the
+#            claimant taps to withdraw it.
 #   LEFT     the loser's cards left, UP/DOWN within the layout's bounds (SP-18), OK.
 #   NEXT     match totals, OK: next deal.    FINAL  the result; OK: store it.
 #
-# Undo (pause menu) takes back the last entry: a flip/rebuild, a claim, the
+# Undo (pause menu) takes back the last entry: a flip/rebuild, a claim or its
+# rejection, the
 # count, or the whole previous deal.  Within a deal the entries are kept as
 # a short code string and the deal is rebuilt from it, so undo uses only the
 # engine's public API.  State is saved to flash at every deal boundary.
@@ -46,6 +50,7 @@ NEXT = const(8)
 FINAL = const(9)
 
 HOLD_US = const(500000)    # a pad held this long is a stuck call, shorter is a tap
+CLAIM_WAIT_US = const(500000)  # a press this soon after the out question is a reflex (SP-16)
 NAMES = ("P1", "P2")
 
 
@@ -72,7 +77,9 @@ class SpeedFlow:
         self.slap_text = ""
         self.note = ""         # one line of news for the screen (false start, tie, ...)
         self.left = 0
-        self.entries = ""      # this deal's entries: F flip, R rebuild, E reserves out, 0/1 claim
+        self.entries = ""      # this deal's entries: F flip, R rebuild, E reserves out, 0/1 claim,
+        #                        X the claim rejected
+        self.claim_t = 0       # CLAIM: when the question appeared
         if state is not None:
             for w, left in state["deals"]:
                 self.match.add_deal(w, left)
@@ -122,12 +129,13 @@ class SpeedFlow:
             elif ph == LAYOUT:
                 self._to(READY)
             elif ph == CLAIM:
-                if b == self.deal.claimant:
+                # SP-16: a press this soon after the question is a reflex
+                # to the out tap, not an answer: it means nothing.
+                live = ticks_diff(t_us, self.claim_t) >= CLAIM_WAIT_US
+                pad.press(t_us, live)
+                if live and b == self.deal.claimant:
+                    pad.cancel()
                     self._undo_entry()  # the claimant withdraws
-                else:
-                    self.left = self.deal.left_bounds()[0]
-                    self.app.sound(CLICK)
-                    self._to(LEFT)
             return
         if b == OK:
             if ph == LAYOUT:
@@ -160,6 +168,9 @@ class SpeedFlow:
         if b >= 2:
             return
         was_tap = self.pads[b].release(t_us)
+        if self.phase == CLAIM and was_tap and b != self.deal.claimant:
+            self._reject()  # SP-16: the opponent says no
+            return
         if self.phase != PLAY:
             return
         if self.deal.is_stuck(b):
@@ -170,7 +181,7 @@ class SpeedFlow:
                 if self.racing:
                     self._settle_slap(t_us)
             else:
-                self._claim(b)
+                self._claim(b, t_us)
 
     def tick(self, now_us):
         ph = self.phase
@@ -186,6 +197,12 @@ class SpeedFlow:
                         return
             if self.racing:
                 self._settle_slap(now_us)
+        elif ph == CLAIM:
+            q = 1 - self.deal.claimant
+            if self.pads[q].held(now_us):  # SP-16: the opponent held: yes
+                self.left = self.deal.left_bounds()[0]
+                self.app.sound(CLICK)
+                self._to(LEFT)
 
     def draw(self, fb):
         ph = self.phase
@@ -244,8 +261,9 @@ class SpeedFlow:
             ui.title(fb, "%s is out?" % NAMES[c])
             if self.slap_text:
                 ui.center(fb, self.slap_text, 14)
-            ui.big_center(fb, NAMES[c], 24, 3)
-            fb.text("%s tap: yes" % NAMES[1 - c], 0, 48, 1)
+            ui.big_center(fb, NAMES[c], 23, 2)
+            fb.text("%s hold: yes" % NAMES[1 - c], 0, 40, 1)
+            fb.text("%s tap: no" % NAMES[1 - c], 0, 48, 1)
             fb.text("%s tap: withdraw" % NAMES[c], 0, 56, 1)
         elif ph == LEFT:
             ui.title(fb, "%s cards left" % NAMES[1 - d.claimant])
@@ -268,6 +286,7 @@ class SpeedFlow:
 
     def undo(self, now_us):
         ph = self.phase
+        self.claim_t = now_us  # a question shown again is answered afresh (SP-16)
         if ph == LEFT:
             self._to(CLAIM)
         elif self.entries and ph in (PLAY, FLIP, REBUILD, CLAIM):
@@ -372,12 +391,26 @@ class SpeedFlow:
         self._to(FLIP)
         self._count(now_us)
 
-    def _claim(self, p):
+    def _claim(self, p, t_us):
         self.note = ""
         self.deal.claim_out(p)
         self.entries += "01"[p]
+        self.claim_t = t_us
+        for q in (0, 1):
+            self.pads[q].cancel()  # a press from play is no answer
         self.app.sound(CALL)
         self._to(CLAIM)
+
+    def _reject(self):
+        # SP-16: the opponent rejects the claim; play goes on.
+        d = self.deal
+        self.app.emit({"ev": "claim", "game": "speed", "deal": self.match.hands_played + 1,
+                       "seat": d.claimant, "verdict": "rejected"})
+        d.reject()
+        self.entries += "X"
+        self.app.sound(ERROR)
+        self.note = "Claim rejected"
+        self._to(PLAY)
 
     def _settle_slap(self, now_us):
         # SP-17: the first slap wins.  The verdict waits until both pads are
@@ -411,7 +444,7 @@ class SpeedFlow:
         self.racing = False
         self.slap_text = v.text()  # "P1 by 3.2 ms" on the claim screen
         self._log_slap(v)
-        self._claim(w)
+        self._claim(w, now_us)
         self.app.sound(WIN)
 
     def _log_slap(self, v):
@@ -460,6 +493,8 @@ class SpeedFlow:
                 d.unstuck(1)
             elif e == "E":
                 d.reserves_out()
+            elif e == "X":
+                d.reject()
             else:
                 d.claim_out(int(e))
         self.deal = d
