@@ -521,6 +521,32 @@ def test_undo_of_a_logged_deal_is_logged_and_the_deal_logged_again_SP18(rig):
     assert deals[-1]["totals"] == [9, 0]
 
 
+@pytest.mark.parametrize("reboot", [False, True])
+def test_undo_of_a_deal_restores_its_flips_and_rebuilds_SP23(rig, reboot):
+    rig.app.start("speed", rig.t, speed_opts(layout="classic"))
+    f = rig.app.flow
+    start_deal(rig)
+    for _ in range(6):  # classic: 5-card reserves, then a rebuild (SP-15)
+        reserve_flip(rig)
+    assert f.phase == sf.REBUILD
+    rig.tap(OK)
+    rig.wait(3000 * MS)
+    rig.tap(0)
+    confirm_claim(rig, 1)
+    enter_left(rig, 3)
+    first = rig.log.of("deal")[-1]
+    assert (first["flips"], first["rebuilds"]) == (6, 1)
+    if reboot:  # a power cut on the NEXT screen: the deal's entries were saved with it
+        rig.reboot()
+        rig.tap(OK)
+        f = rig.app.flow
+    pause_pick(rig, "Undo last")  # the count of deal 1
+    assert f.phase == sf.LEFT and (f.deal.flips, f.deal.rebuilds) == (6, 1), "SP-23"
+    rig.tap(OK)
+    again = rig.log.of("deal")[-1]
+    assert again == first, "SP-23: undo restores the deal's counters exactly"
+
+
 def test_pause_during_countdown_cancels_it(rig):
     rig.app.start("speed", rig.t)
     rig.tap(OK)

@@ -80,10 +80,15 @@ class SpeedFlow:
         self.entries = ""      # this deal's entries: F flip, R rebuild, E reserves out, 0/1 claim,
         #                        X the claim rejected
         self.claim_t = 0       # CLAIM: when the question appeared
+        self.codes = []        # each counted deal's entries, so undo restores its flips
         if state is not None:
             for w, left in state["deals"]:
                 self.match.add_deal(w, left)
             self.false_starts = list(state["false_starts"])
+            codes = [str(c) for c in state.get("codes", ())]
+            if len(codes) != len(state["deals"]):  # a save from before codes were kept
+                codes = ["01"[w] for w, _ in state["deals"]]
+            self.codes = codes
         self._new_deal()
         if state is None:
             self._save()  # a power cut in deal 1 can be resumed too
@@ -461,6 +466,7 @@ class SpeedFlow:
         w, left = d.result
         m = self.match
         m.add_result(d)
+        self.codes.append(self.entries)  # flips, rebuilds and claims, for undo
         self.app.emit({"ev": "deal", "game": "speed", "deal": m.hands_played, "winner": w,
                        "left": left, "totals": list(m.totals), "flips": d.flips,
                        "rebuilds": d.rebuilds})
@@ -470,7 +476,7 @@ class SpeedFlow:
 
     def _save(self):
         self.app.save(self, {"deals": [list(x) for x in self.match.deals],
-                       "false_starts": list(self.false_starts)})
+                       "false_starts": list(self.false_starts), "codes": list(self.codes)})
 
     # ---- undo --------------------------------------------------------------
     def _rebuild_deal(self):
@@ -511,14 +517,16 @@ class SpeedFlow:
 
     def _undo_deal(self):
         # Back to the count of the last deal: its claim stands, the count is
-        # entered again.  Its flips are not kept (they are not in the record).
+        # entered again.  Its entries are replayed, so its flips and rebuilds
+        # (logged with the deal line) are exactly what they were.
         w, left = self.match.deals[-1]
         n = self.match.hands_played
         self.match.undo_last()
         # Its deal line was logged: tell the laptop it no longer counts.
         self.app.emit({"ev": "undo", "game": "speed", "what": "deal", "deal": n})
+        code = self.codes.pop() if self.codes else "01"[w]
         self._save()
-        self.entries = "01"[w]
+        self.entries = code
         self._rebuild_deal()
         self.left = left
         self._to(LEFT)
