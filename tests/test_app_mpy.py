@@ -78,15 +78,20 @@ rig.press(0)
 f = rig.app.flow
 out = {"after_false": f.phase, "fs": list(f.false_starts)}
 rig.release(0)
+rig.wait(1000 * MS)
+out["then"] = f.phase
 rig.tap(0); rig.tap(1); rig.wait(3100 * MS)
-rig.tap(1); rig.tap(0)
+rig.tap(1); rig.wait(600 * MS); rig.tap(0, 600 * MS)
 rig.tap(BACK); rig.tap(DOWN); rig.tap(OK)
 out["after_undo"] = f.phase
 print(json.dumps(out))
 """
     from speedref.app import speed_flow as sf
     got = run_mpy(tmp_path, body)
-    assert got == {"after_false": sf.READY, "fs": [1, 0], "after_undo": sf.CLAIM}
+    # SP-22: the false start calls the countdown off until its GO instant, then READY;
+    # SP-16: P1 confirms P2's claim by holding its pad after the question; undo asks again
+    assert got == {"after_false": sf.COUNT_DOWN, "fs": [1, 0], "then": sf.READY,
+                   "after_undo": sf.CLAIM}
 
 
 def test_pad_press_in_a_race_allocates_nothing(tmp_path):

@@ -4,7 +4,7 @@ are from seeds/speed.md."""
 import pytest
 
 from app_rig import (Rig, MS, pause_pick, lit, draw_alone, speed_opts, start_deal, reserve_flip, enter_left,
-                     play_deal, speed_match_report)
+                     play_deal, speed_match_report, confirm_claim)
 from speedref.app.core import UP, DOWN, OK, FOUL, GO, COUNT
 from speedref.app import speed_flow as sf
 from speedref.engine import speed
@@ -104,7 +104,7 @@ def test_classic_layout_bounds_the_count_SP18(rig):
     rig.app.start("speed", rig.t, speed_opts(layout="classic", match="single"))
     start_deal(rig)
     rig.tap(0)
-    rig.tap(1)
+    confirm_claim(rig, 1)
     f = rig.app.flow
     assert f.phase == sf.LEFT and f.left == 1
     for _ in range(30):
@@ -174,7 +174,7 @@ def test_false_start_restarts_and_is_counted_and_logged_SP6(rig):
     rig.wait(1500 * MS)
     rig.press(1)  # P2 jumps the gun
     f = rig.app.flow
-    assert f.phase == sf.READY and f.false_starts == [0, 1]
+    assert f.phase == sf.COUNT_DOWN and f.false_starts == [0, 1]  # called off (SP-22)
     assert rig.sounds[-1] == FOUL
     line = rig.log.of("false_start")[-1]
     assert line["seat"] == 1 and line["deal"] == 1
@@ -187,10 +187,58 @@ def test_false_start_restarts_and_is_counted_and_logged_SP6(rig):
     rig.wait(3100 * MS)
     assert f.phase == sf.PLAY
     rig.tap(0)
-    rig.tap(1)
+    confirm_claim(rig, 1)
     enter_left(rig, 4)
     rig.tap(OK)
     assert rig.log.of("game_end")[-1]["record"]["deals"] == [{"winner": 0, "left": 4}]
+
+
+@pytest.mark.parametrize("gap_us", [10 * MS, 0])
+def test_a_second_early_press_is_a_false_start_not_a_ready_call_SP22(rig, gap_us):
+    rig.app.start("speed", rig.t, speed_opts(match="single"))
+    f = rig.app.flow
+    rig.tap(OK)
+    rig.tap(0)
+    rig.tap(1)
+    rig.wait(1500 * MS)
+    rig.press(1)  # P2 jumps the gun
+    rig.wait(gap_us)
+    rig.press(0)  # P1 10 ms later, or in the same microsecond
+    assert f.false_starts == [1, 1], "SP-22: every press before GO is a false start"
+    assert [x["seat"] for x in rig.log.of("false_start")] == [1, 0]
+    rig.wait(60 * MS)
+    rig.release(0)
+    rig.wait(2000 * MS)  # P2 still holds the pad it jumped with
+    assert f.phase == sf.READY and not f.deal.is_ready(0) and not f.deal.is_ready(1), "SP-22"
+    rig.release(1)  # letting go is no ready call
+    rig.tap(0)
+    rig.wait(4000 * MS)
+    assert f.phase == sf.READY, "SP-22: one player's tap alone starts no countdown"
+    rig.tap(1)
+    rig.wait(3100 * MS)
+    assert f.phase == sf.PLAY and f.false_starts == [1, 1]
+
+
+def test_presses_until_the_called_off_countdown_is_over_are_false_starts_SP22(rig):
+    rig.app.start("speed", rig.t, speed_opts(match="single"))
+    f = rig.app.flow
+    rig.tap(OK)
+    rig.tap(0)
+    rig.press(1)
+    t_go = (rig.t + 3000 * MS) % (1 << 30)
+    rig.release(1)
+    rig.app.press(0, (t_go - 1000 * MS) % (1 << 30))  # calls the countdown off
+    rig.app.release(0, (t_go - 940 * MS) % (1 << 30))
+    rig.app.press(0, (t_go - 800 * MS) % (1 << 30))   # the same player: the same jump
+    rig.app.release(0, (t_go - 740 * MS) % (1 << 30))
+    rig.app.press(1, (t_go - 1 * MS) % (1 << 30))     # the other player, 1 ms before GO
+    rig.app.release(1, (t_go + 50 * MS) % (1 << 30))
+    assert f.false_starts == [1, 1] and f.phase == sf.COUNT_DOWN, "SP-22"
+    assert f.deal.phase == "ready", "SP-22: no start cards turned"
+    rig.app.tick(t_go)
+    assert f.phase == sf.READY, "SP-22: called off until its GO instant"
+    rig.app.press(1, (t_go + 10 * MS) % (1 << 30))
+    assert f.deal.is_ready(1) and f.false_starts == [1, 1]
 
 
 def test_press_at_go_instant_is_not_a_false_start(rig):
@@ -277,11 +325,53 @@ def test_claim_withdrawn_by_claimant_and_confirmed_by_opponent_SP16(rig):
     f = rig.app.flow
     rig.tap(1)
     assert f.phase == sf.CLAIM and f.deal.claimant == 1
+    rig.wait(500 * MS)
     rig.tap(1)  # "sorry, not out"
     assert f.phase == sf.PLAY and f.deal.claimant is None
     rig.tap(0)
     assert f.deal.claimant == 0
-    rig.tap(1)
+    confirm_claim(rig, 1)
+    assert f.phase == sf.LEFT
+
+
+@pytest.mark.parametrize("reflex_ms", [100, 110, 200, 300, 499])
+def test_a_reflex_slap_after_the_out_tap_confirms_nothing_SP16(rig, reflex_ms):
+    rig.app.start("speed", rig.t)
+    start_deal(rig)
+    f = rig.app.flow
+    rig.tap(0, gap_us=0)  # P1: "I'm out"
+    rig.wait(reflex_ms * MS - 60 * MS)  # P2 slaps reflex_ms after P1's tap went down
+    rig.tap(1, hold_us=60 * MS, gap_us=0)
+    assert f.phase == sf.CLAIM and f.deal.claimant == 0, \
+        "SP-16: a reflex slap is neither a yes nor a no; the question stays on screen"
+    rig.press(1)  # even held: a press that began within 0.5 s of the question means nothing
+    rig.wait(1000 * MS)
+    rig.release(1)
+    assert f.phase == sf.CLAIM, "SP-16"
+    confirm_claim(rig, 1)
+    assert f.phase == sf.LEFT
+
+
+def test_the_opponent_rejects_a_claim_with_a_tap_and_play_goes_on_SP16(rig):
+    rig.app.start("speed", rig.t)
+    start_deal(rig)
+    f = rig.app.flow
+    reserve_flip(rig)
+    rig.tap(0)
+    assert f.phase == sf.CLAIM
+    rig.wait(600 * MS)
+    rig.tap(1)  # "no, you are not out"
+    assert f.phase == sf.PLAY and f.deal.claimant is None and f.deal.phase == "play", "SP-16"
+    assert f.deal.flips == 1
+    assert rig.log.of("claim")[-1] == {"ev": "claim", "game": "speed", "deal": 1, "seat": 0,
+                                       "verdict": "rejected"}
+    pause_pick(rig, "Undo last")  # undo the rejection: the question again
+    assert f.phase == sf.CLAIM and f.deal.claimant == 0
+    rig.wait(600 * MS)
+    rig.press(1)
+    rig.wait(500 * MS)  # held 0.5 s: yes
+    assert f.phase == sf.LEFT, "SP-16: a hold confirms"
+    rig.release(1)
     assert f.phase == sf.LEFT
 
 
@@ -371,7 +461,7 @@ def test_presses_in_wrong_phases_are_ignored(rig):
         rig.tap(b)
     assert f.phase == sf.PLAY and f.deal.flips == 0 and f.deal.claimant is None
     rig.tap(0)
-    rig.tap(1)
+    confirm_claim(rig, 1)
     assert f.phase == sf.LEFT
     for b in (0, 1, 2, 3):
         rig.tap(b)
@@ -424,11 +514,37 @@ def test_undo_of_a_logged_deal_is_logged_and_the_deal_logged_again_SP18(rig):
     pause_pick(rig, "Undo last")  # the claim
     assert len(rig.log.of("undo")) == 1
     rig.tap(0)   # P1 is out instead ...
-    rig.tap(1)   # ... P2 confirms
+    confirm_claim(rig, 1)   # ... P2 confirms
     enter_left(rig, 3)
     deals = rig.log.of("deal")
     assert [(d["deal"], d["winner"], d["left"]) for d in deals] == [(1, 0, 6), (2, 1, 4), (2, 0, 3)]
     assert deals[-1]["totals"] == [9, 0]
+
+
+@pytest.mark.parametrize("reboot", [False, True])
+def test_undo_of_a_deal_restores_its_flips_and_rebuilds_SP23(rig, reboot):
+    rig.app.start("speed", rig.t, speed_opts(layout="classic"))
+    f = rig.app.flow
+    start_deal(rig)
+    for _ in range(6):  # classic: 5-card reserves, then a rebuild (SP-15)
+        reserve_flip(rig)
+    assert f.phase == sf.REBUILD
+    rig.tap(OK)
+    rig.wait(3000 * MS)
+    rig.tap(0)
+    confirm_claim(rig, 1)
+    enter_left(rig, 3)
+    first = rig.log.of("deal")[-1]
+    assert (first["flips"], first["rebuilds"]) == (6, 1)
+    if reboot:  # a power cut on the NEXT screen: the deal's entries were saved with it
+        rig.reboot()
+        rig.tap(OK)
+        f = rig.app.flow
+    pause_pick(rig, "Undo last")  # the count of deal 1
+    assert f.phase == sf.LEFT and (f.deal.flips, f.deal.rebuilds) == (6, 1), "SP-23"
+    rig.tap(OK)
+    again = rig.log.of("deal")[-1]
+    assert again == first, "SP-23: undo restores the deal's counters exactly"
 
 
 def test_pause_during_countdown_cancels_it(rig):
@@ -540,7 +656,7 @@ def test_every_phase_draws_something(rig):
     rig.tap(0)
     rig.wait(50 * MS)
     look()
-    rig.tap(1)
+    confirm_claim(rig, 1)
     look()
     rig.tap(OK)
     look()

@@ -116,8 +116,10 @@ def test_false_start_before_go_restarts_counted_and_logged_SPIT4_SPIT18(rig):
     rig.tap(1)
     rig.wait(1500 * MS)
     rig.press(0)
-    assert f.phase == sp.READY and f.false_starts == [1, 0] and rig.sounds[-1] == FOUL
+    assert f.phase == sp.START and f.false_starts == [1, 0] and rig.sounds[-1] == FOUL
     assert f.game.phase == "spit" and f.game.spit_left == [11, 11] and f.entries == ""
+    rig.wait(1500 * MS)  # SPIT-18: called off until its GO instant, then READY
+    assert f.phase == sp.READY and f.ready == [False, False]
     line = rig.log.of("false_start")[-1]
     assert line["seat"] == 0 and line["round"] == 1 and line["when"] == "start"
     assert 1300 * MS < line["early_us"] < 1500 * MS
@@ -166,11 +168,76 @@ def test_false_start_in_restart_countdown_back_to_play_SPIT8_SPIT18(rig):
     both_stuck(rig)
     rig.wait(1000 * MS)
     rig.tap(1)
-    assert f.phase == sp.PLAY and f.false_starts == [0, 1]
+    assert f.phase == sp.RESTART and f.false_starts == [0, 1]
+    rig.wait(2000 * MS)  # SPIT-18: called off until its GO instant, then play
+    assert f.phase == sp.PLAY
     assert f.game.restarts == 0 and f.game.spit_left == [10, 10] and f.stuck == [False, False]
     assert rig.log.of("false_start")[-1]["when"] == "restart"
     restart(rig)
     assert f.game.restarts == 1 and f.game.spit_left == [9, 9]
+
+
+@pytest.mark.parametrize("gap_us", [10 * MS, 0])
+def test_a_second_early_press_in_restart_is_a_false_start_never_a_clearing_SPIT18(rig, gap_us):
+    f = start(rig)
+    play_round(rig, ("slap", 0, 0, 12, 0))  # P1 holds 12: no spit cards, clearing would win
+    start_round(rig)
+    both_stuck(rig)
+    assert f.phase == sp.RESTART
+    rig.wait(1000 * MS)  # 1.8 s before GO
+    rig.press(1)
+    rig.wait(gap_us)
+    rig.press(0)  # 10 ms later, or in the same microsecond
+    rig.wait(60 * MS)
+    rig.release(0)
+    rig.release(1)
+    assert f.game.cleared is None and f.game.winner is None, \
+        "SPIT-18: a press before GO is never a clearing"
+    assert f.false_starts == [1, 1], "SPIT-18: every press before GO is a false start"
+    assert [x["seat"] for x in rig.log.of("false_start")] == [1, 0]
+    rig.wait(3000 * MS)
+    assert f.phase == sp.PLAY and f.game.restarts == 0 and f.entries == "S"
+    rig.tap(0)  # a tap in play afterwards is a real clearing: the win
+    assert f.phase == sp.FINAL and f.game.winner == 0
+
+
+def test_presses_stay_false_starts_until_the_called_off_countdown_is_over_SPIT18(rig):
+    f = start(rig)
+    rig.tap(OK)
+    rig.tap(0)
+    rig.press(1)
+    t_go = (rig.t + 3000 * MS) % (1 << 30)
+    rig.release(1)
+    rig.wait(2000 * MS)
+    rig.press(0)  # 1 s before GO: calls the countdown off
+    assert f.phase == sp.START and rig.sounds[-1] == FOUL
+    rig.wait(60 * MS)
+    rig.release(0)
+    rig.wait(100 * MS)
+    rig.tap(0)  # the same player again: the same jump, counted once
+    rig.tap(1)  # the other player before GO: a false start, not "ready"
+    assert f.false_starts == [1, 1], "SPIT-18: every press before GO is a false start"
+    assert f.phase == sp.START and f.game.phase == "spit"
+    rig.app.tick(t_go)
+    assert f.phase == sp.READY and f.ready == [False, False] and f.game.spits == 0
+    rig.tap(1)
+    assert f.ready == [False, True] and f.phase == sp.READY, "after it, a tap is a ready call"
+
+
+def test_a_press_just_after_a_late_false_start_is_a_false_start_too_SPIT18(rig):
+    f = start(rig)
+    rig.tap(OK)
+    rig.tap(0)
+    rig.press(1)
+    t_go = (rig.t + 3000 * MS) % (1 << 30)
+    rig.release(1)
+    rig.app.press(0, (t_go - 5 * MS) % (1 << 30))  # 5 ms early
+    rig.app.press(1, (t_go + 20 * MS) % (1 << 30))  # no GO came: 25 ms after the foul
+    assert f.false_starts == [1, 1] and f.game.spits == 0, "SPIT-18"
+    rig.app.tick((t_go + 494 * MS) % (1 << 30))  # called off until 0.5 s after the first
+    assert f.phase == sp.START
+    rig.app.tick((t_go + 495 * MS) % (1 << 30))
+    assert f.phase == sp.READY and f.ready == [False, False]
 
 
 def test_one_player_with_spit_cards_turns_one_onto_each_pile_then_blocked_SPIT8_SPIT13(rig):
@@ -253,6 +320,19 @@ def test_a_lone_slap_is_decided_after_a_second_SPIT17(rig):
     rig.wait(600 * MS)
     assert f.phase == sp.CARDS and f.game.slap_winner == 0 and f.slap_text == "P1"
     assert rig.log.of("slap")[-1]["margin_us"] is None
+
+
+def test_a_clearing_is_not_asked_and_undo_takes_a_wrong_one_back_SPIT19(rig):
+    f = start(rig)
+    start_round(rig)
+    rig.tap(0)
+    assert f.phase == sp.SLAP and f.game.cleared == 0, "SPIT-19: no question, the race is on"
+    pause_pick(rig, "Undo last")  # P1's piles were not empty after all
+    assert f.phase == sp.PLAY and f.game.cleared is None and f.entries == "S", "SPIT-19"
+    rig.press(0)
+    rig.wait(600 * MS)
+    rig.release(0)  # a hold is a stuck call, never a clearing
+    assert f.phase == sp.PLAY and f.game.cleared is None, "SPIT-19"
 
 
 def test_one_centre_pile_clearing_gives_the_other_the_pile_SPIT11(rig):

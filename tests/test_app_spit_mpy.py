@@ -91,6 +91,8 @@ rig.tap(OK); rig.tap(0); rig.tap(1); rig.wait(2000 * MS)
 rig.press(1)
 out = {"after_false": f.phase, "fs": list(f.false_starts)}
 rig.release(1)
+rig.wait(1000 * MS)
+out["then"] = f.phase
 rig.tap(0); rig.tap(1); rig.wait(3100 * MS)
 rig.tap(0)
 slap(rig, 1, 300)
@@ -102,8 +104,9 @@ print(json.dumps(out))
 """
     from speedref.app import spit_flow as sp
     got = run_mpy(mpy_dir, tmp_path, body)
-    assert got == {"after_false": sp.READY, "fs": [0, 1], "text": "P2 by 300 us", "slap": 1,
-                   "after_undo": sp.SLAP}
+    # SPIT-18: the false start calls the countdown off until its GO instant, then READY
+    assert got == {"after_false": sp.START, "fs": [0, 1], "then": sp.READY,
+                   "text": "P2 by 300 us", "slap": 1, "after_undo": sp.SLAP}
 
 
 def test_pad_presses_in_play_and_in_the_slap_race_allocate_nothing(mpy_dir, tmp_path):

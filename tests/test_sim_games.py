@@ -320,7 +320,7 @@ OK, UP, DOWN = 6, 4, 5
 
 
 def record_speed():
-    from app_rig import start_deal, reserve_flip, enter_left
+    from app_rig import start_deal, reserve_flip, enter_left, confirm_claim
     r = RecRig("speed")
     r.t = 500 * MS
     r.comment("Deal 1.  OK: the cards are laid out (pagat 10 / 1 1 / 10, SP-2).\n"
@@ -329,9 +329,10 @@ def record_speed():
     r.tap(0)
     r.tap(1)
     r.wait(1500 * MS)
-    r.comment("P2 slaps 1.6 s into the countdown (1.38 s before GO): a false start (SP-6), back to ready.")
+    r.comment("P2 slaps 1.6 s into the countdown (1.38 s before GO): a false start (SP-6); the\n"
+              "countdown is called off until its GO instant (SP-22), then back to ready.")
     r.tap(1)
-    r.wait(500 * MS)
+    r.wait(1500 * MS)
     r.comment("Both ready again; 3-2-1, GO after 3 s: the start cards are turned.")
     r.tap(0)
     r.tap(1)
@@ -340,9 +341,9 @@ def record_speed():
         r.comment("Both stuck: each holds their pad past 0.5 s (SP-14), then the 3-2-1 flip\n"
                   "countdown turns a reserve card each (flip %d)." % (k + 1))
         reserve_flip(r)
-    r.comment("P1 taps: out (SP-16); P2 taps: confirms the claim.")
+    r.comment("P1 taps: out (SP-16); P2 waits for the question, then holds: yes.")
     r.tap(0)
-    r.tap(1)
+    confirm_claim(r, 1)
     r.comment("P2's cards left: UP from 1 to 15 (SP-18), OK.  Then OK: next deal.")
     enter_left(r, 15)
     r.tap(OK)
@@ -362,9 +363,10 @@ def record_speed():
     r.wait(60 * MS)
     r.tap(OK)
     r.wait(3000 * MS)
-    r.comment("P2 is out, P1 confirms; P1 has 5 left.  OK: next deal.")
+    r.comment("P2 is out, P1 confirms (a hold after the question, SP-16); P1 has 5 left.\n"
+              "OK: next deal.")
     r.tap(1)
-    r.tap(0)
+    confirm_claim(r, 0)
     enter_left(r, 5)
     r.tap(OK)
 
@@ -372,7 +374,7 @@ def record_speed():
               "P2 has 12 left: 15 + 12 = 27 reaches 25 (SP-19).")
     start_deal(r)
     r.tap(0)
-    r.tap(1)
+    confirm_claim(r, 1)
     enter_left(r, 12)
     r.comment("OK on the final standings: the record is stored and logged (game_end).")
     r.tap(OK)
@@ -400,9 +402,11 @@ def record_spit():
     r.tap(0)
     r.tap(1)
     r.wait(1500 * MS)
-    r.comment("P1 taps 1.6 s into the countdown: a false start (SPIT-4), back to ready.")
+    r.comment("P1 taps 1.6 s into the countdown: a false start (SPIT-18); the countdown is\n"
+              "called off until its GO instant (every press until then is a false start too),\n"
+              "then back to ready.")
     r.tap(0)
-    r.wait(500 * MS)
+    r.wait(1500 * MS)
     r.comment("Both call Spit! again; 3-2-1 GO.")
     r.tap(0)
     r.tap(1)

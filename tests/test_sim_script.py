@@ -55,7 +55,8 @@ class SpeedScript(Script):
             self.wait(3000)
         pads = ("p1", "p2")
         self.tap(pads[winner])  # out (SP-16)
-        self.tap(pads[1 - winner])  # the opponent confirms
+        self.wait(600)  # the out question is read (SP-16: a sooner press is a reflex)
+        self.tap(pads[1 - winner], 600)  # the opponent confirms: held 0.5 s
         for _ in range(left - 1):  # the count starts at the lower bound, 1 (SP-18)
             self.tap("up", 30, 30)
         self.tap("ok")

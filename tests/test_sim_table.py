@@ -255,7 +255,7 @@ def _human_plays_a_match(seed):
               and not (st.reserves[0] and st.reserves[1])):
             tb.tap(tb.t + 300000, 5, 80000)  # SP-15: "DOWN: none left"
         elif ph == F.CLAIM and tb.board.app.flow.deal.claimant == BOT:
-            tb.pad_tap()  # confirm the computer's claim
+            tb.tap(tb.t + 600000, HUMAN, 600000)  # SP-16: after the question, held: yes
         elif ph == F.LEFT:
             left = tb.t_deals[-1][1]
             shown = tb.board.app.flow.left

@@ -45,7 +45,7 @@ from sim.hardware import PERIOD, MASK  # noqa: E402
 
 UP, DOWN, OK = 4, 5, 6
 LOOP_US = 5000          # the simulated main loop runs every 5 ms (and at every edge)
-from speedref.app.speed_flow import HOLD_US  # noqa: E402  (a pad held this long is a stuck call)
+from speedref.app.speed_flow import HOLD_US, CLAIM_WAIT_US  # noqa: E402  (stuck call; SP-16 reflex)
 from speedref.app.core import TIE_DEFAULT_US  # noqa: E402
 GAME_LIMIT_US = 3600 * 1000000  # one simulated hour: a game that takes longer has stalled
 
@@ -647,7 +647,9 @@ class SpeedTable(Table):
             r = self.release(max(r, self.stuck_since[q] + STUCK_HOLD_US), q)
             self.stuck_since[q] = None
             r += qe.reaction(0.6)
-        self.tap(r, q, qe.tap_us(), qe)  # SP-16: the opponent confirms
+        # SP-16: the opponent reads the question, then holds their pad: yes
+        r = max(r, t + CLAIM_WAIT_US + qe.reaction())
+        self.tap(r, q, HOLD_US + 100000 + qe.tap_us(), qe)
 
     def _count(self, t, shown):
         # SP-18: the loser's cards are counted and entered with UP/DOWN, OK

@@ -7,7 +7,7 @@ presses its own pad as a person would.  You do what a player at the table
 does, and the referee app referees both of you:
 
   OK (Enter/Space)        lay out, next deal, rebuild done, save at the end
-  your pad (1 or z)       a tap: ready / "I'm out" / confirm P2's claim
+  your pad (1 or z)       a tap: ready / "I'm out"; P2's claim: hold = yes, tap = no
   Z (or !)                hold your pad down ("I'm stuck"); Z again, z, or
                           playing a card lifts your hand
   (The terminal simulator's keys, sim/tui.py and sim/keys.py: a terminal
@@ -77,7 +77,7 @@ class SpeedPlay(SpeedTable):
         elif new == F.CLAIM:
             c = flow.deal.claimant
             if c == BOT:
-                self.note = "P2 says out: tap your pad to confirm"
+                self.note = "P2 says out: hold your pad = yes, tap = no"
             elif self.winner == HUMAN:
                 self._claimed(self.t, c)  # the computer confirms
                 self.note = "P2 confirms you are out"

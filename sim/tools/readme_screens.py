@@ -118,7 +118,8 @@ def speed_countdown():
     """Speed: both players ready, the big 3-2-1 (SP-6), 0.3 s after the second ready."""
     from speedref.app import speed_flow as sf
     p = Player("speed", script="speed.txt")
-    p.until(lambda p: p.phase() == sf.COUNT_DOWN and p.flow().false_starts[1] == 1)
+    p.until(lambda p: p.phase() == sf.COUNT_DOWN and p.flow().false_starts[1] == 1
+            and p.flow().countdown.shown() > 0)  # the countdown after the false start (SP-22)
     return p.at(p.board.clock.elapsed_us + 300000)
 
 

@@ -140,6 +140,16 @@ def reserve_flip(rig):
     rig.wait(3000 * MS)
 
 
+def confirm_claim(rig, p):
+    """Pad `p` answers "yes" to the out claim on screen (SP-16): a press at
+    least 0.5 s after the question, held 0.5 s."""
+    rig.wait(600 * MS)
+    rig.press(p)
+    rig.wait(600 * MS)
+    rig.release(p)
+    rig.wait(60 * MS)
+
+
 def enter_left(rig, left):
     f = rig.app.flow
     lo = f.deal.left_bounds()[0]
@@ -165,7 +175,7 @@ def play_deal(rig, winner, left, flips=0, slap_gap_us=None):
         rig.release(winner)
         rig.release(1 - winner)
         rig.wait(60 * MS)
-    rig.tap(1 - winner)  # the opponent confirms
+    confirm_claim(rig, 1 - winner)  # the opponent confirms
     enter_left(rig, left)
 
 

@@ -50,7 +50,8 @@ def slap_match(bd):
         start_deal(bd)
         for g in gaps:
             slap(bd, 0, g)
-        bd.tap(1)            # P2 confirms the claim
+        bd.wait(600 * MS)    # SP-16: a press sooner after the question is a reflex
+        bd.tap(1, 600 * MS)  # P2 confirms the claim: held 0.5 s
         bd.taps(UP, left)    # slap-to-win: the count starts at 0
         bd.tap(OK)
         bd.tap(OK)           # NEXT / FINAL

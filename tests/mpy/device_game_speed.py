@@ -52,7 +52,8 @@ def play_deal(bd, deal, opts):
     w = deal["winner"]
     bd.tap(w)               # "I'm out" (SP-16); with slap-to-win the slap (SP-17)
     bd.wait(600 * MS)       # the slap verdict waits up to 0.5 s
-    bd.tap(1 - w)           # the opponent confirms
+    bd.wait(600 * MS)       # a press sooner after the question is a reflex (SP-16)
+    bd.tap(1 - w, 600 * MS)  # the opponent confirms: held 0.5 s
     lo = 0 if opts.get("slap_to_win") else 1  # the count starts at SP-18's lower bound
     bd.taps(UP, deal["left"] - lo)
     bd.tap(OK)              # LEFT: the loser's count

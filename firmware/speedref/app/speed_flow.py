@@ -12,12 +12,16 @@
 #   FLIP     3-2-1, FLIP: both turn a reserve card (SP-14).  DOWN: "the rebuilt
 #            reserves are empty" -> REBUILD.
 #   REBUILD  keep the two top cards, shuffle the rest into two reserves; OK.
-#   CLAIM    the opponent taps to confirm the claim, the claimant taps to
-#            withdraw it (SP-16).
+#   CLAIM    "P1 is out?" (SP-16).  A pad press that begins less than
+#            CLAIM_WAIT_US after the question appeared is a reflex and means
+#            nothing.  Later: the opponent holds their pad 0.5 s = yes (LEFT),
+#            taps it = no (the claim is rejected, play goes on); the
+#            claimant taps to withdraw it.
 #   LEFT     the loser's cards left, UP/DOWN within the layout's bounds (SP-18), OK.
 #   NEXT     match totals, OK: next deal.    FINAL  the result; OK: store it.
 #
-# Undo (pause menu) takes back the last entry: a flip/rebuild, a claim, the
+# Undo (pause menu) takes back the last entry: a flip/rebuild, a claim or its
+# rejection, the
 # count, or the whole previous deal.  Within a deal the entries are kept as
 # a short code string and the deal is rebuilt from it, so undo uses only the
 # engine's public API.  State is saved to flash at every deal boundary.
@@ -25,7 +29,7 @@ from speedref.ticks import ticks_diff
 from speedref.engine import speed
 from speedref.arbiter import Race
 from speedref.app import ui
-from speedref.app.timing import Countdown, PadHold
+from speedref.app.timing import Countdown, PadHold, OFF
 from speedref.app.core import UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR
 
 try:
@@ -46,6 +50,7 @@ NEXT = const(8)
 FINAL = const(9)
 
 HOLD_US = const(500000)    # a pad held this long is a stuck call, shorter is a tap
+CLAIM_WAIT_US = const(500000)  # a press this soon after the out question is a reflex (SP-16)
 NAMES = ("P1", "P2")
 
 
@@ -72,11 +77,18 @@ class SpeedFlow:
         self.slap_text = ""
         self.note = ""         # one line of news for the screen (false start, tie, ...)
         self.left = 0
-        self.entries = ""      # this deal's entries: F flip, R rebuild, E reserves out, 0/1 claim
+        self.entries = ""      # this deal's entries: F flip, R rebuild, E reserves out, 0/1 claim,
+        #                        X the claim rejected
+        self.claim_t = 0       # CLAIM: when the question appeared
+        self.codes = []        # each counted deal's entries, so undo restores its flips
         if state is not None:
             for w, left in state["deals"]:
                 self.match.add_deal(w, left)
             self.false_starts = list(state["false_starts"])
+            codes = [str(c) for c in state.get("codes", ())]
+            if len(codes) != len(state["deals"]):  # a save from before codes were kept
+                codes = ["01"[w] for w, _ in state["deals"]]
+            self.codes = codes
         self._new_deal()
         if state is None:
             self._save()  # a power cut in deal 1 can be resumed too
@@ -89,13 +101,19 @@ class SpeedFlow:
         if b < 2:
             pad = self.pads[b]
             if ph == COUNT_DOWN:
-                early = self.countdown.early_us(t_us)
-                if early > 0:
+                cd = self.countdown
+                if cd.resumes(t_us):  # the called-off countdown is over
+                    self._called_off_over()
+                    ph = READY
+                elif cd.called_off(t_us) or cd.early_us(t_us) > 0:
+                    # SP-22: every press before GO is a false start, never
+                    # a ready call or a live press
                     pad.press(t_us, False)
-                    self._false_start(b, early)
+                    self._false_start(b, cd.early_us(t_us), t_us)
                     return
-                self._go()  # the press came after GO: it belongs to play
-                ph = PLAY
+                else:
+                    self._go()  # the press came after GO: it belongs to play
+                    ph = PLAY
             pad.press(t_us, ph == PLAY)
             if ph == PLAY:
                 if self.match.slap_to_win:
@@ -116,12 +134,13 @@ class SpeedFlow:
             elif ph == LAYOUT:
                 self._to(READY)
             elif ph == CLAIM:
-                if b == self.deal.claimant:
+                # SP-16: a press this soon after the question is a reflex
+                # to the out tap, not an answer: it means nothing.
+                live = ticks_diff(t_us, self.claim_t) >= CLAIM_WAIT_US
+                pad.press(t_us, live)
+                if live and b == self.deal.claimant:
+                    pad.cancel()
                     self._undo_entry()  # the claimant withdraws
-                else:
-                    self.left = self.deal.left_bounds()[0]
-                    self.app.sound(CLICK)
-                    self._to(LEFT)
             return
         if b == OK:
             if ph == LAYOUT:
@@ -154,6 +173,9 @@ class SpeedFlow:
         if b >= 2:
             return
         was_tap = self.pads[b].release(t_us)
+        if self.phase == CLAIM and was_tap and b != self.deal.claimant:
+            self._reject()  # SP-16: the opponent says no
+            return
         if self.phase != PLAY:
             return
         if self.deal.is_stuck(b):
@@ -164,11 +186,13 @@ class SpeedFlow:
                 if self.racing:
                     self._settle_slap(t_us)
             else:
-                self._claim(b)
+                self._claim(b, t_us)
 
     def tick(self, now_us):
         ph = self.phase
-        if ph == COUNT_DOWN or ph == FLIP:
+        if ph == COUNT_DOWN and self.countdown.resumes(now_us):
+            self._called_off_over()
+        elif ph == COUNT_DOWN or ph == FLIP:
             self._count(now_us)
         elif ph == PLAY:
             for p in (0, 1):
@@ -178,6 +202,12 @@ class SpeedFlow:
                         return
             if self.racing:
                 self._settle_slap(now_us)
+        elif ph == CLAIM:
+            q = 1 - self.deal.claimant
+            if self.pads[q].held(now_us):  # SP-16: the opponent held: yes
+                self.left = self.deal.left_bounds()[0]
+                self.app.sound(CLICK)
+                self._to(LEFT)
 
     def draw(self, fb):
         ph = self.phase
@@ -205,8 +235,12 @@ class SpeedFlow:
             fb.text(self.note or "tap pad if ready", 0, 56, 1)
         elif ph == COUNT_DOWN or ph == FLIP:
             ui.title(fb, "Start cards" if ph == COUNT_DOWN else "Flip reserves")
-            c = self.countdown.shown()
-            ui.big_center(fb, str(c) if c else "GO", 14, 5)
+            if self.countdown.cue == OFF:  # called off by a false start (SP-22)
+                ui.big_center(fb, "FOUL", 14, 5)
+                fb.text(self.note, 0, 56, 1)
+            else:
+                c = self.countdown.shown()
+                ui.big_center(fb, str(c) if c else "GO", 14, 5)
             if ph == FLIP and d.reserve_left is None:
                 fb.text("DOWN: none left", 0, 56, 1)
         elif ph == PLAY:
@@ -232,8 +266,9 @@ class SpeedFlow:
             ui.title(fb, "%s is out?" % NAMES[c])
             if self.slap_text:
                 ui.center(fb, self.slap_text, 14)
-            ui.big_center(fb, NAMES[c], 24, 3)
-            fb.text("%s tap: yes" % NAMES[1 - c], 0, 48, 1)
+            ui.big_center(fb, NAMES[c], 23, 2)
+            fb.text("%s hold: yes" % NAMES[1 - c], 0, 40, 1)
+            fb.text("%s tap: no" % NAMES[1 - c], 0, 48, 1)
             fb.text("%s tap: withdraw" % NAMES[c], 0, 56, 1)
         elif ph == LEFT:
             ui.title(fb, "%s cards left" % NAMES[1 - d.claimant])
@@ -256,6 +291,7 @@ class SpeedFlow:
 
     def undo(self, now_us):
         ph = self.phase
+        self.claim_t = now_us  # a question shown again is answered afresh (SP-16)
         if ph == LEFT:
             self._to(CLAIM)
         elif self.entries and ph in (PLAY, FLIP, REBUILD, CLAIM):
@@ -266,6 +302,7 @@ class SpeedFlow:
     def interrupt(self, now_us):
         """The pause menu opened: nothing timed may run on behind it."""
         ph = self.phase
+        self.countdown.stop()
         if ph == COUNT_DOWN:
             self._new_deal()
             self.phase = READY
@@ -290,14 +327,22 @@ class SpeedFlow:
         self.race.close()
         self.phase = FINAL if self.match.is_over() else LAYOUT
 
-    def _false_start(self, p, early):
-        # SP-6: nobody plays before GO.  Restart the countdown from READY.
+    def _false_start(self, p, early, t_us):
+        # SP-6, SP-22: nobody plays before GO.  The first false start calls
+        # the countdown off (timing.Countdown); every press until it is over
+        # is a false start too, counted once per player; then READY.
+        if not self.countdown.false_start(p, t_us):
+            return  # the same player's repeat: the same jump
         self.false_starts[p] += 1
         self.app.emit({"ev": "false_start", "game": "speed", "deal": self.match.hands_played + 1,
                        "seat": p, "early_us": early, "count": self.false_starts[p]})
         self.app.sound(FOUL)
+        self.note = "False starts!" if self.countdown.fouled == 3 else "False start %s!" % NAMES[p]
+        self.app.redraw()
+
+    def _called_off_over(self):
+        # SP-22: both call ready again, each with a new press.
         self.deal = self.match.new_deal()
-        self.note = "False start %s!" % NAMES[p]
         self._to(READY)
 
     def _count(self, now_us):
@@ -351,12 +396,26 @@ class SpeedFlow:
         self._to(FLIP)
         self._count(now_us)
 
-    def _claim(self, p):
+    def _claim(self, p, t_us):
         self.note = ""
         self.deal.claim_out(p)
         self.entries += "01"[p]
+        self.claim_t = t_us
+        for q in (0, 1):
+            self.pads[q].cancel()  # a press from play is no answer
         self.app.sound(CALL)
         self._to(CLAIM)
+
+    def _reject(self):
+        # SP-16: the opponent rejects the claim; play goes on.
+        d = self.deal
+        self.app.emit({"ev": "claim", "game": "speed", "deal": self.match.hands_played + 1,
+                       "seat": d.claimant, "verdict": "rejected"})
+        d.reject()
+        self.entries += "X"
+        self.app.sound(ERROR)
+        self.note = "Claim rejected"
+        self._to(PLAY)
 
     def _settle_slap(self, now_us):
         # SP-17: the first slap wins.  The verdict waits until both pads are
@@ -390,7 +449,7 @@ class SpeedFlow:
         self.racing = False
         self.slap_text = v.text()  # "P1 by 3.2 ms" on the claim screen
         self._log_slap(v)
-        self._claim(w)
+        self._claim(w, now_us)
         self.app.sound(WIN)
 
     def _log_slap(self, v):
@@ -407,6 +466,7 @@ class SpeedFlow:
         w, left = d.result
         m = self.match
         m.add_result(d)
+        self.codes.append(self.entries)  # flips, rebuilds and claims, for undo
         self.app.emit({"ev": "deal", "game": "speed", "deal": m.hands_played, "winner": w,
                        "left": left, "totals": list(m.totals), "flips": d.flips,
                        "rebuilds": d.rebuilds})
@@ -416,7 +476,7 @@ class SpeedFlow:
 
     def _save(self):
         self.app.save(self, {"deals": [list(x) for x in self.match.deals],
-                       "false_starts": list(self.false_starts)})
+                       "false_starts": list(self.false_starts), "codes": list(self.codes)})
 
     # ---- undo --------------------------------------------------------------
     def _rebuild_deal(self):
@@ -439,6 +499,8 @@ class SpeedFlow:
                 d.unstuck(1)
             elif e == "E":
                 d.reserves_out()
+            elif e == "X":
+                d.reject()
             else:
                 d.claim_out(int(e))
         self.deal = d
@@ -455,14 +517,16 @@ class SpeedFlow:
 
     def _undo_deal(self):
         # Back to the count of the last deal: its claim stands, the count is
-        # entered again.  Its flips are not kept (they are not in the record).
+        # entered again.  Its entries are replayed, so its flips and rebuilds
+        # (logged with the deal line) are exactly what they were.
         w, left = self.match.deals[-1]
         n = self.match.hands_played
         self.match.undo_last()
         # Its deal line was logged: tell the laptop it no longer counts.
         self.app.emit({"ev": "undo", "game": "speed", "what": "deal", "deal": n})
+        code = self.codes.pop() if self.codes else "01"[w]
         self._save()
-        self.entries = "01"[w]
+        self.entries = code
         self._rebuild_deal()
         self.left = left
         self._to(LEFT)

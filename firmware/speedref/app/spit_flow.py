@@ -43,7 +43,7 @@ from speedref.engine import spit
 from speedref.engine.errors import RuleError
 from speedref.arbiter import Race, FALSE_START, COUNTED
 from speedref.app import ui
-from speedref.app.timing import Countdown, PadHold
+from speedref.app.timing import Countdown, PadHold, OFF
 from speedref.app.core import UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
 
 try:
@@ -113,13 +113,19 @@ class SpitFlow:
         if b < 2:
             pad = self.pads[b]
             if ph == START or ph == RESTART:
-                early = self.countdown.early_us(t_us)
-                if early > 0:
+                cd = self.countdown
+                if cd.resumes(t_us):  # the called-off countdown is over
+                    self._called_off_over()
+                    ph = self.phase
+                elif cd.called_off(t_us) or cd.early_us(t_us) > 0:
+                    # SPIT-18: every press before GO is a false start; it
+                    # is never a "Spit!" call, a stuck call or a clearing.
                     pad.press(t_us, False)
-                    self._false_start(b, early)
+                    self._false_start(b, cd.early_us(t_us), t_us)
                     return
-                self._go()  # the press came after GO: it belongs to play
-                ph = PLAY
+                else:
+                    self._go()  # the press came after GO: it belongs to play
+                    ph = PLAY
             pad.press(t_us, ph == PLAY)  # decided by release() or tick()
             if ph == SLAP:
                 if not self.armed:
@@ -177,7 +183,10 @@ class SpitFlow:
     def tick(self, now_us):
         ph = self.phase
         if ph == START or ph == RESTART:
-            self._count(now_us)
+            if self.countdown.resumes(now_us):
+                self._called_off_over()
+            else:
+                self._count(now_us)
         elif ph == PLAY:
             for p in (0, 1):
                 if self.pads[p].held(now_us):  # a hold, not a tap: the player is stuck
@@ -217,8 +226,12 @@ class SpitFlow:
             fb.text(self.note or "tap pad: ready", 0, 56, 1)
         elif ph == START or ph == RESTART:
             ui.title(fb, "Spit!" if ph == START else "Spit again!")
-            c = self.countdown.shown()
-            ui.big_center(fb, str(c) if c else "SPIT", 16, 5)
+            if self.countdown.cue == OFF:  # called off by a false start (SPIT-18)
+                ui.big_center(fb, "FOUL", 16, 5)
+                fb.text(self.note, 0, 56, 1)
+            else:
+                c = self.countdown.shown()
+                ui.big_center(fb, str(c) if c else "SPIT", 16, 5)
         elif ph == PLAY:
             ui.title(fb, "Round %d: play" % n)
             ui.center(fb, "spit cards left", 11)
@@ -286,6 +299,7 @@ class SpitFlow:
     def interrupt(self, now_us):
         """The pause menu opened: nothing timed may run on behind it."""
         ph = self.phase
+        self.countdown.stop()
         if ph == START:
             self.ready[0] = self.ready[1] = False
             self.phase = READY
@@ -304,23 +318,34 @@ class SpitFlow:
         self.phase = phase
         self.app.redraw()
 
-    def _false_start(self, p, early_us):
-        # SPIT-18: nobody turns a card (or slaps) before GO.
+    def _false_start(self, p, early_us, t_us=None):
+        # SPIT-18: nobody turns a card (or slaps) before GO.  In a countdown
+        # the first false start calls it off (timing.Countdown): until it is
+        # over every press is a false start, counted once per player.
         ph = self.phase
+        if ph != SLAP and not self.countdown.false_start(p, t_us):
+            return  # the same player's repeat: the same jump
         self.false_starts[p] += 1
         self.app.emit({"ev": "false_start", "game": "spit", "round": self.game.hands_played + 1,
                        "seat": p, "early_us": early_us, "count": self.false_starts[p],
                        "when": "slap" if ph == SLAP else ("start" if ph == START else "restart")})
         self.app.sound(FOUL)
-        self.note = "False start %s!" % NAMES[p]
-        if ph == START:
+        if ph != SLAP and self.countdown.fouled == 3:
+            self.note = "False starts!"  # both jumped
+        else:
+            self.note = "False start %s!" % NAMES[p]
+        self.app.redraw()
+
+    def _called_off_over(self):
+        # SPIT-18: the countdown a false start called off is over; nobody
+        # turned a card.  Both call "Spit!" again: READY for the start, and
+        # in play both hold their pads again to be stuck for a restart.
+        if self.phase == START:
             self.ready[0] = self.ready[1] = False
             self._to(READY)
-        elif ph == RESTART:
-            self.stuck[0] = self.stuck[1] = False
-            self._to(PLAY)  # still stuck? hold the pads again
         else:
-            self.app.redraw()
+            self.stuck[0] = self.stuck[1] = False
+            self._to(PLAY)
 
     def _count(self, now_us):
         # Beeps at +0, +1 s, +2 s, then GO at exactly +3 s.

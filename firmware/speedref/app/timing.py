@@ -21,6 +21,8 @@ except ImportError:  # CPython
 
 STEP_US = const(1000000)   # one second between the cues
 GO_US = const(3000000)     # GO comes exactly three steps after the start
+FOUL_US = const(500000)    # a called-off countdown lasts at least this long after its false start
+OFF = const(5)             # Countdown.cue of a countdown called off by a false start
 
 
 class Countdown:
@@ -37,16 +39,60 @@ class Countdown:
       play, even when no tick has given GO yet.
     go(): GO is given now (such a press came first); tick() says no more.
     shown(): the digit on screen, 3, 2 or 1, or 0 once GO is given.
+
+    False starts (SP-6, SPIT-18): a press before GO calls the countdown off.
+    It gives no GO, and it stays called off until the later of its GO
+    instant and FOUL_US after that first false start: every press until then
+    is a false start too (by anyone: a pad pressed before GO never starts
+    play, never marks a player ready and never becomes a tap or a hold).
+    false_start(p, t_us): pad p pressed at t_us, before GO or while the
+      countdown is called off.  True when it is p's first false start in this
+      countdown (count and log it), False for p's repeat (the same jump).
+    called_off(t_us): the countdown is called off and t_us is within it.
+    resumes(now_us): True once, at the first tick at or after the end of a
+      called-off countdown: the flow goes back to where the countdown began
+      (READY, PLAY).
+    stop(): not running and not called off (pause, undo).
     """
 
     def __init__(self, app):
         self.app = app
         self.t0 = 0     # when the running countdown started
-        self.cue = 4    # cues given: 0 before "3", 4 after GO (not running)
+        self.cue = 4    # cues given: 0 before "3", 4 after GO (not running), OFF
+        self.end = 0    # OFF: when the called-off countdown is over
+        self.fouled = 0  # bit p: pad p made a false start in this countdown
 
     def start(self, t_us):
         self.t0 = t_us
         self.cue = 0
+        self.fouled = 0
+
+    def stop(self):
+        self.cue = 4
+        self.fouled = 0
+
+    def false_start(self, p, t_us):
+        if self.cue < 4:
+            self.cue = OFF
+            go = ticks_add(self.t0, GO_US)
+            end = ticks_add(t_us, FOUL_US)
+            self.end = end if ticks_diff(end, go) > 0 else go
+            self.app.redraw()
+        bit = 1 << p
+        first = not (self.fouled & bit)
+        self.fouled |= bit
+        return first
+
+    def called_off(self, t_us):
+        return self.cue == OFF and ticks_diff(t_us, self.end) < 0
+
+    def resumes(self, now_us):
+        if self.cue == OFF and ticks_diff(now_us, self.end) >= 0:
+            self.cue = 4
+            self.fouled = 0
+            self.app.redraw()
+            return True
+        return False
 
     def tick(self, now_us):
         while self.cue < 4 and ticks_diff(now_us, ticks_add(self.t0, self.cue * STEP_US)) >= 0:
