@@ -30,12 +30,13 @@
 //   5. USB: every OUT transfer the device arms is answered at once, empty
 //      when the host has nothing to send: an interrupt storm, the CPU never
 //      sleeps.  The answer waits until the host has bytes.
+//   6. PIO FIFOs stay 4 words deep when SHIFTCTRL joins them: joined here.
 //   4. PIO runs 1,000 steps per host event-loop turn, ignoring the clock
 //      divider, [delay] cycles and the CPU's clock: each enabled state machine
 //      is stepped here from the CPU's cycle count, honouring both.
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
+import { RP2040, USBCDC, ConsoleLogger, LogLevel, FIFO } from 'rp2040js';
 
 const FLASH_BASE = 0x10000000;
 const CYCLE_NS = 8; // 125 MHz
@@ -55,6 +56,17 @@ function loadUF2(flash, data) {
     const addr = v.getUint32(12, true);
     const size = v.getUint32(16, true);
     flash.set(data.subarray(i + 32, i + 32 + size), addr - FLASH_BASE);
+  }
+}
+
+function joinFifos(sm) {
+  // Defect 6: rp2040js keeps 4-word FIFOs whatever SHIFTCTRL says.  With
+  // FJOIN_RX (bit 31) the RX FIFO takes the TX FIFO's storage: 8 words.
+  const depth = sm.shiftCtrl & (1 << 31) ? 8 : 4;
+  if (sm.rxFIFO.size !== depth) {
+    const fifo = new FIFO(depth);
+    while (!sm.rxFIFO.empty && !fifo.full) fifo.push(sm.rxFIFO.pull());
+    sm.rxFIFO = fifo;
   }
 }
 
@@ -241,6 +253,7 @@ class Bench {
         write(offset, value);
         pio.machines.forEach((sm, i) => {
           if (sm.enabled && !was[i]) sm.nextAt = this.cycles;
+          joinFifos(sm);
         });
         this.pioActive = this.anyPio();
       };

@@ -17,6 +17,8 @@ same for all games.  The harness keeps no log lines: the device streams them
 to stdout (log.Log(stream=...)) and this side parses them.
 """
 import json
+import shutil
+import tempfile
 import subprocess
 
 import pytest
@@ -56,9 +58,16 @@ def run_driver(harness, driver, root, arg, heap=HEAP):
     printed on stdout)."""
     argf = root / "scenario.json"
     argf.write_text(json.dumps(arg))
-    (root / "flash").mkdir()
-    code = "import %s as d\nd.main(%r, %r)" % (driver, str(root / "flash"), str(argf))
-    r = mpyrun.run(code=code, heap=heap, extra_path=[harness])
+    # The flash root's path lives in the device's heap (the store joins it
+    # into every file name), so its length must not depend on how many
+    # pytest runs came before (pytest-9 vs pytest-100 moved the heap figures
+    # by 128 bytes): a fixed-length name of its own.
+    flash = tempfile.mkdtemp(prefix="speedref-flash-")
+    try:
+        code = "import %s as d\nd.main(%r, %r)" % (driver, flash, str(argf))
+        r = mpyrun.run(code=code, heap=heap, extra_path=[harness])
+    finally:
+        shutil.rmtree(flash, ignore_errors=True)
     result, lines = None, []
     for line in r.stdout.splitlines():
         if line.startswith("RESULT "):
@@ -170,7 +179,7 @@ def test_harness_heap_is_within_its_allowance(harness):
 def test_100_games_in_a_row_leave_the_heap_where_it_started(harness, tmp_path):
     """100 single-deal Speed games (SP-19) through the device in one process:
     after gc.collect() the heap after the last games is where it was after
-    the first (which loaded the Speed flow and engine); and
+    the second (the first loaded the Speed flow and engine); and
     every game_end record equals the engine's replay of its deal."""
     from speedref.engine.rng import Rng
     rng = Rng(2024)
@@ -179,12 +188,16 @@ def test_100_games_in_a_row_leave_the_heap_where_it_started(harness, tmp_path):
     s = got["sizes"]
     print("heap after game 1, 2, 50, 100: %d %d %d %d bytes (free %d)" % (s[0], s[1], s[49], s[99], got["free"]))
     assert len(s) == 100
-    # No growth: the last games end where the first ones did.  Single
-    # samples may be one 64-byte object higher: MicroPython's collector is
-    # conservative, and a stale word on the C stack keeps an object alive for
-    # one collection (seen as +64 then back, never accumulating).
-    assert max(s) - min(s) <= 64, s
-    assert max(s[75:]) <= max(s[:25]) and min(s[75:]) == min(s[:25]) == s[0], s
+    # No growth: the last games end where the early ones did.  Game 2 may
+    # end up to two 64-byte blocks above game 1 once, never again: strings
+    # first seen in it are interned into a qstr pool that is never freed
+    # (which games show it depends on the lengths of the paths and ids the
+    # heap held before).  Single samples may be one 64-byte object higher:
+    # the collector is conservative, and a stale word on the C stack keeps an
+    # object alive for one collection (seen as +64 then back).
+    assert 0 <= s[1] - s[0] <= 128, s
+    assert max(s[1:]) - min(s[1:]) <= 64, s
+    assert max(s[75:]) <= max(s[1:25]) and min(s[75:]) == min(s[1:25]) == s[1], s
     ends = [x["record"] for x in lines if x["ev"] == "game_end"]
     assert [(r["deals"][0]["winner"], r["deals"][0]["left"]) for r in ends] == [(g[1], g[2]) for g in games]
     for r in ends:

@@ -94,6 +94,8 @@ class StateMachine:
         self.in_base = in_base
         self.kw = kw
         self.running = False
+        self.handler = None  # irq(): the state machine's interrupt handler
+        self.hard = False
         # FIFO depth: 8 when the RX FIFO takes the TX FIFO's storage.
         self.depth = 8 if prog is not None and (prog[4] >> 30) == PIO.JOIN_RX else 4
         self._rx = [0] * self.depth
@@ -109,6 +111,11 @@ class StateMachine:
     def rx_fifo(self):
         return self._n
 
+    def irq(self, handler=None, trigger=1, hard=False):
+        """The state machine's interrupt (the program's `irq 0 rel`)."""
+        self.handler = handler
+        self.hard = hard
+
     def get(self, buf=None, shift=0):
         if not self._n:
             raise RuntimeError("fake rp2: get() on an empty RX FIFO would block forever")
@@ -117,10 +124,14 @@ class StateMachine:
         self._n -= 1
         return w >> shift
 
-    def _push_rx(self, word):
-        """Test hook: the program pushes `word` (push noblock: False when full)."""
-        if self._n == self.depth:
+    def _push_rx(self, word, irq=True):
+        """Test hook: the program pushes `word` (False when the FIFO is full
+        or the state machine is not running) and, with irq, raises its
+        interrupt: the handler runs at once, as a hard IRQ would."""
+        if self._n == self.depth or not self.running:
             return False
         self._rx[(self._head + self._n) % self.depth] = word
         self._n += 1
+        if irq and self.handler is not None:
+            self.handler(self)
         return True

@@ -42,6 +42,14 @@ if which != "pico":
     # both pads down before the first handler runs: one snapshot, a tie
     machine.set_levels((1 << pads[0]) | (1 << pads[1]), 0)
     machine.pin(pads[0]).handler(machine.pin(pads[0]))
+else:
+    # the pads' state machine pushes the word for P1 and P2 down in one sample
+    # (it pushes nothing unless the capture started it) and its interrupt runs
+    import rp2
+    from speedref.hw import pio_capture as pc
+    sm = rp2.StateMachine.instances[0]
+    print("pio pushed", sm._push_rx(((pc.COUNT_MASK - 100) | 0b1100 << pc.COUNT_BITS)
+                                    << pc.LEVEL_SHIFT))
 machine.pin(pads[6]).drive(0)  # OK down (a nav button: pin interrupts on every board)
 dev.step(time.ticks_us())
 time.sleep_ms(15)  # past the capture's 10 ms debounce lockout (real clock)

@@ -109,10 +109,14 @@ class Capture:
                 self._locked[b] = 1
             diff >>= 1
             b += 1
-        if new != last:
-            self.level = new
+        # Only a change of this capture's own buttons is an event: the other
+        # bits (the pads, on the Pico) are carried along so every snapshot
+        # is whole, but their changes were put in the ring, better dated, by
+        # the path that owns them.
+        if (new ^ last) & self._watch:
             self.taken += 1
             self._ring.put(t, new)  # counts ring.dropped when full, never raises
+        self.level = new
 
     def poll(self):
         """Main loop, every pass: end lockouts that are over, then take a

@@ -4,34 +4,41 @@
 # later still while another handler runs, so the pad served first can win a
 # press that was really simultaneous (SP-17, SPIT-10: "the earlier timestamp
 # wins").  Here a PIO state machine reads ALL pads in one cycle every
-# LOOP_CYCLES cycles (96 ns at 125 MHz) and counts those samples down in a
-# register.  On every change of the pad levels it pushes one word: the count,
-# the new levels and the levels it pushed last.  Pads pressed between two
-# samples arrive in ONE word: an exact tie, whichever pad "came first" to an
-# interrupt controller.  The CPU only turns counts into ticks_us() times, so
-# how late poll() runs does not change a timestamp.
+# LOOP_CYCLES cycles (136 ns at 125 MHz) and counts those samples down in a
+# register.  On every change of the pad levels it pushes one word, the count
+# and the new levels, and raises its interrupt; the handler moves the word
+# into the ring at once.  Pads pressed between two samples arrive in ONE
+# word: an exact tie, whichever pad "came first" to an interrupt controller.
+# The CPU only turns counts into ticks_us() times, so how late the handler
+# runs does not change a timestamp.
+#
+# Nothing is lost while the CPU cannot drain (a flash erase holds off every
+# interrupt for tens of ms; a bouncing contact makes an edge every ~100 us):
+# the program pushes only while the RX FIFO has room (MOV from STATUS), and
+# when it is full it keeps the change pending instead of forgetting it: X,
+# the levels of the last word pushed, stays as it was, so the next sample
+# still differs and is pushed as soon as there is room.  The first 8 changes
+# of a stall keep their exact times; later ones are dated when there was
+# room again (counted in `full`); the levels a contact settles on always
+# arrive.
 #
 # Why pioasm text plus assembled words (and not an @rp2.asm_pio function):
 # the tests run the very same 16-bit words in the rp2040-pio-emulator, and
 # adafruit_pioasm assembles PIO_SOURCE into exactly the words in _PROGRAMS
 # (tests/test_pio_program.py checks that, for 1..4 pads).  On the board
 # build_program() feeds those words to rp2.asm_pio's documented word()
-# instruction, so the board runs the words the emulator ran.  The text is
-# the readable source; the words are what the board needs (no assembler on
-# the board).
+# instruction, so the board runs the words the emulator ran.
 #
-# Word layout (shift right, 30 bits pushed on top of two zero bits, read
-# with sm.get(None, 2) so the value stays a small int on a 32-bit board):
-#   bits 0..21  sample count, low 22 bits of a countdown (decreasing)
-#   bits 22..25 raw pad levels now (1 = released: pull-ups, pads to GND)
-#   bits 26..29 raw pad levels in the word pushed before this one
-# FIFO overflow: `push noblock` drops the NEW word when the RX FIFO is full,
-# so the earliest presses (the ones that decide a race) survive and the
-# count keeps running (no stall, later times stay exact).  A drop shows up
-# on the host as "levels before" != the levels of the last word it got.
-# Count wrap: the 22-bit count repeats every 2**22 samples (0.4 s at
-# 125 MHz); poll() must run more often than that, and a poll that came too
-# late is counted in `late`.
+# Word layout (shift right, 29 bits pushed on top of three zero bits, read
+# with sm.get(None, 3) so the value stays a small int on a 32-bit board):
+#   bits 0..24   sample count, low 25 bits of a countdown (decreasing)
+#   bits 25..28  raw pad levels (1 = released: pull-ups, pads to GND)
+# Count wrap: the 25-bit count repeats every 2**25 samples (4.56 s at
+# 125 MHz).  A word is dated as the latest instant at or before the moment
+# it was read that its count allows, so it is exact as long as it is read
+# within one count period of its push: the interrupt reads it within
+# microseconds, and no stall of the loop (flash erase, a USB host that stops
+# reading) comes near 4.5 s.
 
 try:
     from micropython import const
@@ -46,54 +53,72 @@ from speedref.ticks import ticks_add, ticks_diff
 # The program, with {npads} and {rest} (= 32 - npads) filled in per board.
 PIO_SOURCE = """
 .program speedref_pads
-; X: raw pad levels in the last word pushed.  Y: the free-running countdown.
-; OSR: Y parked while Y holds the new sample for `jmp x!=y`.
+; X: pad levels in the last word pushed.  Y: the free-running countdown,
+; parked in OSR while Y holds a sample.  ISR: the sample, then the word.
+; Every pass through `loop` takes LOOP_CYCLES cycles, whichever way it goes.
     set x, 0                ; no word pushed yet (the first sample is pushed)
     mov y, ~null            ; the countdown starts at 2**32 - 1
     jmp loop
-change:                     ; pads changed: push count | now | before
-    in osr, 22              ; the count of this sample (low 22 bits)
-    in y, 4                 ; pad levels now
-    in x, 4                 ; pad levels in the previous word
-    push noblock            ; FIFO full: drop this word, keep counting
-    mov x, y
+full:                       ; the RX FIFO is full: push nothing, keep X,
+    mov y, osr [8]          ; so the change is pushed once there is room
+    jmp y-- loop
+    jmp loop                ; (the countdown passed 0)
+change:                     ; the pads differ from the last word pushed
+    mov y, status           ; all ones while the RX FIFO has room
+    jmp !y full
+    mov y, isr              ; the sample again
+    in osr, 25              ; the count of this sample
+    in y, 4                 ; and the pad levels
+    push noblock            ; there is room: STATUS said so
+    irq 0 rel               ; the CPU drains the FIFO now
+    mov x, y [2]
     mov y, osr
     jmp y-- loop            ; at 0 falls through to loop as well
 .wrap_target
-loop:                       ; every pass is LOOP_CYCLES cycles, both ways
+loop:
     mov osr, y
     in pins, {npads}        ; THE sample: every pad read in the same cycle
     in null, {rest}         ; levels down to bits 0..npads-1, zeros above
     mov y, isr
     jmp x!=y change
-    mov y, osr [5]          ; no change: wait as long as a push takes
+    mov y, osr [10]         ; no change: wait as long as a push takes
     jmp y-- loop
 .wrap
 """
 
 # adafruit_pioasm.assemble(pio_source(n)) for n = 1..4 pads (index n - 1).
 _PROGRAMS = (
-    (0xE020, 0xA04B, 0x000A, 0x40F6, 0x4044, 0x4024, 0x8000, 0xA022, 0xA047,
-     0x008A, 0xA0E2, 0x4001, 0x407F, 0xA046, 0x00A3, 0xA547, 0x008A),
-    (0xE020, 0xA04B, 0x000A, 0x40F6, 0x4044, 0x4024, 0x8000, 0xA022, 0xA047,
-     0x008A, 0xA0E2, 0x4002, 0x407E, 0xA046, 0x00A3, 0xA547, 0x008A),
-    (0xE020, 0xA04B, 0x000A, 0x40F6, 0x4044, 0x4024, 0x8000, 0xA022, 0xA047,
-     0x008A, 0xA0E2, 0x4003, 0x407D, 0xA046, 0x00A3, 0xA547, 0x008A),
-    (0xE020, 0xA04B, 0x000A, 0x40F6, 0x4044, 0x4024, 0x8000, 0xA022, 0xA047,
-     0x008A, 0xA0E2, 0x4004, 0x407C, 0xA046, 0x00A3, 0xA547, 0x008A),
+    (0xE020, 0xA04B, 0x0010, 0xA847, 0x0090, 0x0010, 0xA045, 0x0063, 0xA046,
+     0x40F9, 0x4044, 0x8000, 0xC010, 0xA222, 0xA047, 0x0090, 0xA0E2, 0x4001,
+     0x407F, 0xA046, 0x00A6, 0xAA47, 0x0090),
+    (0xE020, 0xA04B, 0x0010, 0xA847, 0x0090, 0x0010, 0xA045, 0x0063, 0xA046,
+     0x40F9, 0x4044, 0x8000, 0xC010, 0xA222, 0xA047, 0x0090, 0xA0E2, 0x4002,
+     0x407E, 0xA046, 0x00A6, 0xAA47, 0x0090),
+    (0xE020, 0xA04B, 0x0010, 0xA847, 0x0090, 0x0010, 0xA045, 0x0063, 0xA046,
+     0x40F9, 0x4044, 0x8000, 0xC010, 0xA222, 0xA047, 0x0090, 0xA0E2, 0x4003,
+     0x407D, 0xA046, 0x00A6, 0xAA47, 0x0090),
+    (0xE020, 0xA04B, 0x0010, 0xA847, 0x0090, 0x0010, 0xA045, 0x0063, 0xA046,
+     0x40F9, 0x4044, 0x8000, 0xC010, 0xA222, 0xA047, 0x0090, 0xA0E2, 0x4004,
+     0x407C, 0xA046, 0x00A6, 0xAA47, 0x0090),
 )
-WRAP_TARGET = const(10)  # index of `loop`
-WRAP = const(16)  # index of the last `jmp y-- loop`
+WRAP_TARGET = const(16)  # index of `loop`
+WRAP = const(22)  # index of the last `jmp y-- loop`
+SAMPLE_PC = const(17)  # index of `in pins`
 
-LOOP_CYCLES = const(12)  # PIO cycles per sample, on both paths
+LOOP_CYCLES = const(17)  # PIO cycles per sample, on every path
 START_CYCLES = const(4)  # cycles from start to the first sample (set, mov, jmp, mov)
-COUNT_BITS = const(22)
-COUNT_MASK = const(0x3FFFFF)
-WRAP_CYCLES = const(50331648)  # (1 << COUNT_BITS) * LOOP_CYCLES: one count period
+COUNT_BITS = const(25)
+COUNT_MASK = const(0x1FFFFFF)
+LEVEL_SHIFT = const(3)  # sm.get(None, LEVEL_SHIFT): the word without its three zero bits
 MAX_PADS = const(4)
-# A sample is dated after the previous poll read the clock; allow this much
-# for the start anchor being read just before the state machine ran.
-SLACK_US = const(2000)
+FIFO_DEPTH = const(8)  # the RX FIFO joined with the TX FIFO's storage
+# EXECCTRL: STATUS_SEL = RX FIFO level, STATUS_N = FIFO_DEPTH: `mov y, status`
+# reads all ones while fewer than FIFO_DEPTH words wait.
+STATUS_RX_ROOM = const((1 << 4) | FIFO_DEPTH)
+# rp2.asm_pio's program list ends with execctrl, shiftctrl, out_init,
+# set_init, sideset_init (its length differs between ports and versions).
+_PROG_EXECCTRL = const(-5)
+LATE_US = const(2000)  # a word read this long after its push waited for a stalled CPU
 
 
 def pio_source(npads):
@@ -114,7 +139,8 @@ def _check_pads(npads):
 
 
 def build_program(rp2, npads):
-    """The rp2.asm_pio program made of program_words(npads), word by word.
+    """The rp2.asm_pio program made of program_words(npads), word by word,
+    with STATUS reading the RX FIFO's room.
 
     asm_pio runs the decorated function with its globals swapped for the
     PIO names (word, wrap_target, wrap), so the words reach it through a
@@ -132,6 +158,7 @@ def build_program(rp2, npads):
             if i == at_wrap:
                 wrap()  # noqa: F821
 
+    speedref_pads[_PROG_EXECCTRL] |= STATUS_RX_ROOM
     return speedref_pads
 
 
@@ -139,9 +166,9 @@ class PioDecoder:
     """Turns the state machine's words into (t_us, mask) ring events.
 
     Pure: no rp2, no clock.  anchor(t_us) says when the state machine
-    started; feed(v) takes one word shifted right by 2; after_poll(now)
-    moves the time reference along.  All arithmetic stays in small ints
-    (below 2**30) and nothing allocates, so it can run in a hard IRQ."""
+    started; feed(v, now_us) takes one word (shifted right by LEVEL_SHIFT)
+    read at now_us.  All arithmetic stays in small ints (below 2**30) and
+    nothing allocates, so it runs in a hard IRQ."""
 
     def __init__(self, ring, npads, cycles_per_us):
         _check_pads(npads)
@@ -151,12 +178,13 @@ class PioDecoder:
         self._pads = (1 << npads) - 1
         self._cpu = cycles_per_us
         # One count period, split into whole microseconds and leftover cycles.
-        self._wrap_us = WRAP_CYCLES // cycles_per_us
-        self._wrap_frac = WRAP_CYCLES % cycles_per_us
+        period = (COUNT_MASK + 1) * LOOP_CYCLES  # 570,425,344: a small int
+        self._wrap_us = period // cycles_per_us
+        self._wrap_frac = period % cycles_per_us
         self.samples = 0  # words decoded
-        self.dropped = 0  # FIFO overflows seen (each: one or more words lost)
-        self.wraps = 0  # count periods (2**22 samples) passed
-        self.late = 0  # polls too far apart to date a word for certain
+        self.wraps = 0  # count periods passed between two words
+        self.late = 0  # words read more than LATE_US after their push
+        self.full = 0  # drains that found the FIFO full (changes may have waited)
         self.anchor(0)
 
     def anchor(self, t_us):
@@ -166,8 +194,6 @@ class PioDecoder:
         self._t = t_us
         self._frac = 0
         self._add_cycles(START_CYCLES)
-        self._polled = t_us
-        self._raw = 0  # X starts at 0 in the program
         self._mask = 0
 
     def _add_cycles(self, cycles):
@@ -188,37 +214,27 @@ class PioDecoder:
         self._frac = f
         self.wraps += 1
 
-    def feed(self, v):
-        """One word (already >> 2).  Returns True if it put a ring event."""
+    def feed(self, v, now_us):
+        """One word (already >> LEVEL_SHIFT), read from the FIFO at now_us.
+        Returns True if it put a ring event."""
         c = v & COUNT_MASK
-        # Samples since the reference, modulo one count period.
+        # Samples since the last word, modulo one count period: the earliest
+        # date the count allows.  Whole periods are added while the word
+        # would still be dated a period or more before it was read.
         self._add_cycles(((self._c - c) & COUNT_MASK) * LOOP_CYCLES)
         self._c = c
-        # The word was pushed after the previous poll read the clock: a date
-        # before that means whole count periods passed in between.
-        while ticks_diff(self._t, self._polled) < -SLACK_US:
+        while ticks_diff(now_us, self._t) >= self._wrap_us:
             self._add_period()
+        if ticks_diff(now_us, self._t) > LATE_US:
+            self.late += 1
         self.samples += 1
-        now = (v >> COUNT_BITS) & 0xF
-        before = (v >> (COUNT_BITS + 4)) & 0xF
-        if before != self._raw:
-            self.dropped += 1  # a word the FIFO had no room for
-        self._raw = now
-        mask = (now ^ self._pads) & self._pads  # pressed = 1
+        raw = (v >> COUNT_BITS) & 0xF
+        mask = (raw ^ self._pads) & self._pads  # pressed = 1
         if mask == self._mask:
             return False
         self._mask = mask
         self._ring.put(self._t, mask)
         return True
-
-    def after_poll(self, now_us):
-        """Call once per poll with the clock read BEFORE the FIFO was read
-        (so every word still waiting was pushed after now_us)."""
-        self._polled = now_us
-        # Keep the reference within one count period of now, so the next
-        # word's count is dated in the right period.
-        while ticks_diff(now_us, self._t) > self._wrap_us:
-            self._add_period()
 
 
 class PioCapture(PioDecoder):
@@ -226,13 +242,17 @@ class PioCapture(PioDecoder):
     from `first_pin`, pulled up, pressed = low.
 
         cap = PioCapture(ring, board.PAD_FIRST, board.PADS)
-        cap.start()
-        ... every loop: cap.poll()     (at least every 0.3 s)
+        cap.start()      # the state machine runs; its interrupt fills the ring
+        ... cap.poll()   # optional: drains what the interrupt has not
 
-    rp2 and machine are imported here, not at module level, so this module
-    loads on any board and on CPython."""
+    The words are drained by a hard interrupt from the state machine (`irq`
+    after each push), so they reach the ring within microseconds, in push
+    order.  disable_irq/enable_irq: machine's, for poll()'s drain (the
+    interrupt is the other reader).  rp2 and machine are imported here, not
+    at module level, so this module loads on any board and on CPython."""
 
-    def __init__(self, ring, first_pin, npads, sm_id=0, clock=None, freq=None):
+    def __init__(self, ring, first_pin, npads, sm_id=0, clock=None, freq=None,
+                 disable_irq=None, enable_irq=None):
         import rp2
         import machine
 
@@ -244,6 +264,8 @@ class PioCapture(PioDecoder):
         if clock is None:
             from time import ticks_us as clock
         self._clock = clock
+        self._off = disable_irq or machine.disable_irq
+        self._on = enable_irq or machine.enable_irq
         Pin = machine.Pin
         base = None
         for i in range(npads):
@@ -252,28 +274,44 @@ class PioCapture(PioDecoder):
                 base = p  # IN_BASE: `in pins` reads from the first pad
         self._sm = rp2.StateMachine(sm_id, build_program(rp2, npads), freq=freq,
                                     in_base=base)
-        self.polls = 0
+        self._isr = self._drained  # the bound method, allocated once here
 
     def start(self):
-        t = self._clock()  # read just before the first instruction runs
+        # Read just before: active(1) enables the state machine early in the
+        # call, and the call can take ~0.2 ms the first time.  Measured on
+        # the emulated Pico, pad times come out ~7 us early against
+        # ticks_us(); between pads (a race's margin) they are exact to a
+        # sample.  The interrupt is attached once the anchor is set: the
+        # first word (the levels at start) waits in the FIFO until then.
+        t = self._clock()
         self._sm.active(1)
         self.anchor(t)
+        self._sm.irq(self._isr, hard=True)
 
     def stop(self):
         self._sm.active(0)
+        self._sm.irq(None)
 
-    def poll(self):
-        """Move waiting words into the ring; returns how many were read.
-        Allocates nothing (safe from a hard Timer callback too)."""
+    def _drained(self, sm):
+        # Hard IRQ: the clock first, then every waiting word.
+        self._drain(self._clock())
+
+    def _drain(self, now):
         sm = self._sm
         n = sm.rx_fifo()
-        now = self._clock()  # after counting, before reading: see after_poll
-        self.polls += 1
-        if n and ticks_diff(now, self._polled) >= self._wrap_us - SLACK_US:
-            self.late += 1  # words may be dated a count period off
-        k = n
-        while k:
-            self.feed(sm.get(None, 2))
-            k -= 1
-        self.after_poll(now)
+        if n >= FIFO_DEPTH:
+            self.full += 1
+        while n:
+            self.feed(sm.get(None, LEVEL_SHIFT), now)
+            n -= 1
         return n
+
+    def poll(self):
+        """From the main loop: drain anything the interrupt left (none, when
+        it runs), with interrupts off so the two readers never interleave.
+        Allocates nothing."""
+        st = self._off()
+        try:
+            self._drain(self._clock())
+        finally:
+            self._on(st)
