@@ -273,12 +273,21 @@ def main(argv=None):
     ap.add_argument("--idle-exit", type=float, metavar="SECONDS",
                     help="exit after SECONDS without data (scripts and tests)")
     args = ap.parse_args(argv)
-    db = ResultsDB(args.db)
+    jsonin.setup_stdio()
+    import sqlite3
+    try:
+        db = ResultsDB(args.db)
+    except sqlite3.Error as e:
+        print("speedref-log: %s: cannot open the database: %s" % (args.db, e), file=sys.stderr)
+        return 2
     core = LineCore(db, out=lambda t: print(t, flush=True))
     try:
         run(core, port=args.port, idle_exit=args.idle_exit)
     except KeyboardInterrupt:
         pass
+    except BrokenPipeError:         # the live view's reader went away
+        jsonin.quiet_broken_pipe()
+        return 0
     finally:
         core.disconnected()
         db.close()

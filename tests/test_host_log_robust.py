@@ -75,3 +75,10 @@ def test_a_player_named_twice_is_refused():
     core, _, errs = make_core()
     core.feed(line({"ev": "game_end", "record": speed_single(players=("Ann", "Ann"), ident="tw")}))
     assert core.db.count_games() == 0 and "Ann" in errs[0] and "twice" in errs[0]
+
+
+def test_a_file_that_is_not_a_database_exits_2(tmp_path, capsys):
+    p = tmp_path / "r.db"
+    p.write_text("not sqlite " * 50)
+    assert logmod.main(["--db", str(p), "--port", "/dev/null", "--idle-exit", "0"]) == 2
+    assert "cannot open the database" in capsys.readouterr().err
