@@ -8,6 +8,7 @@ A game record is stored once: records carrying the device's "id" are keyed by it
 a record without one is keyed by a hash of its content (sorted-key JSON), so the
 same game pulled twice (live, then again from the device's flash) is one row.
 """
+import contextlib
 import datetime
 import hashlib
 import json
@@ -16,6 +17,7 @@ import sqlite3
 from speedref.engine import records
 
 DEFAULT_DB_NAME = "speedref-results.db"
+BUSY_TIMEOUT_S = 30.0   # how long to wait for another process's write to finish
 
 
 def canonical_json(obj):
@@ -110,11 +112,25 @@ def _now():
 class ResultsDB:
     """Open (creating or upgrading) the database at `path` (":memory:" for tests)."""
 
-    def __init__(self, path):
+    def __init__(self, path, busy_timeout_s=BUSY_TIMEOUT_S):
         self.path = path
-        self.con = sqlite3.connect(str(path))
+        # isolation_level=None: no implicit transactions; every write is an
+        # explicit BEGIN IMMEDIATE (_write), taken at once or waited for up to
+        # busy_timeout_s while another process writes.
+        self.con = sqlite3.connect(str(path), timeout=busy_timeout_s, isolation_level=None)
         self.con.execute("PRAGMA foreign_keys = ON")
         self.migrate()
+
+    @contextlib.contextmanager
+    def _write(self):
+        """One write transaction, holding the database's write lock from its start."""
+        self.con.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+        self.con.execute("COMMIT")
 
     def close(self):
         self.con.close()
@@ -128,30 +144,47 @@ class ResultsDB:
         if v > SCHEMA_VERSION:
             raise SystemExit("%s has schema version %d; this speedref knows up to %d: upgrade speedref"
                              % (self.path, v, SCHEMA_VERSION))
-        while v < SCHEMA_VERSION:
-            with self.con:                    # one transaction per step: all or nothing
+        if v == SCHEMA_VERSION:
+            return
+        # All steps in one write transaction, the version read again inside it:
+        # a second process that opened the database at the same moment waits,
+        # then finds it already migrated.
+        with self._write():
+            v = self.version
+            if v > SCHEMA_VERSION:
+                raise SystemExit("%s has schema version %d; this speedref knows up to %d: upgrade speedref"
+                                 % (self.path, v, SCHEMA_VERSION))
+            while v < SCHEMA_VERSION:
                 MIGRATIONS[v](self.con)
                 v += 1
                 self.con.execute("PRAGMA user_version = %d" % v)   # an int we made, not input
 
     # --- games ---------------------------------------------------------------
-    def add_record(self, record, source="live"):
+    def add_record(self, record, source="live", compare=False):
         """Store a record already validated with records.replay.
 
         Returns (row id, True) when new, (existing row id, False) when a duplicate.
+        With compare=True a third item says whether the stored record is the
+        same as this one (a device id reused for other content is not).
+        The insert is one atomic statement in a write transaction, so several
+        speedref-log processes on one database never store a record twice.
         """
         key = dedup_key(record)
-        row = self.con.execute("SELECT id FROM games WHERE dedup_key = ?", (key,)).fetchone()
-        if row:
-            return row[0], False
-        with self.con:
+        text = canonical_json(record)
+        with self._write():
             cur = self.con.execute(
-                "INSERT INTO games (dedup_key, game, record, source, received_at) VALUES (?, ?, ?, ?, ?)",
-                (key, record["game"], canonical_json(record), source, _now()))
-            row_id = cur.lastrowid
-            self.con.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, ?)",
-                                 _players_rows(row_id, record))
-        return row_id, True
+                "INSERT INTO games (dedup_key, game, record, source, received_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT(dedup_key) DO NOTHING",
+                (key, record["game"], text, source, _now()))
+            if cur.rowcount == 1:
+                row_id, new, same = cur.lastrowid, True, True
+                self.con.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, ?)",
+                                     _players_rows(row_id, record))
+            else:
+                row_id, stored = self.con.execute(
+                    "SELECT id, record FROM games WHERE dedup_key = ?", (key,)).fetchone()
+                new, same = False, stored == text
+        return (row_id, new, same) if compare else (row_id, new)
 
     def games(self, game=None):
         """[(row id, record dict)] in the order they were stored."""
@@ -183,7 +216,7 @@ class ResultsDB:
 
     # --- slaps ---------------------------------------------------------------
     def add_slap(self, ev):
-        with self.con:
+        with self._write():
             cur = self.con.execute(
                 "INSERT INTO slaps (game, kind, winner, margin_us, line, received_at) VALUES (?, ?, ?, ?, ?, ?)",
                 (ev["game"], ev.get("kind"), ev["winner"], ev["margin_us"], canonical_json(ev), _now()))
@@ -191,7 +224,7 @@ class ResultsDB:
 
     def link_slaps(self, slap_ids, game_row_id):
         """Attach slap verdicts to the game they were part of (its players name the seats)."""
-        with self.con:
+        with self._write():
             self.con.executemany("UPDATE slaps SET game_ref = ? WHERE id = ? AND game_ref IS NULL",
                                  [(game_row_id, s) for s in slap_ids])
 

@@ -21,15 +21,20 @@ import time
 from speedref.engine import records
 from speedref.engine.errors import RuleError
 
+from host_tools import jsonin
 from host_tools.db import ResultsDB, DEFAULT_DB_NAME as DEFAULT_DB
 
 DUMP_COMMAND = b'{"cmd": "dump"}\n'
 MAX_LINE = 64 * 1024          # a "line" longer than this is noise, not a record
 BAUD = 115200
+MARGIN_MAX_US = 2 ** 30       # ticks_us wraps at 2**30: no margin between two presses is longer
+NAME_MAX = 64                 # a game or slap kind name is a short word
 
 
 def _short(text, n=60):
     text = repr(text)
+    if len(text) > 4 * n:
+        text = text[: 4 * n]
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
@@ -41,17 +46,37 @@ def _seat_name(record, seat):
 
 
 def slap_problem(ev):
-    """Why a slap event cannot be stored, or None when it is well formed."""
-    if not isinstance(ev.get("game"), str):
+    """Why a slap event cannot be stored, or None when it is well formed.
+
+    Every field that reaches the database is checked for type and range here.
+    """
+    if not isinstance(ev.get("game"), str) or not 0 < len(ev["game"]) <= NAME_MAX:
         return "slap without a game name"
+    kind = ev.get("kind")
+    if kind is not None and (not isinstance(kind, str) or len(kind) > NAME_MAX):
+        return "slap kind %s is not a short string or null" % _short(kind)
     w = ev.get("winner")
     if w is not None and (not isinstance(w, int) or isinstance(w, bool) or not 0 <= w <= 3):
         return "slap winner %r is not a seat 0..3 or null" % (w,)
     m = ev.get("margin_us")
     if m is None and w is not None and "margin_us" in ev:
         return None  # a lone slap: nobody else slapped, so there is no margin
-    if not isinstance(m, int) or isinstance(m, bool) or m < 0:
-        return "slap margin_us %r is not a non-negative int" % (m,)
+    if not isinstance(m, int) or isinstance(m, bool) or not 0 <= m < MARGIN_MAX_US:
+        return "slap margin_us %s is not an int 0..%d" % (_short(m), MARGIN_MAX_US - 1)
+    return None
+
+
+def players_problem(record):
+    """Why a record's player list cannot be counted (a name twice), or None."""
+    players = record.get("players")
+    if not isinstance(players, list):
+        return None
+    seen = set()
+    for p in players:
+        key = str(p)
+        if key in seen:
+            return "player %s listed twice" % _short(key)
+        seen.add(key)
     return None
 
 
@@ -107,9 +132,9 @@ class LineCore:
         except UnicodeDecodeError:
             return self.skip("not UTF-8: %s" % _short(raw))
         try:
-            ev = json.loads(text)
-        except ValueError:
-            return self.skip("not JSON: %s" % _short(text))
+            ev = jsonin.loads(text)
+        except jsonin.BadJSON as e:
+            return self.skip("not JSON (%s): %s" % (e, _short(text)))
         if not isinstance(ev, dict) or not isinstance(ev.get("ev"), str):
             return self.skip("JSON without an \"ev\" key: %s" % _short(text))
         kind = ev["ev"]
@@ -123,11 +148,11 @@ class LineCore:
         elif kind == "boot":
             self.out("device booted")
         elif kind == "error":
-            self.out("device reports: %s" % ev.get("msg", ev.get("error", text)))
+            self.out("device reports: %s" % jsonin.printable(ev.get("msg", ev.get("error", text))))
         else:
             # deal / hand / round and anything newer: shown, not stored.
             rest = dict((k, v) for k, v in ev.items() if k != "ev")
-            self.out("%s: %s" % (kind, json.dumps(rest, sort_keys=True)))
+            self.out("%s: %s" % (jsonin.printable(kind), json.dumps(rest, sort_keys=True)))
 
     def record(self, ev, source):
         rec = ev.get("record")
@@ -140,9 +165,12 @@ class LineCore:
             # A game module that trips over a malformed record instead of
             # raising RuleError: still not a valid record.
             return self.skip("invalid record (%s): %s: %s" % (where, type(e).__name__, e))
-        row_id, new = self.db.add_record(rec, source)
-        scores = ", ".join("%s %s" % (p, t) for p, t in zip(sheet["players"], sheet["totals"]))
-        won = " and ".join(_seat_name(rec, w) for w in sheet["winners"]) or "nobody"
+        problem = players_problem(rec)
+        if problem:
+            return self.skip("invalid record (%s): %s" % (where, problem))
+        row_id, new, same = self.db.add_record(rec, source, compare=True)
+        scores = jsonin.printable(", ".join("%s %s" % (p, t) for p, t in zip(sheet["players"], sheet["totals"])))
+        won = jsonin.printable(" and ".join(_seat_name(rec, w) for w in sheet["winners"]) or "nobody")
         if new:
             self.stored += 1
             if source == "stored":
@@ -153,6 +181,9 @@ class LineCore:
             self.out("%s: %s: %s; winner %s (stored as #%d)" % (where, rec["game"], scores, won, row_id))
         else:
             self.duplicates += 1
+            if not same:
+                self.err("record %s (%s) differs from the one already stored as #%d under that id; "
+                         "kept the stored one" % (_short(rec.get("id")), where, row_id))
             self.out("%s: %s: %s; already stored as #%d" % (where, rec["game"], scores, row_id))
 
     def slap(self, ev):
@@ -168,8 +199,8 @@ class LineCore:
             verdict = "P%d (nobody else slapped)" % (ev["winner"] + 1)
         else:
             verdict = "P%d by %.1f ms" % (ev["winner"] + 1, ev["margin_us"] / 1000)
-        kind = (" " + str(ev["kind"])) if ev.get("kind") else ""
-        self.out("slap%s (%s): %s" % (kind, ev["game"], verdict))
+        kind = (" " + jsonin.printable(ev["kind"])) if ev.get("kind") else ""
+        self.out("slap%s (%s): %s" % (kind, jsonin.printable(ev["game"]), verdict))
 
 
 # --- the serial side ----------------------------------------------------------
@@ -242,12 +273,21 @@ def main(argv=None):
     ap.add_argument("--idle-exit", type=float, metavar="SECONDS",
                     help="exit after SECONDS without data (scripts and tests)")
     args = ap.parse_args(argv)
-    db = ResultsDB(args.db)
+    jsonin.setup_stdio()
+    import sqlite3
+    try:
+        db = ResultsDB(args.db)
+    except sqlite3.Error as e:
+        print("speedref-log: %s: cannot open the database: %s" % (args.db, e), file=sys.stderr)
+        return 2
     core = LineCore(db, out=lambda t: print(t, flush=True))
     try:
         run(core, port=args.port, idle_exit=args.idle_exit)
     except KeyboardInterrupt:
         pass
+    except BrokenPipeError:         # the live view's reader went away
+        jsonin.quiet_broken_pipe()
+        return 0
     finally:
         core.disconnected()
         db.close()

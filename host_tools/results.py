@@ -6,15 +6,23 @@ Per game and player: games played, wins (a shared win counts for each winner),
 average final score, Perfect Bonuses (Speed Run), and slap wins with the median
 winning margin (Speed, and any game whose slaps the device logged).  Slap
 verdicts are tied to a game by speedref-log when that game's record arrives.
+
+A player listed twice in one record is malformed (speedref-log refuses such
+records); one already in an older database counts once for that game: one game,
+a win if any of those seats won, the first seat's score and Perfect Bonuses.
+Text output escapes control characters in names; CSV cells that a spreadsheet
+would run as a formula (starting with = + - @ tab or CR) get a leading '.
 """
 import argparse
 import csv
 import json
+import sqlite3
 import statistics
 import sys
 
 from speedref.engine import records
 
+from host_tools import jsonin
 from host_tools.db import ResultsDB, DEFAULT_DB_NAME
 
 COLUMNS = ["game", "player", "games", "wins", "average_score", "perfect_bonuses",
@@ -50,10 +58,17 @@ def standings(db):
     for row_id, rec in db.games():
         names = [str(p) for p in rec.get("players", [])]
         players_of[row_id] = names
-    for game, name, total, won in db.con.execute(
-            "SELECT g.game, p.name, p.total, p.won FROM game_players p"
+    counted = {}   # (game row, name) -> whether a win was counted: each player once a game
+    for ref, game, name, total, won in db.con.execute(
+            "SELECT p.game_ref, g.game, p.name, p.total, p.won FROM game_players p"
             " JOIN games g ON g.id = p.game_ref ORDER BY p.game_ref, p.seat").fetchall():
         e = entry(game, name)
+        if (ref, name) in counted:       # the same name at a second seat
+            if won and not counted[(ref, name)]:
+                e["wins"] += 1
+                counted[(ref, name)] = True
+            continue
+        counted[(ref, name)] = bool(won)
         e["games"] += 1
         e["wins"] += won
         if total is not None:
@@ -62,7 +77,11 @@ def standings(db):
         counts = perfect_counts(rec)
         if counts is None:
             continue
+        seen = set()
         for seat, name in enumerate(players_of[row_id]):
+            if name in seen or seat >= len(counts):
+                continue
+            seen.add(name)
             e = entry("speedrun", name)
             e["perfect_bonuses"] = (e["perfect_bonuses"] or 0) + counts[seat]
     unlinked = 0
@@ -101,11 +120,11 @@ def text_report(rows, unlinked):
         body = []
         for r in mine:
             margin = r["median_margin_us"]
-            body.append([r["player"], str(r["games"]), str(r["wins"]), _cell(r["average_score"]),
+            body.append([jsonin.printable(r["player"]), str(r["games"]), str(r["wins"]), _cell(r["average_score"]),
                          _cell(r["perfect_bonuses"]), str(r["slap_wins"]),
                          "-" if margin is None else "%.1f ms" % (margin / 1000)])
         widths = [max(len(x[i]) for x in [heads] + body) for i in range(len(heads))]
-        lines.append(game)
+        lines.append(jsonin.printable(game))
         for x in [heads] + body:
             lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(x, widths)).rstrip())
         lines.append("")
@@ -114,27 +133,52 @@ def text_report(rows, unlinked):
     return "\n".join(lines).rstrip()
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(v):
+    """A CSV cell a spreadsheet shows as text: a string it would run as a
+    formula gets a leading ' (OWASP's advice on CSV injection)."""
+    if v is None:
+        return ""
+    if isinstance(v, str) and v.startswith(FORMULA_START):
+        return "'" + v
+    return v
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="speedref-results", description=__doc__.splitlines()[0])
     ap.add_argument("--db", default=DEFAULT_DB_NAME, help="results database (default %(default)s)")
     ap.add_argument("--csv", metavar="FILE", help="also write the standings as CSV")
     ap.add_argument("--json", action="store_true", help="print the standings as JSON")
     args = ap.parse_args(argv)
-    db = ResultsDB(args.db)
+    jsonin.setup_stdio()
     try:
-        rows, unlinked = standings(db)
-    finally:
-        db.close()
+        db = ResultsDB(args.db)
+        try:
+            rows, unlinked = standings(db)
+        finally:
+            db.close()
+    except sqlite3.Error as e:
+        print("speedref-results: %s: cannot read the database: %s" % (args.db, e), file=sys.stderr)
+        return 2
     if args.csv:
-        with open(args.csv, "w", newline="", encoding="utf-8") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS)
-            w.writeheader()
-            for r in rows:
-                w.writerow(dict((k, "" if v is None else v) for k, v in r.items()))
-    if args.json:
-        print(json.dumps({"standings": rows, "unlinked_slaps": unlinked}, indent=1))
-    else:
-        print(text_report(rows, unlinked))
+        try:
+            with open(args.csv, "w", newline="", encoding="utf-8") as f:
+                w = csv.DictWriter(f, fieldnames=COLUMNS)
+                w.writeheader()
+                for r in rows:
+                    w.writerow(dict((k, csv_cell(v)) for k, v in r.items()))
+        except OSError as e:
+            print("speedref-results: cannot write %s: %s" % (args.csv, e.strerror or e), file=sys.stderr)
+            return 2
+    text = (json.dumps({"standings": rows, "unlinked_slaps": unlinked}, indent=1) if args.json
+            else text_report(rows, unlinked))
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        jsonin.quiet_broken_pipe()
     return 0
 
 

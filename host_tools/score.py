@@ -2,6 +2,11 @@
 
     speedref-score FILE [--json]          FILE is a record (JSON object); '-' = stdin
     speedref-score --db FILE --id ID      a record kept in the results database
+    speedref-score --store DIR [--json]   every record in a device store (DIR or DIR/rec)
+
+FILE may be plain JSON or a record file as the device keeps it on flash
+(a first line `SRF1 <crc32> <length>`, then the JSON body: speedref/storage.py);
+its CRC and length are checked.
 
 The record is checked by replaying it through its game's rules (the engine's
 records.replay), the same code the referee keeps score with.  An invalid record
@@ -10,10 +15,14 @@ prints nothing on stdout.
 """
 import argparse
 import json
+import os
 import sys
+import zlib
 
 from speedref.engine import records
 from speedref.engine.errors import RuleError
+
+from host_tools import jsonin
 
 TITLES = {"speed": "Speed", "spit": "Spit", "speedrun": "Speed Run", "partners": "Partners"}
 # What one row of the sheet is called in each game (hands_played counts these).
@@ -29,29 +38,77 @@ def load_record(args):
         from host_tools.db import ResultsDB
         if args.id is None:
             raise Invalid("--db needs --id ID (the record's id, or its row number)")
-        db = ResultsDB(args.db)
+        import sqlite3
         try:
-            rec = db.find_record(args.id)
-        finally:
-            db.close()
+            db = ResultsDB(args.db)
+            try:
+                rec = db.find_record(args.id)
+            finally:
+                db.close()
+        except sqlite3.Error as e:
+            raise Invalid("%s: cannot read the database: %s" % (args.db, e))
         if rec is None:
             raise Invalid("%s: no record with id %s" % (args.db, args.id))
         return rec, "%s#%s" % (args.db, args.id)
     if args.file is None:
-        raise Invalid("give a record FILE ('-' for stdin) or --db FILE --id ID")
-    name = "<stdin>" if args.file == "-" else args.file
+        raise Invalid("give a record FILE ('-' for stdin), --db FILE --id ID or --store DIR")
+    return read_record_file(args.file)
+
+
+def read_record_file(path):
+    """(record, name) from a JSON file or a device record file ('-' = stdin)."""
+    name = "<stdin>" if path == "-" else path
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
+        if path == "-":
+            data = sys.stdin.buffer.read()
         else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise Invalid("%s: cannot read: %s" % (name, e))
+            with open(path, "rb") as f:
+                data = f.read()
+    except OSError as e:
+        raise Invalid("%s: cannot read: %s" % (name, e.strerror or e))
+    if data.startswith(b"SRF1"):
+        data = device_file_body(data, name)
+    elif data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]          # a UTF-8 BOM some editors write
     try:
-        return json.loads(text), name
-    except ValueError as e:
+        return jsonin.loads(data), name
+    except jsonin.BadJSON as e:
         raise Invalid("%s: bad JSON: %s" % (name, e))
+
+
+def device_file_body(data, name):
+    """The JSON body of a device record file, after checking its header line."""
+    nl = data.find(b"\n")
+    parts = data[:nl].split() if 0 < nl <= 40 else []
+    try:
+        if len(parts) != 3 or parts[0] != b"SRF1" or len(parts[1]) != 8:
+            raise ValueError
+        want_crc, want_len = int(parts[1], 16), int(parts[2])
+    except ValueError:
+        raise Invalid("%s: bad record file header (expected 'SRF1 <crc32 8 hex> <length>')" % name)
+    body = data[nl + 1:]
+    if len(body) != want_len:
+        raise Invalid("%s: damaged record file: length %d, header says %d (cut short?)"
+                      % (name, len(body), want_len))
+    crc = zlib.crc32(body) & 0xFFFFFFFF
+    if crc != want_crc:
+        raise Invalid("%s: damaged record file: CRC %08x, header says %08x" % (name, crc, want_crc))
+    return body
+
+
+def store_files(directory):
+    """The record files of a device store (DIR/rec, or DIR itself), oldest first."""
+    rec_dir = os.path.join(directory, "rec")
+    if not os.path.isdir(rec_dir):
+        rec_dir = directory
+    try:
+        names = os.listdir(rec_dir)
+    except OSError as e:
+        raise Invalid("%s: cannot read: %s" % (directory, e.strerror or e))
+    seqs = sorted(n for n in names if n.endswith(".json") and n[:-5].isdigit())
+    if not seqs:
+        raise Invalid("%s: no record files (NNNNNNNN.json) in it or in its rec/ folder" % directory)
+    return [os.path.join(rec_dir, n) for n in sorted(seqs, key=lambda n: int(n[:-5]))]
 
 
 def check(record, name):
@@ -61,7 +118,7 @@ def check(record, name):
     except RuleError as e:
         # The game modules word it "hand 3, player 2: ..." and the rule leads.
         raise Invalid("%s: invalid record: %s" % (name, e))
-    except (KeyError, TypeError, IndexError, AttributeError) as e:
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError, RecursionError) as e:
         raise Invalid("%s: invalid record: %s: %s" % (name, type(e).__name__, e))
 
 
@@ -107,7 +164,12 @@ def sheet_text(record, sheet, summary):
         lines.append("Decided by: " + str(summary["tiebreak"]))
     lines.append("%d %s played%s" % (summary["hands_played"], unit[1],
                                      ", ended early" if summary["ended_early"] else ""))
-    return "\n".join(lines)
+    return "\n".join(jsonin.printable(line) for line in lines)
+
+
+def render(record, name, as_json):
+    sheet, summary = check(record, name)
+    return json.dumps(summary) if as_json else sheet_text(record, sheet, summary)
 
 
 def main(argv=None):
@@ -116,17 +178,49 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     ap.add_argument("--db", help="results database (speedref-log's)")
     ap.add_argument("--id", help="with --db: the record's id (or row number)")
+    ap.add_argument("--store", metavar="DIR",
+                    help="every record in a device store folder (its rec/ files); "
+                         "damaged ones are named on stderr and skipped (exit 2)")
     args = ap.parse_args(argv)
+    jsonin.setup_stdio()
     try:
+        if args.store:
+            return print_store(args)
         record, name = load_record(args)
-        sheet, summary = check(record, name)
         # Build all output before printing anything: an error halfway must
         # leave stdout empty.
-        text = json.dumps(summary) if args.json else sheet_text(record, sheet, summary)
+        text = render(record, name, args.json)
     except Invalid as e:
-        print(str(e).replace("\n", " "), file=sys.stderr)
+        print(one_line(e), file=sys.stderr)
         return 2
-    print(text)
+    return emit([text])
+
+
+def one_line(e):
+    return jsonin.printable(str(e).replace("\n", " "))
+
+
+def print_store(args):
+    texts, bad = [], 0
+    for path in store_files(args.store):
+        try:
+            record, name = read_record_file(path)
+            texts.append(render(record, name, args.json))
+        except Invalid as e:
+            print("skipped: " + one_line(e), file=sys.stderr)
+            bad += 1
+    status = emit(texts, sep="\n" if args.json else "\n\n")
+    return 2 if bad else status
+
+
+def emit(texts, sep="\n"):
+    """Print; a reader that went away (`| head -1`) ends the run quietly."""
+    try:
+        if texts:
+            sys.stdout.write(sep.join(texts) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        jsonin.quiet_broken_pipe()
     return 0
 
 

@@ -8,11 +8,26 @@ See docs/simulator.md.
 """
 import argparse
 import json
+import os
 import sys
 
 from sim import compat
 
 GAMES = ("speed", "spit", "speedrun", "partners")
+
+
+class UsageError(Exception):
+    """A problem with the command line or its files: one line on stderr, exit 2."""
+
+
+def positive_int(text):
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number" % text)
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be at least 1, not %d" % n)
+    return n
 
 
 def build_parser():
@@ -21,18 +36,19 @@ def build_parser():
     mode.add_argument("--script", metavar="FILE",
                       help="run an event script headless ('-' for stdin)")
     mode.add_argument("--window", action="store_true", help="open a desktop window (pygame)")
-    # The computer players (issue 4): the sim/table package.
+    # The computer players: the sim/table package.
     mode.add_argument("--table", metavar="GAME", choices=GAMES,
                       help="computer players play GAME at a virtual table; the app's verdicts "
                            "are checked against what really happened (--games N --seed S)")
     mode.add_argument("--play", metavar="GAME", choices=("speed", "speedrun"),
                       help="play GAME with cards on screen against computer players")
-    p.add_argument("--games", type=int, default=100, help="with --table: how many games (default 100)")
+    p.add_argument("--games", type=positive_int, default=100, help="with --table: how many games (default 100)")
     p.add_argument("--json", action="store_true",
                    help="print the device's log lines as JSON (default: readable text)")
     p.add_argument("--seed", type=int, default=None,
                    help="seed for the simulator's randomness (the referee app itself draws none)")
-    p.add_argument("--game", choices=GAMES, help="start directly in this game with default options")
+    p.add_argument("--game", choices=GAMES, help="start directly in this game with default options "
+                   "(a script can name its game in a '# game: G' header line instead)")
     p.add_argument("--screens", metavar="DIR", help="with --script: a PNG of the OLED after each event")
     p.add_argument("--store", metavar="DIR",
                    help="the board's flash directory (default: a fresh temporary one)")
@@ -46,46 +62,130 @@ def build_parser():
     return p
 
 
+def read_script(path):
+    """The script's text: '-' is stdin; UTF-8, a byte order mark ignored."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except OSError as e:
+        raise UsageError("cannot read %s: %s" % (path, e.strerror or e))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise UsageError("%s: line %d is not UTF-8 text (save the script as UTF-8)" % (path, line))
+
+
+def check_dir(option, path):
+    """Make sure path is (or can be made) a directory we can write into."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise UsageError("%s %s: not a directory (it is a file)" % (option, path))
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise UsageError("%s %s: cannot create it: %s" % (option, path, e.strerror or e))
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UsageError("%s %s: cannot write into it" % (option, path))
+
+
+def make_board(args, **kw):
+    from sim.board import Board
+    if args.store:
+        check_dir("--store", args.store)
+    try:
+        return Board(root=args.store, start_us=args.start_us, seed=args.seed, **kw)
+    except OSError as e:
+        raise UsageError("--store %s: %s" % (args.store, e.strerror or e))
+
+
 def run_script(args, out=sys.stdout):
     from sim import script as script_mod
-    from sim.board import Board
     from sim.tui import describe
+    text = read_script(args.script)
     try:
-        text = sys.stdin.read() if args.script == "-" else open(args.script, encoding="utf-8").read()
-    except OSError as e:
-        print("speedref-sim: cannot read %s: %s" % (args.script, e), file=sys.stderr)
-        return 2
-    try:
+        game = args.game or script_mod.header_game(text)
         events = script_mod.parse(text)
     except script_mod.ScriptError as e:
-        print("speedref-sim: %s: %s" % (args.script, e), file=sys.stderr)
-        return 2
+        raise UsageError("%s: %s" % (args.script, e))
+    if args.screens:
+        check_dir("--screens", args.screens)
+    shown = [0]
 
     def show(obj):
+        shown[0] += 1
         out.write((json.dumps(obj) if args.json else describe(obj)) + "\n")
 
-    board = Board(root=args.store, start_us=args.start_us, seed=args.seed)
+    board = make_board(args)
     try:
         board.on_line = show
         for line in board.lines:  # what the device printed while booting
             show(json.loads(line))
         board.step()  # the loop's first pass shows the boot screen
+        if game:
+            board.start_game(game)
+        shots = None
+        try:
+            if args.screens:
+                from sim.oled import ScreenWriter
+                shots = ScreenWriter(args.screens)
+                shots.write(board.screen(), 0, "start")
+            for n, (t_us, button, down, lineno) in enumerate(events, 1):
+                board.event(t_us, button, down)
+                if shots:
+                    shots.write(board.screen(), n, "line%d" % lineno)
+            # Let whatever the last event started (a tie window, a countdown) finish.
+            end = (events[-1][0] if events else 0) + 2000000
+            board.run_until(end)
+            if shots:
+                shots.write(board.screen(), len(events) + 1, "end")
+        except OSError as e:
+            raise UsageError("--screens %s: cannot write: %s" % (args.screens, e.strerror or e))
+    finally:
+        board.close()
+    if not shown[0]:
+        why = ("it started %s, whose events printed nothing" % game if game else
+               "it started at the game menu: name the game in a '# game: G' line at the top "
+               "of the script, or pass --game G")
+        sys.stderr.write("speedref-sim: %s: the device printed no log lines; %s\n" % (args.script, why))
+    return 0
+
+
+def no_display():
+    """Why a window cannot open here, or None (X11 or Wayland on Linux and BSD)."""
+    if sys.platform.startswith(("win", "darwin", "cygwin")):
+        return None
+    if os.environ.get("SDL_VIDEODRIVER") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return ("--window needs a display (neither DISPLAY nor WAYLAND_DISPLAY is set): "
+            "use the terminal mode (no --window), or SDL_VIDEODRIVER=dummy for a headless window")
+
+
+def interactive(args):
+    if args.window:
+        why = no_display()
+        if why:
+            raise UsageError(why)
+    board = make_board(args, realtime=True)
+    try:
+        board.step()
         if args.game:
             board.start_game(args.game)
-        shots = None
-        if args.screens:
-            from sim.oled import ScreenWriter
-            shots = ScreenWriter(args.screens)
-            shots.write(board.screen(), 0, "start")
-        for n, (t_us, button, down, lineno) in enumerate(events, 1):
-            board.event(t_us, button, down)
-            if shots:
-                shots.write(board.screen(), n, "line%d" % lineno)
-        # Let whatever the last event started (a tie window, a countdown) finish.
-        end = (events[-1][0] if events else 0) + 2000000
-        board.run_until(end)
-        if shots:
-            shots.write(board.screen(), len(events) + 1, "end")
+        if args.window:
+            from sim import window
+            try:
+                window.main(board, scale=args.scale)
+            except ImportError as e:
+                raise UsageError("--window needs pygame: %s" % e)
+            except Exception as e:   # pygame.error: no video device, and the like
+                if type(e).__name__ != "error":
+                    raise
+                raise UsageError("--window: cannot open a window: %s" % e)
+        else:
+            from sim import tui
+            tui.main(board, args.repeat_delay * 1000, args.repeat_interval * 1000)
     finally:
         board.close()
     return 0
@@ -93,32 +193,25 @@ def run_script(args, out=sys.stdout):
 
 def main(argv=None):
     compat.install()
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.screens and not args.script:
-        build_parser().error("--screens needs --script")
-    if args.script:
-        return run_script(args)
-    if args.table:
-        from sim import table
-        return table.main(args.table, args.games, 1 if args.seed is None else args.seed, sys.stdout)
-    if args.play:
-        from sim.table import play
-        return play.main(args)
-    from sim.board import Board
-    board = Board(root=args.store, realtime=True, start_us=args.start_us, seed=args.seed)
+        parser.error("--screens needs --script")
     try:
-        board.step()
-        if args.game:
-            board.start_game(args.game)
-        if args.window:
-            from sim import window
-            window.main(board, scale=args.scale)
-        else:
-            from sim import tui
-            tui.main(board, args.repeat_delay * 1000, args.repeat_interval * 1000)
-    finally:
-        board.close()
-    return 0
+        if args.script:
+            return run_script(args)
+        if args.table:
+            from sim import table
+            return table.main(args.table, args.games, 1 if args.seed is None else args.seed, sys.stdout)
+        if args.play:
+            from sim.table import play
+            return play.main(args)
+        return interactive(args)
+    except UsageError as e:
+        sys.stderr.write("speedref-sim: %s\n" % e)
+        return 2
+    except KeyboardInterrupt:     # Ctrl-C: the person is done; no traceback
+        return 130
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ and runs the capture handler exactly as a pin interrupt would, so debounce,
 snapshots and ties behave as on the board.  The simulator then calls the
 device loop's `step(now_us)` as the board's main loop does.
 """
+import collections
 import json
 import os
 import tempfile
@@ -30,6 +31,7 @@ from sim.hardware import VirtualClock, VirtualGPIO, VirtualPWM, VirtualSSD1306  
 # register -> button mask conversion come from the Pico board file itself
 # (buttons pulled up, pressed = low).
 from speedref.hw import board_pico as PICO  # noqa: E402
+from speedref.device import LINE_MAX, UsbConsole  # noqa: E402
 
 BUTTONS = 8
 GAMES = ("speed", "spit", "speedrun", "partners")
@@ -54,18 +56,31 @@ class _Mem:
         return self._gpio.register
 
 
-class VirtualConsole:
+class VirtualConsole(UsbConsole):
     """The USB console's input side: lines the host sends (e.g. {"cmd": "dump"}),
-    handed to the device loop one per readline(), never blocking."""
+    handed to the device loop one per readline(), never blocking.
+
+    It is the board's own `speedref.device.UsbConsole` (a fixed LINE_MAX
+    buffer; a longer line is thrown away whole), reading characters from a
+    queue instead of polling sys.stdin: this object is its stream and poller."""
 
     def __init__(self):
-        self.pending = []
+        self.stream = self
+        self.poller = self
+        self.buf = bytearray(LINE_MAX)
+        self.n = 0
+        self.overlong = False
+        self.pending = collections.deque()
 
     def send(self, line):
-        self.pending.append(line)
+        self.pending.extend(line if line.endswith("\n") else line + "\n")
 
-    def readline(self):
-        return self.pending.pop(0) if self.pending else None
+    # the stream and poller UsbConsole reads
+    def poll(self, timeout_ms):
+        return bool(self.pending)
+
+    def read(self, n):
+        return self.pending.popleft() if self.pending else ""
 
 
 class Board:

@@ -3,12 +3,28 @@
 One event a line: `<time_ms> <button> <down|up>`, e.g. `1500.25 p1 down`.
 Buttons: p1..p4 (the slap pads), up, down, ok, back.  `#` starts a comment;
 blank lines are skipped.  Times are milliseconds from the start of the run and
-may have up to three decimals (microseconds); they must not go backwards.
+may have up to three decimals (microseconds); they must not go backwards,
+and must not pass MAX_TIME_MS (24 hours: a longer run is a typo, and simulating
+it would take hours).
+
+A script names the game it plays in a header line before its first event:
+
+    # game: speed
+
+(speed, spit, speedrun or partners).  speedref-sim then starts that game with
+its default options, as `--game` does; `--game` on the command line wins.
+Without either, the script starts at the game menu.  It is a comment, so
+anything reading scripts without knowing headers skips it.  A UTF-8 byte
+order mark at the start is ignored.
 """
+import re
 
 # Button numbers as the firmware numbers them (docs/architecture.md).
 BUTTONS = {"p1": 0, "p2": 1, "p3": 2, "p4": 3, "up": 4, "down": 5, "ok": 6, "back": 7}
 NAMES = {v: k for k, v in BUTTONS.items()}
+GAMES = ("speed", "spit", "speedrun", "partners")
+MAX_TIME_MS = 24 * 60 * 60 * 1000
+_HEADER = re.compile(r"#\s*game\s*:\s*(\S*)\s*$", re.IGNORECASE)
 
 
 class ScriptError(ValueError):
@@ -25,12 +41,27 @@ def parse_time_us(text):
     return int(whole) * 1000 + int((frac + "000")[:3])
 
 
+def header_game(text):
+    """The game a `# game: G` line before the first event names, or None."""
+    for lineno, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
+        line = raw.strip()
+        m = _HEADER.match(line)
+        if m:
+            game = m.group(1).lower()
+            if game not in GAMES:
+                raise ScriptError(lineno, raw, "unknown game %r (use %s)" % (m.group(1), ", ".join(GAMES)))
+            return game
+        if line.split("#", 1)[0].strip():
+            return None      # the events have begun
+    return None
+
+
 def parse(text):
     """Return [(t_us, button, is_down, lineno)], raising ScriptError on the
     first malformed line."""
     events = []
     last = 0
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -42,6 +73,8 @@ def parse(text):
             t_us = parse_time_us(t)
         except ValueError as e:
             raise ScriptError(lineno, raw, str(e))
+        if t_us > MAX_TIME_MS * 1000:
+            raise ScriptError(lineno, raw, "time beyond %d ms (24 hours)" % MAX_TIME_MS)
         if name.lower() not in BUTTONS:
             raise ScriptError(lineno, raw, "unknown button %r (use %s)" % (name, ", ".join(BUTTONS)))
         if edge.lower() not in ("down", "up"):

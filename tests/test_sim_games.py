@@ -312,6 +312,8 @@ class RecRig:
         return type(self.board.app.screen).__name__
 
     def text(self, header):
+        # The first line names the game (sim/script.py), so the script runs as is.
+        header = "game: %s\n%s" % (self.game, header)
         return "\n".join(["# " + s for s in header.split("\n")] + [""] + self.out) + "\n"
 
 
@@ -379,7 +381,7 @@ def record_speed():
     r.comment("OK on the final standings: the record is stored and logged (game_end).")
     r.tap(OK)
     return r.text("Speed, a complete match with the default options (pagat layout, first to 25).\n"
-                  "  .venv/bin/speedref-sim --script tests/sim_scripts/speed.txt --game speed [--json]\n"
+                  "  .venv/bin/speedref-sim --script tests/sim_scripts/speed.txt [--json]\n"
                   "Written by tests/test_sim_games.py (its recorder); checked by its tests.")
 
 
@@ -456,7 +458,7 @@ def record_spit():
     r.tap(OK)
     return r.text("Spit, a complete game with the default options (tie window 5 ms): slaps lost\n"
                   "and won, one centre pile, a blocked round and the win (SPIT-14).\n"
-                  "  .venv/bin/speedref-sim --script tests/sim_scripts/spit.txt --game spit [--json]\n"
+                  "  .venv/bin/speedref-sim --script tests/sim_scripts/spit.txt [--json]\n"
                   "Written by tests/test_sim_games.py (its recorder); checked by its tests.")
 
 
@@ -499,7 +501,7 @@ def record_partners():
         P.tap(r, OK)
     return r.text("Partners, a complete game to 100 (the default target), worked out by hand from\n"
                   "seeds/partners.md: seat swaps, a failed contract doubled, a grand slam.\n"
-                  "  .venv/bin/speedref-sim --script tests/sim_scripts/partners.txt --game partners [--json]\n"
+                  "  .venv/bin/speedref-sim --script tests/sim_scripts/partners.txt [--json]\n"
                   "Written by tests/test_sim_games.py (its recorder); checked by its tests.")
 
 
@@ -536,7 +538,7 @@ def record_speedrun():
     r.tap(OK)
     return r.text("Speed Run, a complete long game (12 hands, three players, the default length),\n"
                   "played with real cards by tests/mpy/play_speedrun.py (seed %d).\n"
-                  "  .venv/bin/speedref-sim --script tests/sim_scripts/speedrun.txt --game speedrun [--json]\n"
+                  "  .venv/bin/speedref-sim --script tests/sim_scripts/speedrun.txt [--json]\n"
                   "Written by tests/test_sim_games.py (its recorder); checked by its tests." % SPEEDRUN_SEED)
 
 

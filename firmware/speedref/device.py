@@ -104,14 +104,20 @@ class Device:
                        "held_ms": held_us // 1000})
 
     def command(self, line):
-        """One line from the USB console: a JSON object with a "cmd"."""
+        """One line from the USB console: a JSON object with a "cmd".  Never
+        raises: anything else (too long, not JSON, nested deeper than the
+        parser's stack or heap allows) is reported as a bad command."""
         line = line.strip()
         if not line:
             return
-        try:
-            cmd = json.loads(line)
-        except ValueError:
-            cmd = None
+        cmd = None
+        if len(line) <= LINE_MAX:  # the console drops longer lines; callers may not
+            try:
+                cmd = json.loads(line)
+            except (ValueError, RuntimeError, MemoryError):
+                # RuntimeError: RecursionError on CPython, recursion depth on
+                # MicroPython; MemoryError: MicroPython's parser stack.
+                cmd = None
         if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
             self.log.emit({"ev": "error", "what": "command", "msg": "not a JSON command",
                            "line": line[:60]})

@@ -1,0 +1,91 @@
+"""The device never raises on a console line, whatever JSON it holds, and the
+simulator's USB console applies the board's limits (UsbConsole: a line over
+LINE_MAX bytes is thrown away whole).  On CPython and the MicroPython Unix port."""
+import json
+
+import pytest
+
+import mpyrun
+from speedref.device import LINE_MAX, Device
+from speedref.hw.ring import EventRing
+from speedref.log import Log
+
+# Built by the same expression on both interpreters (too long for a command line).
+DEEP_SRC = ("""["[" * 20000 + "]" * 20000, '{"cmd": ' * 20000 + '"dump"' + "}" * 20000, """
+            """"[" * 120 + "]" * 120, '{"a": ' * 40 + "1" + "}" * 40]""")
+DEEP = eval(DEEP_SRC)
+
+
+class NoApp:
+    def tick(self, now):
+        pass
+
+
+def device():
+    out = []
+    return Device(EventRing(4), NoApp(), Log(write=out.append)), out
+
+
+@pytest.mark.parametrize("text", DEEP, ids=["list20000", "obj20000", "list120", "obj40"])
+def test_device_command_reports_any_json_as_a_bad_command(text):
+    dev, out = device()
+    dev.command(text)
+    e = [json.loads(l) for l in out]
+    assert len(e) == 1 and e[0]["ev"] == "error" and e[0]["what"] == "command"
+    assert len(e[0]["line"]) <= 60
+
+
+def test_device_command_survives_recursion_in_the_parser():
+    """However the interpreter's recursion limit is set, a parse that runs out of
+    stack is a bad command, not an exception out of the loop."""
+    import sys
+    dev, out = device()
+    old = sys.getrecursionlimit()
+    depth = 0
+    frame = sys._getframe()
+    while frame:
+        depth += 1
+        frame = frame.f_back
+    sys.setrecursionlimit(depth + 60)
+    try:
+        dev.command("[" * 100 + "]" * 100)
+    finally:
+        sys.setrecursionlimit(old)
+    assert json.loads(out[0])["what"] == "command"
+
+
+MPY_DRIVER = r'''
+import json
+from speedref.device import Device
+from speedref.hw.ring import EventRing
+from speedref.log import Log
+class NoApp:
+    def tick(self, now):
+        pass
+out = []
+dev = Device(EventRing(4), NoApp(), Log(write=out.append))
+for text in DEEP:
+    dev.command(text)
+print(json.dumps(out))
+'''
+
+
+def test_device_command_never_raises_under_micropython():
+    r = mpyrun.run(code="DEEP = %s\n" % DEEP_SRC + MPY_DRIVER, use_mpy=False, heap="4096wK")
+    lines = [json.loads(l) for l in json.loads(r.stdout)]
+    assert len(lines) == len(DEEP) and all(l["what"] == "command" for l in lines)
+
+
+def test_simulator_console_drops_an_overlong_line_whole_as_the_board_does():
+    from sim.board import Board
+    b = Board()
+    try:
+        b.command("[" * 20000 + "]" * 20000)            # thrown away: no reply at all
+        b.command('{"cmd": "dump", "pad": "' + "x" * (LINE_MAX - 10) + '"}')   # just over
+        assert b.lines == []
+        b.command({"cmd": "dump"})
+        assert [json.loads(l)["ev"] for l in b.lines] == ["dump_end"]
+        b.command("[" * 120 + "]" * 120)                # within LINE_MAX: a bad command
+        assert json.loads(b.lines[-1])["what"] == "command"
+    finally:
+        b.close()
