@@ -71,52 +71,27 @@ def run_script(args, out=sys.stdout):
 
 def serve(args, out=sys.stdout):
     """Bridge the board's USB CDC to a pty, in real time, until interrupted."""
-    import select
-    import termios
-    import time
-    import tty
     from emu import fs as emu_fs, images
-    from emu.board import Pico, NS_PER_US
+    from emu.board import Pico
+    from emu.serve import Bridge
     if args.blank:
         pico = Pico()
     elif args.frozen:
         pico = Pico(firmware=images.frozen_firmware(), fs_image=emu_fs.image(emu_fs.main_only()))
     else:
         pico = Pico(fs_image=emu_fs.image(emu_fs.speedref_files()))
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    attrs = termios.tcgetattr(slave)
-    attrs[3] &= ~termios.ECHO
-    termios.tcsetattr(slave, termios.TCSANOW, attrs)
-    path = os.ttyname(slave)
-    pico.on_serial = lambda data: os.write(master, data)
-    pico.boot()
-    out.write(path + "\n")
-    out.flush()
-    start_wall = time.monotonic()
-    start_ns = pico.ns
-    slice_ns = 2000 * NS_PER_US
+    bridge = Bridge(pico)
     try:
-        while True:
-            r, _, _ = select.select([master], [], [], 0)
-            if r:
-                try:
-                    data = os.read(master, 4096)
-                except OSError:
-                    data = b""
-                if data:
-                    pico.serial_write(data)
-            # Board time never runs ahead of the wall clock (a host tool's
-            # timeouts are in real time); it may fall behind while busy.
-            wall_ns = start_ns + int((time.monotonic() - start_wall) * 1e9)
-            if pico.ns + slice_ns <= wall_ns:
-                pico.run_until(min(wall_ns, pico.ns + 50 * slice_ns))
-            else:
-                time.sleep(0.001)
+        pico.boot()
+        out.write(bridge.path + "\n")
+        out.flush()
+        bridge.serve_forever()
     except KeyboardInterrupt:
         return 0
     finally:
+        bridge.close()
         pico.close()
+    return 0
 
 
 def main(argv=None):

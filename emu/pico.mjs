@@ -46,6 +46,12 @@ const ERASE_NS_PER_SECTOR = 45e6;
 const PROGRAM_NS_PER_PAGE = 0.4e6;
 
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
+// rp2040js warns on stderr when MicroPython's soft reset probes the SIO
+// interpolators, which it does not model: harmless, and not the board's output.
+const warn = console.warn;
+console.warn = (...args) => {
+  if (!String(args[0]).includes('invalid SIO address')) warn(...args);
+};
 
 function loadUF2(flash, data) {
   for (let i = 0; i + 512 <= data.length; i += 512) {

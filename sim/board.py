@@ -65,12 +65,8 @@ class VirtualConsole(UsbConsole):
     queue instead of polling sys.stdin: this object is its stream and poller."""
 
     def __init__(self):
-        self.stream = self
-        self.poller = self
-        self.buf = bytearray(LINE_MAX)
-        self.n = 0
-        self.overlong = False
         self.pending = collections.deque()
+        UsbConsole.__init__(self, stream=self, poller=self)
 
     def send(self, line):
         self.pending.extend(line if line.endswith("\n") else line + "\n")
@@ -203,9 +199,12 @@ class Board:
 
     def command(self, obj):
         """Send a command line to the device over the virtual USB console; the
-        loop reads it at its next step."""
+        loop reads at most LINE_MAX + 1 characters a pass, so it takes as many
+        passes (at this instant) as the line needs."""
         self.console.send(json.dumps(obj) if isinstance(obj, dict) else obj)
         self.step()
+        while self.console.pending:
+            self.step()
 
     def records(self):
         return self.store.records()

@@ -173,6 +173,8 @@ def test_poll_drains_what_the_interrupt_left_with_interrupts_off(fake_board):
     clock[0] = ticks_add(t0, 5000)
     cap.poll()
     assert calls == ["off", ("on", 7)]
+    cap.poll()  # nothing waiting: interrupts stay on
+    assert calls == ["off", ("on", 7)]
     assert sm.rx_fifo() == 0 and cap.full == 1
     assert [m for _, m in drained(ring)] == [1, 0, 1, 0, 1, 0, 1]
 

@@ -150,13 +150,24 @@ class UsbConsole:
             poller = select.poll()
             poller.register(self.stream, select.POLLIN)
         self.poller = poller
+        # MicroPython's ipoll() yields from one reused tuple, where poll()
+        # builds a list every pass; the simulator's queue has only poll().
+        self._ipoll = getattr(poller, "ipoll", None)
         self.buf = bytearray(LINE_MAX)
         self.n = 0
         self.overlong = False
 
+    def _waiting(self):
+        ipoll = self._ipoll
+        if ipoll is None:
+            return bool(self.poller.poll(0))
+        for _ in ipoll(0):
+            return True
+        return False
+
     def readline(self):
         budget = LINE_MAX + 1
-        while budget and self.poller.poll(0):
+        while budget and self._waiting():
             budget -= 1
             c = self.stream.read(1)
             if not c:

@@ -43,7 +43,7 @@ class Inputs:
         self.raw = 0  # levels in the latest snapshot
         self._raw_t = [0] * buttons  # when each raw level last changed
         self._edge_t = [0] * buttons  # when each passed-on edge happened
-        self._locked = [False] * buttons  # inside the bounce lockout
+        self._locked = 0  # bit b: button b is inside its bounce lockout
         self._stuck = [False] * buttons  # already reported as stuck
         self.edges = 0  # edges passed to the app (for tests and the log)
 
@@ -63,9 +63,13 @@ class Inputs:
     def tick(self, now):
         """Every loop: end lockouts, resync levels the lockout held back,
         report stuck buttons."""
-        for b in range(self.n):
-            if self._locked[b] and not self._holds(b, now):
-                self._locked[b] = False
+        lk = self._locked
+        b = 0
+        while lk:  # at rest nothing is locked and this costs nothing
+            if lk & 1 and not self._holds(b, now):
+                self._locked &= ~(1 << b)
+            lk >>= 1
+            b += 1
         self._settle(now)
         held = self.level
         b = 0
@@ -84,7 +88,7 @@ class Inputs:
         b = 0
         while diff:
             if diff & 1:
-                if not (self._locked[b] and self._holds(b, now)):
+                if not (self._locked >> b & 1 and self._holds(b, now)):
                     self._pass_on(b, self._raw_t[b])
             diff >>= 1
             b += 1
@@ -97,7 +101,7 @@ class Inputs:
         bit = 1 << b
         self.level ^= bit
         self._edge_t[b] = t
-        self._locked[b] = True
+        self._locked |= bit
         self.edges += 1
         if self.level & bit:
             self._stuck[b] = False

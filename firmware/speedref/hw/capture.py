@@ -60,7 +60,7 @@ class Capture:
         self.lockout_us = lockout_us
         self._n = buttons
         self._since = [0] * buttons  # when each button's last change was taken
-        self._locked = [0] * buttons  # 1 while that button is in its lockout
+        self._locked = 0  # bit b: button b is in its lockout
         self.level = mask_from(mem[addr])  # levels last put in the ring
         self.pins = pins
         self._trigger = trigger
@@ -99,14 +99,14 @@ class Capture:
         b = 0
         while diff and b < self._n:
             if diff & 1:
-                if self._locked[b] and (
+                if self._locked >> b & 1 and (
                         -AHEAD_US <= self._tdiff(t, self._since[b]) < self.lockout_us):
                     diff >>= 1
                     b += 1
                     continue
                 new ^= 1 << b
                 self._since[b] = t
-                self._locked[b] = 1
+                self._locked |= 1 << b
             diff >>= 1
             b += 1
         # Only a change of this capture's own buttons is an event: the other
@@ -138,9 +138,13 @@ class Capture:
 
     def _resync(self, _):
         now = self._ticks_us()
-        for b in range(self._n):
-            if self._locked[b]:
+        lk = self._locked
+        b = 0
+        while lk:  # at rest nothing is locked and this costs nothing
+            if lk & 1:
                 d = self._tdiff(now, self._since[b])
                 if d < -AHEAD_US or d >= self.lockout_us:
-                    self._locked[b] = 0
+                    self._locked &= ~(1 << b)
+            lk >>= 1
+            b += 1
         self._handler(None)

@@ -310,6 +310,8 @@ class PioCapture(PioDecoder):
         """From the main loop: drain anything the interrupt left (none, when
         it runs), with interrupts off so the two readers never interleave.
         Allocates nothing."""
+        if not self._sm.rx_fifo():
+            return  # the usual case: the interrupt has read everything
         st = self._off()
         try:
             self._drain(self._clock())
