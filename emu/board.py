@@ -284,6 +284,14 @@ class Pico:
         return out
 
     # -- flash ------------------------------------------------------------------------------
+    def flash_snapshot(self):
+        """(volume, op): the filesystem region as a power cut at this instant
+        would leave it, and the flash operation that cut would interrupt
+        ("erase", "program" or None).  The board runs on unchanged."""
+        reply = self._cmd({"op": "flash_snapshot", "offset": images.FS_OFFSET,
+                           "size": images.FS_SIZE})
+        return base64.b64decode(reply["data"]), reply["busy"]
+
     def flash_image(self, cut=False, fraction=None):
         """The filesystem region of flash as it is now (bytes).  cut=True: a
         power cut now: a flash operation in progress is left part done."""

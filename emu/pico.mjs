@@ -612,6 +612,23 @@ class Bench {
         out({ ev: 'flash_data', data: data.toString('base64') });
         break;
       }
+      case 'flash_snapshot': {
+        // The flash as a power cut now would leave it, without cutting: a
+        // flash operation in progress is applied to a copy as far as it got.
+        const copy = Buffer.from(mcu.flash.subarray(cmd.offset, cmd.offset + cmd.size));
+        const op = this.pendingFlash;
+        if (op) {
+          const n = Math.floor(op.count * this.flashFraction());
+          const at = op.offset - cmd.offset;
+          for (let i = 0; i < n; i++) {
+            const j = at + i;
+            if (j < 0 || j >= copy.length) continue;
+            copy[j] = op.op === 'erase' ? 0xff : copy[j] & op.data[i];
+          }
+        }
+        out({ ev: 'flash_data', data: copy.toString('base64'), busy: op ? op.op : null });
+        break;
+      }
       case 'pio': {
         const sms = this.machines.map((sm, i) => ({ i, enabled: sm.enabled, pc: sm.pc, rx: sm.rxFIFO.itemCount }));
         out({ ev: 'pio', machines: sms });
@@ -626,7 +643,7 @@ class Bench {
       }
       case 'state': {
         out({ ev: 'state', ns: this.now(), epoch: this.epoch, resets: this.resets, cycles: this.cycles, flash_ops: this.flashOps, connected: this.connected,
-          flash_busy: !!this.pendingFlash, pc: mcu.core.PC, pio_skipped: this.skipped, instructions: this.instructions });
+          flash_busy: this.pendingFlash ? this.pendingFlash.op : null, flash_since: this.pendingFlash ? this.epoch + this.flashStart : null, pc: mcu.core.PC, pio_skipped: this.skipped, instructions: this.instructions });
         break;
       }
       default:

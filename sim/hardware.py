@@ -65,6 +65,7 @@ class VirtualPin:
         self.num = num
         self.handler = None
         self.trigger = 0
+        self.edge = 0
 
     def value(self, v=None):
         if v is None:
@@ -76,9 +77,18 @@ class VirtualPin:
         return self.value(v)
 
     def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False, **kw):
+        """As on a board: with no arguments, the irq object as it is."""
+        if handler is None and not kw and trigger == self.IRQ_FALLING | self.IRQ_RISING \
+                and hard is False and self.handler is not None:
+            return self
         self.handler = handler
         self.trigger = trigger
         return self
+
+    def flags(self):
+        """The edges latched for the handler now running: the virtual GPIO
+        runs it at every edge, so only that one."""
+        return self.edge
 
     def __repr__(self):
         return "VirtualPin(%d)" % self.num
@@ -113,6 +123,7 @@ class VirtualGPIO:
         edge = VirtualPin.IRQ_RISING if level else VirtualPin.IRQ_FALLING
         if p.handler is not None and p.trigger & edge:
             self.irq_calls += 1
+            p.edge = edge
             p.handler(p)
 
 

@@ -111,3 +111,60 @@ def test_bouncing_pad_then_second_pad_during_a_display_stall(pico):
     # Let go: both releases arrive too.
     report, _ = run_probe(pico, [(0, {0: False, 1: False})], stall_ms=24)
     assert final_mask(report) == 0, report
+
+
+# A nav tap made while a flash write holds every interrupt off (a save at the
+# end of a hand: each 4 KB erase stalls the CPU ~45 ms).
+STALL_PROBE = """
+import time, machine, json, os, rp2
+_sm = rp2.StateMachine(0)
+_sm.active(0)
+_sm.irq(None)
+rp2.PIO(0).remove_program()
+from array import array
+from speedref.hw import boards, board_pico
+from speedref.hw.ring import EventRing
+ring = EventRing(64, machine.disable_irq, machine.enable_irq)
+cap, mode = boards.make_capture(board_pico, ring, machine)
+ts = array('l', [0] * 64)
+ms = array('l', [0] * 64)
+got = []
+buf = bytearray(4096)
+print('\\x06')
+time.sleep_ms(5)
+with open('stall.bin', 'wb') as f:   # erases and programs flash
+    for i in range(4):
+        f.write(buf)
+os.remove('stall.bin')
+end = time.ticks_add(time.ticks_us(), 100000)
+while time.ticks_diff(end, time.ticks_us()) > 0:
+    cap.poll()
+    n = ring.drain(ts, ms)
+    for i in range(n):
+        got.append([ts[i], ms[i]])
+    time.sleep_ms(1)
+print(json.dumps({'mode': mode, 'events': got}))
+"""
+
+
+def test_a_nav_tap_during_a_flash_erase_is_not_lost(pico):
+    """OK pressed and let go within one flash erase, when no interrupt can
+    run: the tap still reaches the decoder, dated when the interrupt ran."""
+    pico.start(STALL_PROBE)
+    pico.wait_for(b"\x06")
+    end = pico.ns + 2000000 * NS_PER_US
+    while pico.state()["flash_busy"] != "erase":
+        assert pico.ns < end, "no flash erase began"
+        pico.run_for(100)
+    erase = pico.state()["flash_since"]
+    pico.run_for(5000)
+    pico.press(6)
+    pico.run_for(10000)
+    pico.release(6)
+    st = pico.state()
+    assert st["flash_busy"] == "erase" and st["flash_since"] == erase  # the same erase
+    out, err = pico.finish(20000000)
+    assert not err, err
+    report = json.loads(out.strip().splitlines()[-1])
+    masks = [m for _, m in report["events"]]
+    assert 64 in masks and masks[-1] == 0, report  # OK went down and came back up

@@ -89,3 +89,31 @@ def test_simulator_console_drops_an_overlong_line_whole_as_the_board_does():
         assert json.loads(b.lines[-1])["what"] == "command"
     finally:
         b.close()
+
+
+MEM_DRIVER = r'''
+import json
+from speedref.device import Device
+from speedref.hw.ring import EventRing
+from speedref.log import Log
+class NoApp:
+    def tick(self, now):
+        pass
+out = []
+dev = Device(EventRing(4), NoApp(), Log(write=out.append))
+dev.command('{"cmd": "mem"}')
+print(out[0])
+'''
+
+
+def test_mem_command_reports_the_heap_after_a_collection():
+    """{"cmd": "mem"}: the live heap and the free heap after gc.collect(), so a
+    host can follow a game's memory on the board (tests/test_board_games.py)."""
+    r = mpyrun.run(code=MEM_DRIVER, use_mpy=False)
+    line = json.loads(r.stdout.strip().splitlines()[-1])
+    assert line["ev"] == "mem"
+    assert 0 < line["alloc"] and 0 < line["free"]
+    # CPython has no such figures: the simulator says so and goes on.
+    dev, out = device()
+    dev.command('{"cmd": "mem"}')
+    assert json.loads(out[0]) == {"ev": "error", "what": "command", "msg": "no heap figures here"}

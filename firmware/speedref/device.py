@@ -129,6 +129,15 @@ class Device:
                     self.log.emit({"ev": "stored", "record": rec})
                     n += 1
             self.log.emit({"ev": "dump_end", "count": n})
+        elif cmd["cmd"] == "mem":
+            # The heap as a collection leaves it: what a game in progress
+            # really holds, and what is left for the rest of it.
+            import gc
+            if not hasattr(gc, "mem_alloc"):  # CPython (the simulator) keeps no such figures
+                self.log.emit({"ev": "error", "what": "command", "msg": "no heap figures here"})
+                return
+            gc.collect()
+            self.log.emit({"ev": "mem", "alloc": gc.mem_alloc(), "free": gc.mem_free()})
         else:
             self.log.emit({"ev": "error", "what": "command", "msg": "unknown cmd",
                            "cmd": cmd["cmd"][:20]})

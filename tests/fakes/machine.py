@@ -48,6 +48,8 @@ class Pin:
         self.trigger = 0
         self.hard = None
         self.irq_calls = 0
+        self._configured = False
+        self._flags = 0  # edges latched for the handler now running
         _pins[id] = self
         if value is not None:
             self._level(value)
@@ -79,11 +81,19 @@ class Pin:
         self._level(0)
 
     def irq(self, handler=None, trigger=12, hard=False):
+        """As on a board: with no arguments, the irq object as it is (its
+        flags() are the edges latched for the handler now running)."""
+        if handler is None and trigger == 12 and hard is False and self._configured:
+            return self
         self.handler = handler
         self.trigger = trigger
         self.hard = hard
         self.irq_calls += 1
+        self._configured = handler is not None
         return self
+
+    def flags(self):
+        return self._flags
 
     # --- test side ---
     def drive(self, level, fire=True):
@@ -94,7 +104,15 @@ class Pin:
         if fire and old != level and self.handler:
             edge = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
             if self.trigger & edge:
+                self._flags = edge
                 self.handler(self)
+
+    def tap_while_held_off(self):
+        """Both edges while interrupts were off (a flash erase): the level
+        ends where it was and the handler then runs once with both flags."""
+        self._flags = (Pin.IRQ_FALLING | Pin.IRQ_RISING) & self.trigger
+        if self.handler:
+            self.handler(self)
 
 
 def pin(id):

@@ -86,7 +86,7 @@ def _irq_capture(board, ring, machine, time, Capture, feed=None):
         import micropython
         schedule = micropython.schedule
     mem = getattr(machine, board.GPIO_MEM)  # the width keeps the value a small int
-    cap = Capture(ring, mem, board.GPIO_IN, mask_from, time.ticks_us, pins[first:],
+    cap = Capture(ring, mem, board.GPIO_IN, mask_from, time.ticks_us, pins[first:], first=first,
                   trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=board.HARD_IRQ,
                   disable_irq=machine.disable_irq, enable_irq=machine.enable_irq, watch=watch,
                   schedule=schedule)

@@ -43,11 +43,12 @@ AHEAD_US = 1000000  # how far after a clock reading a lockout may have started
 class Capture:
     def __init__(self, ring, mem, addr, mask_from, ticks_us, pins=(), trigger=0,
                  hard=True, ticks_diff=_ticks_diff, lockout_us=LOCKOUT_US, buttons=8,
-                 disable_irq=None, enable_irq=None, watch=0xFF, schedule=None):
+                 disable_irq=None, enable_irq=None, watch=0xFF, schedule=None, first=0):
         """ring: an EventRing.  mem[addr]: the GPIO input register (machine.mem32
         on a board; any object indexable without allocating, e.g. a dict, in
         tests and the simulator).  mask_from(reg): the board's register ->
-        button mask.  pins: Pin-like objects whose irq() takes the handler.
+        button mask.  pins: Pin-like objects whose irq() takes the handler;
+        pins[i] is button first + i.
         watch: the buttons this capture debounces; other bits of mask_from()
         are passed through as they are (on the Pico the PIO path owns the
         pads and this path only the nav buttons: hw/boards.py)."""
@@ -71,6 +72,10 @@ class Capture:
         self._watch = watch
         self._other = ~watch & ((1 << buttons) - 1)
         self._schedule = None if hard else schedule
+        self._first = first
+        # Both edges of a pin latched when its hard interrupt finally runs
+        # (see _round_trip); soft (scheduled) interrupts report no such flags.
+        self._both = trigger if hard and trigger & 12 == 12 else 0
         self._isr = self._handler  # the bound methods, allocated once here
         self._resync_cb = self._resync
 
@@ -91,6 +96,8 @@ class Capture:
     def _handler(self, pin):
         t = self._ticks_us()  # first: the timestamp is what races are decided on
         raw = self._mask_from(self._mem[self._addr])
+        if pin is not None and self._both:
+            self._round_trip(pin, t, raw)
         last = self.level
         if raw == last:
             return  # another pin's interrupt already took this snapshot
@@ -117,6 +124,35 @@ class Capture:
             self.taken += 1
             self._ring.put(t, new)  # counts ring.dropped when full, never raises
         self.level = new
+
+    def _round_trip(self, pin, t, raw):
+        # A flash erase holds every interrupt off for ~45 ms.  A button
+        # pressed and let go inside it leaves both edges latched and its level
+        # where it was, so the snapshot alone would lose the tap.  The
+        # interrupt's flags show both edges: take the first now (dated now,
+        # the earliest the board could know), and the way back once the
+        # lockout ends (poll()).  Only a watched, unlocked button: a bounce
+        # inside its lockout is not a round trip.
+        if pin.irq().flags() & self._both != self._both:
+            return
+        pins = self.pins
+        b = -1
+        for i in range(len(pins)):
+            if pins[i] is pin:
+                b = self._first + i
+        if b < 0:
+            return
+        bit = 1 << b
+        last = self.level
+        if not bit & self._watch or (raw ^ last) & bit:
+            return  # its level did change: the usual path takes it
+        if self._locked & bit and -AHEAD_US <= self._tdiff(t, self._since[b]) < self.lockout_us:
+            return
+        self._since[b] = t
+        self._locked |= bit
+        self.level = last ^ bit
+        self.taken += 1
+        self._ring.put(t, self.level)
 
     def poll(self):
         """Main loop, every pass: end lockouts that are over, then take a
