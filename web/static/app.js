@@ -57,6 +57,12 @@ async function start() {
   marks.runtime = performance.now();
   const wb = mp.pyimport("web.board");
   window.speedref.mp = mp;
+  // A Python expression's value (as JSON) for tests and the benchmark.
+  window.speedref.py = (expr) => {
+    mp.runPython("import json\n_r = json.dumps(" + expr + ")");
+    return JSON.parse(mp.globals.get("_r"));
+  };
+  wireDownloads();
   if (params.has("script")) return replay(wb);
   return live(wb);
 }
@@ -69,6 +75,7 @@ async function replay(wb) {
   const measure = params.get("heap") === "1";
   const r = wb.Replay(text, game, "/flash", params.get("uid") || "sim", measure);
   const b = r.board;
+  mp.globals.set("board", b);
   let done = false;
   while (!done) {
     done = r.run(50);
@@ -87,6 +94,10 @@ function addLine(line) {
   logEl.append(line + "\n");
   let obj = null;
   try { obj = JSON.parse(line); } catch (e) { return null; }
+  if (obj && obj.ev === "game_end" && obj.record) {
+    lastRecord = obj.record;  // what speedref-score reads
+    $("#record").disabled = false;
+  }
   return obj;
 }
 
@@ -187,6 +198,14 @@ function download(name, text, type) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+function wireDownloads() {
+  $("#record").onclick = () => lastRecord && download(
+    "speedref-" + (lastRecord.id || "record") + ".json", JSON.stringify(lastRecord, null, 1) + "\n",
+    "application/json");
+  $("#logfile").onclick = () => download("speedref-log.jsonl", logLines.join("\n") + "\n",
+    "application/x-ndjson");
+}
+
 // ---- live: the device on this page's clock --------------------------------------
 let t0 = 0;
 const pending = [];  // edges not yet handed to the board: {t, button, down}
@@ -208,13 +227,7 @@ function pump(now) {
   board.run_until(horizon);
   const lines = board.take_lines();
   if (lines) {
-    for (const line of lines.split("\n")) {
-      const obj = addLine(line);
-      if (obj && obj.ev === "game_end" && obj.record) {
-        lastRecord = obj.record;
-        $("#record").disabled = false;
-      }
-    }
+    for (const line of lines.split("\n")) addLine(line);
     logEl.scrollTop = logEl.scrollHeight;
   }
   const hex = board.new_screen();
@@ -325,15 +338,11 @@ async function live(wb) {
   setLayout(prefs);
   $("#flat").onclick = () => { prefs.flat = !prefs.flat; setLayout(prefs); };
   $("#npads").onchange = (e) => { prefs.pads = Number(e.target.value); setLayout(prefs); };
-  $("#record").onclick = () => lastRecord && download(
-    "speedref-" + (lastRecord.id || "record") + ".json", JSON.stringify(lastRecord, null, 1) + "\n",
-    "application/json");
-  $("#logfile").onclick = () => download("speedref-log.jsonl", logLines.join("\n") + "\n",
-    "application/x-ndjson");
 
   restoreFlash(mp.FS);
   board = wb.Board("/flash", params.get("uid") || "web", TOUCH_TIE_US, 0);
   window.speedref.board = board;
+  mp.globals.set("board", board);
   t0 = performance.now();
   board.boot_line();
   board.step();  // the loop's first pass shows the boot screen
