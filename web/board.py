@@ -236,10 +236,11 @@ class Replay:
     after every event (peak in .peak)."""
 
     def __init__(self, text, game=None, root=ROOT, uid="sim", measure=False):
-        self.events = script_mod.parse(text)
         self.measure = measure
         self.peak = 0
-        self.base = heap() if measure else 0  # before the device exists
+        self.base = heap() if measure else 0  # the runtime and the script's text
+        self.events = script_mod.parse(text)
+        self.script = (heap() - self.base) if measure else 0  # the parsed events
         self.board = Board(root=root, uid=uid)
         self.board.step()
         if game:

@@ -84,7 +84,7 @@ async function replay(wb) {
     await new Promise((res) => setTimeout(res, 0));
   }
   drawScreen(b.screen_hex());
-  if (measure) window.speedref.heap = { base: r.base, peak: r.peak };
+  if (measure) window.speedref.heap = { base: r.base, script: r.script, peak: r.peak };
   window.speedref.ready = true;
   document.title = "done";
 }
@@ -226,14 +226,19 @@ function pump(now) {
   }
   board.run_until(horizon);
   const lines = board.take_lines();
+  let verdict = false;
   if (lines) {
-    for (const line of lines.split("\n")) addLine(line);
+    for (const line of lines.split("\n")) {
+      const obj = addLine(line);
+      if (obj && obj.ev === "slap") verdict = true;
+    }
     logEl.scrollTop = logEl.scrollHeight;
   }
   const hex = board.new_screen();
   if (hex) {
     drawScreen(hex);
     if (marks.menu === undefined) marks.menu = performance.now();
+    if (verdict) marks.verdict = performance.now();  // the verdict is on the canvas
   }
   playTones(board.take_tones());
   if (board.flash_changed()) saveFlash(mp.FS);
