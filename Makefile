@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 MPY_OUT := build/mpy
 
-.PHONY: test sim bench soak mpy flash clean venv
+.PHONY: test sim bench soak mpy flash clean venv web web-serve
 
 venv: $(STAMP)
 
@@ -33,6 +33,20 @@ bench: $(STAMP) mpy
 # app's verdicts checked against what really happened (long: minutes per game).
 soak: $(STAMP)
 	$(PY) benchmarks/table_soak.py --games 1000
+
+# The referee as a web page (MicroPython on WebAssembly): a static site in
+# build/web/, served on this machine only by web-serve (docs/web.md).
+WEB_OUT := build/web
+WEB_PORT ?= 8000
+node_modules/@micropython/micropython-webassembly-pyscript/micropython.wasm: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+web: $(STAMP) node_modules/@micropython/micropython-webassembly-pyscript/micropython.wasm
+	$(PY) web/build.py --out $(WEB_OUT)
+
+web-serve: web
+	$(PY) -m http.server $(WEB_PORT) --bind 127.0.0.1 --directory $(WEB_OUT)
 
 flash: $(STAMP)
 	$(VENV)/bin/speedref-flash

@@ -1,0 +1,295 @@
+"""The referee's web page (web/, docs/web.md) in headless Chromium: the real
+MicroPython WebAssembly runtime running the firmware's own device.
+
+Checked: boot to the menu (canvas pixels equal the simulator's screen); every
+committed sim script replayed on the page gives the simulator's JSON log
+lines and final screen; a slap race by synthetic pointer events is decided
+by the events' timestamps, not by the order the page handles them; a game
+save survives a reload; the downloaded record is the engine's record.
+
+Needs Chromium and chromedriver (Debian: apt-get install chromium
+chromium-driver) and the npm runtime (npm ci); without them every test here
+skips with one line saying what is missing.
+"""
+import base64
+import functools
+import http.server
+import json
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ROOT / "tests" / "sim_scripts"
+GAMES = ("speed", "spit", "speedrun", "partners")
+RUNTIME = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
+
+pytestmark = pytest.mark.web
+
+
+def _missing():
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium not installed (requirements-dev.txt)"
+    if not (shutil.which("chromium") or shutil.which("chromium-browser")):
+        return "chromium not installed (apt-get install chromium chromium-driver)"
+    if not shutil.which("chromedriver"):
+        return "chromedriver not installed (apt-get install chromium-driver)"
+    if not (RUNTIME / "micropython.wasm").exists():
+        return "MicroPython WebAssembly runtime not installed (npm ci)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    why = _missing()
+    if why:
+        pytest.skip("web tests skipped: " + why)
+    out = tmp_path_factory.mktemp("web")
+    sys.path.insert(0, str(ROOT / "web"))
+    try:
+        import build as web_build
+    finally:
+        sys.path.pop(0)
+    web_build.build(out)
+    handler = functools.partial(_QuietHandler, directory=str(out))
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield "http://127.0.0.1:%d/" % srv.server_address[1]
+    srv.shutdown()
+    srv.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
+                          **{".wasm": "application/wasm", ".mjs": "text/javascript",
+                             ".webmanifest": "application/manifest+json"})
+
+    def log_message(self, *a):
+        pass
+
+
+def make_driver(profile, downloads=None):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
+    for a in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update", "--disable-sync",
+              "--user-data-dir=%s" % profile, "--window-size=1024,768"):
+        opts.add_argument(a)
+    if downloads:
+        opts.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                               "download.prompt_for_download": False})
+    drv = webdriver.Chrome(options=opts, service=Service(shutil.which("chromedriver")))
+    drv.set_script_timeout(60)
+    return drv
+
+
+@pytest.fixture(scope="module")
+def browser(site, tmp_path_factory):
+    downloads = tmp_path_factory.mktemp("downloads")
+    drv = make_driver(tmp_path_factory.mktemp("profile"), downloads)
+    drv.downloads = downloads
+    yield drv
+    drv.quit()
+
+
+def wait(drv, cond, what, timeout=120):
+    end = time.monotonic() + timeout
+    while True:
+        v = cond()
+        if v:
+            return v
+        if drv.title == "error":
+            pytest.fail("the page failed: " + drv.find_element("id", "log").text)
+        if time.monotonic() > end:
+            pytest.fail("timed out waiting for " + what)
+        time.sleep(0.05)
+
+
+def open_page(drv, url):
+    drv.get("about:blank")
+    drv.get(url)
+    wait(drv, lambda: drv.execute_script("return window.speedref && window.speedref.ready"),
+         "the page to start")
+
+
+def canvas_bits(drv):
+    """The OLED canvas as 1024 MONO_VLSB bytes (a pixel is lit when bright)."""
+    px = drv.execute_script(
+        "const c = document.getElementById('oled').getContext('2d');"
+        "return Array.from(c.getImageData(0, 0, 128, 64).data);")
+    out = bytearray(1024)
+    for y in range(64):
+        for x in range(128):
+            if px[(y * 128 + x) * 4] > 127:
+                out[(y // 8) * 128 + x] |= 1 << (y % 8)
+    return bytes(out)
+
+
+def sim_screen(until_us, game=None):
+    from sim.board import Board
+    b = Board()
+    try:
+        b.step()
+        if game:
+            b.start_game(game)
+        b.run_until(until_us)
+        return b.screen()
+    finally:
+        b.close()
+
+
+def log_lines(drv):
+    return [json.loads(s) for s in drv.execute_script("return window.speedref.logLines")]
+
+
+def py(drv, expr):
+    return drv.execute_script("return window.speedref.py(arguments[0])", expr)
+
+
+# Synthetic pointer events with a chosen timeStamp (the page reads only
+# event.timeStamp for when a touch happened).
+POINTER_JS = """
+const [sel, type, ts, id] = arguments;
+const el = document.querySelector(sel);
+const e = new PointerEvent(type, {pointerId: id, bubbles: true, cancelable: true,
+                                  pointerType: 'touch', isPrimary: id === 1});
+Object.defineProperty(e, 'timeStamp', {value: ts});
+el.dispatchEvent(e);
+"""
+
+
+def touch(drv, button, type, at_ms, pid):
+    """Dispatch a pointer event on a button at board time at_ms (ms after
+    the page's board started)."""
+    drv.execute_script(POINTER_JS, '#table [data-button="%d"]' % button, type,
+                       drv.execute_script("return window.speedref.t0") + at_ms, pid)
+
+
+def board_ms(drv):
+    return drv.execute_script("return performance.now() - window.speedref.t0")
+
+
+def tap(drv, button, at_ms, pid=1):
+    touch(drv, button, "pointerdown", at_ms, pid)
+    touch(drv, button, "pointerup", at_ms + 60, pid)
+
+
+def wait_board(drv, at_ms):
+    """Until the board's clock has passed at_ms (it runs HOLD behind the page)."""
+    wait(drv, lambda: py(drv, "board.clock.elapsed_us") > at_ms * 1000, "the board's clock", 30)
+
+
+# ---- tests ------------------------------------------------------------------
+def test_boot_to_menu(browser, site):
+    open_page(browser, site + "#sw=0")
+    lines = log_lines(browser)
+    assert lines[0]["ev"] == "boot" and lines[0]["board"] == "web"
+    assert lines[0]["tie_us"] == 17000
+    expect = sim_screen(0)
+    wait(browser, lambda: canvas_bits(browser) == expect, "the boot screen on the canvas", 30)
+    assert any(expect), "the boot screen is not blank"
+    assert py(browser, "type(board.app.screen).__name__") == "Boot"
+    # OK leads to the game list, as on the board.
+    now = board_ms(browser) + 60
+    tap(browser, 6, now)
+    wait_board(browser, now + 100)
+    assert py(browser, "type(board.app.screen).__name__") == "Games"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_replay_equals_simulator(browser, site, game, tmp_path):
+    script = SCRIPTS / (game + ".txt")
+    r = subprocess.run([sys.executable, "-m", "sim", "--script", str(script), "--game", game,
+                        "--json", "--screens", str(tmp_path)],
+                       capture_output=True, text=True, cwd=str(ROOT), timeout=600)
+    assert r.returncode == 0, r.stderr
+    expect = [json.loads(s) for s in r.stdout.splitlines()]
+    code = base64.urlsafe_b64encode(script.read_bytes()).decode().rstrip("=")
+    open_page(browser, site + "#game=%s&script=%s" % (game, code))
+    wait(browser, lambda: browser.title == "done", "the replay to finish", 300)
+    text = browser.find_element("id", "log").get_attribute("textContent")
+    got = [json.loads(s) for s in text.splitlines()]
+    assert got == expect
+    assert any(x["ev"] == "game_end" for x in got)
+    from PIL import Image
+    end = sorted(tmp_path.glob("*-end.png"))[-1]
+    im = Image.open(end).convert("L")
+    want = bytearray(1024)
+    for y in range(64):
+        for x in range(128):
+            if im.getpixel((x, y)) > 127:
+                want[(y // 8) * 128 + x] |= 1 << (y % 8)
+    assert canvas_bits(browser) == bytes(want)
+
+
+def test_slap_race_follows_timestamps(browser, site):
+    """Spit: both players out of stock cards, then the slap race.  P1's touch
+    is handed to the page first but is 25 ms later than P2's: P2 wins by
+    exactly 25.000 ms (the web board's tie window is 17 ms)."""
+    open_page(browser, site + "#game=spit&sw=0")
+    t = board_ms(browser) + 100
+    tap(browser, 6, t)             # OK: laid out
+    tap(browser, 0, t + 150)       # P1 ready
+    tap(browser, 1, t + 300, 2)    # P2 ready: Spit! 3-2-1 GO
+    wait(browser, lambda: py(browser, "board.app.flow.phase") == 3, "GO (play)", 30)
+    t = board_ms(browser) + 100
+    tap(browser, 0, t)             # P1: my stock piles are empty
+    wait(browser, lambda: py(browser, "board.app.flow.phase") == 5, "the slap phase", 30)
+    wait_board(browser, board_ms(browser) + 1100)  # past the slap's GO
+    t = int(board_ms(browser)) + 100
+    # Handed over in the wrong order: P1 (later) first, then P2.
+    touch(browser, 0, "pointerdown", t + 25, 1)
+    touch(browser, 1, "pointerdown", t, 2)
+    touch(browser, 0, "pointerup", t + 90, 1)
+    touch(browser, 1, "pointerup", t + 90, 2)
+    slap = wait(browser, lambda: [x for x in log_lines(browser) if x["ev"] == "slap"],
+                "the slap verdict", 30)[0]
+    assert slap["winner"] == 1 and slap["tie"] == []
+    assert slap["margin_us"] == 25000
+    assert slap["presses"] == [1, 0]
+
+
+def test_save_survives_reload(browser, site):
+    browser.get("about:blank")
+    browser.get(site + "#sw=0")
+    browser.execute_script("localStorage.clear()")
+    open_page(browser, site + "#game=spit&sw=0")
+    wait(browser, lambda: py(browser, "board.store.writes") >= 1, "the game's first save", 30)
+    wait(browser, lambda: "game.json" in browser.execute_script(
+        "return localStorage.getItem('speedref-flash') || ''") or None,
+        "the save in the browser's storage", 30)
+    open_page(browser, site + "#sw=0")  # a fresh page: nothing but the stored flash
+    assert py(browser, "type(board.app.screen).__name__") == "Boot"
+    assert py(browser, "board.app.screen.saved['game']") == "spit"
+    t = board_ms(browser) + 60
+    tap(browser, 6, t)  # OK: resume
+    wait_board(browser, t + 100)
+    assert py(browser, "board.app.flow is not None and board.app.flow.GAME") == "spit"
+
+
+def test_record_download_is_the_engines_record(browser, site):
+    from speedref.engine import records
+    script = SCRIPTS / "partners.txt"
+    code = base64.urlsafe_b64encode(script.read_bytes()).decode().rstrip("=")
+    open_page(browser, site + "#game=partners&script=" + code)
+    wait(browser, lambda: browser.title == "done", "the replay to finish", 300)
+    for f in browser.downloads.glob("*.json"):
+        f.unlink()
+    browser.execute_script("document.getElementById('record').click()")
+    f = wait(browser, lambda: list(browser.downloads.glob("speedref-*.json")), "the download", 30)[0]
+    rec = json.loads(f.read_text())
+    end = [x for x in log_lines(browser) if x["ev"] == "game_end"][0]["record"]
+    assert rec == end
+    assert rec["id"] == "sim-1"
+    body = dict(rec)
+    body.pop("id")
+    assert records.replay(body).to_record() == body

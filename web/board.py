@@ -1,0 +1,271 @@
+"""The referee on a web page: the firmware's own device on a virtual board,
+run by MicroPython compiled to WebAssembly.
+
+This is the browser's counterpart of sim/board.py and is wired the same way:
+the firmware's capture handler (speedref.hw.capture), ring buffer, input
+decoder, device loop, app, display code, buzzer tone queue, storage and log,
+unchanged, on the simulator's virtual parts (sim.hardware: the GPIO register
+and pins, the SSD1306 controller's display RAM, the buzzer's PWM).  The page's
+JavaScript only moves things across the edge: touches and keys in, the
+display RAM onto a canvas, tones to WebAudio, the flash files to the
+browser's storage.
+
+Time.  `ticks_us` is the board clock (wrapping at 2**30 like a 32-bit board)
+and only moves when the page says so: in a replay every 1 ms of simulated
+time and at each event, exactly as sim/board.py's run_until/event; on a live
+page to the page's clock (performance.now(), the time base of every input
+event's timeStamp).  A touch is an edge at the touch's own timestamp: the
+capture handler reads that instant as a pin interrupt would read the clock at
+the edge, even when the page hands the touch over a little later.
+"""
+import gc
+import os
+
+import binascii
+import json
+
+from sim.hardware import VirtualGPIO, VirtualPWM, VirtualSSD1306, VirtualPin
+from sim import script as script_mod
+from speedref.hw import board_pico as PICO
+
+BUTTONS = 8
+GAMES = ("speed", "spit", "speedrun", "partners")
+LOOP_US = 1000  # the loop runs every 1 ms of board time (as sim/board.py)
+PERIOD = 1 << 30  # ticks_us wraps here on a 32-bit board
+MASK = PERIOD - 1
+ROOT = "/flash"  # the board's flash in the WebAssembly file system
+
+# The tie window a game's "auto" setting means on a touchscreen: a touch
+# panel reports contacts once per scan (60-240 Hz), so two hands within one
+# 60 Hz scan (16.7 ms) cannot be told apart (docs/web.md).
+TOUCH_TIE_US = 17000
+
+
+class Clock:
+    """The board's ticks_us, moved only by the page (never backwards)."""
+
+    def __init__(self, start_us=0):
+        self.start_us = start_us & MASK
+        self.elapsed_us = 0
+
+    def ticks_us(self):
+        return (self.start_us + self.elapsed_us) & MASK
+
+    def advance_to(self, elapsed_us):
+        if elapsed_us < self.elapsed_us:
+            raise ValueError("time cannot go backwards")
+        self.elapsed_us = elapsed_us
+
+
+class _Mem:
+    """machine.mem32 for the capture handler: GPIO_IN is the virtual register."""
+
+    def __init__(self, gpio):
+        self._gpio = gpio
+
+    def __getitem__(self, addr):
+        if addr != PICO.GPIO_IN:
+            raise ValueError("the virtual board maps only GPIO_IN, not 0x%x" % addr)
+        return self._gpio.register
+
+
+class Board:
+    """The referee device.  uid names its records ("<uid>-<n>"); tie_us is
+    what a game's "auto" tie window means here."""
+
+    def __init__(self, root=ROOT, uid="web", tie_us=None, start_us=0):
+        from speedref.hw.ring import EventRing
+        from speedref.hw.capture import Capture
+        from speedref.hw.buzzer import Buzzer
+        from speedref.hw.display import Display
+        from speedref.storage import Store
+        from speedref.log import Log
+        from speedref.app.core import App, TIE_DEFAULT_US
+        from speedref.device import Device
+
+        self.clock = Clock(start_us)
+        self._edge_ticks = None  # the instant of the edge being taken, or None
+        self._last_edge = 0
+        self.gpio = VirtualGPIO(30)
+        self.pwm = VirtualPWM(self.clock)
+        self.buzzer = Buzzer(self.pwm)
+        self.oled = VirtualSSD1306(PICO.OLED_ADDR)
+        self.display = Display(self.oled, PICO.OLED_ADDR)
+        self.lines = []
+        self.log = Log(write=self._console)
+        self.store = Store(root, uid=uid)
+        self.tie_us = TIE_DEFAULT_US if tie_us is None else tie_us
+        self.app = App(self.store, self.log, tie_us=self.tie_us)
+        self.ring = EventRing(64)
+        self.capture = Capture(self.ring, _Mem(self.gpio), PICO.GPIO_IN, PICO.mask_from,
+                               self._capture_ticks,
+                               pins=[self.gpio.pin(n) for n in PICO.BUTTON_PINS],
+                               trigger=VirtualPin.IRQ_FALLING | VirtualPin.IRQ_RISING,
+                               hard=PICO.HARD_IRQ)
+        self.capture.start()
+        self.device = Device(self.ring, self.app, self.log, store=self.store,
+                             display=self.display, buzzer=self.buzzer, capture=self.capture)
+        self._shown = -1  # oled.updates when the page last took the screen
+        self._flash = None  # what the flash looked like when the page last saved it
+        self._tone = 0  # tones handed to the page so far
+
+    def _capture_ticks(self):
+        # A pin interrupt reads the clock at the edge: the edge's own instant.
+        t = self._edge_ticks
+        return self.clock.ticks_us() if t is None else t
+
+    def _console(self, s):
+        for line in s.splitlines():
+            if line:
+                self.lines.append(line)
+
+    # -- driving it ----------------------------------------------------------
+    def step(self):
+        self.device.step(self.clock.ticks_us())
+
+    def run_until(self, elapsed_us):
+        """Run the loop every LOOP_US of board time up to elapsed_us."""
+        t = self.clock.elapsed_us
+        while t < elapsed_us:
+            t = min(elapsed_us, (t // LOOP_US + 1) * LOOP_US)
+            self.clock.advance_to(t)
+            self.step()
+
+    def edge(self, elapsed_us, button, down):
+        """A button edge at board time elapsed_us (the loop is run up to it
+        first).  An edge handed over after the loop has passed its instant is
+        still captured at that instant (as a pin interrupt's timestamp is
+        older than the loop pass that drains it), but never before an edge
+        already taken: the ring stays in time order."""
+        if not 0 <= button < BUTTONS:
+            raise ValueError("no button %r" % (button,))
+        if elapsed_us < self._last_edge:
+            elapsed_us = self._last_edge
+        self._last_edge = elapsed_us
+        self.run_until(elapsed_us)
+        self._edge_ticks = (self.clock.start_us + elapsed_us) & MASK
+        try:
+            self.gpio.set_level(PICO.BUTTON_PINS[button], 0 if down else 1)
+        finally:
+            self._edge_ticks = None
+        self.step()
+
+    def start_game(self, game):
+        """Start a game with its default options, as if chosen from the menu."""
+        if game not in GAMES:
+            raise ValueError("unknown game %r" % (game,))
+        from speedref.app import menu
+        self.app.start(game, self.clock.ticks_us(), dict(menu.merge_settings({})[game]))
+        self.step()
+
+    def boot_line(self):
+        self.log.emit({"ev": "boot", "board": "web", "capture": "touch",
+                       "tie_us": self.tie_us, "platform": "webassembly"})
+
+    # -- what the page takes from it -------------------------------------------
+    def take_lines(self):
+        """The log lines printed since the last call, one per line."""
+        if not self.lines:
+            return ""
+        s = "\n".join(self.lines)
+        self.lines = []
+        return s
+
+    def screen_hex(self):
+        """The 1024 bytes the OLED shows (MONO_VLSB), as hex."""
+        return binascii.hexlify(self.oled.shown()).decode()
+
+    def new_screen(self):
+        """screen_hex() when the panel changed since the last call, else ""."""
+        if self.oled.updates == self._shown:
+            return ""
+        self._shown = self.oled.updates
+        return self.screen_hex()
+
+    def take_tones(self):
+        """Tones started or ended since the last call: "start_us,freq,len"
+        per line (len -1 while sounding); finished ones are forgotten."""
+        tones = self.pwm.tones
+        out = []
+        for t in tones:
+            out.append("%d,%d,%d" % (t[0], t[1], -1 if t[2] is None else t[2]))
+        while tones and tones[0][2] is not None:
+            tones.pop(0)
+        return "\n".join(out)
+
+    def flash_changed(self):
+        """True once after each change of the flash files (a save, a record,
+        a game cleared): then the page copies them to the browser's storage."""
+        sig = (self.store.writes, _names(self.store.root))
+        if sig == self._flash:
+            return False
+        self._flash = sig
+        return True
+
+    def records_json(self):
+        return json.dumps(self.store.records())
+
+    def heap(self):
+        return heap()
+
+
+def heap():
+    """Live MicroPython heap after a collection (bytes)."""
+    gc.collect()
+    return gc.mem_alloc()
+
+
+def _names(root):
+    out = []
+    for d in ("", "/rec"):
+        try:
+            for n in os.listdir(root + d):
+                out.append(d + "/" + n)
+        except OSError:
+            pass
+    out.sort()
+    return " ".join(out)
+
+
+class Replay:
+    """A script (the speedref-sim --script format) replayed in simulated
+    time, as `speedref-sim --script FILE --game G` runs it: the loop's first
+    pass, the game started, each event at its exact microsecond, then 2 s
+    more.  run(n) plays at most n events and says whether it is done, so
+    the page stays responsive; measure=True collects and measures the live heap
+    after every event (peak in .peak)."""
+
+    def __init__(self, text, game=None, root=ROOT, uid="sim", measure=False):
+        self.measure = measure
+        self.peak = 0
+        self.base = heap() if measure else 0  # the runtime and the script's text
+        self.events = script_mod.parse(text)
+        self.script = (heap() - self.base) if measure else 0  # the parsed events
+        self.board = Board(root=root, uid=uid)
+        self.board.step()
+        if game:
+            self.board.start_game(game)
+        self.i = 0
+        self.done = False
+        self._measure()
+
+    def _measure(self):
+        if self.measure:
+            h = heap()
+            if h > self.peak:
+                self.peak = h
+
+    def run(self, n):
+        b = self.board
+        ev = self.events
+        while n > 0 and self.i < len(ev):
+            t_us, button, down, _ = ev[self.i]
+            b.edge(t_us, button, down)
+            self.i += 1
+            n -= 1
+            self._measure()
+        if self.i >= len(ev) and not self.done:
+            b.run_until((ev[-1][0] if ev else 0) + 2000000)
+            self._measure()
+            self.done = True
+        return self.done
