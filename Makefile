@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 MPY_OUT := build/mpy
 
-.PHONY: test sim bench soak mpy flash clean venv web web-serve
+.PHONY: test sim bench soak mpy flash clean venv web web-serve node
 
 venv: $(STAMP)
 
@@ -16,11 +16,24 @@ $(STAMP): requirements-dev.txt pyproject.toml
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
+# npm packages of the emulated Pico (rp2040js) and the web page (MicroPython
+# on WebAssembly), pinned in package-lock.json.  Without Node.js the tests
+# that need them skip, and this says so in one line.
+NODE_STAMP := node_modules/.installed-stamp
+$(NODE_STAMP): package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --no-audit --no-fund --loglevel=error && touch $@; \
+	else \
+		echo "Node.js 18+ (node, npm) is not installed: the emulated Pico and web page tests will skip"; \
+	fi
+
+node: $(NODE_STAMP)
+
 # Compile every firmware file with the real MicroPython compiler.
 mpy: $(STAMP)
 	$(PY) -m host_tools.build --out $(MPY_OUT)
 
-test: $(STAMP) mpy
+test: $(STAMP) $(NODE_STAMP) mpy
 	$(PY) -m pytest
 
 sim: $(STAMP)
@@ -38,11 +51,7 @@ soak: $(STAMP)
 # build/web/, served on this machine only by web-serve (docs/web.md).
 WEB_OUT := build/web
 WEB_PORT ?= 8000
-node_modules/@micropython/micropython-webassembly-pyscript/micropython.wasm: package.json package-lock.json
-	npm ci --no-audit --no-fund
-	touch $@
-
-web: $(STAMP) node_modules/@micropython/micropython-webassembly-pyscript/micropython.wasm
+web: $(STAMP) $(NODE_STAMP)
 	$(PY) web/build.py --out $(WEB_OUT)
 
 web-serve: web
