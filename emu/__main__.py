@@ -36,17 +36,24 @@ def build_parser():
 
 
 def run_script(args, out=sys.stdout):
+    """speedref-sim --script's run, on the emulated board: the same script
+    reading (a '# game: G' header names the game), the same output."""
     from sim import script as script_mod
+    from sim.__main__ import UsageError, read_script, check_dir
     from sim.tui import describe
     from emu import referee, fs as emu_fs
     try:
-        text = sys.stdin.read() if args.script == "-" else open(args.script, encoding="utf-8").read()
-        events = script_mod.parse(text)
-    except OSError as e:
-        print("speedref-emu: cannot read %s: %s" % (args.script, e), file=sys.stderr)
-        return 2
-    except script_mod.ScriptError as e:
-        print("speedref-emu: %s: %s" % (args.script, e), file=sys.stderr)
+        text = read_script(args.script)
+        try:
+            game = args.game or script_mod.header_game(text)
+            events = script_mod.parse(text)
+        except script_mod.ScriptError as e:
+            raise UsageError("%s: %s" % (args.script, e))
+        for option in ("screens", "store"):
+            if getattr(args, option):
+                check_dir("--" + option, getattr(args, option))
+    except UsageError as e:
+        print("speedref-emu: %s" % e, file=sys.stderr)
         return 2
 
     def show(obj):
@@ -59,7 +66,7 @@ def run_script(args, out=sys.stdout):
     if args.screens:
         from sim.oled import ScreenWriter
         shots = ScreenWriter(args.screens)
-    ref, volume = referee.run_script(events, game=args.game, show=show, shots=shots,
+    ref, volume = referee.run_script(events, game=game, show=show, shots=shots,
                                      frozen=args.frozen)
     if args.store:
         emu_fs.write_dir(volume, args.store)
