@@ -395,7 +395,8 @@ def test_sr29_record_round_trip_and_dispatch():
     assert replay(out).to_record() == out
     s = records.summary(r)
     assert s["totals"] == [-4, -1, -2] and s["winners"] == [0] and s["hands_played"] == 2
-    assert s["ended_early"] is False
+    # two hands of a Short game: the record stops before the game's end (SR-28)
+    assert s["ended_early"] is True and s["over"] is False, "SR-28: a partial record is ended_early"
 
 
 def test_sr29_invalid_records_name_hand_player_and_rule():
@@ -527,3 +528,22 @@ def test_hand_dicts_are_built_from_the_row_and_record_keys_are_kept_SR29():
     # Each finished hand is one bytearray of about 20 bytes, not dicts and lists.
     assert [type(r) for r in g._rows] == [bytearray, bytearray]
     assert max(len(r) for r in g._rows) <= sr._LOG + 16
+
+
+def test_sr28_every_game_marks_a_partial_record_ended_early_and_not_over():
+    """SR-28 (and SP-20, SPIT-15, PT-20): the four games agree on what a record
+    that stops before the game's end says: ended_early true, over false."""
+    from host_fixtures import speed_single, partners_game
+    partial = [
+        {"game": "speed", "layout": "pagat", "match": {"target": 25}, "players": ["A", "B"],
+         "deals": [{"winner": 0, "left": 5}]},
+        {"game": "spit", "players": ["A", "B"], "rounds": [{"blocked": True, "cards": [20, 32]}]},
+        rec([H([4, 5, 3], ["W4", "MIDDLE", "W0"])] * 1),
+        dict(partners_game(), target=100),
+    ]
+    for r in partial:
+        s = records.summary(r)
+        assert s["ended_early"] is True and s["over"] is False, "SR-28: %s" % r["game"]
+    for r in (speed_single(), partners_game()):
+        s = records.summary(r)
+        assert s["ended_early"] is False and s["over"] is True, "SR-28: %s" % r["game"]

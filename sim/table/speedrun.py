@@ -431,7 +431,7 @@ class SpeedRunTable(EntryTable):
             "hand": n, "first": h["first"], "trump": h["trump"], "ranking": h["ranking"],
             "tricks": h["tricks"], "contracts": h["contracts"], "revealed": h["revealed"],
             "scores": list(st.last_scores), "totals": list(g.totals), "over": g.over,
-            "ended_early": g.ended_early})
+            "ended_early": g.over and g.ended_early})
         self.t_seqs[n] = self.t_seq
 
     # -- contracts after the 12th trick (SR-13, SR-19) -----------------------------

@@ -334,7 +334,7 @@ class SpeedRunFlow:
         self.app.emit({"ev": "hand", "game": "speedrun", "hand": n, "first": first,
                        "trump": h[0], "ranking": h[1], "tricks": tricks,
                        "contracts": list(h[3]), "revealed": rev, "scores": self.scores,
-                       "totals": list(g.totals), "over": g.over, "ended_early": g.ended_early})
+                       "totals": list(g.totals), "over": g.over, "ended_early": g.over and g.ended_early})
         self.app.sound(WIN)
         self._new_hand()
         self._save()

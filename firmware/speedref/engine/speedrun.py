@@ -154,7 +154,6 @@ class SpeedRunGame:
         self.sheet = [{}, {}, {}]       # contract -> score on the sheet
         self.perfects = [0, 0, 0]       # hands hit exactly, Redo included (SR-26)
         self.totals = [0, 0, 0]
-        self.ended_early = False
         self.over = False
         self.first = self.first0
         self._new_hand()
@@ -390,7 +389,6 @@ class SpeedRunGame:
             self.over = True
         elif self._only_passes():  # SR-28
             self.over = True
-            self.ended_early = True
         self.first = (self.first + 1) % 3  # the first-player card moves clockwise (SR-5)
         self._new_hand()
         return results
@@ -448,6 +446,12 @@ class SpeedRunGame:
         self._log = list(last[_LOG:])
 
     # -- the sheet -----------------------------------------------------------
+    @property
+    def ended_early(self):
+        """Fewer hands than the length (SR-28): the all-Pass end, or a record
+        that stops before the last hand (then the game is not over)."""
+        return len(self._rows) < self.hands_total
+
     def winners(self):
         return self._decide()[0]
 
