@@ -547,3 +547,26 @@ def test_sr28_every_game_marks_a_partial_record_ended_early_and_not_over():
     for r in (speed_single(), partners_game()):
         s = records.summary(r)
         assert s["ended_early"] is False and s["over"] is True, "SR-28: %s" % r["game"]
+
+
+def test_sr30_a_foul_scores_twelve_completes_nothing_and_only_an_illegal_card_is_one():
+    g = replay(rec([H([4, 4, 4], ["W4", "W4", "PASS"]),
+                    H([6, 3, 3], ["FOUL:W4", "W5", "FOUL:REDO"])]))
+    assert g.totals == [-2 + 12, -2 + 2, 12], "SR-30"
+    assert g.completed == [["W4"], ["W4", "W5"], []] and g.perfects == [1, 1, 0], "SR-30"
+    assert g.held[2].count("REDO") == 0, "SR-30: the illegal Redo played is used up"
+    assert g.rows()[1][1][0] == "FOUL:W4 6: 12", "SR-30: the sheet shows the foul"
+    out = g.to_record()
+    assert out["hands"][1]["contracts"] == ["FOUL:W4", "W5", "FOUL:REDO"]
+    assert replay(out).to_record() == out
+    with pytest.raises(RuleError) as e:  # W5 may be played: not a foul
+        replay(rec([H([6, 3, 3], ["FOUL:W5", "W4", "W4"])]))
+    assert e.value.rule == "SR-30"
+    with pytest.raises(RuleError) as e:  # a foul is never a revealed card
+        replay(rec([H([6, 3, 3], ["W4", "W4", "FOUL:REDO"], [False, False, True])]))
+    assert e.value.rule == "SR-30"
+    with pytest.raises(RuleError) as e:
+        replay(rec([H([6, 3, 3], ["W4", "W4", "FOUL:W9"])]))  # no Win 9 in Short (SR-3)
+    assert e.value.rule == "SR-30"
+    g = SpeedRunGame("short", P)
+    assert g.foul_cards(0) == ["REDO"] and g.legal_contracts(0) == ["W0", "W1", "W4", "W5", "MIDDLE", "PASS"]

@@ -172,6 +172,9 @@ class App:
         except (OSError, MemoryError) as e:
             gc.collect()
             self.emit({"ev": "error", "what": "app", "msg": "record not stored: %s" % e})
+        # the record's log line needs one free block of about 2 KB (a Long
+        # Speed Run) in a heap the game has fragmented: compact it first
+        gc.collect()
         self.emit({"ev": "game_end", "record": record})
         self._clear_game()
 
