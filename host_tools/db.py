@@ -34,7 +34,7 @@ def dedup_key(record):
 def _players_rows(game_row_id, record):
     """(game_ref, seat, name, total, won) for each player, from the scored sheet."""
     s = records.summary(record)
-    winners = set(s["winners"])
+    winners = set(s["winners"]) if records.counts_as_win(s) else set()
     totals = s["totals"]
     out = []
     for seat, name in enumerate(s["players"]):

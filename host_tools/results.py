@@ -2,7 +2,8 @@
 
     speedref-results [--db FILE] [--csv FILE] [--json]
 
-Per game and player: games played, wins (a shared win counts for each winner),
+Per game and player: games played, wins (a shared win counts for each winner;
+an unfinished game is nobody's win unless the table agreed to stop it, PT-20),
 average final score, Perfect Bonuses (Speed Run), and slap wins with the median
 winning margin (Speed, and any game whose slaps the device logged).  Slap
 verdicts are tied to a game by speedref-log when that game's record arrives.
@@ -58,21 +59,24 @@ def standings(db):
     for row_id, rec in db.games():
         names = [str(p) for p in rec.get("players", [])]
         players_of[row_id] = names
-    counted = {}   # (game row, name) -> whether a win was counted: each player once a game
-    for ref, game, name, total, won in db.con.execute(
-            "SELECT p.game_ref, g.game, p.name, p.total, p.won FROM game_players p"
-            " JOIN games g ON g.id = p.game_ref ORDER BY p.game_ref, p.seat").fetchall():
-        e = entry(game, name)
-        if (ref, name) in counted:       # the same name at a second seat
-            if won and not counted[(ref, name)]:
-                e["wins"] += 1
-                counted[(ref, name)] = True
-            continue
-        counted[(ref, name)] = bool(won)
-        e["games"] += 1
-        e["wins"] += won
-        if total is not None:
-            e["_scores"].append(total)
+        # wins from the record itself, so a database filled before the
+        # unfinished-game rule (PT-20) is counted the same way
+        s = records.summary(rec)
+        winners = s["winners"] if records.counts_as_win(s) else ()
+        counted = {}   # name -> whether a win was counted: each player once a game
+        for seat, name in enumerate(names):
+            won = seat in winners
+            e = entry(rec["game"], name)
+            if name in counted:       # the same name at a second seat
+                if won and not counted[name]:
+                    e["wins"] += 1
+                    counted[name] = True
+                continue
+            counted[name] = won
+            e["games"] += 1
+            e["wins"] += 1 if won else 0
+            if seat < len(s["totals"]):
+                e["_scores"].append(s["totals"][seat])
     for row_id, rec in db.games("speedrun"):
         counts = perfect_counts(rec)
         if counts is None:

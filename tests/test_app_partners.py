@@ -8,7 +8,7 @@ from app_partners_game import GAME_100, TOTALS_100, GAME_TIE, TOTALS_TIE, Table,
 from app_rig import Rig, lit
 from speedref.app.core import UP, DOWN, OK, CLICK, WIN, ERROR
 from speedref.app import partners_flow as pf
-from speedref.engine import partners
+from speedref.engine import partners, records
 
 
 @pytest.fixture
@@ -113,6 +113,7 @@ def test_tie_at_the_top_past_the_target_plays_on_PT19(rig):
     tap(rig, OK)
     rec = rig.log.of("game_end")[-1]["record"]
     assert partners.replay(dict((k, v) for k, v in rec.items() if k != "id")).winners() == [3]
+    assert "stopped" not in rec and records.summary(rec)["over"] is True, "PT-20: played to the end"
 
 
 def test_stop_early_keeps_a_shorter_record_PT20(rig):
@@ -137,6 +138,10 @@ def test_stop_early_keeps_a_shorter_record_PT20(rig):
     assert len(rec["hands"]) == 1
     g = partners.replay(dict((k, v) for k, v in rec.items() if k != "id"))
     assert g.ended_early and g.winners() == [1]
+    # the table agreed to stop on the device: the record says so (PT-20)
+    assert rec["stopped"] is True, "PT-20: a stop confirmed on the device is an agreed stop"
+    assert records.summary(rec)["stopped"] is True and records.summary(rec)["over"] is False, "PT-20"
+
 
 
 # ---- dealer, bid, contractor, partner, seats -------------------------------------

@@ -577,3 +577,36 @@ def test_every_phase_draws_in_sixteen_characters(rig):
     G.pick(rig, "REDO")
     look()
     assert seen == {rf.HAND, rf.TRUMP, rf.RANK, rf.PLAY, rf.REVEAL, rf.CONTRACT, rf.RESULT, rf.TARGET}
+
+
+# ---- contract cards that may not be played (SR-30) -------------------------------------
+def test_an_illegal_contract_card_is_entered_as_a_foul_never_replaced_SR30(rig):
+    f = start(rig)
+    G.play_hand(rig, H1)  # P1 W4, P2 MIDDLE, P3 PASS
+    rig.tap(OK)
+    G.choose(rig, "none", "1-high")
+    tricks(rig, [0] * 4 + [1] * 4 + [2] * 4)
+    # P1 turned over the W4 it already completed: offered as it is, a foul
+    assert f.seat == 0 and "FOUL:W4" in f.choices, "SR-30: a completed contract is offered as a foul"
+    assert f.choices.index("FOUL:W4") > f.choices.index("REDO"), "SR-30: legal cards first"
+    G.pick(rig, "FOUL:W4")
+    # P2 plays Middle's replacement W4 legally
+    G.pick(rig, "W4")
+    # P3 completed nothing: a Redo turned over is a foul (SR-19), shown as such
+    assert "REDO" not in f.choices and "FOUL:REDO" in f.choices, "SR-30"
+    while f.choices[f.cursor] != "FOUL:REDO":
+        rig.tap(DOWN)
+    t = texts(rig)
+    assert "illegal: +12" in t, "SR-30: the screen says the card is a foul: %r" % t
+    rig.tap(OK)
+    assert f.phase == rf.RESULT
+    assert f.scores == [12, -2, 12], "SR-30: a foul scores 12 whatever the tricks"
+    assert f.g.totals == [1 + 12, -2 - 2, 12]
+    assert f.g.completed[0] == ["W4"] and f.g.perfects == [0, 2, 0], "SR-30: a foul completes nothing"
+    assert f.g.held[2].count("REDO") == 1, "SR-30: of two Redos, the one played is used up"
+    line = rig.log.of("hand")[-1]
+    assert line["contracts"] == ["FOUL:W4", "W4", "FOUL:REDO"] and line["scores"] == [12, -2, 12]
+    rec = f.g.to_record()
+    assert speedrun.replay(rec).totals == f.g.totals, "SR-30: a record with fouls replays"
+    undo(rig)  # the foul is an entry like any other
+    assert f.phase == rf.CONTRACT and f.seat == 2 and f.choices[f.cursor] == "FOUL:REDO"

@@ -79,3 +79,24 @@ def test_cli_json_csv_and_text(tmp_path, capsys):
 def test_empty_database(tmp_path, capsys):
     assert results.main(["--db", str(tmp_path / "e.db")]) == 0
     assert "no games" in capsys.readouterr().out
+
+
+def test_an_unfinished_game_is_a_win_only_when_the_table_agreed_to_stop_PT20(tmp_path):
+    """PT-20 (and SP-20, SPIT-15, SR-28): a record that stops before the
+    game's end names a leader, but standings count that as a win only when
+    the record says the table agreed to stop ("stopped": true, written by the
+    device's confirmed stop); otherwise it is a game played and nobody's win."""
+    db = ResultsDB(str(tmp_path / "r.db"))
+    unfinished = dict(partners_game(ident=1), target=100)       # Ann leads
+    agreed = dict(partners_game(ident=2), target=100, stopped=True)
+    sr = speedrun_short(ident=3)
+    sr["hands"] = sr["hands"][:3]                                # 3 of 6 hands, no stop
+    for r in (unfinished, agreed, sr):
+        db.add_record(r)
+    rows, _ = results.standings(db)
+    db.close()
+    t = by_key(rows)
+    assert t["partners", "Ann"]["games"] == 2 and t["partners", "Ann"]["wins"] == 1, "PT-20"
+    assert t["partners", "Cat"]["wins"] == 0 and t["partners", "Bob"]["wins"] == 0, "PT-20"
+    assert all(t["speedrun", p]["wins"] == 0 and t["speedrun", p]["games"] == 1
+               for p in ("Ann", "Bob", "Cat")), "SR-28: an unfinished Speed Run is nobody's win"

@@ -248,19 +248,19 @@ def _bad(mutator):
 
 
 @pytest.mark.parametrize("mutate,rule,words", [
-    (lambda r: r["hands"][1].__setitem__("tricks", [3, 5, 2, 2]), "PT-13", "hand 2, player 1 (Bo)"),
-    (lambda r: r["hands"][0].__setitem__("tricks", [8, -1, 3, 3]), "PT-13", "hand 1, player 1 (Bo)"),
-    (lambda r: r["hands"][0].__setitem__("tricks", [7, 2, 1]), "PT-21", "hand 1, player 0"),
-    (lambda r: r["hands"][1].__setitem__("dealer", 3), "PT-17", "hand 2, player 3 (Di)"),
-    (lambda r: r["hands"][2].__setitem__("partner", 1), "PT-8", "hand 3, player 1 (Bo)"),
-    (lambda r: r["hands"][2].__setitem__("bid", 6), "PT-4", "hand 3, player 1 (Bo)"),
-    (lambda r: r["hands"][2].__setitem__("bid", 9.0), "PT-4", "hand 3, player 1 (Bo)"),
-    (lambda r: r["hands"][0].__setitem__("trump", "no-trump"), "PT-4", "hand 1, player 0 (Ann)"),
+    (lambda r: r["hands"][1].__setitem__("tricks", [3, 5, 2, 2]), "PT-13", "hand 2, player 2 (Bo)"),
+    (lambda r: r["hands"][0].__setitem__("tricks", [8, -1, 3, 3]), "PT-13", "hand 1, player 2 (Bo)"),
+    (lambda r: r["hands"][0].__setitem__("tricks", [7, 2, 1]), "PT-21", "hand 1, player 1 (Ann)"),
+    (lambda r: r["hands"][1].__setitem__("dealer", 3), "PT-17", "hand 2, player 4 (Di)"),
+    (lambda r: r["hands"][2].__setitem__("partner", 1), "PT-8", "hand 3, player 2 (Bo)"),
+    (lambda r: r["hands"][2].__setitem__("bid", 6), "PT-4", "hand 3, player 2 (Bo)"),
+    (lambda r: r["hands"][2].__setitem__("bid", 9.0), "PT-4", "hand 3, player 2 (Bo)"),
+    (lambda r: r["hands"][0].__setitem__("trump", "no-trump"), "PT-4", "hand 1, player 1 (Ann)"),
     (lambda r: r["hands"][0].__setitem__("contractor", 4), "PT-7", "hand 1"),
     (lambda r: r["hands"][0].__setitem__("dealer", True), "PT-3", "hand 1"),
     (lambda r: r["hands"][0].pop("bid"), "PT-21", "hand 1"),
     (lambda r: r["hands"].append(hand(1, 0, 2, 7, "clubs", [4, 3, 3, 3])), "PT-18",
-     "hand 4, player 1 (Bo)"),
+     "hand 4, player 2 (Bo)"),
 ])
 def test_pt22_invalid_records_name_hand_player_rule(mutate, rule, words):
     """PT-22: each invalid record raises RuleError naming the hand, the player and the rule."""
@@ -327,7 +327,7 @@ def test_pt3_first_dealer_is_the_tables_choice_then_the_contractor():
     r = rec([hand(3, 2, 0, 7, "hearts", [3, 3, 4, 3]), hand(3, 1, 3, 8, "clubs", [2, 6, 2, 3])])
     with pytest.raises(RuleError) as e:
         P.replay(r)
-    assert e.value.rule == "PT-17" and "hand 2, player 3 (Di)" in str(e.value)
+    assert e.value.rule == "PT-17" and "hand 2, player 4 (Di)" in str(e.value)
 
 
 def test_pt19_record_may_continue_after_a_tie_at_the_target():
@@ -338,3 +338,17 @@ def test_pt19_record_may_continue_after_a_tie_at_the_target():
     assert sheet.over and sheet.winners() == [3] and not sheet.ended_early
     tied = P.replay(rec(r["hands"][:1], target=15))
     assert not tied.over and tied.ended_early and tied.winners() == [1, 3]
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_pt22_messages_count_players_from_one_like_the_other_games(seat):
+    """PT-22: a message names player k+1 with their name, as Speed, Spit and
+    Speed Run do (P1..P4 on the device); never "player 0"."""
+    names = GOOD["players"]
+    r = copy.deepcopy(GOOD)
+    t = [4, 3, 3, 3]
+    t[seat] = -1
+    r["hands"][0]["tricks"] = t
+    e = _bad(lambda x: x.update(r))
+    assert "hand 1, player %d (%s)" % (seat + 1, names[seat]) in str(e), "PT-22: %s" % e
+    assert "player 0" not in str(e), "PT-22"

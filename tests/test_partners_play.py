@@ -302,7 +302,7 @@ def test_invalid_record_raises_rule_error_on_micropython():
             "{'dealer': 0, 'contractor': 0, 'partner': 2, 'bid': 7, 'trump': 'clubs', 'tricks': [1, 2, 3, 4]}]}\n"
             "try:\n    partners.replay(r)\nexcept ValueError as e:\n    print(e.rule, e)\n")
     out = mpyrun.run(code=code, check=False)
-    assert out.stdout.strip() == "PT-13 PT-13: hand 1, player 0 (a): the tricks add up to 10, not 13"
+    assert out.stdout.strip() == "PT-13 PT-13: hand 1, player 1 (a): the tricks add up to 10, not 13"
 
 
 def test_undo_on_micropython_takes_back_tricks_and_the_hand():

@@ -74,7 +74,7 @@ def test_sr29_records_replay_identically_on_both_runtimes():
         exec(code, {})
     expected = buf.getvalue()
     assert expected.splitlines() == [
-        "[-4, -1, -2] [0] lowest total 2 False",
+        "[-4, -1, -2] [0] lowest total 2 True",  # 2 of 6 hands: ended early (SR-28)
         "SR-12: hand 1, all players: tricks 4+4+3 add up to 11, not 12",
         "SR-19: hand 1, player 2 (B): REDO:W4 names W4, which that player has not completed",
         "SR-22: hand 1, player 3 (C): a Pass cannot be revealed",

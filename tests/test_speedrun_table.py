@@ -395,7 +395,8 @@ def test_sr29_record_round_trip_and_dispatch():
     assert replay(out).to_record() == out
     s = records.summary(r)
     assert s["totals"] == [-4, -1, -2] and s["winners"] == [0] and s["hands_played"] == 2
-    assert s["ended_early"] is False
+    # two hands of a Short game: the record stops before the game's end (SR-28)
+    assert s["ended_early"] is True and s["over"] is False, "SR-28: a partial record is ended_early"
 
 
 def test_sr29_invalid_records_name_hand_player_and_rule():
@@ -527,3 +528,45 @@ def test_hand_dicts_are_built_from_the_row_and_record_keys_are_kept_SR29():
     # Each finished hand is one bytearray of about 20 bytes, not dicts and lists.
     assert [type(r) for r in g._rows] == [bytearray, bytearray]
     assert max(len(r) for r in g._rows) <= sr._LOG + 16
+
+
+def test_sr28_every_game_marks_a_partial_record_ended_early_and_not_over():
+    """SR-28 (and SP-20, SPIT-15, PT-20): the four games agree on what a record
+    that stops before the game's end says: ended_early true, over false."""
+    from host_fixtures import speed_single, partners_game
+    partial = [
+        {"game": "speed", "layout": "pagat", "match": {"target": 25}, "players": ["A", "B"],
+         "deals": [{"winner": 0, "left": 5}]},
+        {"game": "spit", "players": ["A", "B"], "rounds": [{"blocked": True, "cards": [20, 32]}]},
+        rec([H([4, 5, 3], ["W4", "MIDDLE", "W0"])] * 1),
+        dict(partners_game(), target=100),
+    ]
+    for r in partial:
+        s = records.summary(r)
+        assert s["ended_early"] is True and s["over"] is False, "SR-28: %s" % r["game"]
+    for r in (speed_single(), partners_game()):
+        s = records.summary(r)
+        assert s["ended_early"] is False and s["over"] is True, "SR-28: %s" % r["game"]
+
+
+def test_sr30_a_foul_scores_twelve_completes_nothing_and_only_an_illegal_card_is_one():
+    g = replay(rec([H([4, 4, 4], ["W4", "W4", "PASS"]),
+                    H([6, 3, 3], ["FOUL:W4", "W5", "FOUL:REDO"])]))
+    assert g.totals == [-2 + 12, -2 + 2, 12], "SR-30"
+    assert g.completed == [["W4"], ["W4", "W5"], []] and g.perfects == [1, 1, 0], "SR-30"
+    assert g.held[2].count("REDO") == 0, "SR-30: the illegal Redo played is used up"
+    assert g.rows()[1][1][0] == "FOUL:W4 6: 12", "SR-30: the sheet shows the foul"
+    out = g.to_record()
+    assert out["hands"][1]["contracts"] == ["FOUL:W4", "W5", "FOUL:REDO"]
+    assert replay(out).to_record() == out
+    with pytest.raises(RuleError) as e:  # W5 may be played: not a foul
+        replay(rec([H([6, 3, 3], ["FOUL:W5", "W4", "W4"])]))
+    assert e.value.rule == "SR-30"
+    with pytest.raises(RuleError) as e:  # a foul is never a revealed card
+        replay(rec([H([6, 3, 3], ["W4", "W4", "FOUL:REDO"], [False, False, True])]))
+    assert e.value.rule == "SR-30"
+    with pytest.raises(RuleError) as e:
+        replay(rec([H([6, 3, 3], ["W4", "W4", "FOUL:W9"])]))  # no Win 9 in Short (SR-3)
+    assert e.value.rule == "SR-30"
+    g = SpeedRunGame("short", P)
+    assert g.foul_cards(0) == ["REDO"] and g.legal_contracts(0) == ["W0", "W1", "W4", "W5", "MIDDLE", "PASS"]

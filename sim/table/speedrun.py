@@ -208,6 +208,8 @@ class EntryTable(Table):
             return ["no game_end record"]
         plain = {k: v for k, v in rec.items() if k != "id"}
         want = self.st.record()
+        if getattr(self, "stopped", False):
+            want = dict(want, stopped=True)  # PT-20: the table agreed to stop
         if plain != want:
             bad.append("record: app %r, table %r" % (plain, want))
         if rec not in self.stored:
@@ -431,7 +433,7 @@ class SpeedRunTable(EntryTable):
             "hand": n, "first": h["first"], "trump": h["trump"], "ranking": h["ranking"],
             "tricks": h["tricks"], "contracts": h["contracts"], "revealed": h["revealed"],
             "scores": list(st.last_scores), "totals": list(g.totals), "over": g.over,
-            "ended_early": g.ended_early})
+            "ended_early": g.over and g.ended_early})
         self.t_seqs[n] = self.t_seq
 
     # -- contracts after the 12th trick (SR-13, SR-19) -----------------------------

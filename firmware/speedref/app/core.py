@@ -63,6 +63,7 @@ class App:
         self._ok_used = False  # the current OK hold already became BACK
         self._redraw = True
         self.flow = None       # the running game, or None
+        self.game_seq = None   # the running game's number: its record's id (SP-24)
         from speedref.app import menu
         self.settings = menu.merge_settings(self._load_settings())
         saved, problem = self._load_game()
@@ -152,7 +153,8 @@ class App:
         """Save flow `f`'s state (call at deal/hand boundaries only: every
         call is a flash write).  A resumed game gets `state` back."""
         try:
-            self.store.save_game({"v": 1, "game": f.GAME, "opts": f.opts, "state": state})
+            self.store.save_game({"v": 1, "game": f.GAME, "opts": f.opts, "state": state,
+                                  "seq": self.game_seq})
         except (OSError, MemoryError) as e:
             # Flash full or the heap too fragmented for the JSON: the game goes
             # on, and the last good save stays (the store writes a .tmp first).
@@ -161,12 +163,18 @@ class App:
 
     def finish(self, record):
         """The game is over: store its record, log it, forget the saved state.
-        The flow keeps showing its final screen and calls close() on OK."""
+        The flow keeps showing its final screen and calls close() on OK.
+        The record is stored under the game's own number (SP-24): once its
+        file is there the saved game counts as over, so a power cut before
+        the save is cleared neither offers the game again nor stores it twice."""
         try:
-            self.store.add_record(record)
+            self.store.add_record(record, self.game_seq)
         except (OSError, MemoryError) as e:
             gc.collect()
             self.emit({"ev": "error", "what": "app", "msg": "record not stored: %s" % e})
+        # the record's log line needs one free block of about 2 KB (a Long
+        # Speed Run) in a heap the game has fragmented: compact it first
+        gc.collect()
         self.emit({"ev": "game_end", "record": record})
         self._clear_game()
 
@@ -199,15 +207,35 @@ class App:
         self._run(game, opts, now_us, None)
 
     def resume(self, saved, now_us):
-        self._run(saved["game"], saved["opts"], now_us, saved["state"])
+        seq = saved.get("seq")
+        if not isinstance(seq, int):
+            # a save from before games were numbered: number it now, on flash
+            # before anything can finish it (SP-24)
+            seq = self._new_seq()
+            if seq is not None:
+                saved["seq"] = seq
+                try:
+                    self.store.save_game(saved)
+                except (OSError, MemoryError):
+                    gc.collect()
+        self._run(saved["game"], saved["opts"], now_us, saved["state"], seq)
 
-    def _run(self, game, opts, now_us, state):
+    def _new_seq(self):
+        try:
+            return self.store.new_game_seq()
+        except (OSError, MemoryError) as e:
+            gc.collect()  # the record will get a number when it is stored
+            self.emit({"ev": "error", "what": "app", "msg": "save failed: %s" % e})
+            return None
+
+    def _run(self, game, opts, now_us, state, seq=None):
         gc.collect()  # one compact heap before the game's modules load (fragmentation)
         try:
             cls = flow_class(game)
         except ImportError:
             self.message("%s is not on this device yet" % game)
             return
+        self.game_seq = seq if state is not None else self._new_seq()
         try:
             self.flow = cls(self, opts, now_us, state)
         except (ValueError, KeyError, TypeError, IndexError) as e:
@@ -253,7 +281,13 @@ class App:
 
     def _load_game(self):
         try:
-            return self.store.load_game()
+            saved, problem = self.store.load_game()
+            # SP-24: a saved game whose record is stored is over (the power
+            # went between storing the record and clearing the save)
+            if saved is not None and self.store.has_record(saved.get("seq")):
+                self.store.clear_game()
+                return None, problem
+            return saved, problem
         except (OSError, ValueError) as e:
             return None, "save unreadable: %s" % e
 

@@ -172,7 +172,10 @@ class PartnersFlow:
                 self.app.sound(WIN)
                 self._to(FINAL)
             elif ph == FINAL:
-                self.app.finish(self.game.to_record())
+                rec = self.game.to_record()
+                if self.stopped:
+                    rec["stopped"] = True  # PT-20: the table agreed to stop here
+                self.app.finish(rec)
                 self.app.close()
 
     def release(self, b, t_us):

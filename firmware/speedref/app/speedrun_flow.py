@@ -13,8 +13,9 @@
 #             direction in force for the next trick.
 #   REVEAL    UP/DOWN through the contracts that player still holds (no Pass,
 #             SR-22) or Cancel, OK
-#   CONTRACT  after the 12th trick, each unrevealed contract in seat order,
-#             offering only legal ones (SR-13, SR-19)
+#   CONTRACT  after the 12th trick, each unrevealed contract in seat order:
+#             the card turned over, legal ones first (SR-13, SR-19), then the
+#             cards that may not be played, each a foul (SR-30)
 #   TARGET    a Redo names the completed contract it plays again (SR-19)
 #   RESULT    the hand's scores and the running totals (SR-14..SR-20, SR-28)
 #   FINAL     standings and the tie-break that decided them (SR-24..SR-27);
@@ -58,7 +59,7 @@ TRUMP_WORDS = ("Worms", "Raccoons", "Geckos", "Gorillas", "No trump")  # speedru
 RANK_WORDS = ("10 high", "1 high", "Slalom", "Slalom", "Bell", "Bell")  # speedrun.RANKINGS order
 _WORDS = {"W0": "Win 0", "W1": "Win 1", "W4": "Win 4", "W5": "Win 5", "W7": "Win 7",
           "W9": "Win 9", "FEWEST": "Fewest", "MIDDLE": "Middle", "MOST": "Most",
-          "PASS": "Pass", "REDO": "Redo"}
+          "PASS": "Pass", "REDO": "Redo", "FOUL": "Foul"}
 _SHORT = {"FEWEST": "FEW", "MIDDLE": "MID", "MOST": "MOST", "PASS": "PASS", "REDO": "REDO"}
 _WHY = {"lowest total": "lowest total", "more completed contracts": "more contracts",
         "more Perfect Bonuses": "more perfects", "shared": "share the win"}
@@ -68,15 +69,15 @@ def word(c):
     """A contract as a person reads it: "Win 4", "Redo", "Redo Win 4"."""
     if c == CANCEL:
         return c
-    if c[:5] == "REDO:":
-        return "Redo " + _WORDS[c[5:]]
+    if c[4:5] == ":":  # "REDO:W4", "FOUL:W4" (SR-30)
+        return _WORDS[c[:4]] + " " + _WORDS[c[5:]]
     return _WORDS[c]
 
 
 def short(c):
     """A contract in at most 5 characters, for three columns."""
-    if c[:5] == "REDO:":
-        return ("R" + short(c[5:]))[:5]
+    if c[4:5] == ":":
+        return (c[0] + short(c[5:]))[:5]
     return c if c[0] == "W" else _SHORT[c]
 
 
@@ -204,7 +205,11 @@ class SpeedRunFlow:
         elif ph == RESULT:
             self._to(FINAL if self.g.over else HAND)
         elif ph == FINAL:
-            self.app.finish(self.g.to_record())
+            rec = self.g.to_record()
+            # the game's sheet and entries are no longer needed: a Long
+            # game's record line wants a 2 KB block in a 64 KB heap
+            self.g = self.done = None
+            self.app.finish(rec)
             self.app.close()
 
     def release(self, b, t_us):
@@ -301,7 +306,7 @@ class SpeedRunFlow:
             r = g.revealed[s]
             if r is None:
                 self.seat = s
-                self._pick(CONTRACT, g.legal_contracts(s), 0)
+                self._pick(CONTRACT, self._offer(s), 0)
                 return
             if r == "REDO":  # SR-21: a revealed Redo names its target now
                 self.seat = s
@@ -334,7 +339,7 @@ class SpeedRunFlow:
         self.app.emit({"ev": "hand", "game": "speedrun", "hand": n, "first": first,
                        "trump": h[0], "ranking": h[1], "tricks": tricks,
                        "contracts": list(h[3]), "revealed": rev, "scores": self.scores,
-                       "totals": list(g.totals), "over": g.over, "ended_early": g.ended_early})
+                       "totals": list(g.totals), "over": g.over, "ended_early": g.over and g.ended_early})
         self.app.sound(WIN)
         self._new_hand()
         self._save()
@@ -359,6 +364,13 @@ class SpeedRunFlow:
             self.trump_i = t
             self._pick(RANK, speedrun.RANKINGS, r)
 
+    def _offer(self, s):
+        """What seat s may have turned over: its legal contracts, then every
+        other card of the length as a foul (SR-30), so a card that may not be
+        played is entered as it is, never swapped for a legal one."""
+        g = self.g
+        return g.legal_contracts(s) + ["FOUL:" + c for c in g.foul_cards(s)]
+
     def _asked(self, s):
         """Was seat s asked for anything after the 12th trick?"""
         r = self.g.revealed[s]
@@ -371,7 +383,8 @@ class SpeedRunFlow:
         s = self.seat
         g = self.g
         if self.phase == TARGET and g.revealed[s] is None:
-            self._pick(CONTRACT, g.legal_contracts(s), self._index(g.legal_contracts(s), "REDO"))
+            cs = self._offer(s)
+            self._pick(CONTRACT, cs, self._index(cs, "REDO"))
             return
         p = s - 1
         while p >= 0 and not self._asked(p):
@@ -393,7 +406,7 @@ class SpeedRunFlow:
             t = g.redo_targets(p)
             self._pick(TARGET, t, self._index(t, c[5:]))
         else:
-            cs = g.legal_contracts(p)
+            cs = self._offer(p)
             self._pick(CONTRACT, cs, self._index(cs, c))
 
     def _index(self, items, v):
@@ -472,8 +485,11 @@ class SpeedRunFlow:
         elif ph == CONTRACT or ph == TARGET:
             s = self.seat
             ui.title(fb, "%s %s?" % (NAMES[s], "contract" if ph == CONTRACT else "Redo which"))
+            c = self.choices[self.cursor]
             ui.center(fb, "%d tricks" % g.tricks[s], 12)
-            ui.big_center(fb, word(self.choices[self.cursor]), 24, 3)
+            ui.big_center(fb, word(c), 24, 3)
+            if c[:5] == "FOUL:":  # SR-30: a card that may not be played
+                ui.center(fb, "illegal: +%d" % speedrun.FOUL_SCORE, 44)
             fb.text("UP/DOWN  OK", 20, 56, 1)
         elif ph == RESULT:
             ui.title(fb, "Hand %d scores" % n)

@@ -100,7 +100,8 @@ class PartnersGame:
 
     # ---- seats -------------------------------------------------------------
     def who(self, p):
-        return "player %d (%s)" % (p, self.players[p])
+        """Player index p as people count them, from 1 (PT-22): "player 1 (Ann)"."""
+        return "player %d (%s)" % (p + 1, self.players[p])
 
     def seat_of(self, player):
         for s in range(4):
@@ -131,7 +132,7 @@ class PartnersGame:
 
     def _player(self, p, rule, what, by=None):
         if not _is_int(p) or not 0 <= p < 4:
-            raise RuleError(rule, "%sthe %s must be a player index 0..3, not %r"
+            raise RuleError(rule, "%sthe %s must be a player index 0..3 (players 1..4), not %r"
                             % ("" if by is None else self.who(by) + ": ", what, p))
 
     def set_contract(self, bid, trump, contractor, partner):

@@ -168,7 +168,7 @@ class State:
             raise RuleError("PT-18", "the game is over")
         if player is not None and player != cur:
             raise RuleError("PT-10" if self.phase == P_PLAY else "PT-7",
-                            "it is not player %d's turn" % player)
+                            "it is not player %d's turn" % (player + 1))
         if action not in self.legal_actions():
             raise RuleError(self._why(action), "%s is not legal for %s"
                             % (action_name(action) if type(action) is int else repr(action),

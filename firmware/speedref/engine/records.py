@@ -8,7 +8,9 @@
 #   players        list of names
 #   totals         list of ints, one per player (or per side) as scored
 #   hands_played   int: hands or deals counted
-#   ended_early    bool
+#   ended_early    bool: the game has fewer hands/deals than a game played to
+#                  its end by the rules (SR-28, SP-20, SPIT-15, PT-20); Speed Run's
+#                  all-Pass end (SR-28) is ended early and still over
 #   winners()      list of seat indices (several when the win is shared)
 #   tiebreak       str: what decided the winner, for a person to read
 #   rows()         [(label, [cell str per player], [running total per player])]
@@ -43,6 +45,7 @@ def replay(record):
 def summary(record):
     """The scoresheet as a plain dict: what `speedref-score --json` prints."""
     sheet = replay(record)
+    over = is_over(sheet)
     return {
         "game": record["game"],
         "players": list(sheet.players),
@@ -51,4 +54,23 @@ def summary(record):
         "tiebreak": sheet.tiebreak,
         "hands_played": sheet.hands_played,
         "ended_early": sheet.ended_early,
+        "over": over,
+        # PT-20: the table agreed on the device to stop before the end (a
+        # confirmed "Stop game now?"); only then does an unfinished game's
+        # leader count as its winner in standings
+        "stopped": (not over) and record.get("stopped") is True,
     }
+
+
+def is_over(sheet):
+    """Did the game reach its end by its rules (a winner decided)?"""
+    v = getattr(sheet, "over", None)
+    if v is None:
+        v = sheet.is_over()
+    return bool(v)
+
+
+def counts_as_win(summary):
+    """Standings count a winner of a game that reached its end, or of one the
+    table agreed to stop (PT-20); an unfinished record is nobody's win."""
+    return summary["over"] or summary["stopped"]

@@ -14,6 +14,8 @@ Rule numbers (SR-n) are those of seeds/speedrun.md.
     g.reveal(seat, contract)             "W4", "REDO" (target kept secret) or "REDO:W4"
     g.legal_contracts(seat)              offer only these; "REDO" then needs
     g.redo_targets(seat)                 one of these completed contracts
+    g.foul_cards(seat)                   cards turned over that break SR-13/SR-19:
+                                         entered as "FOUL:<card>", they score FOUL_SCORE (SR-30)
     g.finish_hand([c0, c1, c2]) -> [score written or None (Pass)] * 3
     g.undo()                             take back the last entry (a finished hand too)
     g.phase()                            CHOOSE, PLAY, SCORE or OVER
@@ -51,6 +53,10 @@ PLACES = ("FEWEST", "MIDDLE", "MOST")
 # NORMAL of the contract a Redo plays again (SR-19).
 CONTRACTS = NORMAL + ("PASS",)
 REDO_CODE = const(16)
+# An illegal contract card turned over (SR-30): FOUL_CODE + its index in CARDS.
+CARDS = NORMAL + ("PASS", "REDO")
+FOUL_CODE = const(32)
+FOUL_SCORE = const(12)  # the most an unrevealed contract can miss by (SR-30)
 NOT_SET = const(255)  # trump or ranking missing from a record's hand
 
 # A finished hand's row: byte offsets.  Scores are stored plus SCORE_BIAS
@@ -77,12 +83,16 @@ E_COUNTS = const(10)   # the three trick counts entered at once
 
 def contract_code(c):
     """A valid contract name as its code in a row."""
+    if c[:5] == "FOUL:":
+        return FOUL_CODE + CARDS.index(c[5:])
     if c[:5] == "REDO:":
         return REDO_CODE + NORMAL.index(c[5:])
     return CONTRACTS.index(c)
 
 
 def contract_name(code):
+    if code >= FOUL_CODE:
+        return "FOUL:" + CARDS[code - FOUL_CODE]
     if code >= REDO_CODE:
         return "REDO:" + NORMAL[code - REDO_CODE]
     return CONTRACTS[code]
@@ -154,7 +164,6 @@ class SpeedRunGame:
         self.sheet = [{}, {}, {}]       # contract -> score on the sheet
         self.perfects = [0, 0, 0]       # hands hit exactly, Redo included (SR-26)
         self.totals = [0, 0, 0]
-        self.ended_early = False
         self.over = False
         self.first = self.first0
         self._new_hand()
@@ -297,6 +306,16 @@ class SpeedRunGame:
                 out.append(c)
         return out
 
+    def foul_cards(self, seat):
+        """Contract cards of this length that `seat` may not play now (SR-30):
+        turned over at scoring, one is a foul, never replaced by a legal one.
+        (A completed normal contract has left the hand.)"""
+        out = []
+        for c in contract_cards(self.length):
+            if c not in out and (not self._redo_ok(seat) if c == "REDO" else c not in self.held[seat]):
+                out.append(c)
+        return out
+
     def redo_targets(self, seat):
         """The completed contracts a Redo may name (SR-19)."""
         r = self.revealed[seat]
@@ -308,7 +327,11 @@ class SpeedRunGame:
         """RuleError if `c` is not a contract `seat` may play now."""
         if not isinstance(c, str):
             raise RuleError("SR-3", where + "contract %r is not a contract name" % (c,))
-        if c == "PASS":
+        if c[:5] == "FOUL:":
+            # a revealed card was checked when it was revealed
+            if revealed or c[5:] not in self.foul_cards(seat):
+                raise RuleError("SR-30", where + "%s: not a card of this length that may not be played" % c)
+        elif c == "PASS":
             if "PASS" not in self.held[seat]:
                 raise RuleError("SR-13", where + "PASS is not in that player's hand")
             if revealed:
@@ -359,6 +382,13 @@ class SpeedRunGame:
             if c == "PASS":  # writes nothing (SR-18)
                 self.held[s].remove("PASS")
                 continue
+            if c[:5] == "FOUL:":  # SR-30: the worst unrevealed score, nothing completed
+                if c[5:] in self.held[s]:
+                    self.held[s].remove(c[5:])  # the card played leaves the hand
+                self.totals[s] += FOUL_SCORE
+                results[s] = FOUL_SCORE
+                row[_WRITTEN + s] = row[_KEPT + s] = row[_DELTA + s] = FOUL_SCORE + SCORE_BIAS
+                continue
             name = c[5:] if c[:5] == "REDO:" else c
             d = difference(name, tricks, s)
             new = score(d, revealed[s])
@@ -390,7 +420,6 @@ class SpeedRunGame:
             self.over = True
         elif self._only_passes():  # SR-28
             self.over = True
-            self.ended_early = True
         self.first = (self.first + 1) % 3  # the first-player card moves clockwise (SR-5)
         self._new_hand()
         return results
@@ -448,6 +477,12 @@ class SpeedRunGame:
         self._log = list(last[_LOG:])
 
     # -- the sheet -----------------------------------------------------------
+    @property
+    def ended_early(self):
+        """Fewer hands than the length (SR-28): the all-Pass end, or a record
+        that stops before the last hand (then the game is not over)."""
+        return len(self._rows) < self.hands_total
+
     def winners(self):
         return self._decide()[0]
 
@@ -486,7 +521,7 @@ class SpeedRunGame:
                 running[s] += row[_DELTA + s] - SCORE_BIAS
                 if c == "PASS":
                     cells.append("PASS")
-                elif code >= REDO_CODE:
+                elif REDO_CODE <= code < FOUL_CODE:
                     cells.append("%s%s %d: %d keeps %d" % (c, star, t, written, row[_KEPT + s] - SCORE_BIAS))
                 else:
                     cells.append("%s%s %d: %d" % (c, star, t, written))
