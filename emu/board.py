@@ -57,7 +57,7 @@ class Tone:
 
 
 class Pico:
-    def __init__(self, firmware=None, fs_image=None, node=None, exact_pio=None):
+    def __init__(self, firmware=None, fs_image=None, node=None, exact_pio=None, trace_irq=False):
         self.firmware = firmware or images.stock_firmware()
         bootrom = images.bootrom()
         cfg = {"firmware": self.firmware, "bootrom": bootrom,
@@ -65,6 +65,7 @@ class Pico:
         if exact_pio is None:
             exact_pio = os.environ.get("SPEEDREF_EMU_EXACT_PIO") == "1"
         cfg["exact_pio"] = bool(exact_pio)
+        cfg["trace_irq"] = bool(trace_irq)  # an "irq" event at every exception entry
         self._tmp_fs = None
         if fs_image is not None:
             import tempfile
@@ -88,6 +89,7 @@ class Pico:
         self.oled = VirtualSSD1306(PICO.OLED_ADDR)
         self.i2c_log = []  # (ns, nbytes) of each I2C transaction
         self.flash_ops = []  # flash events
+        self.irqs = []  # exception entries, with trace_irq
         self.tones = []
         self._pwm = {}
         self.on_serial = None  # callback(bytes) as CDC data arrives
@@ -127,6 +129,8 @@ class Pico:
                 self._pwm_event(msg)
             elif ev == "flash":
                 self.flash_ops.append(msg)
+            elif ev == "irq":
+                self.irqs.append(msg)
             elif ev == "error":
                 raise BoardError("emulator: %s" % msg.get("msg"))
             else:
@@ -251,6 +255,19 @@ class Pico:
         """Ctrl-C twice: stop main.py (or whatever runs) and reach the REPL."""
         self.serial_write(b"\r\x03\x03")
         self.wait_for(b">>> ", 5000000)
+
+    def clean_repl(self):
+        """Stop whatever runs and soft-reset from the raw REPL, as mpremote
+        does: PIO programs, state machines and pin interrupts are released,
+        and main.py does not run again.  Ends at the friendly REPL."""
+        self.interrupt()
+        self.serial_write(b"\x01")
+        self.wait_for(b"raw REPL; CTRL-B to exit\r\n>")
+        self.serial_write(b"\x04")
+        self.wait_for(b"soft reboot")
+        self.wait_for(b"raw REPL; CTRL-B to exit\r\n>", 5000000)
+        self.serial_write(b"\x02")
+        self.wait_for(b">>> ")
 
     def start(self, code):
         """Start code in the raw REPL and return as soon as it runs; the

@@ -104,6 +104,7 @@ class Bench {
     this.skipped = 0; // PIO cycles skipped in steady loops
     this.instructions = 0;
     this.exactPio = !!cfg.exact_pio;
+    this.traceIrq = !!cfg.trace_irq;
     this.events = [];
     this.cdcQueue = [];
     this.powerUp(flash);
@@ -517,8 +518,18 @@ class Bench {
           const pc = core.PC;
           this.profile.set(pc, (this.profile.get(pc) || 0) + 1);
         }
+        const ipsr = core.IPSR;
         const c = core.executeInstruction();
         this.instructions++;
+        if (this.traceIrq) {
+          if (core.IPSR !== ipsr) {
+            this.events.push({ ev: 'irq', n: core.IPSR >= 16 ? core.IPSR - 16 : 'exc' + core.IPSR, ns: this.now(), pc: core.PC });
+          }
+          if (core.PRIMASK !== this.lastPrimask) {
+            this.lastPrimask = core.PRIMASK;
+            this.events.push({ ev: 'irq', n: core.PRIMASK ? 'off' : 'on', ns: this.now(), pc: core.PC });
+          }
+        }
         this.cycles += c;
         clock.tick(c * CYCLE_NS);
         if (this.pioActive) this.stepPio(this.cycles);

@@ -85,9 +85,9 @@ class Referee:
         return [l for l in self.lines if l.get("ev") == "boot"][0]
 
     def start_game(self, game):
-        """Stop main.py, then build the device and start `game` with its
-        default options, as the simulator's --game does."""
-        self.pico.interrupt()
+        """Stop main.py and reset to a clean REPL, then build the device and
+        start `game` with its default options, as the simulator's --game does."""
+        self.pico.clean_repl()
         self.lines.clear()
         self.pico.serial_write(b"\x05")  # paste mode: the code runs as one block
         self.pico.wait_for(b"=== ")

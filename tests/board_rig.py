@@ -21,6 +21,6 @@ def at_repl(fs_files=None, firmware=None):
     p = Pico(firmware=firmware, fs_image=emu_fs.image(files))
     p.boot()
     p.run_for(200000)
-    p.interrupt()
+    p.clean_repl()
     p.serial_read()
     return p

@@ -29,7 +29,7 @@ def test_pico_falls_back_to_pin_interrupts_when_asked(tmp_path):
     assert got == "got [('press', 0), ('press', 1), ('press', 6), ('release', 6)]"
 
 
-def test_pico_boots_with_pio_pads_and_interrupt_nav_buttons(tmp_path):
+def test_pico_boots_with_every_button_through_the_pio_state_machine(tmp_path):
     b, got = boot("pico", tmp_path)
     assert b["board"] == "pico" and b["capture"] == "pio"
     assert b["tie_us"] == 10

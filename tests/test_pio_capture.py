@@ -25,7 +25,7 @@ from test_pio_program import emulate_pads, pressed_from, sample_clock
 CPU = 125
 PERIOD = 1 << 30
 ALL_UP = 0b1111
-COUNT_PERIOD_US = (pc.COUNT_MASK + 1) * pc.LOOP_CYCLES // CPU  # 4.56 s
+COUNT_PERIOD_US = (pc.COUNT_MASK + 1) * pc.LOOP_CYCLES // CPU  # 570 ms
 
 
 def word(k, levels):
@@ -84,18 +84,34 @@ def test_words_waiting_in_the_fifo_keep_their_own_times():
 
 
 def test_a_word_read_after_a_long_stall_is_dated_in_the_right_period():
-    """Read 3 s after its push (well past the old 0.4 s period; a USB host that stopped
-    reading blocks the loop 0.5 s, a flash erase 0.4 s at worst): still exact, because
-    the date is the latest its count allows at the moment it was read."""
+    """Read 400 ms after its push (the longest a 4 KB flash erase holds interrupts
+    off), 7 s after the start: still exact, because the date is the latest its count
+    allows at the moment it was read."""
     t0 = 12345
     ring = EventRing(8)
     dec = pc.PioDecoder(ring, 4, CPU)
     dec.anchor(t0)
     dec.feed(word(0, ALL_UP), ticks_add(t0, 20))
-    k = k_at(7_000_000)  # 7 s after the start: one count period and a half
-    dec.feed(word(k, 0b0111), ticks_add(t_of(t0, k), 3_000_000))
+    k = k_at(7_000_000)  # twelve count periods and more after the start
+    dec.feed(word(k, 0b0111), ticks_add(t_of(t0, k), 400_000))
     assert drained(ring) == [(t_of(t0, k), 0b1000)]
     assert dec.late == 1
+
+
+def test_a_word_read_more_than_a_period_late_is_dated_whole_periods_late():
+    """The one thing a count cannot tell: a word read a whole count period (570 ms)
+    or more after its push is dated that many periods late, and nothing in the word
+    shows it.  Nothing on the board holds interrupts off that long (docs/timing.md)."""
+    t0 = 0
+    ring = EventRing(8)
+    dec = pc.PioDecoder(ring, 4, CPU)
+    dec.anchor(t0)
+    dec.feed(word(0, ALL_UP), 20)
+    k = k_at(1_000_000)
+    dec.feed(word(k, 0b0111), ticks_add(t_of(t0, k), COUNT_PERIOD_US + 1000))
+    [(t, m)] = drained(ring)
+    assert m == 0b1000 and ticks_diff(t, t_of(t0, k)) in (COUNT_PERIOD_US, COUNT_PERIOD_US + 1)
+    assert dec.late == 0
 
 
 def test_only_pad_bits_make_the_mask():

@@ -42,18 +42,24 @@ if which != "pico":
     # both pads down before the first handler runs: one snapshot, a tie
     machine.set_levels((1 << pads[0]) | (1 << pads[1]), 0)
     machine.pin(pads[0]).handler(machine.pin(pads[0]))
+    machine.pin(pads[6]).drive(0)  # OK down
 else:
-    # the pads' state machine pushes the word for P1 and P2 down in one sample
-    # (it pushes nothing unless the capture started it) and its interrupt runs
+    # the state machine samples every button: it pushes the word for P1 and
+    # P2 down in one sample, then OK down (it pushes nothing unless the
+    # capture started it), and its interrupt moves each into the ring
     import rp2
     from speedref.hw import pio_capture as pc
     sm = rp2.StateMachine.instances[0]
-    print("pio pushed", sm._push_rx(((pc.COUNT_MASK - 100) | 0b1100 << pc.COUNT_BITS)
-                                    << pc.LEVEL_SHIFT))
-machine.pin(pads[6]).drive(0)  # OK down (a nav button: pin interrupts on every board)
+
+    def push(k, levels):
+        return sm._push_rx(((pc.COUNT_MASK - k) | levels << pc.COUNT_BITS) << pc.LEVEL_SHIFT)
+    print("pio pushed", push(100, 0xFF & ~0b11), push(200, 0xFF & ~0b1000011))
 dev.step(time.ticks_us())
 time.sleep_ms(15)  # past the capture's 10 ms debounce lockout (real clock)
-machine.pin(pads[6]).drive(1)
+if which != "pico":
+    machine.pin(pads[6]).drive(1)
+else:
+    push(300, 0xFF & ~0b11)  # OK up
 dev.step(time.ticks_us())
 print("ring", dev.ring.head, "dropped", dev.ring.dropped)
 print("got", got)

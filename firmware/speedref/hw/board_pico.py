@@ -1,8 +1,9 @@
 # Raspberry Pi Pico / Pico W / Pico 2 (rp2 port): every pin number lives here.
 #
 # All eight buttons sit on CONSECUTIVE GPIOs GP2..GP9 in button order, so
-#  - the PIO capture samples the four pads with one `in pins, 4`, and
-#  - one shift turns the SIO input register into the button mask.
+#  - the PIO capture samples every button with one `in pins, 8`, and
+#  - one shift turns the SIO input register into the button mask (the pin
+#    interrupt path, when the PIO cannot start).
 # GP23, GP24, GP25 and GP29 are avoided: the Pico W's radio uses them.
 NAME = "pico"
 PLATFORM = "rp2"
@@ -33,7 +34,7 @@ PAD_LED_PINS = (10, 11, 12, 13)  # optional, one per pad
 GPIO_IN = 0xD0000004
 GPIO_MEM = "mem16"
 
-CAPTURE = "pio"  # pads sampled by a PIO state machine (hw/pio_capture.py)
+CAPTURE = "pio"  # every button sampled by a PIO state machine (hw/pio_capture.py)
 CAPTURE_FALLBACK = "irq"  # pin interrupts if the PIO path cannot start
 HARD_IRQ = True  # rp2 supports hard pin interrupts
 # Default tie window per capture path (docs/timing.md): PIO margins are

@@ -47,82 +47,43 @@ def tie_default_us(board, mode):
 
 
 def make_capture(board, ring, machine, mode=None):
-    """The slap capture the board asks for: PIO on the Pico (falling back to
-    pin interrupts), pin interrupts on the ESP32.  Returns (capture, mode)."""
-    import time
-    from speedref.hw.capture import Capture
+    """The button capture the board asks for: PIO on the Pico (every button,
+    pads and nav, in one state machine; pin interrupts if it cannot start),
+    pin interrupts on the ESP32.  Returns (capture, mode)."""
     mode = mode or board.CAPTURE
     if mode == "pio":
         try:
             from speedref.hw.pio_capture import PioCapture
-            feed = _PadFeed(ring)
-            nav = _irq_capture(board, ring, machine, time, Capture, feed=feed)
-            feed.nav = nav
-            pio = PioCapture(feed, board.PAD_FIRST, board.PADS)
-            pio.start()  # the state machine samples the pads from here on
-            return _NavAndPads(pio, nav), "pio"
+            pins = board.BUTTON_PINS
+            if tuple(pins) != tuple(range(pins[0], pins[0] + len(pins))):
+                raise ValueError("the PIO capture needs the buttons on consecutive pins")
+            pio = PioCapture(ring, pins[0], len(pins))
+            pio.start()  # the state machine samples every button from here on
+            return pio, "pio"
         except (ImportError, OSError, ValueError, RuntimeError, TypeError):
             mode = board.CAPTURE_FALLBACK
     if mode != "irq":
         raise ValueError("unknown capture mode %r" % mode)
-    return _irq_capture(board, ring, machine, time, Capture), "irq"
+    return _irq_capture(board, ring, machine), "irq"
 
 
-def _irq_capture(board, ring, machine, time, Capture, feed=None):
+def _irq_capture(board, ring, machine):
+    import time
+    from speedref.hw.capture import Capture
     Pin = machine.Pin
-    first = 0 if feed is None else board.PADS
     pins = [Pin(n, Pin.IN, Pin.PULL_UP) for n in board.BUTTON_PINS]
-    mask_from = board.mask_from
-    watch = 0xFF
-    if feed is not None:
-        # PIO reports the pads; this path debounces only the nav buttons and
-        # carries the pads' last PIO level, so every snapshot is complete.
-        def mask_from(reg, _m=board.mask_from, _f=feed):
-            return (_m(reg) & 0xF0) | _f.pads
-        watch = 0xF0
     schedule = None
     if not board.HARD_IRQ:
         # Soft pin callbacks: poll() schedules its snapshot (hw/capture.py).
         import micropython
         schedule = micropython.schedule
     mem = getattr(machine, board.GPIO_MEM)  # the width keeps the value a small int
-    cap = Capture(ring, mem, board.GPIO_IN, mask_from, time.ticks_us, pins[first:], first=first,
+    cap = Capture(ring, mem, board.GPIO_IN, board.mask_from, time.ticks_us, pins,
                   trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=board.HARD_IRQ,
-                  disable_irq=machine.disable_irq, enable_irq=machine.enable_irq, watch=watch,
+                  disable_irq=machine.disable_irq, enable_irq=machine.enable_irq,
                   schedule=schedule)
     cap.start()
     return cap
-
-
-class _PadFeed:
-    """The ring as PioCapture sees it: each pad snapshot is completed with
-    the nav buttons' levels before it goes in the real ring."""
-
-    def __init__(self, ring):
-        self.ring = ring
-        self.pads = 0
-        self.nav = None
-
-    def put(self, t, mask):
-        self.pads = mask & 0x0F
-        return self.ring.put(t, self.pads | (self.nav.level & 0xF0))
-
-    @property
-    def dropped(self):
-        return self.ring.dropped
-
-
-class _NavAndPads:
-    """PIO for the pads and pin interrupts for the nav buttons, polled
-    together by the loop."""
-
-    def __init__(self, pio, nav):
-        self.pio = pio
-        self.nav = nav
-
-    def poll(self):
-        self.pio.poll()
-        self.nav.poll()
 
 
 def build(board=None, root="/data"):

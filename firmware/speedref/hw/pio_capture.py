@@ -1,14 +1,17 @@
-# Slap timing by a PIO state machine (rp2 boards).
+# Button timing by a PIO state machine (rp2 boards): the slap pads and the
+# nav buttons, every one of them sampled in the same cycle.
 #
 # An interrupt handler timestamps a press tens of microseconds late, and
 # later still while another handler runs, so the pad served first can win a
 # press that was really simultaneous (SP-17, SPIT-10: "the earlier timestamp
-# wins").  Here a PIO state machine reads ALL pads in one cycle every
+# wins").  Here a PIO state machine reads ALL buttons in one cycle every
 # LOOP_CYCLES cycles (136 ns at 125 MHz) and counts those samples down in a
-# register.  On every change of the pad levels it pushes one word, the count
-# and the new levels, and raises its interrupt; the handler moves the word
-# into the ring at once.  Pads pressed between two samples arrive in ONE
-# word: an exact tie, whichever pad "came first" to an interrupt controller.
+# register.  On every change of the levels it pushes one word, the count and
+# the new levels, and raises its interrupt; the handler moves the word into
+# the ring at once.  Pads pressed between two samples arrive in ONE word: an
+# exact tie, whichever pad "came first" to an interrupt controller.  The nav
+# buttons ride along: a tap made while a flash erase holds every interrupt
+# off (~45 ms at the end of each hand) waits in the FIFO with its own time.
 # The CPU only turns counts into ticks_us() times, so how late the handler
 # runs does not change a timestamp.
 #
@@ -25,20 +28,20 @@
 # Why pioasm text plus assembled words (and not an @rp2.asm_pio function):
 # the tests run the very same 16-bit words in the rp2040-pio-emulator, and
 # adafruit_pioasm assembles PIO_SOURCE into exactly the words in _PROGRAMS
-# (tests/test_pio_program.py checks that, for 1..4 pads).  On the board
+# (tests/test_pio_program.py checks that, for 1..8 buttons).  On the board
 # build_program() feeds those words to rp2.asm_pio's documented word()
 # instruction, so the board runs the words the emulator ran.
 #
-# Word layout (shift right, 29 bits pushed on top of three zero bits, read
-# with sm.get(None, 3) so the value stays a small int on a 32-bit board):
-#   bits 0..24   sample count, low 25 bits of a countdown (decreasing)
-#   bits 25..28  raw pad levels (1 = released: pull-ups, pads to GND)
-# Count wrap: the 25-bit count repeats every 2**25 samples (4.56 s at
+# Word layout (shift right, 30 bits pushed on top of two zero bits, read
+# with sm.get(None, 2) so the value stays a small int on a 32-bit board):
+#   bits 0..21   sample count, low 22 bits of a countdown (decreasing)
+#   bits 22..29  raw button levels (1 = released: pull-ups, buttons to GND)
+# Count wrap: the 22-bit count repeats every 2**22 samples (570 ms at
 # 125 MHz).  A word is dated as the latest instant at or before the moment
 # it was read that its count allows, so it is exact as long as it is read
 # within one count period of its push: the interrupt reads it within
-# microseconds, and no stall of the loop (flash erase, a USB host that stops
-# reading) comes near 4.5 s.
+# microseconds, and the longest stalls with interrupts off (a 4 KB flash
+# erase: 45 ms typical, 400 ms at worst) stay inside it.
 
 try:
     from micropython import const
@@ -50,10 +53,10 @@ except ImportError:
 
 from speedref.ticks import ticks_add, ticks_diff
 
-# The program, with {npads} and {rest} (= 32 - npads) filled in per board.
+# The program, with {n} and {rest} (= 32 - n) filled in for n buttons.
 PIO_SOURCE = """
-.program speedref_pads
-; X: pad levels in the last word pushed.  Y: the free-running countdown,
+.program speedref_buttons
+; X: levels in the last word pushed.  Y: the free-running countdown,
 ; parked in OSR while Y holds a sample.  ISR: the sample, then the word.
 ; Every pass through `loop` takes LOOP_CYCLES cycles, whichever way it goes.
     set x, 0                ; no word pushed yet (the first sample is pushed)
@@ -63,12 +66,12 @@ full:                       ; the RX FIFO is full: push nothing, keep X,
     mov y, osr [8]          ; so the change is pushed once there is room
     jmp y-- loop
     jmp loop                ; (the countdown passed 0)
-change:                     ; the pads differ from the last word pushed
+change:                     ; the levels differ from the last word pushed
     mov y, status           ; all ones while the RX FIFO has room
     jmp !y full
     mov y, isr              ; the sample again
-    in osr, 25              ; the count of this sample
-    in y, 4                 ; and the pad levels
+    in osr, 22              ; the count of this sample
+    in y, 8                 ; and the levels
     push noblock            ; there is room: STATUS said so
     irq 0 rel               ; the CPU drains the FIFO now
     mov x, y [2]
@@ -77,8 +80,8 @@ change:                     ; the pads differ from the last word pushed
 .wrap_target
 loop:
     mov osr, y
-    in pins, {npads}        ; THE sample: every pad read in the same cycle
-    in null, {rest}         ; levels down to bits 0..npads-1, zeros above
+    in pins, {n}            ; THE sample: every button read in the same cycle
+    in null, {rest}         ; levels down to bits 0..n-1, zeros above
     mov y, isr
     jmp x!=y change
     mov y, osr [10]         ; no change: wait as long as a push takes
@@ -86,31 +89,21 @@ loop:
 .wrap
 """
 
-# adafruit_pioasm.assemble(pio_source(n)) for n = 1..4 pads (index n - 1).
-_PROGRAMS = (
-    (0xE020, 0xA04B, 0x0010, 0xA847, 0x0090, 0x0010, 0xA045, 0x0063, 0xA046,
-     0x40F9, 0x4044, 0x8000, 0xC010, 0xA222, 0xA047, 0x0090, 0xA0E2, 0x4001,
-     0x407F, 0xA046, 0x00A6, 0xAA47, 0x0090),
-    (0xE020, 0xA04B, 0x0010, 0xA847, 0x0090, 0x0010, 0xA045, 0x0063, 0xA046,
-     0x40F9, 0x4044, 0x8000, 0xC010, 0xA222, 0xA047, 0x0090, 0xA0E2, 0x4002,
-     0x407E, 0xA046, 0x00A6, 0xAA47, 0x0090),
-    (0xE020, 0xA04B, 0x0010, 0xA847, 0x0090, 0x0010, 0xA045, 0x0063, 0xA046,
-     0x40F9, 0x4044, 0x8000, 0xC010, 0xA222, 0xA047, 0x0090, 0xA0E2, 0x4003,
-     0x407D, 0xA046, 0x00A6, 0xAA47, 0x0090),
-    (0xE020, 0xA04B, 0x0010, 0xA847, 0x0090, 0x0010, 0xA045, 0x0063, 0xA046,
-     0x40F9, 0x4044, 0x8000, 0xC010, 0xA222, 0xA047, 0x0090, 0xA0E2, 0x4004,
-     0x407C, 0xA046, 0x00A6, 0xAA47, 0x0090),
-)
+# adafruit_pioasm.assemble(pio_source(n)): the same words for every n but the
+# sample's two (index SAMPLE_PC: `in pins, n`; the next: `in null, 32 - n`).
+_WORDS = (0xE020, 0xA04B, 0x0010, 0xA847, 0x0090, 0x0010, 0xA045, 0x0063, 0xA046,
+          0x40F6, 0x4048, 0x8000, 0xC010, 0xA222, 0xA047, 0x0090, 0xA0E2, 0x4000,
+          0x4060, 0xA046, 0x00A6, 0xAA47, 0x0090)
 WRAP_TARGET = const(16)  # index of `loop`
 WRAP = const(22)  # index of the last `jmp y-- loop`
 SAMPLE_PC = const(17)  # index of `in pins`
 
 LOOP_CYCLES = const(17)  # PIO cycles per sample, on every path
 START_CYCLES = const(4)  # cycles from start to the first sample (set, mov, jmp, mov)
-COUNT_BITS = const(25)
-COUNT_MASK = const(0x1FFFFFF)
-LEVEL_SHIFT = const(3)  # sm.get(None, LEVEL_SHIFT): the word without its three zero bits
-MAX_PADS = const(4)
+COUNT_BITS = const(22)
+COUNT_MASK = const(0x3FFFFF)
+LEVEL_SHIFT = const(2)  # sm.get(None, LEVEL_SHIFT): the word without its two zero bits
+MAX_BUTTONS = const(8)
 FIFO_DEPTH = const(8)  # the RX FIFO joined with the TX FIFO's storage
 # EXECCTRL: STATUS_SEL = RX FIFO level, STATUS_N = FIFO_DEPTH: `mov y, status`
 # reads all ones while fewer than FIFO_DEPTH words wait.
@@ -121,36 +114,39 @@ _PROG_EXECCTRL = const(-5)
 LATE_US = const(2000)  # a word read this long after its push waited for a stalled CPU
 
 
-def pio_source(npads):
-    """The pioasm text for `npads` pads on consecutive pins (1..4)."""
-    _check_pads(npads)
-    return PIO_SOURCE.replace("{npads}", str(npads)).replace("{rest}", str(32 - npads))
+def pio_source(n):
+    """The pioasm text for `n` buttons on consecutive pins (1..8)."""
+    _check_buttons(n)
+    return PIO_SOURCE.replace("{n}", str(n)).replace("{rest}", str(32 - n))
 
 
-def program_words(npads):
-    """The 16-bit instruction words the board loads for `npads` pads."""
-    _check_pads(npads)
-    return _PROGRAMS[npads - 1]
+def program_words(n):
+    """The 16-bit instruction words the board loads for `n` buttons."""
+    _check_buttons(n)
+    w = list(_WORDS)
+    w[SAMPLE_PC] |= n  # in pins, n
+    w[SAMPLE_PC + 1] |= 32 - n  # in null, 32 - n
+    return tuple(w)
 
 
-def _check_pads(npads):
-    if not 1 <= npads <= MAX_PADS:
-        raise ValueError("1 to 4 pads")
+def _check_buttons(n):
+    if not 1 <= n <= MAX_BUTTONS:
+        raise ValueError("1 to 8 buttons")
 
 
-def build_program(rp2, npads):
-    """The rp2.asm_pio program made of program_words(npads), word by word,
+def build_program(rp2, n):
+    """The rp2.asm_pio program made of program_words(n), word by word,
     with STATUS reading the RX FIFO's room.
 
     asm_pio runs the decorated function with its globals swapped for the
     PIO names (word, wrap_target, wrap), so the words reach it through a
     closure, not a module global."""
-    words = program_words(npads)
+    words = program_words(n)
     at_target = WRAP_TARGET  # locals: the closure still sees them
     at_wrap = WRAP
 
     @rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_RIGHT, fifo_join=rp2.PIO.JOIN_RX)
-    def speedref_pads():
+    def speedref_buttons():
         for i in range(len(words)):
             if i == at_target:
                 wrap_target()  # noqa: F821 - injected by asm_pio
@@ -158,8 +154,8 @@ def build_program(rp2, npads):
             if i == at_wrap:
                 wrap()  # noqa: F821
 
-    speedref_pads[_PROG_EXECCTRL] |= STATUS_RX_ROOM
-    return speedref_pads
+    speedref_buttons[_PROG_EXECCTRL] |= STATUS_RX_ROOM
+    return speedref_buttons
 
 
 class PioDecoder:
@@ -170,15 +166,15 @@ class PioDecoder:
     read at now_us.  All arithmetic stays in small ints (below 2**30) and
     nothing allocates, so it runs in a hard IRQ."""
 
-    def __init__(self, ring, npads, cycles_per_us):
-        _check_pads(npads)
+    def __init__(self, ring, n, cycles_per_us):
+        _check_buttons(n)
         if not 1 <= cycles_per_us <= 1000:
             raise ValueError("cycles_per_us")
         self._ring = ring
-        self._pads = (1 << npads) - 1
+        self._all = (1 << n) - 1
         self._cpu = cycles_per_us
         # One count period, split into whole microseconds and leftover cycles.
-        period = (COUNT_MASK + 1) * LOOP_CYCLES  # 570,425,344: a small int
+        period = (COUNT_MASK + 1) * LOOP_CYCLES  # 71,303,168 cycles: a small int
         self._wrap_us = period // cycles_per_us
         self._wrap_frac = period % cycles_per_us
         self.samples = 0  # words decoded
@@ -228,8 +224,8 @@ class PioDecoder:
         if ticks_diff(now_us, self._t) > LATE_US:
             self.late += 1
         self.samples += 1
-        raw = (v >> COUNT_BITS) & 0xF
-        mask = (raw ^ self._pads) & self._pads  # pressed = 1
+        raw = (v >> COUNT_BITS) & 0xFF
+        mask = (raw ^ self._all) & self._all  # pressed = 1
         if mask == self._mask:
             return False
         self._mask = mask
@@ -238,10 +234,10 @@ class PioDecoder:
 
 
 class PioCapture(PioDecoder):
-    """The PIO capture on an rp2 board: pads on `npads` consecutive GPIOs
+    """The PIO capture on an rp2 board: `n` buttons on consecutive GPIOs
     from `first_pin`, pulled up, pressed = low.
 
-        cap = PioCapture(ring, board.PAD_FIRST, board.PADS)
+        cap = PioCapture(ring, board.BUTTON_PINS[0], len(board.BUTTON_PINS))
         cap.start()      # the state machine runs; its interrupt fills the ring
         ... cap.poll()   # optional: drains what the interrupt has not
 
@@ -251,7 +247,7 @@ class PioCapture(PioDecoder):
     interrupt is the other reader).  rp2 and machine are imported here, not
     at module level, so this module loads on any board and on CPython."""
 
-    def __init__(self, ring, first_pin, npads, sm_id=0, clock=None, freq=None,
+    def __init__(self, ring, first_pin, n, sm_id=0, clock=None, freq=None,
                  disable_irq=None, enable_irq=None):
         import rp2
         import machine
@@ -260,7 +256,7 @@ class PioCapture(PioDecoder):
             freq = machine.freq()
         if freq % 1000000:
             raise ValueError("system clock must be a whole number of MHz")
-        PioDecoder.__init__(self, ring, npads, freq // 1000000)
+        PioDecoder.__init__(self, ring, n, freq // 1000000)
         if clock is None:
             from time import ticks_us as clock
         self._clock = clock
@@ -268,11 +264,11 @@ class PioCapture(PioDecoder):
         self._on = enable_irq or machine.enable_irq
         Pin = machine.Pin
         base = None
-        for i in range(npads):
+        for i in range(n):
             p = Pin(first_pin + i, Pin.IN, Pin.PULL_UP)
             if base is None:
-                base = p  # IN_BASE: `in pins` reads from the first pad
-        self._sm = rp2.StateMachine(sm_id, build_program(rp2, npads), freq=freq,
+                base = p  # IN_BASE: `in pins` reads from the first button
+        self._sm = rp2.StateMachine(sm_id, build_program(rp2, n), freq=freq,
                                     in_base=base)
         self._isr = self._drained  # the bound method, allocated once here
 
