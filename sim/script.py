@@ -24,7 +24,9 @@ BUTTONS = {"p1": 0, "p2": 1, "p3": 2, "p4": 3, "up": 4, "down": 5, "ok": 6, "bac
 NAMES = {v: k for k, v in BUTTONS.items()}
 GAMES = ("speed", "spit", "speedrun", "partners")
 MAX_TIME_MS = 24 * 60 * 60 * 1000
-_HEADER = re.compile(r"#\s*game\s*:\s*(\S*)\s*$", re.IGNORECASE)
+# Matched against the lowercased line (MicroPython's re, which the web page
+# runs this module on, has no IGNORECASE).
+_HEADER = re.compile(r"#\s*game\s*:\s*(\S*)\s*$")
 
 
 class ScriptError(ValueError):
@@ -45,9 +47,9 @@ def header_game(text):
     """The game a `# game: G` line before the first event names, or None."""
     for lineno, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
         line = raw.strip()
-        m = _HEADER.match(line)
+        m = _HEADER.match(line.lower())
         if m:
-            game = m.group(1).lower()
+            game = m.group(1)
             if game not in GAMES:
                 raise ScriptError(lineno, raw, "unknown game %r (use %s)" % (m.group(1), ", ".join(GAMES)))
             return game
