@@ -41,6 +41,9 @@ import { RP2040, USBCDC, ConsoleLogger, LogLevel, FIFO } from 'rp2040js';
 const FLASH_BASE = 0x10000000;
 const CYCLE_NS = 8; // 125 MHz
 const PAD_RESET = 0x56;
+// The PIO runs behind the CPU by up to this many cycles (4 us): its pushes
+// and interrupts reach the CPU that much later, its samples are exact.
+const PIO_CHUNK = 512;
 // W25Q16JV datasheet, typical: 4 KB sector erase 45 ms, 256-byte page program 0.4 ms.
 const ERASE_NS_PER_SECTOR = 45e6;
 const PROGRAM_NS_PER_PAGE = 0.4e6;
@@ -253,9 +256,18 @@ class Bench {
         sm.nextAt = 0;
         this.machines.push(sm);
       }
+      // The state machines run behind the CPU by up to PIO_CHUNK cycles
+      // (pioTo); the CPU never sees that: every PIO register access first
+      // brings them up to its own cycle.
+      const read = pio.readUint32.bind(pio);
+      pio.readUint32 = (offset) => {
+        this.pioTo(this.cycles);
+        return read(offset);
+      };
       // A state machine starts at the CPU cycle that enables it.
       const write = pio.writeUint32.bind(pio);
       pio.writeUint32 = (offset, value) => {
+        this.pioTo(this.cycles);
         const was = pio.machines.map((sm) => sm.enabled);
         write(offset, value);
         pio.machines.forEach((sm, i) => {
@@ -265,6 +277,25 @@ class Bench {
         this.pioActive = this.anyPio();
       };
     }
+    this.pioAt = this.cycles;
+  }
+
+  pioTo(target) {
+    // Every enabled state machine runs up to CPU cycle `target`; a steady
+    // loop is skipped once proven (probeStep, trySkip).
+    if (target <= this.pioAt) return;
+    if (!this.anyPio()) {
+      this.pioAt = target;
+      return;
+    }
+    if (!this.exactPio && target - this.pioAt >= 256) {
+      for (const sm of this.machines) {
+        if (sm.enabled && !sm.probe && !(sm.noProbeUntil > this.pioAt)) sm.probe = { head: -1 };
+      }
+    }
+    this.skipTarget = target;
+    this.stepPio(target);
+    this.pioAt = target;
   }
 
   stepPio(upTo) {
@@ -320,7 +351,7 @@ class Bench {
       p.snaps.push(this.snap(sm, pio, p.trace, p.n));
       p.trace = 0;
       p.n = 0;
-      if (p.snaps.length === 3) p.ready = true;
+      if (p.snaps.length === 3) this.trySkip(sm, this.skipTarget); // at the head: skip from here
     }
   }
 
@@ -532,7 +563,7 @@ class Bench {
         }
         this.cycles += c;
         clock.tick(c * CYCLE_NS);
-        if (this.pioActive) this.stepPio(this.cycles);
+        if (this.pioActive && this.cycles - this.pioAt >= PIO_CHUNK) this.pioTo(this.cycles);
       }
       if ((++n & 0x3ff) === 0) {
         this.pioActive = this.anyPio();
@@ -569,28 +600,16 @@ class Bench {
       }
       return;
     }
-    const STEP = 64; // cycles at a time, so a PIO interrupt wakes the CPU promptly
+    const STEP = 256; // cycles at a time, so a PIO interrupt wakes the CPU promptly
     const endCycles = this.cycles + Math.ceil((endNs - clock.nanos) / CYCLE_NS);
-    if (!this.exactPio && endCycles - this.cycles > 4096) {
-      for (const sm of this.machines) {
-        if (sm.enabled && !sm.probe && !(sm.noProbeUntil > this.cycles)) sm.probe = { head: -1 };
-      }
-    }
+    this.pioTo(this.cycles);
     while (this.cycles < endCycles) {
-      let next = Infinity;
-      for (const sm of this.machines) {
-        if (!sm.enabled) continue;
-        if (sm.probe && sm.probe.ready) this.trySkip(sm, endCycles);
-        next = Math.min(next, sm.nextAt);
-      }
-      const to = Math.min(endCycles, Math.max(this.cycles + STEP, Math.floor(next)));
-      const c = to - this.cycles;
+      const to = Math.min(endCycles, this.cycles + STEP);
+      clock.tick((to - this.cycles) * CYCLE_NS);
       this.cycles = to;
-      clock.tick(c * CYCLE_NS);
-      this.stepPio(this.cycles);
+      this.pioTo(to);
       if (!this.pendingFlash && !core.waiting) break; // an interrupt woke it
     }
-    for (const sm of this.machines) sm.probe = null;
   }
 
   // -- commands ---------------------------------------------------------------------
@@ -605,6 +624,7 @@ class Bench {
       case 'gpio': {
         // Levels the host drives (0 or 1) or lets go of (null: the pin
         // floats to its pad's pull).
+        this.pioTo(this.cycles); // the state machines sampled the old levels until now
         for (const [pin, level] of cmd.pins) {
           if (level === null) this.driven.delete(pin);
           else this.driven.set(pin, !!level);
