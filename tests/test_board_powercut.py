@@ -420,5 +420,5 @@ def test_reboot_after_game_end_stores_the_game_once(run, kind):
     seen = check_reboot(run, cut)
     assert len(seen["before"]) == 1
     no_game = {k: v for k, v in cut.files.items() if not k.startswith("/data/game.json")}
+    assert len(seen["after"]) == 1, "stored again: %r" % [r["id"] for r in seen["after"]]
     assert seen["frame"] == host_boot(no_game, resume=False)["frame"], "'Resume game?' shown"
-    assert len(seen["after"]) == 1, [r["id"] for r in seen["after"]]
