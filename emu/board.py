@@ -17,6 +17,7 @@ The firmware image and the RP2040 bootrom are not part of this repository
 (both are built from other projects' sources): emu/images.py finds them.
 """
 import base64
+import io
 import json
 import os
 import subprocess
@@ -56,6 +57,13 @@ class Tone:
         return "Tone(%d ns, %d Hz, %s)" % (self.start_ns, self.freq, self.length_ns)
 
 
+def _line_reader(pipe):
+    """The emulator's stdout, read a chunk at a time: a flash copy is one
+    line of ~2 MB, which an unbuffered readline would take byte by byte.
+    readline still returns as soon as a whole line has arrived."""
+    return io.BufferedReader(pipe, 1 << 20)
+
+
 class Pico:
     def __init__(self, firmware=None, fs_image=None, node=None, exact_pio=None, trace_irq=False):
         self.firmware = firmware or images.stock_firmware()
@@ -79,7 +87,7 @@ class Pico:
         self.proc = subprocess.Popen(
             [node, os.path.join(HERE, "pico.mjs"), json.dumps(cfg)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, bufsize=0)
-        self._rfile = self.proc.stdout
+        self._rfile = _line_reader(self.proc.stdout)
         hello = self._line()
         if not hello.get("ready"):
             raise BoardError("the emulator did not start: %r" % (hello,))
