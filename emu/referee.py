@@ -29,7 +29,9 @@ from speedref.hw import boards
 from speedref.app import menu
 _d = boards.build()
 _d.step(time.ticks_us())
-_d.app.start(%r, time.ticks_us(), dict(menu.merge_settings({})[%r]))
+_o = dict(menu.merge_settings({})[%r])
+_o.update(%r)
+_d.app.start(%r, time.ticks_us(), _o)
 print('\\x06')
 _d.run(time.ticks_us, time.sleep_ms)
 """
@@ -84,14 +86,16 @@ class Referee:
             self.pico.run_for(10000)
         return [l for l in self.lines if l.get("ev") == "boot"][0]
 
-    def start_game(self, game):
+    def start_game(self, game, **options):
         """Stop main.py and reset to a clean REPL, then build the device and
-        start `game` with its default options, as the simulator's --game does."""
+        start `game` with its default options (as the simulator's --game
+        does), changed by `options` (e.g. target=20)."""
         self.pico.clean_repl()
         self.lines.clear()
         self.pico.serial_write(b"\x05")  # paste mode: the code runs as one block
         self.pico.wait_for(b"=== ")
-        self.pico.serial_write((_START_GAME % (game, game)).encode().replace(b"\n", b"\r"))
+        code = _START_GAME % (game, options, game)
+        self.pico.serial_write(code.encode().replace(b"\n", b"\r"))
         self.pico.serial_write(b"\x04")
         self.pico.wait_for(b"\x06", 5000000)
 
