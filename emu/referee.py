@@ -17,7 +17,7 @@ from emu import fs as emu_fs
 from emu import images
 from emu.board import Pico, BoardError, NS_PER_US
 
-SETTLE_US = 5000  # a screen is taken this long after its event (or at the next one)
+SHOT_BEFORE_US = 1000  # a screen is taken this long before the next event
 BOOT_LIMIT_US = 3000000
 
 # Started in place of main.py's own wiring when a game is named: the same
@@ -126,17 +126,19 @@ def run_script(events, game=None, show=None, shots=None, end_us=2000000, firmwar
             ref.start_game(game)
         p = ref.pico
         t0 = ref.t0 = p.ns  # script time 0
-        if shots:
-            p.run_for(SETTLE_US)
-            shots.write(ref.screen(), 0, "start")
         for n, (t_us, button, down, lineno) in enumerate(events, 1):
+            # The screen after an event is the one shown just before the
+            # next: the board needs ~25 ms to send a frame, longer while it
+            # saves to flash, so "right after" is not yet on the OLED.
+            if shots:
+                p.run_until(max(p.ns, t0 + (t_us - SHOT_BEFORE_US) * NS_PER_US))
+                shots.write(ref.screen(), n - 1, "start" if n == 1 else "line%d" % events[n - 2][3])
             p.run_until(max(p.ns, t0 + t_us * NS_PER_US))
             (ref.press if down else ref.release)(button)
-            if shots:
-                nxt = events[n][0] if n < len(events) else t_us + end_us
-                p.run_until(t0 + min(t_us + SETTLE_US, nxt) * NS_PER_US)
-                shots.write(ref.screen(), n, "line%d" % lineno)
         last = events[-1][0] if events else 0
+        if shots and events:
+            p.run_until(t0 + (last + end_us - SHOT_BEFORE_US) * NS_PER_US)
+            shots.write(ref.screen(), len(events), "line%d" % events[-1][3])
         p.run_until(t0 + (last + end_us) * NS_PER_US)
         if shots:
             shots.write(ref.screen(), len(events) + 1, "end")
