@@ -20,7 +20,11 @@ from sim import script
 pytestmark = [pytest.mark.board, needs_board]
 
 SCRIPTS = "tests/sim_scripts/%s.txt"
-SETTLED_US = 40000  # a screen is compared when the next event is at least this far
+# A screen is compared when the next event is at least this far away: the
+# board shows a change up to ~25 ms later (a full frame on the 400 kHz bus),
+# and ~100 ms later when it first saves to flash (a verdict, a hand's end:
+# the save's erase holds the CPU ~45 ms, then the redraw).
+SETTLED_US = 150000
 
 
 def events_of(game, until_ms=None):
@@ -81,8 +85,8 @@ def without_id(obj):
 
 def settled(events):
     """Event numbers after which the board has time to show the screen whole
-    before the next event (a full frame is 23.5 ms on the 400 kHz bus): their
-    screens are compared just before that next event."""
+    before the next event (SETTLED_US): their screens are compared just
+    before that next event."""
     out = [0]
     for n in range(1, len(events)):
         if events[n][0] - events[n - 1][0] >= SETTLED_US:

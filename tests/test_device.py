@@ -276,3 +276,46 @@ def test_usb_console_flood_without_newline_is_read_in_bounded_slices():
         assert s.reads - before <= LINE_MAX + 1
         calls += 1
     assert line == '{"cmd": "dump"}'
+
+
+def test_the_loop_naps_when_nothing_happens_and_hurries_when_something_does():
+    """Device.run: a pass every 1 ms while buttons, redraws or sounds keep it busy
+    and for BUSY_US after; IDLE_MS between passes at rest (presses are stamped by
+    the capture, so a napping loop dates them just as well)."""
+    from speedref import device as dev_mod
+    from speedref.device import Device
+    from speedref.hw.ring import EventRing
+    from speedref.log import Log
+
+    class App:
+        dirty = False
+
+        def press(self, b, t):
+            self.dirty = True
+
+        def release(self, b, t):
+            pass
+
+        def tick(self, now):
+            pass
+
+        def pop_sound(self):
+            return None
+
+    clock = [0]
+    sleeps = []
+    ring = EventRing(8)
+    dev = Device(ring, App(), Log(write=lambda s: None))
+
+    def sleep_ms(ms):
+        sleeps.append(ms)
+        clock[0] += ms * 1000 + 300  # the pass itself takes 0.3 ms
+        if len(sleeps) == 40:
+            ring.put(clock[0], 1)  # a pad goes down
+
+    dev.run(lambda: clock[0], sleep_ms, until=lambda now: len(sleeps) >= 120)
+    quiet = dev_mod.BUSY_US // 1300 + 1  # passes of 1.3 ms until the loop is at rest
+    assert sleeps[:quiet - 1] == [1] * (quiet - 1)
+    assert sleeps[quiet + 1:40] == [dev_mod.IDLE_MS] * (40 - quiet - 1)
+    assert sleeps[40] == 1  # the press: busy again
+    assert dev_mod.IDLE_MS in sleeps[60:]  # and at rest once more after BUSY_US

@@ -17,6 +17,14 @@ from speedref.inputs import Inputs
 from speedref.ticks import ticks_diff
 
 BATCH = 32  # ring events handled per drain (the ring is drained until empty)
+# The loop's pace: a pass every ~1 ms while anything happens (a button, a
+# redraw, a sound) and for BUSY_US after; otherwise every IDLE_MS.  Presses
+# are timestamped by the capture, not by the loop, and every verdict and
+# count comes from those stamps: the committed game scripts give the same
+# log with a pass every 1 ms or every 20 ms (the simulator shows it), so a
+# resting loop may nap.  A napping board reacts within IDLE_MS.
+IDLE_MS = 5
+BUSY_US = 100000
 LINE_MAX = 256  # longest console command line we accept
 ERROR_LOG_US = 10000000  # a repeating display error is logged once per 10 s
 
@@ -42,10 +50,14 @@ class Device:
         self._err_logged = None  # when the last display error line went out
 
     def step(self, now_us):
-        """One pass of the loop at time now_us (ticks_us)."""
+        """One pass of the loop at time now_us (ticks_us).  Returns True when
+        it did something (an input event, a redraw, a sound)."""
+        busy = False
         if self.capture is not None:
             self.capture.poll()  # resync levels a lockout held back
         n = self.ring.drain(self._ts, self._ms)
+        if n:
+            busy = True
         while n:
             for i in range(n):
                 self.inputs.feed(self._ts[i], self._ms[i])
@@ -53,6 +65,8 @@ class Device:
             n = self.ring.drain(self._ts, self._ms) if n == BATCH else 0
         self.inputs.tick(now_us)
         self.app.tick(now_us)
+        if self.app.dirty or self._unshown:
+            busy = True
         if (self.app.dirty or self._unshown) and self.display is not None:
             try:
                 self.display.show(self.app.buf)
@@ -62,6 +76,7 @@ class Device:
         self.app.dirty = False
         sound = self.app.pop_sound()
         while sound is not None:
+            busy = True
             if self.buzzer is not None:
                 self.buzzer.play(sound[0], sound[1])
             sound = self.app.pop_sound()
@@ -77,18 +92,23 @@ class Device:
             line = self.console.readline()
             if line is not None:
                 self.command(line)
+                busy = True
+        return busy
 
     def run(self, ticks_us, sleep_ms, until=None):
-        """The board's main loop: a pass, then a 1 ms sleep.  Presses are
+        """The board's main loop: a pass, then a 1 ms sleep, or IDLE_MS when
+        nothing has happened for BUSY_US (see IDLE_MS).  Presses are
         timestamped where they are captured (PIO or pin interrupt), so the
         loop only has to keep up, not be on time.  until(now): stop after a
         pass when it says True (None: never)."""
+        last = ticks_us()
         while True:
             now = ticks_us()
-            self.step(now)
+            if self.step(now) or (self.buzzer is not None and self.buzzer.busy()):
+                last = now
             if until is not None and until(now):
                 return
-            sleep_ms(1)
+            sleep_ms(1 if ticks_diff(now, last) < BUSY_US else IDLE_MS)
 
     def _display_failed(self, e, now_us):
         self.display_errors += 1

@@ -63,6 +63,8 @@ class Inputs:
     def tick(self, now):
         """Every loop: end lockouts, resync levels the lockout held back,
         report stuck buttons."""
+        if not (self._locked | self.level | self.raw):
+            return  # at rest (nothing held, locked or waiting): most passes
         lk = self._locked
         b = 0
         while lk:  # at rest nothing is locked and this costs nothing

@@ -40,6 +40,10 @@ class EventRing:
         """Copy up to len(ts) waiting events into the caller's preallocated
         arrays, oldest first; returns how many.  Interrupts are off only for
         the copy."""
+        if self.head == self.tail:
+            # Nothing waits (most passes): no interrupts-off section at all.
+            # An event put right after this check is drained next pass.
+            return 0
         st = self._off() if self._off else 0
         try:  # an exception here (Ctrl-C) must not leave interrupts off
             n = 0
