@@ -262,7 +262,13 @@ class Pico:
     def interrupt(self):
         """Ctrl-C twice: stop main.py (or whatever runs) and reach the REPL."""
         self.serial_write(b"\r\x03\x03")
-        self.wait_for(b">>> ", 5000000)
+        try:
+            self.wait_for(b">>> ", 2000000)
+        except BoardError:
+            # main.py caught the interrupt and returned (it says so): the
+            # REPL may wait for a line before it shows its prompt.
+            self.serial_write(b"\r\n")
+            self.wait_for(b">>> ", 3000000)
 
     def clean_repl(self):
         """Stop whatever runs and soft-reset from the raw REPL, as mpremote
