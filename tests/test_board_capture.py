@@ -172,3 +172,58 @@ def test_a_nav_tap_during_a_flash_erase_is_not_lost(pico):
     assert [m for _, m in report["events"]] == [64, 0], report  # OK down, then up
     (t1, _), (t2, _) = report["events"]
     assert abs(t1 - t_down) <= ANCHOR_US and abs(t2 - t_up) <= ANCHOR_US, (report, t_down, t_up)
+
+
+def bouncing_press(button, at_us, bounces=3, gap_us=150):
+    """A press whose contact bounces: `bounces` extra changes gap_us apart
+    before it settles down (an odd count of changes in all)."""
+    return [(at_us + i * gap_us, {button: i % 2 == 0}) for i in range(2 * bounces + 1)]
+
+
+@pytest.mark.parametrize("offset_us", [0, 1, 10, 100, 1000, 10000])
+def test_slap_race_margin_follows_the_pads_to_the_microsecond_SPIT10(pico, offset_us):
+    """SPIT-10 / SP-17: P1 slaps, P2 `offset_us` later, both contacts bouncing,
+    while the loop is stalled by a full OLED frame: the first press of each
+    pad is dated to its instant (within the anchor's offset), the margin
+    between them to the microsecond, 0 is a tie (the same sample), and the
+    levels the contacts settle on arrive."""
+    edges = sorted(bouncing_press(0, 0) + bouncing_press(1, offset_us), key=lambda e: e[0])
+    merged = []
+    for t, lv in edges:  # two pads changing at the same instant: one pin update
+        if merged and merged[-1][0] == t:
+            merged[-1][1].update(lv)
+        else:
+            merged.append((t, dict(lv)))
+    report, truth = run_probe(pico, merged, stall_ms=24, run_ms=150)
+    p1, p2 = first_press(report, 0), first_press(report, 1)
+    assert abs(p1 - truth[0][0]) <= ANCHOR_US, (report, truth)
+    assert abs((p2 - p1) - offset_us) <= 1, (report, truth)
+    if offset_us == 0:
+        first = [m for _, m in report["events"] if m][0]
+        assert first == 0b11  # one word: a tie the rules then break
+    assert final_mask(report) == 0b11, report
+    run_probe(pico, [(0, {0: False, 1: False})], stall_ms=1, run_ms=30)
+
+
+def test_nav_presses_are_not_lost_while_the_pads_storm(pico):
+    """Four pads toggling 1,000 times a second between them while OK and UP
+    are tapped: every nav press and release arrives, at its instant."""
+    edges = []
+    for i in range(200):  # 200 ms of pad edges, one every 1 ms, round the four pads
+        edges.append((i * 1000, {i % 4: (i // 4) % 2 == 0}))
+    navs = [(37_300, {6: True}), (57_300, {6: False}), (101_700, {4: True}), (131_700, {4: False})]
+    merged = sorted(edges + navs, key=lambda e: e[0])
+    report, truth = run_probe(pico, merged, stall_ms=1, run_ms=300)
+    nav = [(t, m & 0xF0) for t, m in report["events"]]
+    changes = []
+    last = 0
+    for t, m in nav:
+        if m != last:
+            changes.append((t, m))
+            last = m
+    want = [t for t, lv in truth if 6 in lv or 4 in lv]
+    assert [m for _, m in changes] == [64, 0, 16, 0], changes
+    for (t, _), w in zip(changes, want):
+        assert abs(t - w) <= ANCHOR_US, (changes, want)
+    assert report["ring_dropped"] == 0 and report["pio_full"] == 0
+    run_probe(pico, [(0, {0: False, 1: False, 2: False, 3: False})], stall_ms=1, run_ms=30)
