@@ -2,9 +2,8 @@
 firmware, ~240 KB of GC heap on an RP2040), each game started as
 speedref-emu --script starts it (emu.referee.Referee.start_game: main.py
 stopped, the device built afresh, the game begun with its default options)
-on a board powered up afresh, and played through the pins (tests/sim_scripts, pads
-through the PIO or pin interrupts, nav buttons through the hard pin
-interrupt), the heap read over USB
+on a board powered up afresh, and played through the pins (tests/sim_scripts,
+every button through the PIO state machine), the heap read over USB
 with {"cmd": "mem"} (figures after a collection: what the game really
 holds).  Twice: the .mpy install speedref-flash makes (bytecode loaded into
 the heap) and speedref-pico.uf2 (bytecode frozen in flash).
@@ -24,9 +23,8 @@ pass makes between collections, the save at the end of a hand (a record
 serialised to JSON, a few KB that need one contiguous block in a heap that
 never compacts), and the growth of a long game over the short one played
 here (one record per hand: a few hundred bytes each, tens of hands).
-The game figures are on the safe side: main.py's own device, stopped by
-Ctrl-C, stays reachable through the interrupt handlers it registered, so
-it is counted with the game's.  The menu figure is main.py's alone.
+The menu figure is main.py's device at its menu; a game's figures are the
+device that start_game builds after a soft reset (main.py's is gone).
 """
 import json
 import threading
