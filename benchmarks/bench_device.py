@@ -1,4 +1,4 @@
-"""Device-loop numbers (issue 3 "Proof"), printed, never asserted:
+"""Device-loop numbers, printed, never asserted:
 
 - time from a pad edge (ring.put, what the IRQ handler does) to the verdict being in
   the app's frame buffer, through the real device loop, decoder and arbiter, measured

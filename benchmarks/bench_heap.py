@@ -1,4 +1,4 @@
-"""Heap per game through the whole device (issue 3 "Proof"), on the real
+"""Heap per game through the whole device, on the real
 MicroPython Unix port, firmware as .mpy (run `make mpy` first).
 
 For each game, the scripted whole-device driver of tests/test_device_games.py

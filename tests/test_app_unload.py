@@ -1,5 +1,5 @@
 """Playing the four games in turn never keeps more than one game's code in the heap:
-a closed game's flow and engine modules are forgotten (64 KB heap, issue 3 memory)."""
+a closed game's flow and engine modules are forgotten (64 KB heap)."""
 import mpyrun
 
 

@@ -1,4 +1,4 @@
-"""The slap race (issue 3 "Arbitration"): SP-17 slap to win and SPIT-10 the slap for the
+"""The slap race: SP-17 slap to win and SPIT-10 the slap for the
 smaller centre pile, both decided by the earlier timestamp.  Every time starts just before the 2**30 tick wrap."""
 import pytest
 
@@ -30,7 +30,7 @@ def test_first_press_wins_across_the_wrap_with_margin():
 
 
 def test_same_snapshot_is_a_tie_even_with_zero_window():
-    """Presses seen in one input snapshot carry one timestamp: a tie (issue 3)."""
+    """Presses seen in one input snapshot carry one timestamp: a tie."""
     r = Race(seats=2, window_us=0)
     r.open(GO)
     r.press(0, at(2000))

@@ -1,5 +1,5 @@
 """The real wiring (hw/boards.build): every board boots on the fake machine under
-MicroPython and its input path reaches the app (issue 3: one board file each)."""
+MicroPython and its input path reaches the app."""
 import json
 
 import mpyrun

@@ -1,4 +1,4 @@
-"""The interrupt capture path (issue 3 "Slap capture"), run under the real MicroPython
+"""The interrupt capture path, run under the real MicroPython
 Unix port from .mpy with the fake `machine`, every handler call inside
 micropython.heap_lock(), and a clock that wraps at 2**30 starting just before the wrap.
 The same driver also runs on CPython (the simulator drives this same handler there)."""

@@ -1,4 +1,4 @@
-"""The device loop (issue 3): ring -> inputs -> app -> display/buzzer/log, the USB
+"""The device loop: ring -> inputs -> app -> display/buzzer/log, the USB
 console's dump command and garbage lines.  Runs on CPython (as the simulator does)
 and under the real MicroPython Unix port from .mpy with the fake machine."""
 import importlib.util

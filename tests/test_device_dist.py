@@ -1,4 +1,4 @@
-"""Distribution (issue 3): firmware/package.json lists every firmware module the board
+"""Distribution: firmware/package.json lists every firmware module the board
 runs (mip), main.py stays a thin entry without a reset loop."""
 import json
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Whole-device proof under the real MicroPython Unix port (issue 3 "Proof").
+"""Whole-device proof under the real MicroPython Unix port.
 
 Firmware compiled to .mpy (`make mpy`), the fake `machine` on MICROPYPATH and
 `-X heapsize=64wK`.  Pad and button edges enter as fake Pin edges that fire

@@ -1,7 +1,6 @@
 """The docs tell the truth: every USB log line the firmware emits is documented in
 docs/serial-protocol.md with its exact fields, every documented line is still emitted,
-and the rule numbers in seeds/ and in tests/ agree (issue 2: every rule number is
-cited by at least one test; issue 3: the device's JSON log lines).
+and the rule numbers in seeds/ and in tests/ agree.
 
 How docs/serial-protocol.md is read: each line type has a `### `ev`` heading; under it, every example line (a line in a code block starting with `{"ev":`) is a
 real line captured from the running firmware, and the section's field table (rows

@@ -1,4 +1,4 @@
-"""End to end through a pseudo-terminal (issue 5, "Proof, without hardware").
+"""End to end through a pseudo-terminal.
 
 A "device" process writes the referee's JSON lines on one end of a pty and
 answers {"cmd": "dump"}; the real `speedref-log` reads the other end into a

@@ -1,4 +1,4 @@
-"""speedref-flash (issue 5, Flash): exact --dry-run commands, board checks, changed-files-only
+"""speedref-flash: exact --dry-run commands, board checks, changed-files-only
 copying, and .mpy files it builds loading in the real MicroPython Unix port."""
 import argparse
 import hashlib

@@ -1,4 +1,4 @@
-"""speedref-log's line core and the results database (issue 5: logs and results)."""
+"""speedref-log's line core and the results database."""
 import json
 import random
 import sqlite3
@@ -125,7 +125,7 @@ def test_endless_line_without_newline_is_bounded():
 
 
 def test_fuzz_10000_lines_only_valid_records_stored():
-    """Random bytes, cut lines and invalid records among valid ones (issue 5)."""
+    """Random bytes, cut lines and invalid records among valid ones."""
     r = random.Random(1234)
     core, _, _ = make_core()
     valid = {}

@@ -1,4 +1,4 @@
-"""speedref-results (issue 5): standings per game and player, CSV and JSON export."""
+"""speedref-results: standings per game and player, CSV and JSON export."""
 import csv
 import json
 

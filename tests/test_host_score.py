@@ -1,4 +1,4 @@
-"""speedref-score (issue 2 section 4): scoresheets, --json, exit codes, nothing on stdout on error."""
+"""speedref-score: scoresheets, --json, exit codes, nothing on stdout on error."""
 import json
 import subprocess
 import sys

@@ -1,4 +1,4 @@
-"""The input decoder (issue 3 "Slap capture": ties in one snapshot, bouncing contacts,
+"""The input decoder: ties in one snapshot, bouncing contacts,
 a pad held for minutes, resync).  Every clock starts just before the 2**30 tick wrap."""
 from speedref.inputs import Inputs
 from speedref.ticks import ticks_add, ticks_diff
@@ -29,7 +29,7 @@ def make(**kw):
 
 
 def test_two_pads_in_one_snapshot_reach_the_app_with_one_timestamp():
-    """A tie (issue 3: presses seen in one snapshot are a tie): same t for both pads."""
+    """A tie: same t for both pads."""
     app, inp, _ = make()
     inp.feed(at(100), 0b0011)
     assert app.ev == [("press", 0, at(100)), ("press", 1, at(100))]

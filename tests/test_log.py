@@ -1,4 +1,4 @@
-"""The USB log: one JSON object per line, each with "ev" (issue 3 "Power cuts, storage and the log")."""
+"""The USB log: one JSON object per line, each with "ev"."""
 import json
 
 from speedref.log import Log

@@ -1,4 +1,4 @@
-"""Every game's full flow through the simulator, headless (issue 4, Proof):
+"""Every game's full flow through the simulator, headless:
 `speedref-sim --script tests/sim_scripts/<game>.txt --json --game <game>`
 is run as a subprocess (the installed console script) and its JSON log is
 checked: the deal/round/hand/slap lines a laptop would read, and the final

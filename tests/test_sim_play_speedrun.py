@@ -1,5 +1,5 @@
 """speedref-sim --play speedrun: one person (P1) against two computer players
-(P2, P3), the referee app refereeing all three (issue 4).
+(P2, P3), the referee app refereeing all three.
 
 A scripted person plays a whole game headless through the play terminal's
 own keys (letters for cards and choices, `v` to reveal, `z` to tap the pad,

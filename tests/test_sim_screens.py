@@ -1,5 +1,5 @@
 """Known screens rendered to PNG by the simulator equal the committed reference
-images in tests/golden/screens/ (issue 4, Proof).  The app's own screens
+images in tests/golden/screens/.  The app's own screens
 change when the app changes on purpose: look at the new PNGs, then rewrite
 the references with `.venv/bin/python -m sim.tools.goldens`."""
 import pytest

@@ -1,4 +1,4 @@
-"""Power-cut-safe storage (issue 3 "Power cuts, storage and the log")."""
+"""Power-cut-safe storage."""
 import json
 import os
 
