@@ -14,9 +14,12 @@ pytestmark = [pytest.mark.board, needs_board]
 
 # The board side: the real capture path, drained by a loop that stalls
 # STALL_MS each pass (an OLED frame is ~23.5 ms on a 400 kHz bus), for RUN_MS.
+# The board side: the real capture path (afresh each time), then %(before)s,
+# then a loop that drains it, stalling STALL_MS each pass (an OLED frame is
+# ~23.5 ms on a 400 kHz bus), for RUN_MS.
 PROBE = """
-import time, machine, json, rp2
-_sm = rp2.StateMachine(0)  # each probe starts the capture afresh
+import time, machine, json, os, rp2
+_sm = rp2.StateMachine(0)
 _sm.active(0)
 _sm.irq(None)
 rp2.PIO(0).remove_program()
@@ -29,6 +32,7 @@ ts = array('l', [0] * 64)
 ms = array('l', [0] * 64)
 got = []
 print('\\x06')
+%(before)s
 end = time.ticks_add(time.ticks_us(), %(run_ms)d * 1000)
 while time.ticks_diff(end, time.ticks_us()) > 0:
     cap.poll()
@@ -58,7 +62,7 @@ def pico():
 def run_probe(pico, edges, stall_ms, run_ms=400):
     """edges: [(us after the start, {button: pressed?})].  Returns the
     board's report and the injected instants in board ticks_us."""
-    pico.start(PROBE % {"run_ms": run_ms, "stall_ms": stall_ms})
+    pico.start(PROBE % {"run_ms": run_ms, "stall_ms": stall_ms, "before": ""})
     pico.wait_for(b"\x06")
     t0 = pico.ns + 5000 * NS_PER_US
     truth = []
@@ -115,35 +119,14 @@ def test_bouncing_pad_then_second_pad_during_a_display_stall(pico):
 
 # A nav tap made while a flash write holds every interrupt off (a save at the
 # end of a hand: each 4 KB erase stalls the CPU ~45 ms).
-STALL_PROBE = """
-import time, machine, json, os, rp2
-_sm = rp2.StateMachine(0)
-_sm.active(0)
-_sm.irq(None)
-rp2.PIO(0).remove_program()
-from array import array
-from speedref.hw import boards, board_pico
-from speedref.hw.ring import EventRing
-ring = EventRing(64, machine.disable_irq, machine.enable_irq)
-cap, mode = boards.make_capture(board_pico, ring, machine)
-ts = array('l', [0] * 64)
-ms = array('l', [0] * 64)
-got = []
-buf = bytearray(4096)
-print('\\x06')
+# Before draining: a file written and removed, which erases and programs flash.
+WRITE_FLASH = """
 time.sleep_ms(5)
-with open('stall.bin', 'wb') as f:   # erases and programs flash
+buf = bytearray(4096)
+with open('stall.bin', 'wb') as f:
     for i in range(4):
         f.write(buf)
 os.remove('stall.bin')
-end = time.ticks_add(time.ticks_us(), 100000)
-while time.ticks_diff(end, time.ticks_us()) > 0:
-    cap.poll()
-    n = ring.drain(ts, ms)
-    for i in range(n):
-        got.append([ts[i], ms[i]])
-    time.sleep_ms(1)
-print(json.dumps({'mode': mode, 'events': got}))
 """
 
 
@@ -151,7 +134,7 @@ def test_a_nav_tap_during_a_flash_erase_is_not_lost(pico):
     """OK pressed and let go within one flash erase, when no interrupt can
     run: the state machine keeps sampling, the tap waits in its FIFO and
     reaches the decoder with its own instants."""
-    pico.start(STALL_PROBE)
+    pico.start(PROBE % {"run_ms": 100, "stall_ms": 1, "before": WRITE_FLASH})
     pico.wait_for(b"\x06")
     end = pico.ns + 2000000 * NS_PER_US
     while pico.state()["flash_busy"] != "erase":

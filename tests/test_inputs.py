@@ -1,5 +1,5 @@
 """The input decoder: ties in one snapshot, bouncing contacts,
-a pad held for minutes, resync).  Every clock starts just before the 2**30 tick wrap."""
+a pad held for minutes, resync.  Every clock starts just before the 2**30 tick wrap."""
 from speedref.inputs import Inputs
 from speedref.ticks import ticks_add, ticks_diff
 
