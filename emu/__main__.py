@@ -12,7 +12,6 @@ See docs/emulator.md.
 """
 import argparse
 import json
-import os
 import sys
 
 from sim import compat

@@ -31,7 +31,7 @@ from sim.hardware import VirtualClock, VirtualGPIO, VirtualPWM, VirtualSSD1306  
 # register -> button mask conversion come from the Pico board file itself
 # (buttons pulled up, pressed = low).
 from speedref.hw import board_pico as PICO  # noqa: E402
-from speedref.device import LINE_MAX, UsbConsole  # noqa: E402
+from speedref.device import UsbConsole  # noqa: E402
 
 BUTTONS = 8
 GAMES = ("speed", "spit", "speedrun", "partners")

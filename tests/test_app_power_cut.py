@@ -131,7 +131,7 @@ def test_clearing_a_save_never_brings_back_an_older_one_SP24(tmp_path, flash):
         root = str(tmp_path / ("cut%d" % k))
         shutil.copytree(template, root)
         s = storage.Store(root)
-        fl = flash(k)
+        flash(k)
         try:
             s.clear_game()
         except PowerCut:

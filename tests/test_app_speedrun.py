@@ -388,7 +388,7 @@ def test_undo_of_a_hand_where_all_three_revealed_goes_to_the_twelfth_trick(rig):
 
 
 def test_abandon_asks_twice_then_forgets_the_game(rig):
-    f = start(rig)
+    start(rig)
     G.play_hand(rig, H1)
     assert rig.store.load_game()[0] is not None
     pause_pick(rig, "Abandon game")
@@ -529,7 +529,7 @@ def test_resume_on_final_screen_still_stores_the_record(rig):
 
 
 def test_a_damaged_saved_state_is_refused_not_a_crash_SR29(rig):
-    f = start(rig)
+    start(rig)
     G.play_hand(rig, H1)
     saved = rig.store.load_game()[0]
     saved["state"]["hands"][0][3] = ["W4", "W4", "W4"]

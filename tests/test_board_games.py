@@ -114,7 +114,6 @@ def test_partners_game_equals_the_simulator_PT13():
     end = lines[-1]
     assert end["ev"] == "game_end"
     from speedref.engine import records
-    rec = dict(end["record"])
     assert records.replay(without_id(end)["record"]).to_record() == without_id(end)["record"]
 
 

@@ -26,7 +26,6 @@ here (one record per hand: a few hundred bytes each, tens of hands).
 The menu figure is main.py's device at its menu; a game's figures are the
 device that start_game builds after a soft reset (main.py's is gone).
 """
-import json
 import threading
 
 import pytest

@@ -3,7 +3,6 @@ every record is stored exactly once, nobody crashes on a lock or a UNIQUE key.""
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -2,7 +2,6 @@
 twice in one game (a database written before speedref-log refused those),
 control characters in the text table."""
 import csv
-import json
 import os
 import subprocess
 import sys

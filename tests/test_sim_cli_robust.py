@@ -2,10 +2,8 @@
 mistake gets a message and exit status 2 (130 for Ctrl-C), never a traceback."""
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest

@@ -22,7 +22,6 @@ from sim import compat
 
 compat.install()
 
-from sim import keys  # noqa: E402
 from sim.keys import TerminalKeys, TAP, HOLD, STEP  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
