@@ -319,3 +319,41 @@ def test_the_loop_naps_when_nothing_happens_and_hurries_when_something_does():
     assert sleeps[quiet + 1:40] == [dev_mod.IDLE_MS] * (40 - quiet - 1)
     assert sleeps[40] == 1  # the press: busy again
     assert dev_mod.IDLE_MS in sleeps[60:]  # and at rest once more after BUSY_US
+
+
+def test_the_capture_s_late_words_and_full_fifo_are_logged_once_each_time():
+    """A PIO capture that read words late (interrupts held off) or found its
+    FIFO full says so in the log, once each time a count changes."""
+    import json
+    from speedref.device import Device
+    from speedref.hw.ring import EventRing
+    from speedref.log import Log
+
+    class App:
+        dirty = False
+
+        def tick(self, now):
+            pass
+
+        def pop_sound(self):
+            return None
+
+    class Cap:
+        late = 0
+        full = 0
+
+        def poll(self):
+            pass
+
+    out = []
+    cap = Cap()
+    dev = Device(EventRing(8), App(), Log(write=out.append), capture=cap)
+    dev.step(0)
+    cap.late = 2
+    dev.step(1000)
+    dev.step(2000)
+    cap.full = 1
+    dev.step(3000)
+    assert [json.loads(l) for l in out] == [
+        {"ev": "error", "what": "capture", "late": 2, "full": 0},
+        {"ev": "error", "what": "capture", "late": 2, "full": 1}]

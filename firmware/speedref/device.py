@@ -44,6 +44,8 @@ class Device:
         self._ts = array("l", [0] * BATCH)
         self._ms = array("l", [0] * BATCH)
         self._dropped = ring.dropped
+        self._late = 0  # the capture's late words and full FIFOs, as last logged
+        self._full = 0
         self.events = 0  # ring events handled
         self.display_errors = 0
         self._unshown = False  # the last frame did not reach the panel
@@ -88,6 +90,14 @@ class Device:
             self.log.emit({"ev": "error", "what": "overflow", "dropped": self.ring.dropped,
                            "new": self.ring.dropped - self._dropped})
             self._dropped = self.ring.dropped
+        cap = self.capture
+        if cap is not None and (cap.late != self._late or cap.full != self._full):
+            # The PIO capture read words late (interrupts were held off) or
+            # found its FIFO full (a change may have waited for room): rare,
+            # and worth knowing when a verdict is questioned.
+            self._late = cap.late
+            self._full = cap.full
+            self.log.emit({"ev": "error", "what": "capture", "late": cap.late, "full": cap.full})
         if self.console is not None:
             line = self.console.readline()
             if line is not None:

@@ -41,6 +41,8 @@ AHEAD_US = 1000000  # how far after a clock reading a lockout may have started
 
 
 class Capture:
+    late = 0  # (the PIO capture's counters; nothing is ever late or full here)
+    full = 0
     def __init__(self, ring, mem, addr, mask_from, ticks_us, pins=(), trigger=0,
                  hard=True, ticks_diff=_ticks_diff, lockout_us=LOCKOUT_US, buttons=8,
                  disable_irq=None, enable_irq=None, watch=0xFF, schedule=None, first=0):
