@@ -51,6 +51,7 @@ def on_simulator(game, events):
     board = Board()
     lines, frames = [], {}
     board.on_line = lines.append
+    on_simulator.tones = board.pwm.tones
     try:
         board.step()
         board.start_game(game)
@@ -104,6 +105,12 @@ def check(game, until_ms=None):
     differ = [n for n in shown if board_frames[n] != sim_frames[n]]
     assert not differ, "screens differ after events %r" % differ[:5]
     assert not [l for l in ref.other if "Traceback" in l], ref.other
+    # The buzzer: the tones the PWM registers made, against the simulator's
+    # (MicroPython's PWM.freq() picks a divider and TOP: within 1 %).
+    sim_tones = [f for _, f, _ in on_simulator.tones]
+    board_tones = [t.freq for t in ref.pico.tones]
+    assert sim_tones and len(board_tones) == len(sim_tones), (board_tones, sim_tones)
+    assert all(abs(b - f) <= f / 100 for b, f in zip(board_tones, sim_tones)), (board_tones, sim_tones)
     return board_lines
 
 
