@@ -25,7 +25,7 @@ from sim import compat
 
 compat.install()
 
-from sim.hardware import VirtualClock, VirtualGPIO, VirtualPWM, VirtualSSD1306  # noqa: E402
+from sim.hardware import GpioRegister, VirtualClock, VirtualGPIO, VirtualPWM, VirtualSSD1306  # noqa: E402
 
 # The virtual board is a Pico: its pin map, GPIO input register address and
 # register -> button mask conversion come from the Pico board file itself
@@ -41,19 +41,6 @@ GAMES = ("speed", "spit", "speedrun", "partners")
 # windows) and keeps long scripts quick.  Events are stepped at their own
 # exact microsecond in addition.
 LOOP_US = 1000
-
-
-class _Mem:
-    """machine.mem32 for the virtual board: reading the GPIO input address
-    gives the virtual register (the capture handler reads it just so)."""
-
-    def __init__(self, gpio):
-        self._gpio = gpio
-
-    def __getitem__(self, addr):
-        if addr != PICO.GPIO_IN:
-            raise ValueError("the virtual board maps only GPIO_IN, not 0x%x" % addr)
-        return self._gpio.register
 
 
 class VirtualConsole(UsbConsole):
@@ -123,7 +110,7 @@ class Board:
     def _make_capture(self):
         from speedref.hw.capture import Capture
         from sim.hardware import VirtualPin
-        cap = Capture(self.ring, _Mem(self.gpio), PICO.GPIO_IN, PICO.mask_from,
+        cap = Capture(self.ring, GpioRegister(self.gpio, PICO.GPIO_IN), PICO.GPIO_IN, PICO.mask_from,
                       self.clock.ticks_us,
                       pins=[self.gpio.pin(n) for n in PICO.BUTTON_PINS],
                       trigger=VirtualPin.IRQ_FALLING | VirtualPin.IRQ_RISING,

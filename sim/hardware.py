@@ -94,6 +94,21 @@ class VirtualPin:
         return "VirtualPin(%d)" % self.num
 
 
+class GpioRegister:
+    """machine.mem32 (or mem16) for the capture handler on a virtual board:
+    reading the GPIO input address gives the virtual register, as the
+    handler reads it on a Pico."""
+
+    def __init__(self, gpio, addr):
+        self._gpio = gpio
+        self._addr = addr
+
+    def __getitem__(self, addr):
+        if addr != self._addr:
+            raise ValueError("the virtual board maps only GPIO_IN, not 0x%x" % addr)
+        return self._gpio.register
+
+
 class VirtualGPIO:
     """A bank of pulled-up input pins and the input register that shows them.
 

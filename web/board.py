@@ -24,7 +24,7 @@ import os
 import binascii
 import json
 
-from sim.hardware import VirtualGPIO, VirtualPWM, VirtualSSD1306, VirtualPin
+from sim.hardware import GpioRegister, VirtualGPIO, VirtualPWM, VirtualSSD1306, VirtualPin
 from sim import script as script_mod
 from speedref.hw import board_pico as PICO
 
@@ -57,18 +57,6 @@ class Clock:
         self.elapsed_us = elapsed_us
 
 
-class _Mem:
-    """machine.mem32 for the capture handler: GPIO_IN is the virtual register."""
-
-    def __init__(self, gpio):
-        self._gpio = gpio
-
-    def __getitem__(self, addr):
-        if addr != PICO.GPIO_IN:
-            raise ValueError("the virtual board maps only GPIO_IN, not 0x%x" % addr)
-        return self._gpio.register
-
-
 class Board:
     """The referee device.  uid names its records ("<uid>-<n>"); tie_us is
     what a game's "auto" tie window means here."""
@@ -97,7 +85,7 @@ class Board:
         self.tie_us = TIE_DEFAULT_US if tie_us is None else tie_us
         self.app = App(self.store, self.log, tie_us=self.tie_us)
         self.ring = EventRing(64)
-        self.capture = Capture(self.ring, _Mem(self.gpio), PICO.GPIO_IN, PICO.mask_from,
+        self.capture = Capture(self.ring, GpioRegister(self.gpio, PICO.GPIO_IN), PICO.GPIO_IN, PICO.mask_from,
                                self._capture_ticks,
                                pins=[self.gpio.pin(n) for n in PICO.BUTTON_PINS],
                                trigger=VirtualPin.IRQ_FALLING | VirtualPin.IRQ_RISING,
