@@ -40,6 +40,16 @@ ERROR = (330, 200)      # something refused or went wrong
 
 _SOUND_SLOTS = const(4)
 
+# The hint a game screen with a free line shows: BACK opens the pause menu
+# (Continue, Undo last, Abandon game).
+BACK_HINT = "BACK: undo/quit"
+
+# Pad lights (one LED per pad, bit p of App.lights = pad p).  A verdict
+# lights its winner's pad (both on a tie) steadily, a false start blinks the
+# jumper's pad; either cue lasts LIGHT_US.  BLINK_US is half a blink.
+LIGHT_US = const(1500000)
+BLINK_US = const(125000)
+
 # The tie window a game gets when its setting is "auto" and no board says
 # otherwise: 5 ms, right for ESP32's soft interrupts (docs/timing.md).  On a
 # board, hw/boards.build passes the default of the capture path it runs; the
@@ -64,6 +74,15 @@ class App:
         self._redraw = True
         self.flow = None       # the running game, or None
         self.game_seq = None   # the running game's number: its record's id (SP-24)
+        # What the pad LEDs show now (bit p = pad p), worked out every pass:
+        # the device loop sets the pins from it.  Only a game on screen
+        # lights pads: its lights() (who is ready) and the timed cue below.
+        self.lights = 0
+        self._flow_lights = None  # the running flow's lights method, or None
+        self._cue_mask = 0
+        self._cue_blink = False
+        self._cue_t = 0
+        self._t = 0  # the newest event or tick time the app was given
         from speedref.app import menu
         self.settings = menu.merge_settings(self._load_settings())
         saved, problem = self._load_game()
@@ -75,6 +94,7 @@ class App:
 
     # ---- the device loop's interface -------------------------------------
     def press(self, button, t_us):
+        self._t = t_us
         if button == OK:
             self._ok_t = t_us
             self._ok_down = True
@@ -92,6 +112,7 @@ class App:
         self._flush()
 
     def release(self, button, t_us):
+        self._t = t_us
         if button == OK:
             if self._ok_down and not self._ok_used:
                 self._ok_down = False
@@ -108,6 +129,7 @@ class App:
         self._flush()
 
     def tick(self, now_us):
+        self._t = now_us
         if self._ok_down and not self._ok_used and ticks_diff(now_us, self._ok_t) >= LONG_OK_US:
             self._ok_used = True
             self._back(now_us)
@@ -116,6 +138,7 @@ class App:
         except RuleError as e:
             self._refused(e)
         self._flush()
+        self._set_lights(now_us)
 
     def pop_sound(self):
         if not self._s_count:
@@ -132,6 +155,13 @@ class App:
         if self._s_count < _SOUND_SLOTS:
             self._sounds[(self._s_head + self._s_count) % _SOUND_SLOTS] = cue
             self._s_count += 1
+
+    def light(self, mask, blink=False):
+        """A pad-light cue from now for LIGHT_US: `mask` (bit p = pad p)
+        steady (a verdict) or blinking (a false start).  The latest cue wins."""
+        self._cue_mask = mask
+        self._cue_blink = blink
+        self._cue_t = self._t
 
     def redraw(self):
         """Ask for the current screen to be drawn again after this event."""
@@ -182,6 +212,8 @@ class App:
         """Leave the running flow (after finish or abandon) for the menu."""
         f = self.flow
         self.flow = None
+        self._flow_lights = None
+        self._cue_mask = 0
         if f is not None:
             unload_game(f.GAME)
         from speedref.app import menu
@@ -247,6 +279,8 @@ class App:
             self.emit({"ev": "error", "what": "app", "msg": "cannot start %s: %s" % (game, e)})
             self.message("Cannot start: %s" % e)
             return
+        self._flow_lights = getattr(self.flow, "lights", None)
+        self._cue_mask = 0
         self.show(self.flow)
 
     # ---- internals -----------------------------------------------------------
@@ -265,6 +299,26 @@ class App:
             self.show(Pause(self))
         else:
             self.screen.back(t_us)
+
+    def _set_lights(self, now_us):
+        # small ints only: nothing is allocated on a pass
+        f = self._flow_lights
+        if f is None or self.screen is not self.flow:
+            self.lights = 0
+            return
+        m = f()
+        c = self._cue_mask
+        if c:
+            k = ticks_diff(now_us, self._cue_t)
+            if k < 0:
+                k = 0  # a tick stamped before the edge that set the cue
+            if k >= LIGHT_US:
+                self._cue_mask = 0
+            elif not self._cue_blink or (k // BLINK_US) % 2 == 0:
+                m |= c
+            else:
+                m &= ~c
+        self.lights = m
 
     def _flush(self):
         if self._redraw:
