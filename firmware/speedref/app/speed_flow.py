@@ -447,7 +447,8 @@ class SpeedFlow:
         if v.winner is None:
             self._log_slap(v)
             self.app.light(3)  # a tie: both pads
-            self.note = v.text() + ": again"
+            t = v.text()
+            self.note = t + " again" if len(t) <= 10 else t  # 16 characters a line
             self.verdict = None
             self.racing = False
             self.app.sound(ERROR)
