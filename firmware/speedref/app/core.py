@@ -41,7 +41,7 @@ ERROR = (330, 200)      # something refused or went wrong
 _SOUND_SLOTS = const(4)
 
 # The hint a game screen with a free line shows: BACK opens the pause menu
-# (Continue, Undo last, Abandon game).
+# (Continue, Undo last, Abandon game).  The flows draw it as a literal.
 BACK_HINT = "BACK: undo/quit"
 
 # Pad lights (one LED per pad, bit p of App.lights = pad p).  A verdict
@@ -49,6 +49,8 @@ BACK_HINT = "BACK: undo/quit"
 # jumper's pad; either cue lasts LIGHT_US.  BLINK_US is half a blink.
 LIGHT_US = const(1500000)
 BLINK_US = const(125000)
+_BLINK = const(0x100)
+_FRESH = const(0x200)
 
 # The tie window a game gets when its setting is "auto" and no board says
 # otherwise: 5 ms, right for ESP32's soft interrupts (docs/timing.md).  On a
@@ -78,11 +80,9 @@ class App:
         # the device loop sets the pins from it.  Only a game on screen
         # lights pads: its lights() (who is ready) and the timed cue below.
         self.lights = 0
-        self._flow_lights = None  # the running flow's lights method, or None
-        self._cue_mask = 0
-        self._cue_blink = False
-        self._cue_t = 0
-        self._t = 0  # the newest event or tick time the app was given
+        self._lf = None  # the running flow's lights method, or None
+        self._lc = 0     # the cue: pad mask, + _BLINK, + _FRESH until a tick stamps it
+        self._lt = 0     # when the cue began
         from speedref.app import menu
         self.settings = menu.merge_settings(self._load_settings())
         saved, problem = self._load_game()
@@ -94,7 +94,6 @@ class App:
 
     # ---- the device loop's interface -------------------------------------
     def press(self, button, t_us):
-        self._t = t_us
         if button == OK:
             self._ok_t = t_us
             self._ok_down = True
@@ -112,7 +111,6 @@ class App:
         self._flush()
 
     def release(self, button, t_us):
-        self._t = t_us
         if button == OK:
             if self._ok_down and not self._ok_used:
                 self._ok_down = False
@@ -129,7 +127,6 @@ class App:
         self._flush()
 
     def tick(self, now_us):
-        self._t = now_us
         if self._ok_down and not self._ok_used and ticks_diff(now_us, self._ok_t) >= LONG_OK_US:
             self._ok_used = True
             self._back(now_us)
@@ -157,11 +154,10 @@ class App:
             self._s_count += 1
 
     def light(self, mask, blink=False):
-        """A pad-light cue from now for LIGHT_US: `mask` (bit p = pad p)
-        steady (a verdict) or blinking (a false start).  The latest cue wins."""
-        self._cue_mask = mask
-        self._cue_blink = blink
-        self._cue_t = self._t
+        """A pad-light cue for LIGHT_US from the next tick: `mask` (bit p =
+        pad p) steady (a verdict) or blinking (a false start).  The latest
+        cue wins."""
+        self._lc = mask | _FRESH | (_BLINK if blink else 0)
 
     def redraw(self):
         """Ask for the current screen to be drawn again after this event."""
@@ -212,8 +208,8 @@ class App:
         """Leave the running flow (after finish or abandon) for the menu."""
         f = self.flow
         self.flow = None
-        self._flow_lights = None
-        self._cue_mask = 0
+        self._lf = None
+        self._lc = 0
         if f is not None:
             unload_game(f.GAME)
         from speedref.app import menu
@@ -279,8 +275,8 @@ class App:
             self.emit({"ev": "error", "what": "app", "msg": "cannot start %s: %s" % (game, e)})
             self.message("Cannot start: %s" % e)
             return
-        self._flow_lights = getattr(self.flow, "lights", None)
-        self._cue_mask = 0
+        self._lf = getattr(self.flow, "lights", None)
+        self._lc = 0
         self.show(self.flow)
 
     # ---- internals -----------------------------------------------------------
@@ -302,20 +298,22 @@ class App:
 
     def _set_lights(self, now_us):
         # small ints only: nothing is allocated on a pass
-        f = self._flow_lights
+        f = self._lf
         if f is None or self.screen is not self.flow:
             self.lights = 0
             return
         m = f()
-        c = self._cue_mask
+        c = self._lc
+        if c & _FRESH:
+            c &= ~_FRESH
+            self._lc = c
+            self._lt = now_us
         if c:
-            k = ticks_diff(now_us, self._cue_t)
-            if k < 0:
-                k = 0  # a tick stamped before the edge that set the cue
+            k = ticks_diff(now_us, self._lt)
             if k >= LIGHT_US:
-                self._cue_mask = 0
-            elif not self._cue_blink or (k // BLINK_US) % 2 == 0:
-                m |= c
+                self._lc = 0
+            elif not c & _BLINK or (k // BLINK_US) % 2 == 0:
+                m |= c & 0xFF
             else:
                 m &= ~c
         self.lights = m

@@ -31,7 +31,7 @@
 from speedref.engine import partners
 from speedref.engine.errors import RuleError
 from speedref.app import ui
-from speedref.app.core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR, BACK_HINT
+from speedref.app.core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
 
 try:
     from micropython import const
@@ -312,7 +312,7 @@ class PartnersFlow:
             fb.text("Final", 0, 28, 1)
             fb.text("bid", 0, 37, 1)
             ui.big(fb, str(self.bid), 56, 22, 3)
-            fb.text(BACK_HINT, 0, 47, 1)
+            fb.text("BACK: undo/quit", 0, 47, 1)
             fb.text("UP/DOWN  OK", 0, 56, 1)
         elif ph == TRUMP:
             ui.title(fb, "Hand %d: trump" % n)

@@ -30,7 +30,7 @@ from speedref.engine import speed
 from speedref.arbiter import Race
 from speedref.app import ui
 from speedref.app.timing import Countdown, PadHold, OFF
-from speedref.app.core import UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR, BACK_HINT
+from speedref.app.core import UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR
 
 try:
     from micropython import const
@@ -226,7 +226,7 @@ class SpeedFlow:
                 fb.text("+ %d stock" % (per - 5), 0, 20, 1)
             fb.text("Row: %d|1 1|%d" % (r, r), 0, 29, 1)
             fb.text("reserve start", 0, 38, 1)
-            fb.text(BACK_HINT, 0, 47, 1)
+            fb.text("BACK: undo/quit", 0, 47, 1)
             fb.text("OK: next", 0, 56, 1)
         elif ph == READY:
             ui.title(fb, "Deal %d: ready?" % n)
@@ -287,7 +287,7 @@ class SpeedFlow:
                 ui.center(fb, "Tie" if len(w) > 1 else "%s wins" % NAMES[w[0]], 40)
                 fb.text("OK: save & end", 0, 56, 1)
             else:
-                fb.text(BACK_HINT, 0, 44, 1)
+                fb.text("BACK: undo/quit", 0, 44, 1)
                 fb.text("OK: next deal", 0, 56, 1)
 
     def can_undo(self):

@@ -33,7 +33,7 @@ import gc
 from speedref.engine import speedrun
 from speedref.app import ui
 from speedref.app.timing import PadHold
-from speedref.app.core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR, BACK_HINT
+from speedref.app.core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
 
 try:
     from micropython import const
@@ -464,7 +464,7 @@ class SpeedRunFlow:
             ui.center(fb, "%s or %s chose" % (NAMES[a], NAMES[b]), 12)
             if ph == TRUMP:
                 ui.big_center(fb, TRUMP_WORDS[self.cursor], 24, 2)
-                ui.center(fb, BACK_HINT, 44)
+                ui.center(fb, "BACK: undo/quit", 44)
             else:
                 ui.big_center(fb, RANK_WORDS[self.cursor], 24, 2)
                 r = speedrun.RANKINGS[self.cursor]
