@@ -96,6 +96,9 @@ class Board:
         # The OLED on its I2C bus; the firmware's own display code drives it.
         self.oled = VirtualSSD1306(PICO.OLED_ADDR)
         self.display = Display(self.oled, PICO.OLED_ADDR)
+        from speedref.hw.leds import PadLeds
+        # The pad LEDs on the Pico's PAD_LED_PINS; the firmware's own driver sets them.
+        self.leds = PadLeds([self.gpio.pin(n) for n in PICO.PAD_LED_PINS])
         self.lines = []  # the USB console: one JSON string per line
         self.on_line = None  # a viewer's callback(obj)
         self.log = Log(write=self._console)
@@ -125,7 +128,7 @@ class Board:
             return None  # step() says what is missing
         return device.Device(self.ring, self.app, self.log, store=self.store,
                              display=self.display, buzzer=self.buzzer, capture=self.capture,
-                             console=self.console)
+                             console=self.console, leds=self.leds)
 
     def _console(self, s):
         for line in s.splitlines():
@@ -142,6 +145,12 @@ class Board:
     def screen(self):
         """The 1024 bytes the OLED shows now (MONO_VLSB)."""
         return self.oled.shown()
+
+    @property
+    def lights(self):
+        """The pad LEDs now, one bool per pad P1..P4 (the pins' levels)."""
+        reg = self.gpio.register
+        return tuple(bool((reg >> n) & 1) for n in PICO.PAD_LED_PINS)
 
     def now(self):
         return self.clock.ticks_us()

@@ -51,6 +51,11 @@ def braille_lines(frame):
     return out
 
 
+def lights_text(lights):
+    """The pad LEDs: "[P1] P2 P3 P4" with the lit pads in brackets."""
+    return " ".join(("[%s]" if on else " %s ") % NAMES[i] for i, on in enumerate(lights))
+
+
 def describe(obj):
     """A log line as a person reads it: slap margins spelled out with the
     firmware's own wording (arbiter.margin_text, what the OLED shows)."""
@@ -68,10 +73,61 @@ def describe(obj):
         return "SLAP %s %s: %s" % (obj.get("game", ""), obj.get("kind", ""), verdict)
     if ev == "false_start":
         return "FALSE START %s (%s early)" % (seat(obj.get("seat")), margin_text(obj.get("early_us") or 0))
+    if ev == "deal":
+        return "DEAL %s %s: %s out, %s left, totals %s (%s, %s)" % (
+            obj.get("game", ""), obj.get("deal", "?"), seat(obj.get("winner")), obj.get("left", "?"),
+            _nums(obj.get("totals")), _count(obj.get("flips"), "flip"),
+            _count(obj.get("rebuilds"), "rebuild"))
+    if ev == "round":
+        if obj.get("blocked"):
+            how = "blocked"
+        else:
+            how = seat(obj.get("cleared")) + " cleared"
+            if "slap" in obj:
+                how += ", " + seat(obj.get("slap")) + " took smaller"
+        return "ROUND %s %s: %s, cards %s, %s" % (
+            obj.get("game", ""), obj.get("round", "?"), how, _nums(obj.get("cards")),
+            _count(obj.get("restarts"), "restart"))
+    if ev == "hand":
+        return "HAND %s %s: %s" % (obj.get("game", ""), obj.get("hand", "?"), _hand(obj, seat))
     if ev == "game_end":
         rec = obj.get("record") or {}
         return "GAME END %s id=%s" % (rec.get("game", "?"), rec.get("id", "?"))
     return json.dumps(obj)[:200]
+
+
+def _count(n, word):
+    """3, "flip" -> "3 flips"; 1 -> "1 flip"."""
+    return "%s %s%s" % ("?" if n is None else n, word, "" if n == 1 else "s")
+
+
+def _nums(xs, sep="-"):
+    """[15, 0] -> "15-0"; a None (a Pass's score) is "-"."""
+    if not isinstance(xs, list):
+        return "?"
+    return sep.join("-" if x is None else str(x) for x in xs)
+
+
+def _hand(obj, seat):
+    """A Speed Run or partners hand line's fields, in words."""
+    if obj.get("game") == "partners":
+        out = "%s+%s bid %s %s, tricks %s, scores %s%s, totals %s" % (
+            seat(obj.get("contractor")), seat(obj.get("partner")), obj.get("bid", "?"),
+            obj.get("trump", "?"), _nums(obj.get("tricks"), "/"), _nums(obj.get("scores"), "/"),
+            " (doubled)" if obj.get("doubled") else "", _nums(obj.get("totals"), "/"))
+        if not obj.get("over"):
+            out += ", next dealer " + seat(obj.get("next_dealer"))
+    else:
+        rev = obj.get("revealed") or []
+        cs = obj.get("contracts") or []
+        contracts = " ".join(str(c) + ("*" if i < len(rev) and rev[i] else "") for i, c in enumerate(cs))
+        scores = _nums([None if x is None else "%+d" % x for x in obj.get("scores") or []], " ")
+        out = "%s %s, tricks %s, contracts %s, scores %s, totals %s" % (
+            obj.get("trump", "?"), obj.get("ranking", "?"), _nums(obj.get("tricks"), "/"),
+            contracts, scores, _nums(obj.get("totals"), "/"))
+    if obj.get("over"):
+        out += ", game over" + (" (ended early)" if obj.get("ended_early") else "")
+    return out
 
 
 class TerminalSim:
@@ -151,7 +207,8 @@ class TerminalSim:
         for i, line in enumerate(LEGEND):
             put(y + 1 + i, 0, line)
         y += len(LEGEND) + 1
-        put(y, 0, "down: %s   buzzer: %s" % (self.held_text(), self.buzzer_text()))
+        put(y, 0, "down: %s   buzzer: %s   lights: %s" % (self.held_text(), self.buzzer_text(),
+                                                         lights_text(self.board.lights)))
         y += 1
         rows = h - y
         for i, (ms, text) in enumerate(self.log[-rows:] if rows > 0 else []):
@@ -176,6 +233,7 @@ class TerminalSim:
         dirty = True
         frames = -1
         lines = 0
+        lit = None
         while True:
             now = board.clock.elapsed_us
             while True:
@@ -191,9 +249,11 @@ class TerminalSim:
                 dirty = True
             self.release_due(board.clock.elapsed_us)
             board.step()
-            if board.oled.updates != frames or len(self.log) != lines or self.changed():
+            if board.oled.updates != frames or len(self.log) != lines or self.changed() \
+                    or board.lights != lit:
                 frames = board.oled.updates
                 lines = len(self.log)
+                lit = board.lights
                 dirty = True
             if dirty:
                 self.draw(scr)

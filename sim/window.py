@@ -1,7 +1,8 @@
 """speedref-sim --window: the simulator in a desktop window (pygame).
 
-The OLED is drawn scaled up, pixel for pixel; below it the pads and the
-navigation buttons are clickable (held while the mouse button is held) and on
+The OLED is drawn scaled up, pixel for pixel; below it the pads (each with
+its LED above it, lit as the board lights it) and the navigation buttons are
+clickable (held while the mouse button is held) and on
 the keyboard, where pygame gives real key-down and key-up events, so a held
 key is one long press, as on the board.  Test headless with
 SDL_VIDEODRIVER=dummy.
@@ -21,6 +22,8 @@ KEYS = {  # pygame key name -> button
 LABELS = ("P1 [1/z]", "P2 [2/m]", "P3 [3]", "P4 [4]", "UP", "DOWN", "OK [Enter]", "BACK [Esc]")
 ON = (120, 200, 255)   # an SSD1306's blue-white pixels
 OFF = (8, 8, 16)
+LED_ON = (90, 255, 120)   # a pad's LED lit
+LED_OFF = (45, 50, 45)
 
 
 class WindowSim:
@@ -34,7 +37,7 @@ class WindowSim:
         w = oled.WIDTH * scale + 40
         self.oled_rect = pygame.Rect(20, 20, oled.WIDTH * scale, oled.HEIGHT * scale)
         bw = (w - 40 - 7 * 8) // 8
-        y = self.oled_rect.bottom + 20
+        y = self.oled_rect.bottom + 28  # room above the pads for their LEDs
         self.buttons = [pygame.Rect(20 + i * (bw + 8), y, bw, 48) for i in range(8)]
         self.log_top = y + 64
         self.screen = pygame.display.set_mode((w, self.log_top + 14 * 18 + 10))
@@ -96,9 +99,13 @@ class WindowSim:
             del px
         self.screen.fill((30, 30, 34))
         self.screen.blit(pg.transform.scale(self.surface, self.oled_rect.size), self.oled_rect)
+        lights = self.board.lights
         for i, r in enumerate(self.buttons):
             pg.draw.rect(self.screen, (200, 80, 60) if i in self.held else (70, 70, 80), r,
                          border_radius=8)
+            if i < len(lights):  # the pad's LED: a dot above it, lit or dark
+                pg.draw.circle(self.screen, LED_ON if lights[i] else LED_OFF,
+                               (r.centerx, r.top - 9), 6)
             t = self.font.render(LABELS[i], True, (240, 240, 240))
             self.screen.blit(t, t.get_rect(center=r.center))
         y = self.log_top

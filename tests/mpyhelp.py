@@ -13,7 +13,7 @@ HW_MODULES = [
     "speedref/__init__.py", "speedref/ticks.py", "speedref/engine/__init__.py",
     "speedref/engine/errors.py", "speedref/hw/__init__.py", "speedref/hw/ring.py",
     "speedref/hw/capture.py", "speedref/hw/board_pico.py", "speedref/hw/board_esp32.py",
-    "speedref/hw/boards.py", "speedref/hw/buzzer.py", "speedref/hw/display.py",
+    "speedref/hw/boards.py", "speedref/hw/buzzer.py", "speedref/hw/display.py", "speedref/hw/leds.py",
     "speedref/inputs.py", "speedref/arbiter.py", "speedref/storage.py", "speedref/log.py",
     "speedref/device.py",
 ]

@@ -25,6 +25,7 @@ def test_boot_menu_options_remembered_and_saved_only_on_change(rig):
     assert rig.screen_name() == "Options"
     rig.tap(DOWN)  # Layout
     rig.tap(OK)  # pagat -> classic
+    rig.tap(UP)  # Start: BACK there leaves the options (on an option it steps back)
     writes = rig.store.writes
     rig.back()
     assert rig.store.load_settings()["speed"]["layout"] == "classic"

@@ -155,3 +155,43 @@ def test_log_lines_for_people_spell_out_slap_margins():
     assert describe({"ev": "slap", "game": "spit", "kind": "pile", "winner": None, "tie": [0, 1],
                      "margin_us": 400}) == "SLAP spit pile: tie P1 P2 (400 us apart)"
     assert describe({"ev": "false_start", "seat": 1, "early_us": 120000}) == "FALSE START P2 (120 ms early)"
+
+
+def test_log_lines_for_people_spell_out_deals_rounds_and_hands():
+    from sim.tui import describe
+    assert describe({"ev": "deal", "game": "speed", "deal": 1, "winner": 0, "left": 15,
+                     "totals": [15, 0], "flips": 1, "rebuilds": 0}) == \
+        "DEAL speed 1: P1 out, 15 left, totals 15-0 (1 flip, 0 rebuilds)"
+    assert describe({"ev": "round", "game": "spit", "round": 1, "restarts": 1, "cards": [20, 32],
+                     "cleared": 0, "slap": 1}) == \
+        "ROUND spit 1: P1 cleared, P2 took smaller, cards 20-32, 1 restart"
+    assert describe({"ev": "round", "game": "spit", "round": 4, "restarts": 10, "cards": [10, 42],
+                     "blocked": True}) == "ROUND spit 4: blocked, cards 10-42, 10 restarts"
+    assert describe({"ev": "hand", "game": "speedrun", "hand": 2, "first": 2, "trump": "raccoons",
+                     "ranking": "bell-1", "tricks": [4, 6, 2], "contracts": ["W9", "PASS", "MIDDLE"],
+                     "revealed": [True, False, True], "scores": [10, None, 4], "totals": [16, 4, 5],
+                     "over": False, "ended_early": False}) == \
+        ("HAND speedrun 2: raccoons bell-1, tricks 4/6/2, contracts W9* PASS MIDDLE*, "
+         "scores +10 - +4, totals 16/4/5")
+    assert describe({"ev": "hand", "game": "partners", "hand": 3, "scores": [48, 24, 0, 0],
+                     "doubled": True, "totals": [67, 52, 15, 2], "next_dealer": 3, "over": False,
+                     "dealer": 0, "contractor": 3, "partner": 2, "bid": 8, "trump": "spades",
+                     "tricks": [4, 2, 3, 4]}) == \
+        ("HAND partners 3: P4+P3 bid 8 spades, tricks 4/2/3/4, scores 48/24/0/0 (doubled), "
+         "totals 67/52/15/2, next dealer P4")
+
+
+def test_readable_script_output_has_no_raw_json_for_game_lines(tmp_path):
+    """The committed scripts' readable output: deal, round and hand lines in words."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    for game, word in (("speed", "DEAL "), ("spit", "ROUND "), ("speedrun", "HAND "),
+                       ("partners", "HAND ")):
+        out = subprocess.run([sys.executable, "-m", "sim", "--script",
+                              str(root / "tests" / "sim_scripts" / (game + ".txt"))],
+                             cwd=str(root), capture_output=True, text=True, check=True).stdout
+        lines = out.splitlines()
+        assert any(line.startswith(word) for line in lines), game
+        assert not any('"ev": "%s"' % word.strip().lower() in line for line in lines), game

@@ -1,5 +1,5 @@
 # The device loop: ring buffer -> input decoder -> app -> display, buzzer,
-# log.  The board's main loop and the desktop simulator both call step(now_us)
+# pad lights, log.  The board's main loop and the desktop simulator both call step(now_us)
 # on the same Device; only the objects handed in differ (real or virtual
 # pins, panel, PWM, console).
 #
@@ -31,13 +31,15 @@ ERROR_LOG_US = 10000000  # a repeating display error is logged once per 10 s
 
 class Device:
     def __init__(self, ring, app, log, store=None, display=None, buzzer=None, capture=None,
-                 console=None, inputs=None):
+                 console=None, inputs=None, leds=None):
         self.ring = ring
         self.app = app
         self.log = log
         self.store = store
         self.display = display
         self.buzzer = buzzer
+        self.leds = leds  # hw.leds.PadLeds (show(mask)), or None
+        self._lit = 0  # the mask the pad lights show
         self.capture = capture  # has poll() (IRQ or PIO path), or None
         self.console = console  # has readline() -> str or None, never blocks
         self.inputs = inputs or Inputs(app, on_stuck=self._stuck)
@@ -84,6 +86,9 @@ class Device:
             sound = self.app.pop_sound()
         if self.buzzer is not None:
             self.buzzer.update(now_us)
+        if self.leds is not None and self.app.lights != self._lit:
+            self._lit = self.app.lights
+            self.leds.show(self._lit)
         if self.ring.dropped != self._dropped:
             # Rare by design (a 64-slot ring, drained every few ms): say how
             # many snapshots were lost; the decoder resyncs levels anyway.

@@ -40,6 +40,18 @@ ERROR = (330, 200)      # something refused or went wrong
 
 _SOUND_SLOTS = const(4)
 
+# The hint a game screen with a free line shows: BACK opens the pause menu
+# (Continue, Undo last, Abandon game).  The flows draw it as a literal.
+BACK_HINT = "BACK: undo/quit"
+
+# Pad lights (one LED per pad, bit p of App.lights = pad p).  A verdict
+# lights its winner's pad (both on a tie) steadily, a false start blinks the
+# jumper's pad; either cue lasts LIGHT_US.  BLINK_US is half a blink.
+LIGHT_US = const(1500000)
+BLINK_US = const(125000)
+_BLINK = const(0x100)
+_FRESH = const(0x200)
+
 # The tie window a game gets when its setting is "auto" and no board says
 # otherwise: 5 ms, right for ESP32's soft interrupts (docs/timing.md).  On a
 # board, hw/boards.build passes the default of the capture path it runs; the
@@ -64,6 +76,13 @@ class App:
         self._redraw = True
         self.flow = None       # the running game, or None
         self.game_seq = None   # the running game's number: its record's id (SP-24)
+        # What the pad LEDs show now (bit p = pad p), worked out every pass:
+        # the device loop sets the pins from it.  Only a game on screen
+        # lights pads: its lights() (who is ready) and the timed cue below.
+        self.lights = 0
+        self._lf = None  # the running flow's lights method, or None
+        self._lc = 0     # the cue: pad mask, + _BLINK, + _FRESH until a tick stamps it
+        self._lt = 0     # when the cue began
         from speedref.app import menu
         self.settings = menu.merge_settings(self._load_settings())
         saved, problem = self._load_game()
@@ -116,6 +135,7 @@ class App:
         except RuleError as e:
             self._refused(e)
         self._flush()
+        self._set_lights(now_us)
 
     def pop_sound(self):
         if not self._s_count:
@@ -132,6 +152,12 @@ class App:
         if self._s_count < _SOUND_SLOTS:
             self._sounds[(self._s_head + self._s_count) % _SOUND_SLOTS] = cue
             self._s_count += 1
+
+    def light(self, mask, blink=False):
+        """A pad-light cue for LIGHT_US from the next tick: `mask` (bit p =
+        pad p) steady (a verdict) or blinking (a false start).  The latest
+        cue wins."""
+        self._lc = mask | _FRESH | (_BLINK if blink else 0)
 
     def redraw(self):
         """Ask for the current screen to be drawn again after this event."""
@@ -182,6 +208,8 @@ class App:
         """Leave the running flow (after finish or abandon) for the menu."""
         f = self.flow
         self.flow = None
+        self._lf = None
+        self._lc = 0
         if f is not None:
             unload_game(f.GAME)
         from speedref.app import menu
@@ -247,6 +275,8 @@ class App:
             self.emit({"ev": "error", "what": "app", "msg": "cannot start %s: %s" % (game, e)})
             self.message("Cannot start: %s" % e)
             return
+        self._lf = getattr(self.flow, "lights", None)
+        self._lc = 0
         self.show(self.flow)
 
     # ---- internals -----------------------------------------------------------
@@ -265,6 +295,28 @@ class App:
             self.show(Pause(self))
         else:
             self.screen.back(t_us)
+
+    def _set_lights(self, now_us):
+        # small ints only: nothing is allocated on a pass
+        f = self._lf
+        if f is None or self.screen is not self.flow:
+            self.lights = 0
+            return
+        m = f()
+        c = self._lc
+        if c & _FRESH:
+            c &= ~_FRESH
+            self._lc = c
+            self._lt = now_us
+        if c:
+            k = ticks_diff(now_us, self._lt)
+            if k >= LIGHT_US:
+                self._lc = 0
+            elif not c & _BLINK or (k // BLINK_US) % 2 == 0:
+                m |= c & 0xFF
+            else:
+                m &= ~c
+        self.lights = m
 
     def _flush(self):
         if self._redraw:

@@ -7,12 +7,15 @@ from speedref.app.core import Screen, UP, DOWN, OK, CLICK
 GAMES = ("speed", "spit", "speedrun", "partners")
 GAME_NAMES = ("Speed", "Spit", "Speed Run", "Partners")
 
-# Per game: (key, label, allowed values; the first is the default).
+# Per game: (key, label, allowed values in the order OK steps through them:
+# ascending, BACK steps back).  The default is the game's DEFAULTS value,
+# else the first.
 # Tie window "auto": the board's own default, which follows its capture
 # path (App.tie_default_us, docs/timing.md: 0.01 ms PIO, 0.1 ms rp2 pin
 # interrupts, 5 ms ESP32); a number is milliseconds.  "auto" took the place
 # of the old default 5, so a settings file holding 5 now gets "auto".
 TIE_MS = ("auto", 0, 1, 2, 10, 20, 50)
+DEFAULTS = {"speed": {"target": 25}, "speedrun": {"length": "long"}, "partners": {"target": 100}}
 OPTIONS = {
     "speed": (
         ("layout", "Layout", ("pagat", "classic")),
@@ -21,17 +24,17 @@ OPTIONS = {
         ("hand_limit", "Hand", (5, 6, 7)),
         ("slap_to_win", "Slap win", (False, True)),
         ("match", "Match", ("target", "best_of", "single")),
-        ("target", "Target", (25, 15, 50, 100)),
+        ("target", "Target", (15, 25, 50, 100)),
         ("tie_ms", "Tie ms", TIE_MS),
     ),
     "spit": (
         ("tie_ms", "Tie ms", TIE_MS),
     ),
     "speedrun": (
-        ("length", "Length", ("long", "short", "medium")),
+        ("length", "Length", ("short", "medium", "long")),
     ),
     "partners": (
-        ("target", "Target", (100, 150, 200, 50)),
+        ("target", "Target", (50, 100, 150, 200)),
     ),
 }
 
@@ -50,10 +53,17 @@ def merge_settings(saved):
             old = {}
         d = {}
         for key, label, values in OPTIONS[g]:
-            v = old.get(key, values[0])
-            d[key] = v if _allowed(v, values) else values[0]
+            dv = default(g, key, values)
+            v = old.get(key, dv)
+            d[key] = v if _allowed(v, values) else dv
         s[g] = d
     return s
+
+
+def default(game, key, values):
+    """An option's default value."""
+    d = DEFAULTS.get(game)
+    return d[key] if d and key in d else values[0]
 
 
 def _allowed(v, values):
@@ -142,8 +152,10 @@ class Games(Screen):
 
 
 class Options(Screen):
-    """The chosen game's options: OK on an option steps through its values,
-    OK on Start starts the game.  BACK returns to the game list."""
+    """The chosen game's options: UP/DOWN move between the rows; on an
+    option OK steps to its next value (ascending, round to the first) and
+    BACK to the one before; OK on Start starts the game, BACK there returns
+    to the game list."""
 
     def __init__(self, app, game):
         self.app = app
@@ -170,13 +182,19 @@ class Options(Screen):
             app.sound(CLICK)
             app.start(self.game, t_us, dict(self.opts))
         elif b == OK:
-            key, label, values = OPTIONS[self.game][self.cursor - 1]
-            i = values.index(self.opts[key]) if self.opts[key] in values else -1
-            self.opts[key] = values[(i + 1) % len(values)]
-            app.sound(CLICK)
-            app.redraw()
+            self._step(1)
+
+    def _step(self, d):
+        key, label, values = OPTIONS[self.game][self.cursor - 1]
+        i = values.index(self.opts[key]) if self.opts[key] in values else (-1 if d > 0 else 0)
+        self.opts[key] = values[(i + d) % len(values)]
+        self.app.sound(CLICK)
+        self.app.redraw()
 
     def back(self, t_us):
+        if self.cursor:
+            self._step(-1)  # one value back on an option row
+            return
         self._remember()
         self.app.show(Games(self.app))
 
@@ -193,4 +211,7 @@ class Options(Screen):
 
     def draw(self, fb):
         ui.title(fb, game_name(self.game))
-        ui.menu_rows(fb, self._items(), self.cursor, self.top)
+        items = self._items()
+        ui.menu_rows(fb, items, self.cursor, self.top)
+        if len(items) <= 5:  # room for a hint under the rows
+            fb.text("BACK: game list" if self.cursor == 0 else "OK:+1  BACK:-1", 0, 56, 1)

@@ -312,6 +312,7 @@ class PartnersFlow:
             fb.text("Final", 0, 28, 1)
             fb.text("bid", 0, 37, 1)
             ui.big(fb, str(self.bid), 56, 22, 3)
+            fb.text("BACK: undo/quit", 0, 47, 1)
             fb.text("UP/DOWN  OK", 0, 56, 1)
         elif ph == TRUMP:
             ui.title(fb, "Hand %d: trump" % n)
@@ -384,9 +385,9 @@ class PartnersFlow:
             if len(w) == 1:
                 fb.text("%s wins!" % NAMES[w[0]], 0, 47, 1)
             else:
-                fb.text("Shared:", 0, 47, 1)  # PT-20: shared by the tied top
-                for i in range(len(w)):
-                    fb.text(NAMES[w[i]], 58 + 17 * i, 47, 1)
+                # PT-20: shared by the tied top ("Shared: P3 P4")
+                s = " ".join([NAMES[p] for p in w])
+                fb.text("All four share" if len(w) == 4 else "Shared: " + s, 0, 47, 1)
             fb.text("OK: save & end", 0, 56, 1)
 
 

@@ -219,13 +219,14 @@ class SpeedFlow:
             r = speed.reserve_size(d.layout)
             ui.title(fb, "Deal %d: lay out" % n)
             if d.layout == "pagat":
-                fb.text("Each: %d cards" % per, 0, 12, 1)
-                fb.text("top 5 = hand", 0, 21, 1)
+                fb.text("Each: %d cards" % per, 0, 11, 1)
+                fb.text("top 5 = hand", 0, 20, 1)
             else:
-                fb.text("Each: 5 hand", 0, 12, 1)
-                fb.text("+ %d stock" % (per - 5), 0, 21, 1)
-            fb.text("Row: %d|1 1|%d" % (r, r), 0, 32, 1)
-            fb.text("reserve start", 0, 41, 1)
+                fb.text("Each: 5 hand", 0, 11, 1)
+                fb.text("+ %d stock" % (per - 5), 0, 20, 1)
+            fb.text("Row: %d|1 1|%d" % (r, r), 0, 29, 1)
+            fb.text("reserve start", 0, 38, 1)
+            fb.text("BACK: undo/quit", 0, 47, 1)
             fb.text("OK: next", 0, 56, 1)
         elif ph == READY:
             ui.title(fb, "Deal %d: ready?" % n)
@@ -248,8 +249,10 @@ class SpeedFlow:
             fb.text("Flips", 0, 14, 1)
             ui.big(fb, str(d.flips), 48, 12, 2)
             fb.text("Reserve: %s" % ("?" if d.reserve_left is None else d.reserve_left), 0, 30, 1)
+            # P1 from the left edge, P2 up to the right one: "P1 STUCK    P2 -"
             for p in (0, 1):
-                fb.text("%s %s" % (NAMES[p], "STUCK" if d.is_stuck(p) else "-"), 64 * p, 40, 1)
+                s = "%s %s" % (NAMES[p], "STUCK" if d.is_stuck(p) else "-")
+                fb.text(s, 0 if p == 0 else ui.W - 8 * len(s), 40, 1)
             if self.note:
                 fb.text(self.note, 0, 52, 1)
             else:
@@ -284,6 +287,7 @@ class SpeedFlow:
                 ui.center(fb, "Tie" if len(w) > 1 else "%s wins" % NAMES[w[0]], 40)
                 fb.text("OK: save & end", 0, 56, 1)
             else:
+                fb.text("BACK: undo/quit", 0, 44, 1)
                 fb.text("OK: next deal", 0, 56, 1)
 
     def can_undo(self):
@@ -318,6 +322,14 @@ class SpeedFlow:
         self.phase = phase
         self.app.redraw()
 
+    def lights(self):
+        """Pads lit by the game's state (App adds verdict and false-start
+        cues): in READY, the pads of the players who are ready."""
+        if self.phase != READY:
+            return 0
+        d = self.deal
+        return (1 if d.is_ready(0) else 0) | (2 if d.is_ready(1) else 0)
+
     def _new_deal(self):
         self.deal = self.match.new_deal()
         self.entries = ""
@@ -337,6 +349,7 @@ class SpeedFlow:
         self.app.emit({"ev": "false_start", "game": "speed", "deal": self.match.hands_played + 1,
                        "seat": p, "early_us": early, "count": self.false_starts[p]})
         self.app.sound(FOUL)
+        self.app.light(1 << p, True)
         self.note = "False starts!" if self.countdown.fouled == 3 else "False start %s!" % NAMES[p]
         self.app.redraw()
 
@@ -433,7 +446,9 @@ class SpeedFlow:
             self.verdict = v
         if v.winner is None:
             self._log_slap(v)
-            self.note = v.text() + ": again"
+            self.app.light(3)  # a tie: both pads
+            t = v.text()
+            self.note = t + " again" if len(t) <= 10 else t  # 16 characters a line
             self.verdict = None
             self.racing = False
             self.app.sound(ERROR)
@@ -447,8 +462,11 @@ class SpeedFlow:
             return
         self.verdict = None
         self.racing = False
-        self.slap_text = v.text()  # "P1 by 3.2 ms" on the claim screen
+        # "P1 by 3.2 ms" on the claim screen; a lone slap has no margin, and
+        # the claimant's name is already there in big letters
+        self.slap_text = v.text() if v.margin_us is not None else ""
         self._log_slap(v)
+        self.app.light(1 << w)
         self._claim(w, now_us)
         self.app.sound(WIN)
 

@@ -450,10 +450,12 @@ class SpeedRunFlow:
             fb.text("1st card: %s" % NAMES[g.first], 0, 11, 1)
             fb.text("%s %s choose" % (NAMES[a], NAMES[b]), 0, 20, 1)
             fb.text("%s leads" % NAMES[g.leader()], 0, 29, 1)
+            # how tricks are entered, from the first hand on (SR-11, SR-21)
             if g.hands_played == 0:
-                fb.text("Holder: tap pad", 0, 38, 1)
+                fb.text("Holder: tap pad", 0, 38, 1)  # SR-5
+                fb.text("Trick won: tap", 0, 47, 1)
             else:
-                fb.text("Tap pad: trick", 0, 38, 1)
+                fb.text("Trick won: tap", 0, 38, 1)
                 fb.text("Hold pad: reveal", 0, 47, 1)
             fb.text("OK: trump", 0, 56, 1)
         elif ph == TRUMP or ph == RANK:
@@ -462,6 +464,7 @@ class SpeedRunFlow:
             ui.center(fb, "%s or %s chose" % (NAMES[a], NAMES[b]), 12)
             if ph == TRUMP:
                 ui.big_center(fb, TRUMP_WORDS[self.cursor], 24, 2)
+                ui.center(fb, "BACK: undo/quit", 44)
             else:
                 ui.big_center(fb, RANK_WORDS[self.cursor], 24, 2)
                 r = speedrun.RANKINGS[self.cursor]
@@ -486,7 +489,8 @@ class SpeedRunFlow:
             s = self.seat
             ui.title(fb, "%s %s?" % (NAMES[s], "contract" if ph == CONTRACT else "Redo which"))
             c = self.choices[self.cursor]
-            ui.center(fb, "%d tricks" % g.tricks[s], 12)
+            t = g.tricks[s]
+            ui.center(fb, "1 trick" if t == 1 else "%d tricks" % t, 12)
             ui.big_center(fb, word(c), 24, 3)
             if c[:5] == "FOUL:":  # SR-30: a card that may not be played
                 ui.center(fb, "illegal: +%d" % speedrun.FOUL_SCORE, 44)
@@ -501,7 +505,9 @@ class SpeedRunFlow:
                 _ctext(fb, short(c) + ("*" if rev[p] else ""), x, 11)
                 sc = self.scores[p]
                 _ctext(fb, "-" if sc is None else ("%+d" % sc), x, 20)
-            self._columns(fb, g.totals, 30)
+            for p in (0, 1, 2):  # whose column: the totals below
+                _ctext(fb, NAMES[p], 43 * p, 29)
+            self._columns(fb, g.totals, 38, 2)
             if g.over:
                 fb.text("Early end! OK" if g.ended_early else "Last hand! OK", 0, 56, 1)
             else:

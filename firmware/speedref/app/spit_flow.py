@@ -238,7 +238,9 @@ class SpitFlow:
             for p in (0, 1):
                 x = 64 * p
                 ui.big(fb, str(g.spit_left[p]), x + 16, 20, 2)
-                fb.text("%s %s" % (NAMES[p], "STUCK" if self.stuck[p] else "-"), x, 38, 1)
+                # P1 from the left edge, P2 up to the right one: "P1 STUCK    P2 -"
+                s = "%s %s" % (NAMES[p], "STUCK" if self.stuck[p] else "-")
+                fb.text(s, 0 if p == 0 else ui.W - 8 * len(s), 38, 1)
             if self.note:
                 fb.text(self.note, 0, 52, 1)
             else:
@@ -318,6 +320,14 @@ class SpitFlow:
         self.phase = phase
         self.app.redraw()
 
+    def lights(self):
+        """Pads lit by the game's state (App adds verdict and false-start
+        cues): in READY, the pads of the players who are ready."""
+        if self.phase != READY:
+            return 0
+        r = self.ready
+        return (1 if r[0] else 0) | (2 if r[1] else 0)
+
     def _false_start(self, p, early_us, t_us=None):
         # SPIT-18: nobody turns a card (or slaps) before GO.  In a countdown
         # the first false start calls it off (timing.Countdown): until it is
@@ -330,6 +340,7 @@ class SpitFlow:
                        "seat": p, "early_us": early_us, "count": self.false_starts[p],
                        "when": "slap" if ph == SLAP else ("start" if ph == START else "restart")})
         self.app.sound(FOUL)
+        self.app.light(1 << p, True)
         if ph != SLAP and self.countdown.fouled == 3:
             self.note = "False starts!"  # both jumped
         else:
@@ -434,6 +445,7 @@ class SpitFlow:
         self.armed = False
         self.entries += "ab"[w]
         self.slap_text = v.text() if v.winner is not None else v.text() + ": " + NAMES[w]
+        self.app.light(3 if v.winner is None else 1 << w)  # a tie: both pads
         d = v.to_dict()
         d["ev"] = "slap"
         d["game"] = "spit"

@@ -104,6 +104,10 @@ def build(board=None, root="/data"):
                       timeout=board.I2C_TIMEOUT_US)
     display = Display(i2c, board.OLED_ADDR)
     buzzer = Buzzer(machine.PWM(machine.Pin(board.BUZZER_PIN)))
+    leds = None
+    if getattr(board, "PAD_LED_PINS", None):
+        from speedref.hw import leds as padleds
+        leds = padleds.make(machine, board.PAD_LED_PINS)
     store = Store(root)
     capture, mode = make_capture(board, ring, machine)  # the ring holds any early press
     tie = tie_default_us(board, mode)
@@ -111,4 +115,4 @@ def build(board=None, root="/data"):
     log.emit({"ev": "boot", "board": board.NAME, "capture": mode, "tie_us": tie,
               "platform": sys.platform, "chip": chip(_uname_machine())})
     return Device(ring, app, log, store=store, display=display, buzzer=buzzer,
-                  capture=capture, console=UsbConsole())
+                  capture=capture, console=UsbConsole(), leds=leds)

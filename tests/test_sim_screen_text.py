@@ -1,0 +1,308 @@
+"""What the OLED says on the game screens, read off the simulator's frame
+(the firmware's own frame buffer, through the device loop and the emulated
+SSD1306), and the pad lights the board sets: one virtual board per test,
+driven by button edges at exact simulated times."""
+import pytest
+
+from sim import font8x8, oled
+from sim.board import Board
+
+P1, P2, P3, P4, UP, DOWN, OK, BACK = range(8)
+
+
+def _glyphs(s):
+    out = bytearray()
+    for ch in s:
+        i = (ord(ch) - 32) * 8
+        out += font8x8.FONT[i:i + 8]
+    return bytes(out)
+
+
+def bands(frame):
+    """For each top row y: the 8-row band's columns as bytes (bit n = row y+n)."""
+    cols = [0] * oled.WIDTH
+    for x in range(oled.WIDTH):
+        v = 0
+        for page in range(8):
+            v |= frame[page * oled.WIDTH + x] << (8 * page)
+        cols[x] = v
+    return [(y, bytes((c >> y) & 0xFF for c in cols)) for y in range(oled.HEIGHT - 7)]
+
+
+def find(frame, s, inverted=False):
+    """The (x, y) where the 8x8 font shows `s` exactly (dark on lit when
+    inverted: a title bar or the menu's cursor row), or None."""
+    needle = _glyphs(s)
+    if inverted:
+        needle = bytes(b ^ 0xFF for b in needle)
+    for y, band in bands(frame):
+        x = band.find(needle)
+        if x >= 0:
+            return x, y
+    return None
+
+
+def dark_rows(frame, y0, y1):
+    return not any(oled.lit(frame, x, y) for y in range(y0, y1) for x in range(oled.WIDTH))
+
+
+class Rig:
+    def __init__(self):
+        self.b = Board()
+        self.t = 0
+        self.b.step()
+
+    def wait(self, us):
+        self.t += us
+        self.b.run_until(self.t)
+
+    def edge(self, button, down, after_us=60000):
+        self.t += after_us
+        self.b.event(self.t, button, down)
+
+    def tap(self, button, hold_us=60000):
+        self.edge(button, True)
+        self.edge(button, False, hold_us)
+
+    def frame(self):
+        return self.b.screen()
+
+    def shows(self, s, inverted=False):
+        return find(self.frame(), s, inverted) is not None
+
+    def start(self, game, **opts):
+        from speedref.app import menu
+        o = dict(menu.merge_settings({})[game])
+        o.update(opts)
+        self.b.app.start(game, self.b.now(), o)
+        self.b.step()
+
+    def phase(self):
+        return self.b.app.flow.phase
+
+
+@pytest.fixture
+def rig():
+    r = Rig()
+    yield r
+    r.b.close()
+
+
+def speed_to_play(rig, **opts):
+    from speedref.app import speed_flow as sf
+    rig.start("speed", **opts)
+    rig.tap(OK)  # layout -> ready
+    assert rig.phase() == sf.READY
+    rig.tap(P1)
+    rig.tap(P2)
+    rig.wait(3100000)  # 3, 2, 1, GO
+    assert rig.phase() == sf.PLAY
+
+
+# ---- Speed ------------------------------------------------------------------
+def test_speed_stuck_line_keeps_the_two_players_apart(rig):
+    speed_to_play(rig)
+    rig.edge(P1, True)
+    rig.wait(600000)  # held 0.5 s: stuck (SP-14)
+    f = rig.frame()
+    assert find(f, "P1 STUCK") == (0, 40)
+    assert find(f, "P2 -") == (oled.WIDTH - 32, 40)  # at the right edge, not after STUCK
+    assert find(f, "P1 STUCKP2") is None
+
+
+def test_speed_layout_hints_at_back_and_ready_pads_light(rig):
+    from speedref.app import speed_flow as sf
+    rig.start("speed")
+    assert rig.shows("BACK: undo/quit") and rig.shows("OK: next")
+    assert rig.b.lights == (False, False, False, False)
+    rig.tap(OK)
+    rig.tap(P2)  # P2 is ready: its pad lights while the others wait
+    assert rig.phase() == sf.READY and rig.b.lights == (False, True, False, False)
+    rig.tap(P1)  # both ready: the countdown, lights out
+    assert rig.b.lights == (False, False, False, False)
+
+
+def test_speed_lone_slap_shows_the_name_once_and_lights_the_winner(rig):
+    from speedref.app import speed_flow as sf
+    speed_to_play(rig, slap_to_win=True)
+    rig.tap(P2)  # a slap nobody answers: P2 is out (SP-17)
+    rig.wait(600000)
+    assert rig.phase() == sf.CLAIM
+    f = rig.frame()
+    assert dark_rows(f, 10, 22)  # no small "P2" over the big one
+    assert find(f, "P2 tap: withdraw")
+    assert rig.b.lights == (False, True, False, False)
+    rig.wait(1600000)  # the verdict's light lasts 1.5 s
+    assert rig.b.lights == (False, False, False, False)
+
+
+def test_speed_slap_with_a_margin_still_shows_it(rig):
+    speed_to_play(rig, slap_to_win=True)
+    rig.edge(P1, True)
+    rig.edge(P2, True, 7300)
+    rig.edge(P1, False)
+    rig.edge(P2, False)
+    rig.wait(600000)
+    assert rig.shows("P1 by 7.3 ms")
+    assert rig.b.lights == (True, False, False, False)
+
+
+def test_speed_tie_lights_both_pads(rig):
+    speed_to_play(rig, slap_to_win=True)
+    rig.edge(P1, True)
+    rig.edge(P2, True, 1000)  # within the 5 ms tie window
+    rig.edge(P1, False)
+    rig.edge(P2, False)
+    rig.wait(100000)
+    assert rig.shows("Tie 1.0 ms again")  # the whole line: 16 characters
+    assert rig.b.lights == (True, True, False, False)
+
+
+def test_speed_false_start_blinks_the_jumpers_pad(rig):
+    rig.start("speed")
+    rig.tap(OK)
+    rig.tap(P1)
+    rig.tap(P2)  # the countdown starts at this press
+    rig.wait(200000)
+    rig.edge(P2, True)  # long before GO: a false start (SP-22)
+    seen = []
+    for _ in range(12):  # every 125 ms: on, off, on, ... (P1 dark throughout)
+        seen.append(rig.b.lights)
+        rig.wait(125000)
+    assert set(s[0] for s in seen) == {False}
+    assert set(s[1] for s in seen) == {True, False}
+    assert seen[0][1] and not seen[1][1] and seen[2][1]
+    rig.wait(1000000)
+    assert rig.b.lights == (False, False, False, False)
+
+
+def test_lights_are_dark_on_the_pause_menu(rig):
+    rig.start("speed")
+    rig.tap(OK)
+    rig.tap(P1)
+    assert rig.b.lights[0]
+    rig.tap(BACK)
+    assert rig.shows("Paused", inverted=True)
+    assert rig.b.lights == (False, False, False, False)
+
+
+# ---- Spit ---------------------------------------------------------------------
+def test_spit_stuck_line_keeps_the_two_players_apart(rig):
+    from speedref.app import spit_flow as sp
+    rig.start("spit")
+    rig.tap(OK)  # layout -> ready
+    rig.tap(P1)
+    assert rig.b.lights == (True, False, False, False)
+    rig.tap(P2)
+    rig.wait(3100000)
+    assert rig.phase() == sp.PLAY
+    rig.edge(P2, True)
+    rig.wait(600000)
+    f = rig.frame()
+    assert find(f, "P1 -") == (0, 38)
+    assert find(f, "P2 STUCK") == (oled.WIDTH - 64, 38)
+
+
+# ---- Speed Run ------------------------------------------------------------------
+def test_speedrun_hand_one_says_how_tricks_are_entered(rig):
+    rig.start("speedrun")
+    assert rig.shows("Holder: tap pad") and rig.shows("Trick won: tap")
+
+
+def test_speedrun_one_trick_is_singular_and_scores_have_column_labels(rig):
+    from speedref.app import speedrun_flow as sr
+    rig.start("speedrun")
+    rig.tap(OK)  # hand -> trump
+    assert rig.shows("BACK: undo/quit")
+    rig.tap(OK)  # trump -> ranking
+    rig.tap(OK)  # ranking -> play
+    assert rig.phase() == sr.PLAY
+    for p in [P1] + [P2] * 11:
+        rig.tap(p)
+    assert rig.phase() == sr.CONTRACT
+    assert rig.shows("P1 contract?", inverted=True)
+    assert rig.shows("1 trick") and not rig.shows("1 tricks")
+    rig.tap(OK)
+    assert rig.shows("11 tricks")
+    while rig.phase() != sr.RESULT:
+        rig.tap(OK)
+    f = rig.frame()
+    for p in range(3):  # each name centred over its column of totals
+        assert find(f, "P%d" % (p + 1)) == (43 * p + 13, 29)
+
+
+# ---- Partners ---------------------------------------------------------------------
+def test_partners_shared_win_names_are_spaced(rig):
+    from speedref.app import partners_flow as pf
+    rig.start("partners")
+    rig.tap(P1)  # P1 deals first
+    assert rig.phase() == pf.BID and rig.shows("BACK: undo/quit")
+    rig.tap(OK)  # bid 7
+    rig.tap(OK)  # trump
+    rig.tap(P2)  # P2 won the bid
+    rig.tap(P4)  # P4 is the partner (opposite: no swap)
+    while rig.phase() == pf.SWAP:
+        rig.tap(OK)
+    for p in [P2] * 5 + [P1] * 4 + [P3] * 4:  # 5 of 7: failed (PT-15)
+        rig.tap(p)
+    rig.tap(OK)  # hand -> totals
+    rig.tap(DOWN)  # stop?
+    rig.tap(OK)  # yes: the game stops with the defenders P1 and P3 level on top
+    assert rig.phase() == pf.FINAL
+    assert rig.b.app.flow.game.winners() == [0, 2]
+    f = rig.frame()
+    assert find(f, "Shared: P1 P3") == (0, 47)
+
+
+# ---- Setup options ------------------------------------------------------------------
+def _speed_options(rig):
+    rig.tap(OK)  # boot -> games
+    rig.tap(OK)  # Speed
+    for _ in range(7):  # Start, Layout, Jokers, Doubles, Hand, Slap win, Match, Target
+        rig.tap(DOWN)
+
+
+def test_setup_target_steps_up_with_ok_and_back_with_back(rig):
+    _speed_options(rig)
+    assert rig.shows("Target: 25", inverted=True)  # the default
+    rig.tap(OK)
+    assert rig.shows("Target: 50", inverted=True)
+    rig.tap(OK)
+    assert rig.shows("Target: 100", inverted=True)
+    rig.tap(BACK)  # one press too many: BACK takes it back
+    assert rig.shows("Target: 50", inverted=True)
+    rig.tap(BACK)
+    rig.tap(BACK)
+    assert rig.shows("Target: 15", inverted=True)
+    rig.tap(BACK)  # round from the smallest to the largest
+    assert rig.shows("Target: 100", inverted=True)
+    assert type(rig.b.app.screen).__name__ == "Options"
+
+
+def test_setup_values_ascend_and_back_leaves_from_start(rig):
+    from speedref.app import menu
+    for game, key in (("speed", "target"), ("partners", "target")):
+        values = dict((k, v) for k, _, v in menu.OPTIONS[game])[key]
+        assert list(values) == sorted(values)
+    assert menu.merge_settings({})["speed"]["target"] == 25
+    assert menu.merge_settings({})["partners"]["target"] == 100
+    assert menu.merge_settings({})["speedrun"]["length"] == "long"
+    _speed_options(rig)
+    for _ in range(7):
+        rig.tap(UP)
+    rig.tap(BACK)  # on Start: back to the game list
+    assert rig.shows("Choose a game", inverted=True)
+
+
+def test_setup_hint_when_there_is_room(rig):
+    rig.tap(OK)
+    rig.tap(DOWN)  # Spit: Start and one option
+    rig.tap(OK)
+    assert rig.shows("BACK: game list")
+    rig.tap(DOWN)
+    assert rig.shows("OK:+1  BACK:-1")
+    assert rig.shows("Tie ms: auto", inverted=True)
+    rig.tap(OK)
+    assert rig.shows("Tie ms: 0", inverted=True)
+    rig.tap(BACK)
+    assert rig.shows("Tie ms: auto", inverted=True)
