@@ -111,7 +111,10 @@ STATUS_RX_ROOM = const((1 << 4) | FIFO_DEPTH)
 # rp2.asm_pio's program list ends with execctrl, shiftctrl, out_init,
 # set_init, sideset_init (its length differs between ports and versions).
 _PROG_EXECCTRL = const(-5)
-LATE_US = const(2000)  # a word read this long after its push waited for a stalled CPU
+# A word read this long after its push came close to being dated a period
+# off (half the 570 ms count period): counted in `late`.  Words that wait out
+# a flash erase (~45 ms) keep exact times and are not late.
+LATE_US = const(285000)
 
 
 def pio_source(n):
@@ -179,7 +182,7 @@ class PioDecoder:
         self._wrap_frac = period % cycles_per_us
         self.samples = 0  # words decoded
         self.wraps = 0  # count periods passed between two words
-        self.late = 0  # words read more than LATE_US after their push
+        self.late = 0  # words read more than LATE_US after their push (nearly misdated)
         self.full = 0  # drains that found the FIFO full (changes may have waited)
         self.anchor(0)
 
