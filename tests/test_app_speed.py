@@ -253,6 +253,52 @@ def test_press_at_go_instant_is_not_a_false_start(rig):
     assert f.phase == sf.PLAY and f.false_starts == [0, 0]
 
 
+@pytest.mark.parametrize("tick_first", [False, True])
+@pytest.mark.parametrize("slap_to_win", [False, True])
+def test_a_press_at_the_go_instant_neither_claims_nor_slaps_SP25(rig, tick_first, slap_to_win):
+    rig.app.start("speed", rig.t, speed_opts(slap_to_win=slap_to_win))
+    rig.tap(OK)
+    rig.tap(0)
+    rig.press(1)
+    t_go = (rig.t + 3000000) % (1 << 30)
+    rig.release(1)
+    f = rig.app.flow
+    if tick_first:
+        rig.app.tick(t_go)  # GO given by the device loop's tick ...
+    rig.t = t_go
+    rig.press(0)  # ... or by this press: either way a press at the instant
+    rig.wait(60 * MS)
+    rig.release(0)
+    rig.wait(600 * MS)
+    assert f.phase == sf.PLAY and f.false_starts == [0, 0], "SP-25: GO came, no false start"
+    assert f.entries == "" and rig.log.of("slap") == [], "SP-25: a press at GO is no claim, no slap"
+    rig.tap(0)  # the next press plays
+    assert f.phase == sf.CLAIM if not slap_to_win else rig.log.of("slap")
+
+
+@pytest.mark.parametrize("tick_first", [False, True])
+def test_a_press_at_the_flip_instant_is_no_claim_SP25(rig, tick_first):
+    rig.app.start("speed", rig.t)
+    start_deal(rig)
+    f = rig.app.flow
+    rig.press(0)
+    rig.press(1)
+    rig.wait(sf.HOLD_US)
+    assert f.phase == sf.FLIP
+    t_go = (f.countdown.t0 + 3000000) % (1 << 30)
+    rig.release(0)
+    rig.release(1)
+    rig.wait((t_go - rig.t) % (1 << 30) - 1)
+    if tick_first:
+        rig.app.tick(t_go)
+    rig.t = t_go
+    rig.press(0)
+    rig.wait(60 * MS)
+    rig.release(0)
+    rig.wait(600 * MS)
+    assert f.deal.flips == 1 and f.phase == sf.PLAY and f.entries == "F", "SP-25"
+
+
 # ---- stuck, flips, rebuilds -----------------------------------------------------
 def test_one_stuck_player_flips_nothing_both_stuck_flip_SP14(rig):
     rig.app.start("speed", rig.t)
