@@ -277,6 +277,22 @@ def test_a_press_at_the_go_instant_neither_claims_nor_slaps_SP25(rig, tick_first
 
 
 @pytest.mark.parametrize("tick_first", [False, True])
+def test_pause_at_the_go_instant_comes_after_go_SP25(rig, tick_first):
+    rig.app.start("speed", rig.t)
+    rig.tap(OK)
+    rig.tap(0)
+    rig.press(1)
+    t_go = (rig.t + 3000000) % (1 << 30)
+    rig.release(1)
+    f = rig.app.flow
+    if tick_first:
+        rig.app.tick(t_go)
+    rig.t = t_go
+    pause_pick(rig, "Continue")
+    assert f.phase == sf.PLAY and f.deal.phase == "play", "SP-25: GO was due when the pause opened"
+
+
+@pytest.mark.parametrize("tick_first", [False, True])
 def test_a_press_at_the_flip_instant_is_no_claim_SP25(rig, tick_first):
     rig.app.start("speed", rig.t)
     start_deal(rig)

@@ -261,7 +261,15 @@ class App:
     def _back(self, t_us):
         f = self.flow
         if f is not None and self.screen is f:
-            f.interrupt(t_us)  # cancel whatever was timed (countdowns, races)
+            # What was due by now happens first (a GO at this very instant,
+            # SP-25), then whatever was timed is cancelled (countdowns, races)
+            try:
+                f.tick(t_us)
+            except RuleError as e:
+                self._refused(e)
+            if self.flow is not f or self.screen is not f:
+                return
+            f.interrupt(t_us)
             self.show(Pause(self))
         else:
             self.screen.back(t_us)
