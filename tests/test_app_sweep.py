@@ -279,7 +279,7 @@ def tap(rig, b, hold=TAP_US):
 
 # ---- the four games -----------------------------------------------------------------
 @pytest.mark.parametrize("slap_to_win", [False, True])
-def test_speed_sweep_SP16_SP22_SP23(rig, slap_to_win):
+def test_speed_sweep_SP16_SP22_SP23_SP25(rig, slap_to_win):
     sw = Sweep(2)
     rig.app.start("speed", rig.t, speed_opts(slap_to_win=slap_to_win))
     f = rig.app.flow
@@ -293,7 +293,7 @@ def test_speed_sweep_SP16_SP22_SP23(rig, slap_to_win):
     rig.wait(TAP_US)
     rig.release(1)
     sw.at(rig, "COUNT_DOWN", pre_go=True)
-    countdown_stops(sw, rig, "start", t0)
+    countdown_stops(sw, rig, "start", t0, hold_set(spd.HOLD_US))
     assert f.phase == spd.PLAY
     rig.wait(200 * MS)
     sw.at(rig, "PLAY", hold_set(spd.HOLD_US))
@@ -306,7 +306,7 @@ def test_speed_sweep_SP16_SP22_SP23(rig, slap_to_win):
     t0 = f.countdown.t0
     rig.release(0)
     rig.release(1)
-    countdown_stops(sw, rig, "flip", t0)
+    countdown_stops(sw, rig, "flip", t0, hold_set(spd.HOLD_US))
     rig.wait(200 * MS)
     if slap_to_win:
         rig.press(0)
@@ -334,7 +334,7 @@ def test_speed_sweep_SP16_SP22_SP23(rig, slap_to_win):
     assert sw.probes > 500
 
 
-def test_spit_sweep_SPIT18_SPIT19(rig):
+def test_spit_sweep_SPIT18_SPIT19_SPIT20(rig):
     sw = Sweep(2)
     rig.app.start("spit", rig.t, spit_opts())
     f = rig.app.flow
@@ -347,7 +347,7 @@ def test_spit_sweep_SPIT18_SPIT19(rig):
     rig.wait(TAP_US)
     rig.release(1)
     sw.at(rig, "START", pre_go=True)
-    countdown_stops(sw, rig, "start", t0)
+    countdown_stops(sw, rig, "start", t0, hold_set(spt.HOLD_US))
     rig.wait(200 * MS)
     sw.at(rig, "PLAY", hold_set(spt.HOLD_US))
     rig.press(0)
@@ -360,7 +360,7 @@ def test_spit_sweep_SPIT18_SPIT19(rig):
     rig.release(0)
     rig.release(1)
     sw.at(rig, "RESTART", pre_go=True)
-    countdown_stops(sw, rig, "restart", t0)
+    countdown_stops(sw, rig, "restart", t0, hold_set(spt.HOLD_US))
     rig.wait(200 * MS)
     tap(rig, 0)
     assert f.phase == spt.SLAP
@@ -420,8 +420,7 @@ def test_speedrun_sweep_SR12_SR21(rig):
     assert sw.probes > 500
 
 
-def test_partners_sweep_PT13(rig):
-    from app_partners_game import start, enter_contract, Table
+def test_partners_sweep_PT13_PT23(rig):
     sw = Sweep(4)
     rig.app.start("partners", rig.t, {"target": 100})
     f = rig.app.flow
