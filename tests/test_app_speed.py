@@ -315,6 +315,27 @@ def test_a_press_at_the_flip_instant_is_no_claim_SP25(rig, tick_first):
     assert f.deal.flips == 1 and f.phase == sf.PLAY and f.entries == "F", "SP-25"
 
 
+def test_a_hold_let_go_before_the_device_looked_is_still_a_hold_SP26(rig):
+    rig.app.start("speed", rig.t)
+    start_deal(rig)
+    f = rig.app.flow
+    rig.press(1)
+    rig.wait(sf.HOLD_US)  # P2 stuck
+    rig.press(0)
+    rig.t = (rig.t + sf.HOLD_US) % (1 << 30)  # no tick while P1's pad was down
+    rig.release(0)
+    assert f.phase == sf.FLIP, "SP-26: both stuck, the flip countdown runs"
+    rig.release(1)
+    rig.wait(3100 * MS)
+    rig.tap(0)
+    assert f.phase == sf.CLAIM
+    rig.wait(sf.CLAIM_WAIT_US)
+    rig.press(1)
+    rig.t = (rig.t + sf.HOLD_US) % (1 << 30)
+    rig.release(1)
+    assert f.phase == sf.LEFT, "SP-26: the opponent's hold is a yes"
+
+
 # ---- stuck, flips, rebuilds -----------------------------------------------------
 def test_one_stuck_player_flips_nothing_both_stuck_flip_SP14(rig):
     rig.app.start("speed", rig.t)

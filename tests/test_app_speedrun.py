@@ -335,6 +335,15 @@ def test_a_redo_shows_as_redo_never_its_contract_SR31(rig, revealed):
         assert rig.log.of("reveal")[-1]["contract"] == "REDO", "SR-31: revealed as a Redo only"
 
 
+def test_a_hold_let_go_before_the_device_looked_is_still_a_reveal_SR32(rig):
+    f = start(rig)
+    G.choose(rig, "none", "10-high")
+    rig.press(0)
+    rig.t = (rig.t + rf.HOLD_US) % (1 << 30)  # no tick while the pad was down
+    rig.release(0)
+    assert f.phase == rf.REVEAL and f.seat == 0 and f.g.tricks == [0, 0, 0], "SR-32"
+
+
 # ---- undo, abandon -----------------------------------------------------------------
 def test_undo_last_trick_and_reveal_through_the_pause_menu_SR12(rig):
     f = start(rig)

@@ -176,6 +176,17 @@ def test_a_press_at_the_go_instant_is_never_a_clearing_SPIT20(rig, tick_first, r
     assert f.phase == sp.SLAP
 
 
+def test_a_hold_let_go_before_the_device_looked_is_still_stuck_SPIT21(rig):
+    f = start(rig)
+    start_round(rig)
+    rig.press(1)
+    rig.wait(sp.HOLD_US)  # P2 stuck
+    rig.press(0)
+    rig.t = (rig.t + sp.HOLD_US) % (1 << 30)  # no tick while P1's pad was down
+    rig.release(0)
+    assert f.phase == sp.RESTART and f.entries == "S", "SPIT-21: both stuck, spit again; no clearing"
+
+
 # ---- stuck calls and restarts ----------------------------------------------------
 def test_one_stuck_player_restarts_nothing_both_stuck_restart_SPIT8(rig):
     f = start(rig)

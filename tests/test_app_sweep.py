@@ -13,7 +13,10 @@ What a table relies on, checked after every probe:
   - every verdict is logged once: each log line kind moves with the
     state it reports (deals, rounds, hands, slaps, false starts, reveals);
   - undo (the pause menu) after a probe that made one entry gives back the
-    state before it exactly, its counters included (SP-23).
+    state before it exactly, its counters included (SP-23);
+  - a press means the same whether or not the device ticked at the GO
+    instant or while the pad was held to its threshold (SP-25, SPIT-20,
+    SP-26, SPIT-21, SR-32).
 Deterministic: the rig's own clock (it crosses the 2**30 tick wrap)."""
 import copy
 import itertools
@@ -168,7 +171,10 @@ def probe(rig, combo, hold_us, pre_go):
         rig.press(b)
     v_pressed = view(rig)
     started = v_pressed[3] > v0[3]  # this press gave GO (no tick had yet)
-    rig.wait(hold_us)
+    if hold_us < 0:
+        rig.skip(-hold_us)
+    else:
+        rig.wait(hold_us)
     if pre_go:
         # SP-22, SPIT-18: whatever was pressed before GO, no score moved
         assert view(rig)[0] == v0[0] and v_pressed[0] == v0[0], (
@@ -236,11 +242,18 @@ class Sweep:
                 self.probes += 1
                 if len(combo) == 1 and BACK not in combo:
                     undo_check(r, v0, v1, combo)
+        for (combo, h), v in out.items():
+            if h < 0:
+                assert v == out[combo, -h], (
+                    "SP-26, SPIT-21, SR-32: %r held %d us means one thing with or without a tick "
+                    "while it was down, at %s" % (combo, -h, name))
         return out
 
 
 def hold_set(hold_us):
-    return (TAP_US, hold_us - 1, hold_us)
+    """A tap, held to just before the threshold, to it with the device's
+    ticks, and to it with no tick while the pad was down (negative)."""
+    return (TAP_US, hold_us - 1, hold_us, -hold_us)
 
 
 def countdown_stops(sw, rig, name, t_start, holds=(TAP_US,)):
@@ -279,7 +292,7 @@ def tap(rig, b, hold=TAP_US):
 
 # ---- the four games -----------------------------------------------------------------
 @pytest.mark.parametrize("slap_to_win", [False, True])
-def test_speed_sweep_SP16_SP22_SP23_SP25(rig, slap_to_win):
+def test_speed_sweep_SP16_SP22_SP23_SP25_SP26(rig, slap_to_win):
     sw = Sweep(2)
     rig.app.start("speed", rig.t, speed_opts(slap_to_win=slap_to_win))
     f = rig.app.flow
@@ -334,7 +347,7 @@ def test_speed_sweep_SP16_SP22_SP23_SP25(rig, slap_to_win):
     assert sw.probes > 500
 
 
-def test_spit_sweep_SPIT18_SPIT19_SPIT20(rig):
+def test_spit_sweep_SPIT18_SPIT19_SPIT20_SPIT21(rig):
     sw = Sweep(2)
     rig.app.start("spit", rig.t, spit_opts())
     f = rig.app.flow
@@ -382,7 +395,7 @@ def test_spit_sweep_SPIT18_SPIT19_SPIT20(rig):
     assert sw.probes > 500
 
 
-def test_speedrun_sweep_SR12_SR21(rig):
+def test_speedrun_sweep_SR12_SR21_SR32(rig):
     sw = Sweep(3)
     rig.app.start("speedrun", rig.t, {"length": "short"})
     f = rig.app.flow
