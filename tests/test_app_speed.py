@@ -80,6 +80,15 @@ def test_long_ok_is_back(rig):
     assert rig.phase() == sf.LAYOUT
 
 
+def test_a_long_ok_let_go_before_the_device_looked_is_back_SP26(rig):
+    from speedref.app.core import LONG_OK_US
+    rig.app.start("speed", rig.t)
+    rig.press(OK)
+    rig.t = (rig.t + LONG_OK_US) % (1 << 30)  # no tick while OK was down
+    rig.release(OK)
+    assert rig.screen_name() == "Pause", "SP-26: held long enough, OK is BACK"
+
+
 # ---- a complete match ----------------------------------------------------------
 @pytest.mark.parametrize("match,deals", [
     ("target", [(0, 10), (1, 3), (0, 15)]),            # SP-19 first to 25
@@ -232,7 +241,7 @@ def test_presses_until_the_called_off_countdown_is_over_are_false_starts_SP22(ri
     rig.app.press(0, (t_go - 800 * MS) % (1 << 30))   # the same player: the same jump
     rig.app.release(0, (t_go - 740 * MS) % (1 << 30))
     rig.app.press(1, (t_go - 1 * MS) % (1 << 30))     # the other player, 1 ms before GO
-    rig.app.release(1, (t_go + 50 * MS) % (1 << 30))
+    rig.app.release(1, (t_go - 500) % (1 << 30))
     assert f.false_starts == [1, 1] and f.phase == sf.COUNT_DOWN, "SP-22"
     assert f.deal.phase == "ready", "SP-22: no start cards turned"
     rig.app.tick(t_go)

@@ -95,13 +95,22 @@ class App:
         if button == OK:
             if self._ok_down and not self._ok_used:
                 self._ok_down = False
-                try:
-                    self.screen.press(OK, t_us)
-                except RuleError as e:
-                    self._refused(e)
+                if ticks_diff(t_us, self._ok_t) >= LONG_OK_US:
+                    # held long enough to be BACK, though no tick came while
+                    # it was down: BACK all the same (SP-26)
+                    self._back(t_us)
+                else:
+                    try:
+                        self.screen.press(OK, t_us)
+                    except RuleError as e:
+                        self._refused(e)
             self._ok_down = False
         elif 0 <= button < OK:
             try:
+                # What was due by now happens first: a pad held to its
+                # threshold is a hold even when no tick came while it was
+                # down (SP-26, SPIT-21, SR-32)
+                self.screen.tick(t_us)
                 self.screen.release(button, t_us)
             except RuleError as e:
                 self._refused(e)
