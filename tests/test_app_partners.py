@@ -160,6 +160,19 @@ def test_first_dealer_chosen_by_pad_then_the_contractor_deals_PT3_PT17(rig):
     assert rig.log.of("hand")[0]["dealer"] == 2 and rig.log.of("hand")[0]["next_dealer"] == 3
 
 
+def test_undo_of_the_first_dealer_is_saved_PT23(rig):
+    rig.app.start("partners", rig.t, {"target": 100})
+    f = flow(rig)
+    tap(rig, 2)
+    assert f.phase == pf.BID and rig.store.load_game()[0]["state"]["first"] == 2
+    undo(rig)
+    assert f.phase == pf.DEALER and f.first is None, "PT-23: no dealer chosen any more"
+    assert rig.store.load_game()[0]["state"]["first"] is None, "PT-23: a power cut now resumes on DEALER"
+    rig.reboot()
+    rig.app.resume(rig.store.load_game()[0], rig.t)
+    assert flow(rig).phase == pf.DEALER, "PT-23"
+
+
 def test_dealer_by_UP_DOWN_and_OK(rig):
     rig.app.start("partners", rig.t, {"target": 100})
     tap(rig, DOWN)  # P1 -> P4 (wraps)

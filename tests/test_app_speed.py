@@ -81,6 +81,15 @@ def test_long_ok_is_back(rig):
     assert rig.phase() == sf.LAYOUT
 
 
+def test_a_long_ok_let_go_before_the_device_looked_is_back_SP26(rig):
+    from speedref.app.core import LONG_OK_US
+    rig.app.start("speed", rig.t)
+    rig.press(OK)
+    rig.t = (rig.t + LONG_OK_US) % (1 << 30)  # no tick while OK was down
+    rig.release(OK)
+    assert rig.screen_name() == "Pause", "SP-26: held long enough, OK is BACK"
+
+
 # ---- a complete match ----------------------------------------------------------
 @pytest.mark.parametrize("match,deals", [
     ("target", [(0, 10), (1, 3), (0, 15)]),            # SP-19 first to 25
@@ -233,7 +242,7 @@ def test_presses_until_the_called_off_countdown_is_over_are_false_starts_SP22(ri
     rig.app.press(0, (t_go - 800 * MS) % (1 << 30))   # the same player: the same jump
     rig.app.release(0, (t_go - 740 * MS) % (1 << 30))
     rig.app.press(1, (t_go - 1 * MS) % (1 << 30))     # the other player, 1 ms before GO
-    rig.app.release(1, (t_go + 50 * MS) % (1 << 30))
+    rig.app.release(1, (t_go - 500) % (1 << 30))
     assert f.false_starts == [1, 1] and f.phase == sf.COUNT_DOWN, "SP-22"
     assert f.deal.phase == "ready", "SP-22: no start cards turned"
     rig.app.tick(t_go)
@@ -252,6 +261,89 @@ def test_press_at_go_instant_is_not_a_false_start(rig):
     rig.app.press(0, t_go)  # arrives before the tick that would give GO
     f = rig.app.flow
     assert f.phase == sf.PLAY and f.false_starts == [0, 0]
+
+
+@pytest.mark.parametrize("tick_first", [False, True])
+@pytest.mark.parametrize("slap_to_win", [False, True])
+def test_a_press_at_the_go_instant_neither_claims_nor_slaps_SP25(rig, tick_first, slap_to_win):
+    rig.app.start("speed", rig.t, speed_opts(slap_to_win=slap_to_win))
+    rig.tap(OK)
+    rig.tap(0)
+    rig.press(1)
+    t_go = (rig.t + 3000000) % (1 << 30)
+    rig.release(1)
+    f = rig.app.flow
+    if tick_first:
+        rig.app.tick(t_go)  # GO given by the device loop's tick ...
+    rig.t = t_go
+    rig.press(0)  # ... or by this press: either way a press at the instant
+    rig.wait(60 * MS)
+    rig.release(0)
+    rig.wait(600 * MS)
+    assert f.phase == sf.PLAY and f.false_starts == [0, 0], "SP-25: GO came, no false start"
+    assert f.entries == "" and rig.log.of("slap") == [], "SP-25: a press at GO is no claim, no slap"
+    rig.tap(0)  # the next press plays
+    assert f.phase == sf.CLAIM if not slap_to_win else rig.log.of("slap")
+
+
+@pytest.mark.parametrize("tick_first", [False, True])
+def test_pause_at_the_go_instant_comes_after_go_SP25(rig, tick_first):
+    rig.app.start("speed", rig.t)
+    rig.tap(OK)
+    rig.tap(0)
+    rig.press(1)
+    t_go = (rig.t + 3000000) % (1 << 30)
+    rig.release(1)
+    f = rig.app.flow
+    if tick_first:
+        rig.app.tick(t_go)
+    rig.t = t_go
+    pause_pick(rig, "Continue")
+    assert f.phase == sf.PLAY and f.deal.phase == "play", "SP-25: GO was due when the pause opened"
+
+
+@pytest.mark.parametrize("tick_first", [False, True])
+def test_a_press_at_the_flip_instant_is_no_claim_SP25(rig, tick_first):
+    rig.app.start("speed", rig.t)
+    start_deal(rig)
+    f = rig.app.flow
+    rig.press(0)
+    rig.press(1)
+    rig.wait(sf.HOLD_US)
+    assert f.phase == sf.FLIP
+    t_go = (f.countdown.t0 + 3000000) % (1 << 30)
+    rig.release(0)
+    rig.release(1)
+    rig.wait((t_go - rig.t) % (1 << 30) - 1)
+    if tick_first:
+        rig.app.tick(t_go)
+    rig.t = t_go
+    rig.press(0)
+    rig.wait(60 * MS)
+    rig.release(0)
+    rig.wait(600 * MS)
+    assert f.deal.flips == 1 and f.phase == sf.PLAY and f.entries == "F", "SP-25"
+
+
+def test_a_hold_let_go_before_the_device_looked_is_still_a_hold_SP26(rig):
+    rig.app.start("speed", rig.t)
+    start_deal(rig)
+    f = rig.app.flow
+    rig.press(1)
+    rig.wait(sf.HOLD_US)  # P2 stuck
+    rig.press(0)
+    rig.t = (rig.t + sf.HOLD_US) % (1 << 30)  # no tick while P1's pad was down
+    rig.release(0)
+    assert f.phase == sf.FLIP, "SP-26: both stuck, the flip countdown runs"
+    rig.release(1)
+    rig.wait(3100 * MS)
+    rig.tap(0)
+    assert f.phase == sf.CLAIM
+    rig.wait(sf.CLAIM_WAIT_US)
+    rig.press(1)
+    rig.t = (rig.t + sf.HOLD_US) % (1 << 30)
+    rig.release(1)
+    assert f.phase == sf.LEFT, "SP-26: the opponent's hold is a yes"
 
 
 # ---- stuck, flips, rebuilds -----------------------------------------------------

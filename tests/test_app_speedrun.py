@@ -300,6 +300,50 @@ def test_result_screen_then_next_hand(rig):
     assert f.phase == rf.HAND and f.g.hands_played == 1
 
 
+@pytest.mark.parametrize("revealed", [False, True])
+def test_a_redo_shows_as_redo_never_its_contract_SR31(rig, revealed):
+    f = start(rig)
+    G.play_hand(rig, H1)  # P1's W4 with 5 tricks: 1 on the sheet
+    rig.tap(OK)
+    h2 = {"trump": "none", "ranking": "10-high", "tricks": [4, 4, 4],
+          "contracts": ["REDO:W4", "W0", "W1"], "revealed": [revealed, False, False]}
+    G.choose(rig, h2["trump"], h2["ranking"])
+    for e in G.hand_seq(h2):
+        if isinstance(e, int):
+            rig.tap(e)
+        else:
+            G.reveal(rig, e[0], e[1])
+            assert "P1*" in texts(rig) and not any("W4" in x for x in texts(rig)), "SR-31"
+    if not revealed:
+        G.pick(rig, "REDO")
+    assert f.phase == rf.TARGET and "P1 Redo which?" in texts(rig)  # P1 enters it
+    G.pick(rig, "W4")
+    G.pick(rig, "W0")
+    G.pick(rig, "W1")
+    assert f.phase == rf.RESULT
+    t = texts(rig)
+    # the Redo hit Win 4 (-2, or -4 revealed): shown is what it changed on the sheet
+    change = (-4 if revealed else -2) - 1
+    assert ("REDO*" if revealed else "REDO") in t, "SR-31: everyone sees a Redo"
+    assert not any("W4" in x for x in t), "SR-31: ... but not which contract it is"
+    assert "%+d" % change in t and "-2" not in t and "-4" not in t, "SR-31: its change, not its score"
+    assert f.g.totals[0] == 1 + change
+    # the log is the scorekeeper's sheet: the record needs the target (SR-29)
+    line = rig.log.of("hand")[-1]
+    assert line["contracts"][0] == "REDO:W4" and line["scores"][0] == change + 1, "SR-31"
+    if revealed:
+        assert rig.log.of("reveal")[-1]["contract"] == "REDO", "SR-31: revealed as a Redo only"
+
+
+def test_a_hold_let_go_before_the_device_looked_is_still_a_reveal_SR32(rig):
+    f = start(rig)
+    G.choose(rig, "none", "10-high")
+    rig.press(0)
+    rig.t = (rig.t + rf.HOLD_US) % (1 << 30)  # no tick while the pad was down
+    rig.release(0)
+    assert f.phase == rf.REVEAL and f.seat == 0 and f.g.tricks == [0, 0, 0], "SR-32"
+
+
 # ---- undo, abandon -----------------------------------------------------------------
 def test_undo_last_trick_and_reveal_through_the_pause_menu_SR12(rig):
     f = start(rig)

@@ -144,6 +144,49 @@ def test_press_at_the_go_instant_is_not_a_false_start_SPIT4(rig):
     assert f.phase == sp.PLAY and f.false_starts == [0, 0] and f.game.phase == "play"
 
 
+@pytest.mark.parametrize("tick_first", [False, True])
+@pytest.mark.parametrize("restart_go", [False, True])
+def test_a_press_at_the_go_instant_is_never_a_clearing_SPIT20(rig, tick_first, restart_go):
+    f = start(rig)
+    rig.tap(OK)
+    rig.tap(0)
+    rig.press(1)
+    t_go = (rig.t + 3000000) % (1 << 30)
+    rig.release(1)
+    if restart_go:
+        rig.wait((t_go - rig.t) % (1 << 30) + 200 * MS)
+        rig.press(0)
+        rig.press(1)
+        rig.wait(sp.HOLD_US)
+        assert f.phase == sp.RESTART
+        t_go = (f.countdown.t0 + 3000000) % (1 << 30)
+        rig.release(0)
+        rig.release(1)
+    rig.wait((t_go - rig.t) % (1 << 30) - 1)
+    if tick_first:
+        rig.app.tick(t_go)
+    rig.t = t_go
+    rig.press(0)
+    rig.wait(60 * MS)
+    rig.release(0)
+    rig.wait(600 * MS)
+    assert f.phase == sp.PLAY and f.false_starts == [0, 0]
+    assert f.entries == ("SR" if restart_go else "S"), "SPIT-20: a press at GO is never a clearing"
+    rig.tap(0)  # the next press plays
+    assert f.phase == sp.SLAP
+
+
+def test_a_hold_let_go_before_the_device_looked_is_still_stuck_SPIT21(rig):
+    f = start(rig)
+    start_round(rig)
+    rig.press(1)
+    rig.wait(sp.HOLD_US)  # P2 stuck
+    rig.press(0)
+    rig.t = (rig.t + sp.HOLD_US) % (1 << 30)  # no tick while P1's pad was down
+    rig.release(0)
+    assert f.phase == sp.RESTART and f.entries == "S", "SPIT-21: both stuck, spit again; no clearing"
+
+
 # ---- stuck calls and restarts ----------------------------------------------------
 def test_one_stuck_player_restarts_nothing_both_stuck_restart_SPIT8(rig):
     f = start(rig)

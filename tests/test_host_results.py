@@ -51,7 +51,7 @@ def test_slap_wins_and_median_margin(tmp_path):
 
 
 def test_perfect_bonuses_for_speed_run(tmp_path):
-    """SR-26: hands whose contract was hit exactly (Ann 4: W4 W5 W1 W0; Bob 5: those and
+    """SR-26: Perfect Bonuses on the scorecard (Ann 4: W4 W5 W1 W0; Bob 5: those and
     MIDDLE with 4 of 3-4-5; Cat 1: W4)."""
     fill(tmp_path / "r.db")
     db = ResultsDB(tmp_path / "r.db")

@@ -335,7 +335,25 @@ def test_sr25_tie_goes_to_more_completed_contracts():
     assert g.winners() == [1] and g.tiebreak == "more completed contracts"
 
 
-def test_sr26_then_more_perfect_bonuses_counting_redo_hands():
+def hands_hit(record):
+    """The reading SR-26 does not take: every hand whose contract, a Redo
+    included, was hit exactly, whether or not the sheet kept the result."""
+    n = [0, 0, 0]
+    for h in record["hands"]:
+        for s, c in enumerate(h["contracts"]):
+            if c == "PASS" or c[:5] == "FOUL:":
+                continue
+            name = c[5:] if c[:5] == "REDO:" else c
+            n[s] += sr.difference(name, h["tricks"], s) == 0
+    return n
+
+
+def sheet_perfects(g):
+    """Perfect Bonuses as the scorecard shows them: entries of -2 or -4 (SR-16, SR-21)."""
+    return [sum(1 for v in sheet.values() if v < 0) for sheet in g.sheet]
+
+
+def test_sr26_perfect_bonuses_are_read_from_the_scorecard():
     # Ann: W4 miss by 1 (1), W0 exact (-2): -1, one Perfect Bonus.
     # Bob: W4 exact revealed (-4), W0 miss by 3 (3): -1, one Perfect Bonus.
     hands = [H([5, 4, 3], ["W4", "W4", "W1"], [False, True, False]),
@@ -343,14 +361,28 @@ def test_sr26_then_more_perfect_bonuses_counting_redo_hands():
     g = replay(rec(hands, length="long"))
     assert g.totals[:2] == [-1, -1] and g.perfects[:2] == [1, 1]
     assert g.winners() == [0, 1] and g.tiebreak == "shared"
-    # hand 3: Bob redoes W4 (old -4) and hits it: the sheet keeps -4, no change,
-    # but the hand still counts as a Perfect Bonus (SR-26).
+    # hand 3: Bob redoes W4 (old -4) and hits it again: the sheet keeps its -4,
+    # nothing on it changes, so the tie stands and the win is shared (SR-26, SR-27)
     hands.append(H([0, 4, 8], ["PASS", "REDO:W4", "PASS"]))
-    g = replay(rec(hands, length="long"))
+    r = rec(hands, length="long")
+    g = replay(r)
     assert g.totals[:2] == [-1, -1]
     assert [len(c) for c in g.completed][:2] == [2, 2]
-    assert g.perfects[:2] == [1, 2]
-    assert g.winners() == [1] and g.tiebreak == "more Perfect Bonuses"
+    assert g.perfects == sheet_perfects(g) and g.perfects[:2] == [1, 1], "SR-26: the scorecard's count"
+    assert g.winners() == [0, 1] and g.tiebreak == "shared", "SR-26/SR-27: a shared win"
+    # the other reading (hands hit, the Redo's hit counted though the sheet did
+    # not keep it) would give Bob the win: the two readings differ on this game
+    assert hands_hit(r)[:2] == [1, 2]
+
+
+def test_sr26_a_redo_that_turns_a_miss_into_a_perfect_bonus_counts():
+    # Ann: W4 miss by 1 (1), W0 exact (-2).  Bob: W4 miss by 1 (1), W0 miss by 2 (2).
+    # Hand 3: Bob redoes W4 and hits it: the sheet now holds -2 for W4.
+    hands = [H([5, 5, 2], ["W4", "W4", "W1"]), H([0, 2, 10], ["W0", "W0", "W9"]),
+             H([0, 4, 8], ["PASS", "REDO:W4", "PASS"])]
+    g = replay(rec(hands, length="long"))
+    assert g.sheet[1] == {"W4": -2, "W0": 2} and g.totals[:2] == [-1, 0]
+    assert g.perfects[:2] == [1, 1] == sheet_perfects(g)[:2], "SR-26: the kept Redo hit is on the sheet"
 
 
 def test_sr27_shared_win():

@@ -114,13 +114,22 @@ class App:
         if button == OK:
             if self._ok_down and not self._ok_used:
                 self._ok_down = False
-                try:
-                    self.screen.press(OK, t_us)
-                except RuleError as e:
-                    self._refused(e)
+                if ticks_diff(t_us, self._ok_t) >= LONG_OK_US:
+                    # held long enough to be BACK, though no tick came while
+                    # it was down: BACK all the same (SP-26)
+                    self._back(t_us)
+                else:
+                    try:
+                        self.screen.press(OK, t_us)
+                    except RuleError as e:
+                        self._refused(e)
             self._ok_down = False
         elif 0 <= button < OK:
             try:
+                # What was due by now happens first: a pad held to its
+                # threshold is a hold even when no tick came while it was
+                # down (SP-26, SPIT-21, SR-32)
+                self.screen.tick(t_us)
                 self.screen.release(button, t_us)
             except RuleError as e:
                 self._refused(e)
@@ -291,7 +300,15 @@ class App:
     def _back(self, t_us):
         f = self.flow
         if f is not None and self.screen is f:
-            f.interrupt(t_us)  # cancel whatever was timed (countdowns, races)
+            # What was due by now happens first (a GO at this very instant,
+            # SP-25), then whatever was timed is cancelled (countdowns, races)
+            try:
+                f.tick(t_us)
+            except RuleError as e:
+                self._refused(e)
+            if self.flow is not f or self.screen is not f:
+                return
+            f.interrupt(t_us)
             self.show(Pause(self))
         else:
             self.screen.back(t_us)

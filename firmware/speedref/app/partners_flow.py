@@ -212,7 +212,11 @@ class PartnersFlow:
             self.stopped = False
             self._to(TOTALS)
         elif ph == BID and not g.hands_played:
-            self.pick = g.dealer
+            # PT-23: no first dealer any more, on flash too
+            self.pick = g.dealer  # the cursor stays on the dealer taken back
+            self.first = None
+            self.game = partners.PartnersGame(self.target, NAMES)
+            self._save()
             self._to(DEALER)
         elif g.hands_played:  # BID, HAND, TOTALS, STOP, FINAL
             self._undo_hand()

@@ -114,6 +114,11 @@ class SpeedFlow:
                 else:
                     self._go()  # the press came after GO: it belongs to play
                     ph = PLAY
+            if ph == PLAY and self.countdown.at_go(t_us):
+                # SP-25: down at the GO instant (the start's or a flip's):
+                # pressed before GO could be heard, it is no play at all
+                pad.press(t_us, False)
+                return
             pad.press(t_us, ph == PLAY)
             if ph == PLAY:
                 if self.match.slap_to_win:

@@ -17,7 +17,8 @@
 #             the card turned over, legal ones first (SR-13, SR-19), then the
 #             cards that may not be played, each a foul (SR-30)
 #   TARGET    a Redo names the completed contract it plays again (SR-19)
-#   RESULT    the hand's scores and the running totals (SR-14..SR-20, SR-28)
+#   RESULT    the hand's scores and the running totals (SR-14..SR-20, SR-28);
+#             a Redo shows as REDO with what it changed on the sheet (SR-31)
 #   FINAL     standings and the tie-break that decided them (SR-24..SR-27);
 #             OK stores the record
 #
@@ -126,6 +127,7 @@ class SpeedRunFlow:
         self.pads = (PadHold(HOLD_US), PadHold(HOLD_US), PadHold(HOLD_US))
         self.done = []         # finished hands' entries [trump, ranking, seq, contracts]
         self.scores = None     # the last finished hand's scores (None = Pass)
+        self.changes = None    # ... and what each added to its total (a Redo: SR-31)
         self.note = ""         # one line of news (refused reveal, ...)
         self.choices = ()      # what UP/DOWN steps through in a pick phase
         self.cursor = 0
@@ -153,7 +155,9 @@ class SpeedRunFlow:
                 g.record_trick(e)
             else:
                 g.reveal(e[0], e[1])
+        t0 = list(g.totals)
         self.scores = g.finish_hand(contracts)
+        self.changes = [g.totals[s] - t0[s] for s in (0, 1, 2)]
         self.done.append([trump, ranking, seq, list(contracts)])
 
     # ---- the flow interface (docs/app.md) -------------------------------
@@ -334,7 +338,9 @@ class SpeedRunFlow:
         rev = [r is not None for r in g.revealed]
         tricks = list(g.tricks)
         first = g.first
+        t0 = list(g.totals)
         self.scores = g.finish_hand(self.contracts)  # SR-14..SR-23, SR-28
+        self.changes = [g.totals[s] - t0[s] for s in (0, 1, 2)]
         self.done.append(h)
         self.app.emit({"ev": "hand", "game": "speedrun", "hand": n, "first": first,
                        "trump": h[0], "ranking": h[1], "tricks": tricks,
@@ -502,8 +508,14 @@ class SpeedRunFlow:
             for p in (0, 1, 2):
                 x = 43 * p
                 c = h[3][p]
-                _ctext(fb, short(c) + ("*" if rev[p] else ""), x, 11)
                 sc = self.scores[p]
+                if c[:5] == "REDO:":
+                    # SR-31: everyone sees a Redo, not which contract it
+                    # played again; its score beside the public trick count
+                    # would tell, so the column shows what it changed
+                    c = "REDO"
+                    sc = self.changes[p]
+                _ctext(fb, short(c) + ("*" if rev[p] else ""), x, 11)
                 _ctext(fb, "-" if sc is None else ("%+d" % sc), x, 20)
             for p in (0, 1, 2):  # whose column: the totals below
                 _ctext(fb, NAMES[p], 43 * p, 29)

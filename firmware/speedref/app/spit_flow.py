@@ -126,7 +126,9 @@ class SpitFlow:
                 else:
                     self._go()  # the press came after GO: it belongs to play
                     ph = PLAY
-            pad.press(t_us, ph == PLAY)  # decided by release() or tick()
+            # decided by release() or tick(); SPIT-20: a pad down at the GO
+            # instant of a start or restart is neither a clearing nor stuck
+            pad.press(t_us, ph == PLAY and not self.countdown.at_go(t_us))
             if ph == SLAP:
                 if not self.armed:
                     return

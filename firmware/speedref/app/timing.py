@@ -38,6 +38,10 @@ class Countdown:
       at t_us came before GO (a false start); 0 or less means it belongs to
       play, even when no tick has given GO yet.
     go(): GO is given now (such a press came first); tick() says no more.
+    at_go(t_us): GO was given and t_us is its very instant.  A pad that goes
+      down then is neither a false start nor live (SP-25, SPIT-20): it was
+      pressed before anyone could hear GO, and it means the same whether the
+      tick that gives GO or the press came first.
     shown(): the digit on screen, 3, 2 or 1, or 0 once GO is given.
 
     False starts (SP-6, SPIT-18): a press before GO calls the countdown off.
@@ -61,15 +65,18 @@ class Countdown:
         self.cue = 4    # cues given: 0 before "3", 4 after GO (not running), OFF
         self.end = 0    # OFF: when the called-off countdown is over
         self.fouled = 0  # bit p: pad p made a false start in this countdown
+        self.gone = False  # GO was given (at t0 + GO_US)
 
     def start(self, t_us):
         self.t0 = t_us
         self.cue = 0
         self.fouled = 0
+        self.gone = False
 
     def stop(self):
         self.cue = 4
         self.fouled = 0
+        self.gone = False
 
     def false_start(self, p, t_us):
         if self.cue < 4:
@@ -99,6 +106,7 @@ class Countdown:
             self.cue += 1
             self.app.redraw()
             if self.cue == 4:
+                self.gone = True
                 return True
             self.app.sound(COUNT)
         return False
@@ -108,6 +116,10 @@ class Countdown:
 
     def go(self):
         self.cue = 4
+        self.gone = True
+
+    def at_go(self, t_us):
+        return self.gone and ticks_diff(t_us, ticks_add(self.t0, GO_US)) == 0
 
     def shown(self):
         c = self.cue

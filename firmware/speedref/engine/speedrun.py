@@ -162,7 +162,7 @@ class SpeedRunGame:
         self.held = [contract_cards(self.length) for _ in range(3)]
         self.completed = [[], [], []]   # normal contracts played, in order (SR-17)
         self.sheet = [{}, {}, {}]       # contract -> score on the sheet
-        self.perfects = [0, 0, 0]       # hands hit exactly, Redo included (SR-26)
+        self.perfects = [0, 0, 0]       # Perfect Bonuses on the sheet (SR-26)
         self.totals = [0, 0, 0]
         self.over = False
         self.first = self.first0
@@ -392,9 +392,9 @@ class SpeedRunGame:
             name = c[5:] if c[:5] == "REDO:" else c
             d = difference(name, tricks, s)
             new = score(d, revealed[s])
-            if d == 0:
-                self.perfects[s] += 1
             if c[:5] != "REDO:":
+                if d == 0:
+                    self.perfects[s] += 1  # SR-26: a Perfect Bonus on the sheet
                 self.held[s].remove(c)
                 self.completed[s].append(c)
                 self.sheet[s][c] = new
@@ -404,6 +404,8 @@ class SpeedRunGame:
                 old = self.sheet[s][name]
                 kept = new if new < old else old
                 self.sheet[s][name] = kept
+                if kept < 0 <= old:
+                    self.perfects[s] += 1  # SR-26: the sheet now holds a Perfect Bonus
                 delta = kept - old
             self.totals[s] += delta
             results[s] = new
