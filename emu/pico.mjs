@@ -6,34 +6,36 @@
 // register changes, flash writes), then {"done": ..., "ns": <simulated ns>}.
 //
 // Host-side models kept here, each once:
-//   - buttons: GPIO inputs set at exact simulated instants (the pins' pull-ups
-//     are the firmware's business; a pressed button drives the pin low);
+//   - buttons: switches to GND set at exact simulated instants: pressed, the
+//     host drives the pin low; let go, the pin floats to its pad's pull;
 //   - I2C: every transaction addressed to the OLED is acknowledged and sent
 //     to Python, which decodes it with the simulator's VirtualSSD1306; each
-//     byte takes 9 SCL periods of the configured bus clock (the emulator
-//     itself completes a byte at once, so a display write would block the
-//     loop for no time at all, unlike a real bus);
+//     byte takes 9 SCL periods of the configured bus clock;
 //   - PWM: register writes of the buzzer's slice, with their instant;
 //   - flash: erase and program done on the emulated flash array, taking the
-//     time a W25Q16JV takes, with interrupts (the CPU) held off meanwhile,
-//     so a power cut can fall inside one;
-//   - USB CDC: bytes both ways (emu/board.py bridges them to a pty).
+//     time a W25Q16JV takes, with the CPU held off meanwhile, so a power cut
+//     can fall inside one;
+//   - USB CDC: bytes both ways (emu/serve.py bridges them to a pty).
 //
-// rp2040js 1.4.1 defects handled here (docs/emulator.md has the evidence):
-//   1. GPIO pads reset to 0x36 (input disabled) instead of 0x56: set to 0x56.
+// rp2040js 1.4.1 defects handled here (docs/emulator.md, same numbers):
+//   1. GPIO pads reset to 0x36 (input disabled) instead of 0x56, and no pull
+//      resistors: pads set to 0x56, floating pins follow their pull bit.
 //   2. UART raises its TX interrupt again each time it is cleared, so
-//      MicroPython's UART handler never returns: raise it only when a byte is
+//      MicroPython's UART handler never returns: raised only when a byte is
 //      written.
 //   3. Flash erase and program are not emulated (the bootrom's routines talk
-//      to an SSI the emulator does not model): trap the bootrom's
-//      flash_range_erase ("RE") and flash_range_program ("RP") entry points.
+//      to an SSI the emulator does not model): the bootrom's
+//      flash_range_erase ("RE") and flash_range_program ("RP") are trapped.
+//   4. PIO runs 1,000 steps per host event-loop turn, ignoring the clock
+//      divider, [delay] cycles and the CPU's clock: each enabled state machine
+//      is stepped here from the CPU's cycle count, honouring both.
 //   5. USB: every OUT transfer the device arms is answered at once, empty
 //      when the host has nothing to send: an interrupt storm, the CPU never
 //      sleeps.  The answer waits until the host has bytes.
 //   6. PIO FIFOs stay 4 words deep when SHIFTCTRL joins them: joined here.
-//   4. PIO runs 1,000 steps per host event-loop turn, ignoring the clock
-//      divider, [delay] cycles and the CPU's clock: each enabled state machine
-//      is stepped here from the CPU's cycle count, honouring both.
+//   7. I2C completes a byte at once: bus time modelled (above).
+//   8. A watchdog reset does nothing: the chip is rebuilt around its flash.
+//   9. Soft reset's SIO interpolator probes warn on stderr: dropped.
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { RP2040, USBCDC, ConsoleLogger, LogLevel, FIFO } from 'rp2040js';
