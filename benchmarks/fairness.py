@@ -12,7 +12,7 @@ Paths modelled (latencies from published MicroPython measurements, see
              125 MHz (96 ns); the words are turned into times by the firmware's own
              PioDecoder (floored to 1 us ticks).  One sample seeing both pads = a tie.
   rp2-irq    rp2 hard IRQ, snapshot design (hw/capture.py): entry 20-25 us, 3% of entries
-             25-100 us (micropython issue 6957); ticks read first (+1 us), then the whole
+             25-100 us (micropython/micropython#6957); ticks read first (+1 us), then the whole
              GPIO register (+3 us): every pad already down is in that snapshot (a tie);
              handlers are serialised, so a pad pressed during a handler waits for it.
   esp32-irq  ESP32 soft (scheduled) IRQ, same snapshot design, latency 50-200 us

@@ -37,17 +37,11 @@ def build_parser():
 def run_script(args, out=sys.stdout):
     """speedref-sim --script's run, on the emulated board: the same script
     reading (a '# game: G' header names the game), the same output."""
-    from sim import script as script_mod
-    from sim.__main__ import UsageError, read_script, check_dir
+    from sim.__main__ import UsageError, check_dir, load_script
     from sim.tui import describe
     from emu import referee, fs as emu_fs
     try:
-        text = read_script(args.script)
-        try:
-            game = args.game or script_mod.header_game(text)
-            events = script_mod.parse(text)
-        except script_mod.ScriptError as e:
-            raise UsageError("%s: %s" % (args.script, e))
+        game, events = load_script(args.script, args.game)
         for option in ("screens", "store"):
             if getattr(args, option):
                 check_dir("--" + option, getattr(args, option))

@@ -101,15 +101,20 @@ def make_board(args, **kw):
         raise UsageError("--store %s: %s" % (args.store, e.strerror or e))
 
 
-def run_script(args, out=sys.stdout):
+def load_script(path, game=None):
+    """(game, events) of a script file: `game` if given, else the one its
+    '# game: G' header names (or None); UsageError for a bad file or line."""
     from sim import script as script_mod
-    from sim.tui import describe
-    text = read_script(args.script)
+    text = read_script(path)
     try:
-        game = args.game or script_mod.header_game(text)
-        events = script_mod.parse(text)
+        return game or script_mod.header_game(text), script_mod.parse(text)
     except script_mod.ScriptError as e:
-        raise UsageError("%s: %s" % (args.script, e))
+        raise UsageError("%s: %s" % (path, e))
+
+
+def run_script(args, out=sys.stdout):
+    from sim.tui import describe
+    game, events = load_script(args.script, args.game)
     if args.screens:
         check_dir("--screens", args.screens)
     shown = [0]
