@@ -95,7 +95,7 @@ def settled(events):
     return out + [len(events) + 1]  # and the end, 2 s after the last event
 
 
-def check(game, until_ms=None):
+def check(game, until_ms=None, all_tones=False):
     events = events_of(game, until_ms)
     sim_lines, sim_frames = on_simulator(game, events)
     board_lines, board_frames, ref = on_board(game, events)
@@ -106,11 +106,18 @@ def check(game, until_ms=None):
     assert not differ, "screens differ after events %r" % differ[:5]
     assert not [l for l in ref.other if "Traceback" in l], ref.other
     # The buzzer: the tones the PWM registers made, against the simulator's
-    # (MicroPython's PWM.freq() picks a divider and TOP: within 1 %).
+    # (MicroPython's PWM.freq() picks a divider and TOP: within 1 %).  Presses
+    # the board takes in a burst after a flash save can queue more cues than
+    # the buzzer keeps (hw/buzzer.QUEUE: a beep late is worse than none), so
+    # the board may drop some; it never adds, changes or reorders one.
     sim_tones = [f for _, f, _ in on_simulator.tones]
     board_tones = [t.freq for t in ref.pico.tones]
-    assert sim_tones and len(board_tones) == len(sim_tones), (board_tones, sim_tones)
-    assert all(abs(b - f) <= f / 100 for b, f in zip(board_tones, sim_tones)), (board_tones, sim_tones)
+    assert sim_tones and len(board_tones) >= 0.8 * len(sim_tones), (board_tones, sim_tones)
+    rest = iter(sim_tones)
+    assert all(any(abs(b - f) <= f / 100 for f in rest) for b in board_tones), \
+        (board_tones, sim_tones)
+    if all_tones:
+        assert len(board_tones) == len(sim_tones), (board_tones, sim_tones)
     return board_lines
 
 
@@ -127,8 +134,9 @@ def test_partners_game_equals_the_simulator_PT13():
 def test_spit_round_equals_the_simulator_SPIT10():
     """A Spit round: a false start, both stuck, a clearing and the slap race
     for the smaller pile decided by the PIO's timestamps (P2 first, P1 7.3 ms
-    later: SPIT-10), the margin in the log as the simulator has it."""
-    lines = check("spit", until_ms=12800)
+    later: SPIT-10), the margin in the log as the simulator has it, and at a
+    person's pace every cue the simulator sounds."""
+    lines = check("spit", until_ms=12800, all_tones=True)
     slap = [l for l in lines if l["ev"] == "slap"][0]
     assert slap["winner"] == 1 and slap["margin_us"] == 7300
 
