@@ -291,3 +291,21 @@ def test_a_game_across_the_ticks_wrap_agrees():
     assert bad == []
     assert tb.t > 20000000  # the game ran past the wrap
     assert tb.ticks(tb.t) < tb.start_us
+
+
+def test_play_speed_panel_says_who_holds_cards_in_plain_words():
+    """--play speed: after a deal, the panel asks for the loser's cards left,
+    "You hold 7" when the person lost, "P2 holds 7" when the computer did."""
+    from sim.table.play import SpeedPlay, HUMAN, BOT
+    from speedref.app import speed_flow as F
+    tb = SpeedPlay("grammar", realtime=False)
+    try:
+        tb.start()
+        tb.winner, tb.t_deals = BOT, [(BOT, 7, 0, 0)]
+        tb.on_phase(F.PLAY, F.LEFT)
+        assert tb.note == "You hold 7: UP/DOWN, OK"
+        tb.winner, tb.t_deals = HUMAN, [(HUMAN, 7, 0, 0)]
+        tb.on_phase(F.PLAY, F.LEFT)
+        assert tb.note == "P2 holds 7: UP/DOWN, OK"
+    finally:
+        tb.close()

@@ -86,7 +86,7 @@ class SpeedPlay(SpeedTable):
         elif new == F.LEFT:
             w = self.winner
             left = self.t_deals[-1][1] if self.t_deals else 0
-            self.note = "%s holds %d: UP/DOWN, OK" % ("P2" if w == HUMAN else "You", left)
+            self.note = ("P2 holds %d: UP/DOWN, OK" if w == HUMAN else "You hold %d: UP/DOWN, OK") % left
         elif new in (F.NEXT, F.FINAL):
             self.note = "OK: next deal" if new == F.NEXT else "OK: save the result"
         elif new == "Games":
