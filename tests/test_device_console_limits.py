@@ -91,19 +91,9 @@ def test_simulator_console_drops_an_overlong_line_whole_as_the_board_does():
         b.close()
 
 
-MEM_DRIVER = r'''
-import json
-from speedref.device import Device
-from speedref.hw.ring import EventRing
-from speedref.log import Log
-class NoApp:
-    def tick(self, now):
-        pass
-out = []
-dev = Device(EventRing(4), NoApp(), Log(write=out.append))
-dev.command('{"cmd": "mem"}')
+MEM_DRIVER = MPY_DRIVER.split("for text in DEEP:")[0] + """dev.command('{"cmd": "mem"}')
 print(out[0])
-'''
+"""
 
 
 def test_mem_command_reports_the_heap_after_a_collection():

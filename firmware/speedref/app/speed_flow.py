@@ -241,12 +241,9 @@ class SpeedFlow:
             fb.text(self.note or "tap pad if ready", 0, 56, 1)
         elif ph == COUNT_DOWN or ph == FLIP:
             ui.title(fb, "Start cards" if ph == COUNT_DOWN else "Flip reserves")
+            ui.big_center(fb, self.countdown.face("GO"), 14, 5)
             if self.countdown.cue == OFF:  # called off by a false start (SP-22)
-                ui.big_center(fb, "FOUL", 14, 5)
                 fb.text(self.note, 0, 56, 1)
-            else:
-                c = self.countdown.shown()
-                ui.big_center(fb, str(c) if c else "GO", 14, 5)
             if ph == FLIP and d.reserve_left is None:
                 fb.text("DOWN: none left", 0, 56, 1)
         elif ph == PLAY:

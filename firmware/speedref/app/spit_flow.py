@@ -228,12 +228,9 @@ class SpitFlow:
             fb.text(self.note or "tap pad: ready", 0, 56, 1)
         elif ph == START or ph == RESTART:
             ui.title(fb, "Spit!" if ph == START else "Spit again!")
+            ui.big_center(fb, self.countdown.face("SPIT"), 16, 5)
             if self.countdown.cue == OFF:  # called off by a false start (SPIT-18)
-                ui.big_center(fb, "FOUL", 16, 5)
                 fb.text(self.note, 0, 56, 1)
-            else:
-                c = self.countdown.shown()
-                ui.big_center(fb, str(c) if c else "SPIT", 16, 5)
         elif ph == PLAY:
             ui.title(fb, "Round %d: play" % n)
             ui.center(fb, "spit cards left", 11)

@@ -125,6 +125,14 @@ class Countdown:
         c = self.cue
         return 0 if c >= 4 else (3 if c < 2 else 4 - c)
 
+    def face(self, go_word):
+        """The big word the screen shows: the digit, go_word once GO is
+        given, or FOUL while a false start has called it off."""
+        if self.cue == OFF:
+            return "FOUL"
+        c = self.shown()
+        return str(c) if c else go_word
+
 
 class PadHold:
     """One pad that is either tapped or held.  A press is "live" when it may
