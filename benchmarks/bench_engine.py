@@ -18,7 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MP = Path(sys.executable).parent / "micropython"
 SCRIPT = ROOT / "benchmarks" / "engine_games.py"
-GAMES = ("speed", "spit", "speedrun", "partners")
+sys.path.insert(0, str(ROOT / "firmware"))
+from speedref.games import IDS as GAMES  # noqa: E402
 
 
 def run_mp(args, heap="256wK"):

@@ -21,12 +21,18 @@ import zlib
 
 from speedref.engine import records
 from speedref.engine.errors import RuleError
+from speedref import games
 
 from host_tools import jsonin
 
-TITLES = {"speed": "Speed", "spit": "Spit", "speedrun": "Speed Run", "partners": "Partners"}
-# What one row of the sheet is called in each game (hands_played counts these).
-UNITS = {"speed": ("Deal", "deals"), "spit": ("Round", "rounds")}
+
+
+def _game(record):
+    """The registry's entry for a record's game, or None for an unknown one."""
+    try:
+        return games.get(record.get("game"))
+    except games.UnknownGame:
+        return None
 
 
 class Invalid(Exception):
@@ -134,7 +140,8 @@ def table(header, rows):
 
 def sheet_text(record, sheet, summary):
     players = [str(p) for p in sheet.players]
-    title = TITLES.get(record.get("game"), str(record.get("game")))
+    g = _game(record)
+    title = g.title if g else str(record.get("game"))
     extra = [str(record[k]) for k in ("length", "layout") if isinstance(record.get(k), str)]
     head = title + (" (" + ", ".join(extra) + ")" if extra else "")
     if record.get("id") is not None:
@@ -148,7 +155,8 @@ def sheet_text(record, sheet, summary):
         for c, t in zip(cells, running):
             row.append(("%s  = %s" % (c, t)) if str(c) != "" else "= %s" % t)
         rows.append(row)
-    unit = UNITS.get(record.get("game"), ("Hand", "hands"))
+    # what one row of the sheet is called (hands_played counts these)
+    unit = (g.unit.capitalize(), g.unit + "s") if g else ("Hand", "hands")
     lines += table([unit[0]] + names, rows)
     lines.append("")
     lines.append("Totals: " + ", ".join("%s %s" % (n, t) for n, t in zip(names, summary["totals"])))

@@ -13,7 +13,7 @@ import sys
 
 from sim import compat
 
-GAMES = ("speed", "spit", "speedrun", "partners")
+from speedref.games import IDS as GAMES
 
 
 class UsageError(Exception):

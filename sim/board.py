@@ -34,7 +34,7 @@ from speedref.hw import board_pico as PICO  # noqa: E402
 from speedref.device import UsbConsole  # noqa: E402
 
 BUTTONS = 8
-GAMES = ("speed", "spit", "speedrun", "partners")
+from speedref.games import IDS as GAMES  # noqa: E402
 
 # How often the simulated main loop runs in simulated time.  The board loops
 # far faster; 1 ms is finer than any timing the app shows (countdowns, tie

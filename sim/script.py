@@ -22,7 +22,7 @@ import re
 # Button numbers as the firmware numbers them (docs/architecture.md).
 BUTTONS = {"p1": 0, "p2": 1, "p3": 2, "p4": 3, "up": 4, "down": 5, "ok": 6, "back": 7}
 NAMES = {v: k for k, v in BUTTONS.items()}
-GAMES = ("speed", "spit", "speedrun", "partners")
+from speedref.games import IDS as GAMES
 MAX_TIME_MS = 24 * 60 * 60 * 1000
 # Matched against the lowercased line (MicroPython's re, which the web page
 # runs this module on, has no IGNORECASE).

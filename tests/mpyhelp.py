@@ -22,16 +22,19 @@ HW_MODULES = [
 # What the referee app loads (any game), and then what one game adds: one list,
 # so a module added to the app reaches every test that compiles the app.
 APP_CORE = [
-    "speedref/__init__.py", "speedref/ticks.py", "speedref/storage.py", "speedref/log.py",
-    "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/arbiter.py",
+    "speedref/__init__.py", "speedref/games.py", "speedref/ticks.py", "speedref/storage.py",
+    "speedref/log.py", "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/arbiter.py",
     "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
     "speedref/app/menu.py", "speedref/app/timing.py",
 ]
 
 
 def app_modules(game):
-    """The modules the app runs `game` with: the core, its flow and its engine."""
-    return APP_CORE + ["speedref/app/%s_flow.py" % game, "speedref/engine/%s.py" % game]
+    """The modules the app runs `game` with: the core, its flow and its table
+    level, as the game registry names them."""
+    from speedref import games
+    g = games.get(game)
+    return APP_CORE + [m.partition(":")[0].replace(".", "/") + ".py" for m in (g.flow, g.engine)]
 
 
 def compile_modules(out_dir, modules=HW_MODULES):

@@ -4,6 +4,7 @@ setting stays the players' choice, and a remembered number is kept."""
 from app_rig import Rig
 from speedref.app.core import App
 from speedref.app import menu
+from speedref import games
 from speedref.hw import boards, board_pico, board_esp32
 
 
@@ -24,7 +25,7 @@ def test_a_remembered_choice_survives_and_auto_is_the_default():
     s = menu.merge_settings({"spit": {"tie_ms": 20}, "speed": {"tie_ms": True}})
     assert s["spit"]["tie_ms"] == 20
     assert s["speed"]["tie_ms"] == "auto"  # not an allowed value: the default
-    values = dict((k, v) for k, _, v in menu.OPTIONS["spit"])["tie_ms"]
+    values = dict((k, v) for k, _, v in games.get("spit").options)["tie_ms"]
     assert values[0] == "auto" and 0 in values
     # the old default 5 ms is now "auto" (the board's), not a stored 5
     assert menu.merge_settings({"spit": {"tie_ms": 5}})["spit"]["tie_ms"] == "auto"

@@ -31,6 +31,7 @@ import threading
 import pytest
 
 from board_rig import needs_board
+from speedref.games import IDS
 
 pytestmark = [pytest.mark.board, needs_board]
 
@@ -39,7 +40,7 @@ SAMPLE_EVERY = 4
 SETTLE_US = 150000
 # Script time played per game (ms of events; None: the whole script).
 PLAYED_MS = {"speed": 1000, "spit": 1000, "speedrun": 1000, "partners": None}
-GAMES = ("speed", "spit", "speedrun", "partners")
+GAMES = IDS  # every registered game
 STEP_EVENTS = ("hand", "deal", "round", "slap", "contract", "reveal", "false_start", "game_end")
 MEM = b'{"cmd": "mem"}\n'
 

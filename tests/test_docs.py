@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from speedref.games import IDS
+
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 PROTOCOL = ROOT / "docs" / "serial-protocol.md"
@@ -253,7 +255,7 @@ BACK, UP, DOWN, OK = 7, 4, 5, 6
 def _capture(tmp_path):
     lines = []
     # The four complete games the simulator's scripts play (tests/sim_scripts).
-    for game in ("speed", "spit", "speedrun", "partners"):
+    for game in IDS:
         b = _board(tmp_path / game)
         b.start_game(game)
         _play(b, (TESTS / "sim_scripts" / (game + ".txt")).read_text(encoding="utf-8"))

@@ -280,9 +280,10 @@ def test_setup_target_steps_up_with_ok_and_back_with_back(rig):
 
 
 def test_setup_values_ascend_and_back_leaves_from_start(rig):
+    from speedref import games
     from speedref.app import menu
     for game, key in (("speed", "target"), ("partners", "target")):
-        values = dict((k, v) for k, _, v in menu.OPTIONS[game])[key]
+        values = dict((k, v) for k, _, v in games.get(game).options)[key]
         assert list(values) == sorted(values)
     assert menu.merge_settings({})["speed"]["target"] == 25
     assert menu.merge_settings({})["partners"]["target"] == 100

@@ -24,9 +24,11 @@ from pathlib import Path
 
 import pytest
 
+from speedref.games import IDS
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "tests" / "sim_scripts"
-GAMES = ("speed", "spit", "speedrun", "partners")
+GAMES = IDS  # every registered game
 RUNTIME = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 
 pytestmark = pytest.mark.web

@@ -29,7 +29,7 @@ from sim import script as script_mod
 from speedref.hw import board_pico as PICO
 
 BUTTONS = 8
-GAMES = ("speed", "spit", "speedrun", "partners")
+from speedref.games import IDS as GAMES
 LOOP_US = 1000  # the loop runs every 1 ms of board time (as sim/board.py)
 PERIOD = 1 << 30  # ticks_us wraps here on a 32-bit board
 MASK = PERIOD - 1

@@ -47,6 +47,7 @@ UP, DOWN, OK = 4, 5, 6
 LOOP_US = 5000          # the simulated main loop runs every 5 ms (and at every edge)
 from speedref.app.speed_flow import HOLD_US, CLAIM_WAIT_US  # noqa: E402  (stuck call; SP-16 reflex)
 from speedref.app.core import TIE_DEFAULT_US  # noqa: E402
+from speedref import games as registry  # noqa: E402
 GAME_LIMIT_US = 3600 * 1000000  # one simulated hour: a game that takes longer has stalled
 
 
@@ -252,17 +253,16 @@ class Table:
 def menu_buttons(board, game, opts):
     """The presses that take the menu from the game list to `game` started
     with `opts` (the OK on Boot first when it is showing)."""
-    from speedref.app import menu
     out = []
     if seen(board) == "Boot":
         out.append(OK)
-    cur = menu.GAMES.index(board.app.settings["game"])
-    want = menu.GAMES.index(game)
-    out += [DOWN] * ((want - cur) % len(menu.GAMES))
+    cur = registry.IDS.index(board.app.settings["game"])
+    want = registry.IDS.index(game)
+    out += [DOWN] * ((want - cur) % len(registry.IDS))
     out.append(OK)
     row = 0
     shown = board.app.settings[game]
-    for i, (key, label, values) in enumerate(menu.OPTIONS[game], 1):
+    for i, (key, label, values) in enumerate(registry.get(game).options, 1):
         k = (values.index(opts[key]) - values.index(shown[key])) % len(values)
         if k:
             out += [DOWN] * (i - row)
@@ -712,10 +712,9 @@ def _match(o):
                                                    {"target": o["target"]})
 
 
-from sim.table.speedrun import SpeedRunTable  # noqa: E402  (subclasses Table, so after it)
-from sim.table.partners import PartnersTable  # noqa: E402
-from sim.table.spit import SpitTable  # noqa: E402
-TABLES = {"speed": SpeedTable, "spit": SpitTable, "speedrun": SpeedRunTable, "partners": PartnersTable}
+# Each game's table, as the registry names it (the other games' tables
+# subclass Table, so they load after it).
+TABLES = dict((g.id, registry.load(g.table)) for g in registry.GAMES)
 
 
 def game_seed(seed, i):
@@ -764,7 +763,7 @@ def run(game, games, seed, out=None, verbose=False, **kw):
     if out:
         out.write("%s table: games %d, agreements %d, disagreements %d, ties in window %d\n"
                   % (game, s["games"], s["agreements"], s["disagreements"], s["ties_in_window"]))
-        unit = {"spit": "rounds", "speedrun": "hands", "partners": "hands"}.get(game, "deals")
+        unit = registry.get(game).unit + "s"
         out.write("  %s %d, slap verdicts %d, false starts %d, %d simulated s in %.1f s: "
                   "%.2f games/s\n" % (unit, s["deals"], s["slaps"], s["false_starts"], s["sim_seconds"],
                                       s["wall_s"], s["games_per_s"]))

@@ -39,7 +39,7 @@ import json
 
 from sim.bots import Person, STUCK_HOLD_US
 from sim.table import Table, TableError, LOOP_US, UP, DOWN, OK, tie_us
-from speedref.app.menu import OPTIONS
+from speedref import games
 
 # The device's own timings, so the people wait for what the referee waits for:
 # a stuck hold, GO 3 s after the second ready tap / both stuck (SPIT-4, SPIT-8),
@@ -49,7 +49,7 @@ from speedref.app.timing import GO_US as COUNTDOWN_US  # noqa: E402
 from speedref.engine.spit import SLAP_GO_US  # noqa: E402
 SECOND_SLAP_US = 850000   # people slap within this of hearing the first (see _slapped)
 STOP_US = 150000          # a slap due sooner than this after a FOUL cannot be held back
-TIE_MS = dict((k, v) for k, _, v in OPTIONS["spit"])["tie_ms"]  # the menu's tie windows
+TIE_MS = dict((k, v) for k, _, v in games.get("spit").options)["tie_ms"]  # the menu's tie windows
 # The device loop runs every loop_us only while the app times something
 # the table cannot name in advance: the slap race (GO sound, verdict) and
 # held UP/DOWN/OK (key repeat, long OK).  Otherwise spit_flow.tick times

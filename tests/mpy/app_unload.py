@@ -3,12 +3,13 @@ after each return to the menu (after gc.collect)."""
 import gc
 import sys
 from app_rig import Rig
+from speedref.games import IDS
 
 root = sys.argv[1]
 rig = Rig(root)
 out = []
 for rnd in range(2):
-    for game in ("speed", "spit", "speedrun", "partners"):
+    for game in IDS:
         rig.app.start(game, rig.t)
         assert rig.app.flow is not None, game
         rig.app.abandon()

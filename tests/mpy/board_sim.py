@@ -173,18 +173,18 @@ class Board:
 def choose_game(bd, game, opts):
     """From the boot screen or the game list, through the menu to `game`
     with `opts` (a person stepping the option values with OK), then Start."""
-    from speedref.app import menu
+    from speedref import games
     if bd.screen_name() == "Boot":
         bd.tap(OK)
     if bd.screen_name() != "Games":
         raise RuntimeError("not on the game list: " + bd.screen_name())
-    n = len(menu.GAMES)
-    steps = (menu.GAMES.index(game) - bd.app.screen.cursor) % n
+    n = len(games.IDS)
+    steps = (games.IDS.index(game) - bd.app.screen.cursor) % n
     bd.taps(DOWN, steps)
     bd.tap(OK)
     cur = bd.settings(game)
     row = 0
-    for i, (key, label, values) in enumerate(menu.OPTIONS[game]):
+    for i, (key, label, values) in enumerate(games.get(game).options):
         want = opts.get(key, cur[key])
         k = (values.index(want) - values.index(cur[key])) % len(values)
         if k:

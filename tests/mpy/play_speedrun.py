@@ -27,12 +27,11 @@ def _hand_str(h):
     return " ".join([cards.run_name(c) for c in h])
 
 
-def play(seed, length="long", add=None):
-    """Play the game; returns (transcript lines, record).  With `add`, each line
-    goes to add(line) instead of being kept (saves heap on the board)."""
+def play(seed, length="long", out=None):
+    """Play the game; returns (transcript lines, record).  With `out`, each line
+    goes to out(line) instead of being kept (saves heap on the board)."""
     lines = []
-    if add is None:
-        add = lines.append
+    add = lines.append if out is None else out
     st = State(seed, length, PLAYERS, first=seed % 3)
     policy = Rng(seed * 2654435761 + 1)
     g = st.game

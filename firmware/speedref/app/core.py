@@ -12,6 +12,7 @@ import framebuf
 from speedref.ticks import ticks_diff
 from speedref.engine.errors import RuleError
 from speedref.app import ui
+from speedref import games
 
 try:
     from micropython import const
@@ -269,7 +270,9 @@ class App:
         gc.collect()  # one compact heap before the game's modules load (fragmentation)
         try:
             cls = flow_class(game)
-        except ImportError:
+        except (games.MissingGame, games.UnknownGame):
+            # a game this device does not carry; an ImportError from inside a
+            # flow's own imports is a defect and is not hidden here
             self.message("%s is not on this device yet" % game)
             return
         self.game_seq = seq if state is not None else self._new_seq()
@@ -368,18 +371,10 @@ class App:
 
 
 def flow_class(game):
-    """Import a game's flow (and so its engine) only when that game starts."""
-    if game == "speed":
-        from speedref.app.speed_flow import SpeedFlow as cls
-    elif game == "spit":
-        from speedref.app.spit_flow import SpitFlow as cls
-    elif game == "speedrun":
-        from speedref.app.speedrun_flow import SpeedRunFlow as cls
-    elif game == "partners":
-        from speedref.app.partners_flow import PartnersFlow as cls
-    else:
-        raise ImportError(game)
-    return cls
+    """Import a game's flow (and so its engine) only when that game starts.
+    games.UnknownGame for no such game, games.MissingGame when its flow is not
+    on this device."""
+    return games.load(games.get(game).flow)
 
 
 def unload_game(game):
@@ -391,7 +386,8 @@ def unload_game(game):
     import sys
     if sys.implementation.name != "micropython":
         return
-    for name in ("speedref.app.%s_flow" % game, "speedref.engine." + game, "speedref.arbiter"):
+    g = games.get(game)
+    for name in (g.flow.partition(":")[0], g.engine, "speedref.arbiter"):
         if name in sys.modules:
             del sys.modules[name]
             pkg, _, leaf = name.rpartition(".")

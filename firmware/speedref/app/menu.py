@@ -3,67 +3,40 @@
 # every save is a flash write).
 from speedref.app import ui
 from speedref.app.core import Screen, UP, DOWN, OK, CLICK
+from speedref import games
+from speedref.games import GAMES, IDS
 
-GAMES = ("speed", "spit", "speedrun", "partners")
-GAME_NAMES = ("Speed", "Spit", "Speed Run", "Partners")
+# Each game's options (key, label, allowed values in the order OK steps
+# through them: ascending, BACK steps back) and their defaults are its entry
+# in speedref.games; the default is the game's `defaults` value, else the
+# first value.
 
-# Per game: (key, label, allowed values in the order OK steps through them:
-# ascending, BACK steps back).  The default is the game's DEFAULTS value,
-# else the first.
-# Tie window "auto": the board's own default, which follows its capture
-# path (App.tie_default_us, docs/timing.md: 0.01 ms PIO, 0.1 ms rp2 pin
-# interrupts, 5 ms ESP32); a number is milliseconds.  "auto" took the place
-# of the old default 5, so a settings file holding 5 now gets "auto".
-TIE_MS = ("auto", 0, 1, 2, 10, 20, 50)
-DEFAULTS = {"speed": {"target": 25}, "speedrun": {"length": "long"}, "partners": {"target": 100}}
-OPTIONS = {
-    "speed": (
-        ("layout", "Layout", ("pagat", "classic")),
-        ("jokers", "Jokers", (False, True)),
-        ("doubles", "Doubles", (False, True)),
-        ("hand_limit", "Hand", (5, 6, 7)),
-        ("slap_to_win", "Slap win", (False, True)),
-        ("match", "Match", ("target", "best_of", "single")),
-        ("target", "Target", (15, 25, 50, 100)),
-        ("tie_ms", "Tie ms", TIE_MS),
-    ),
-    "spit": (
-        ("tie_ms", "Tie ms", TIE_MS),
-    ),
-    "speedrun": (
-        ("length", "Length", ("short", "medium", "long")),
-    ),
-    "partners": (
-        ("target", "Target", (50, 100, 150, 200)),
-    ),
-}
-
+_TITLES = tuple(g.title for g in GAMES)
 _WORDS = {"target": "to target", "best_of": "best of 3", "single": "1 deal"}
 
 
 def merge_settings(saved):
     """The remembered settings, with defaults for anything missing or no
     longer allowed (a settings file from an older version never breaks us)."""
-    s = {"game": GAMES[0]}
-    if isinstance(saved, dict) and saved.get("game") in GAMES:
+    s = {"game": IDS[0]}
+    if isinstance(saved, dict) and saved.get("game") in IDS:
         s["game"] = saved["game"]
     for g in GAMES:
-        old = saved.get(g) if isinstance(saved, dict) else None
+        old = saved.get(g.id) if isinstance(saved, dict) else None
         if not isinstance(old, dict):
             old = {}
         d = {}
-        for key, label, values in OPTIONS[g]:
-            dv = default(g, key, values)
+        for key, label, values in g.options:
+            dv = default(g.id, key, values)
             v = old.get(key, dv)
             d[key] = v if _allowed(v, values) else dv
-        s[g] = d
+        s[g.id] = d
     return s
 
 
 def default(game, key, values):
     """An option's default value."""
-    d = DEFAULTS.get(game)
-    return d[key] if d and key in d else values[0]
+    return games.get(game).defaults.get(key, values[0])
 
 
 def _allowed(v, values):
@@ -128,7 +101,7 @@ class Boot(Screen):
 
 
 def game_name(g):
-    return GAME_NAMES[GAMES.index(g)] if g in GAMES else g
+    return games.get(g).title if g in IDS else g
 
 
 class Games(Screen):
@@ -136,7 +109,7 @@ class Games(Screen):
 
     def __init__(self, app):
         self.app = app
-        self.cursor = GAMES.index(app.settings["game"])
+        self.cursor = IDS.index(app.settings["game"])
 
     def press(self, b, t_us):
         if b == UP or b == DOWN:
@@ -144,11 +117,11 @@ class Games(Screen):
             self.app.redraw()
         elif b == OK:
             self.app.sound(CLICK)
-            self.app.show(Options(self.app, GAMES[self.cursor]))
+            self.app.show(Options(self.app, IDS[self.cursor]))
 
     def draw(self, fb):
         ui.title(fb, "Choose a game")
-        ui.menu_rows(fb, GAME_NAMES, self.cursor, 0, 14)
+        ui.menu_rows(fb, _TITLES, self.cursor, 0, 14)
 
 
 class Options(Screen):
@@ -166,13 +139,13 @@ class Options(Screen):
 
     def _items(self):
         items = ["Start"]
-        for key, label, values in OPTIONS[self.game]:
+        for key, label, values in games.get(self.game).options:
             items.append("%s: %s" % (label, value_text(self.opts[key])))
         return items
 
     def press(self, b, t_us):
         app = self.app
-        n = 1 + len(OPTIONS[self.game])
+        n = 1 + len(games.get(self.game).options)
         if b == UP or b == DOWN:
             self.cursor = (self.cursor + (1 if b == DOWN else n - 1)) % n
             self.top = ui.scroll_top(self.cursor, self.top)
@@ -185,7 +158,7 @@ class Options(Screen):
             self._step(1)
 
     def _step(self, d):
-        key, label, values = OPTIONS[self.game][self.cursor - 1]
+        key, label, values = games.get(self.game).options[self.cursor - 1]
         i = values.index(self.opts[key]) if self.opts[key] in values else (-1 if d > 0 else 0)
         self.opts[key] = values[(i + d) % len(values)]
         self.app.sound(CLICK)

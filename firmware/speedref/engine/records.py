@@ -16,23 +16,17 @@
 #   rows()         [(label, [cell str per player], [running total per player])]
 #   to_record()    the canonical record (replay(r).to_record() == r, normalised)
 from speedref.engine.errors import RuleError
-
-GAMES = ("speed", "spit", "speedrun", "partners")
+from speedref import games
 
 
 def game_module(name):
-    """Import a game's module only when it is needed (heap on the board)."""
-    if name == "speed":
-        from speedref.engine import speed as m
-    elif name == "spit":
-        from speedref.engine import spit as m
-    elif name == "speedrun":
-        from speedref.engine import speedrun as m
-    elif name == "partners":
-        from speedref.engine import partners as m
-    else:
-        raise RuleError("REC-1", "unknown game %r (expected one of %s)" % (name, ", ".join(GAMES)))
-    return m
+    """A game's table-level module, imported only when it is needed (heap on
+    the board)."""
+    try:
+        g = games.get(name)
+    except games.UnknownGame as e:
+        raise RuleError("REC-1", str(e))
+    return games.load(g.engine)
 
 
 def replay(record):

@@ -1,0 +1,137 @@
+# The games this referee knows: one entry each, and the only list of games.
+# Everything that lists the games or picks a game's code reads it: the menu,
+# the app, game records, the simulator, the host tools, the benchmarks and the
+# conformance tests.
+#
+# An entry names its modules as strings, so importing this module loads no
+# game's code: the board imports a game's table level and flow only when that
+# game starts (heap), and never its card level or simulator table.
+#
+# Adding a game is one entry here plus the game's own files
+# (docs/architecture.md, "Adding a game").
+
+
+class Game:
+    """One game, as the rest of the product sees it.
+
+    id        the name in records, settings, scripts and command lines
+    title     what the OLED menu and the score sheets call it
+    players   seats at the table: one slap pad each
+    prefix    its rule numbers in seeds/<rules>.md ("SP" for SP-1, SP-2 ...)
+    rules     the seeds file, without ".md"
+    unit      what one scored part of the game is called: deal, round, hand
+    engine    the table level (speedref.engine.*): what the referee knows at a
+              real table, scoring, replay(record) -> sheet
+    play      the card level (speedref.engine.*_play): full play with real cards,
+              for the simulator's computer players and the tests
+    flow      "module:Class" of the referee app's flow for this game
+    table     "module:Class" of the simulator's virtual table (desktop only)
+    options   the menu's options: (key, label, values in OK's ascending order)
+    defaults  option values that are not the first of their values
+    """
+
+    __slots__ = ("id", "title", "players", "prefix", "rules", "unit", "engine", "play",
+                 "flow", "table", "options", "defaults")
+
+    def __init__(self, id, title, players, prefix, rules, unit, engine, play, flow, table,
+                 options, defaults=None):
+        self.id = id
+        self.title = title
+        self.players = players
+        self.prefix = prefix
+        self.rules = rules
+        self.unit = unit
+        self.engine = engine
+        self.play = play
+        self.flow = flow
+        self.table = table
+        self.options = options
+        self.defaults = defaults or {}
+
+    def __repr__(self):
+        return "Game(%r)" % self.id
+
+
+# Tie window "auto": the board's own default, which follows its capture path
+# (App.tie_default_us, docs/timing.md: 0.01 ms PIO, 0.1 ms rp2 pin interrupts,
+# 5 ms ESP32); a number is milliseconds.  "auto" took the place of the old
+# default 5, so a settings file holding 5 now gets "auto".
+TIE_MS = ("auto", 0, 1, 2, 10, 20, 50)
+
+GAMES = (
+    Game("speed", "Speed", 2, "SP", "speed", "deal",
+         "speedref.engine.speed", "speedref.engine.speed_play",
+         "speedref.app.speed_flow:SpeedFlow", "sim.table:SpeedTable",
+         (("layout", "Layout", ("pagat", "classic")),
+          ("jokers", "Jokers", (False, True)),
+          ("doubles", "Doubles", (False, True)),
+          ("hand_limit", "Hand", (5, 6, 7)),
+          ("slap_to_win", "Slap win", (False, True)),
+          ("match", "Match", ("target", "best_of", "single")),
+          ("target", "Target", (15, 25, 50, 100)),
+          ("tie_ms", "Tie ms", TIE_MS)),
+         {"target": 25}),
+    Game("spit", "Spit", 2, "SPIT", "spit", "round",
+         "speedref.engine.spit", "speedref.engine.spit_play",
+         "speedref.app.spit_flow:SpitFlow", "sim.table.spit:SpitTable",
+         (("tie_ms", "Tie ms", TIE_MS),)),
+    Game("speedrun", "Speed Run", 3, "SR", "speedrun", "hand",
+         "speedref.engine.speedrun", "speedref.engine.speedrun_play",
+         "speedref.app.speedrun_flow:SpeedRunFlow", "sim.table.speedrun:SpeedRunTable",
+         (("length", "Length", ("short", "medium", "long")),),
+         {"length": "long"}),
+    Game("partners", "Partners", 4, "PT", "partners", "hand",
+         "speedref.engine.partners", "speedref.engine.partners_play",
+         "speedref.app.partners_flow:PartnersFlow", "sim.table.partners:PartnersTable",
+         (("target", "Target", (50, 100, 150, 200)),),
+         {"target": 100}),
+)
+
+IDS = tuple(g.id for g in GAMES)
+
+
+class UnknownGame(ValueError):
+    """A name that is no game of this registry (a record, a script, a save)."""
+
+
+def get(game_id):
+    """The entry for `game_id`; UnknownGame (a ValueError) names the games."""
+    for g in GAMES:
+        if g.id == game_id:
+            return g
+    raise UnknownGame("unknown game %r (expected one of %s)" % (game_id, ", ".join(IDS)))
+
+
+def load(path):
+    """Import "package.module" or "package.module:Name" and return the module
+    or the name.  Only the import of the named module itself is turned into
+    MissingGame: an ImportError raised from inside it (a typo in a flow) is a
+    defect and propagates as it is."""
+    import sys
+    mod, _, name = path.partition(":")
+    try:
+        __import__(mod)
+    except ImportError as e:
+        if _names_missing(e, mod):
+            raise MissingGame(mod)
+        raise
+    m = sys.modules[mod]
+    return getattr(m, name) if name else m
+
+
+class MissingGame(ImportError):
+    """A registered game whose code is not on this device (a small board may
+    carry only some games)."""
+
+
+def _names_missing(e, mod):
+    # CPython: ModuleNotFoundError.name is the missing module; MicroPython:
+    # ImportError("no module named 'speedref.app.x_flow'").  Either way the
+    # missing one must be `mod` itself (or a package above it), not a module
+    # that `mod` imports.
+    missing = getattr(e, "name", None)
+    if missing is None:
+        text = str(e.args[0]) if e.args else ""
+        q = text.find("'")
+        missing = text[q + 1:text.rfind("'")] if q >= 0 else text
+    return missing == mod or mod.startswith(missing + ".")
