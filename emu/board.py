@@ -315,6 +315,12 @@ class Pico:
         return out
 
     # -- flash ------------------------------------------------------------------------------
+    def ram_find(self, data):
+        """(offset of the first occurrence of `data` in SRAM or -1, the CPU
+        cycle count now).  The board is not disturbed."""
+        reply = self._cmd({"op": "ram_find", "data": base64.b64encode(bytes(data)).decode()})
+        return reply["at"], reply["cycles"]
+
     def flash_snapshot(self):
         """(volume, op): the filesystem region as a power cut at this instant
         would leave it, and the flash operation that cut would interrupt

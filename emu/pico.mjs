@@ -674,6 +674,13 @@ class Bench {
         out({ ev: 'profile', samples: hist });
         break;
       }
+      case 'ram_find': {
+        // Where a byte string first occurs in SRAM (-1: nowhere): lets a
+        // benchmark see the instant the firmware's frame buffer holds a frame.
+        const at = Buffer.from(mcu.sram.buffer, mcu.sram.byteOffset, mcu.sram.length).indexOf(Buffer.from(cmd.data, 'base64'));
+        out({ ev: 'ram', at, cycles: this.cycles });
+        break;
+      }
       case 'state': {
         out({ ev: 'state', ns: this.now(), epoch: this.epoch, resets: this.resets, cycles: this.cycles, flash_ops: this.flashOps, connected: this.connected,
           flash_busy: this.pendingFlash ? this.pendingFlash.op : null, flash_since: this.pendingFlash ? this.epoch + this.flashStart : null, pc: mcu.core.PC, pio_skipped: this.skipped, instructions: this.instructions });
