@@ -4,6 +4,7 @@
   speedref-sim --window             interactive, in a desktop window (pygame)
   speedref-sim --script FILE        headless and deterministic; prints the USB log
                                     [--json] [--seed N] [--game G] [--screens DIR]
+  speedref-sim --play GAME          you (P1) against computer players [--pace P] [--length L]
 See docs/simulator.md.
 """
 import argparse
@@ -40,8 +41,13 @@ def build_parser():
     mode.add_argument("--table", metavar="GAME", choices=GAMES,
                       help="computer players play GAME at a virtual table; the app's verdicts "
                            "are checked against what really happened (--games N --seed S)")
-    mode.add_argument("--play", metavar="GAME", choices=("speed", "speedrun"),
+    mode.add_argument("--play", metavar="GAME", choices=("speed", "spit", "speedrun", "partners"),
                       help="play GAME with cards on screen against computer players")
+    p.add_argument("--pace", choices=("slow", "normal", "fast"), default=None,
+                   help="with --play: how quickly the computer players play (default normal)")
+    p.add_argument("--length", choices=("short", "medium", "long"), default=None,
+                   help="with --play speedrun: the game's length (default: the device's "
+                        "own, long)")
     p.add_argument("--games", type=positive_int, default=100, help="with --table: how many games (default 100)")
     p.add_argument("--json", action="store_true",
                    help="print the device's log lines as JSON (default: readable text)")
@@ -202,6 +208,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.screens and not args.script:
         parser.error("--screens needs --script")
+    if args.pace and not args.play:
+        parser.error("--pace needs --play")
+    if args.length and args.play != "speedrun":
+        parser.error("--length needs --play speedrun")
     try:
         if args.script:
             return run_script(args)

@@ -32,10 +32,13 @@ class Person:
         # Each person has their own speed: median 250-400 ms.
         self.median_us = median_us or rng.randint(250000, 400000)
         self.bounce = bounce  # chance that a press or release bounces
+        # pace: every reaction takes this many times as long (the play modes'
+        # --pace: a computer player a person at a keyboard can keep up with)
+        self.pace = 1
 
     def reaction(self, scale=1.0):
         us = int(self.median_us * scale * math.exp(0.3 * self.rng.gauss(0.0, 1.0)))
-        return max(MIN_REACTION_US, min(MAX_REACTION_US, us))
+        return int(max(MIN_REACTION_US, min(MAX_REACTION_US, us)) * self.pace)
 
     def tap_us(self):
         return self.rng.randint(TAP_MIN_US, TAP_MAX_US)

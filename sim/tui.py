@@ -28,10 +28,38 @@ KEYMAP = {
     ord("o"): (TAP, 6), ord("O"): (HOLD, 6),
     curses.KEY_BACKSPACE: (TAP, 7), 127: (TAP, 7), 8: (TAP, 7), 27: (TAP, 7), ord("b"): (TAP, 7),
 }
-LEGEND = ("tap:  P1 [1/z]  P2 [2/m]  P3 [3]  P4 [4]  OK [Enter/Space/o]   quit [q]",
-          "hold: P1 [!/Z]  P2 [@/M]  P3 [#]  P4 [$]  OK [O]  (same key again: let go)",
-          "UP [Up/k]  DOWN [Down/j]  BACK [Backspace/Esc/b]")
 NAMES = ("P1", "P2", "P3", "P4", "UP", "DOWN", "OK", "BACK")
+TAP_KEYS = ("1/z", "2/m", "3", "4")
+HOLD_KEYS = ("!/Z", "@/M", "#", "$")
+
+
+def legend_lines(names=NAMES, tap_keys=TAP_KEYS, hold_keys=HOLD_KEYS):
+    """The key legend under the OLED: each pad by the name of who sits at it."""
+    def pads(keys):
+        return "  ".join("%s [%s]" % (names[i], keys[i]) for i in range(4))
+    return ("tap:  %s  OK [Enter/Space/o]   quit [q]" % pads(tap_keys),
+            "hold: %s  OK [O]  (same key again: let go)" % pads(hold_keys),
+            "UP [Up/k]  DOWN [Down/j]  BACK [Backspace/Esc/b]")
+
+
+LEGEND = legend_lines()
+
+
+def pad_names(app):
+    """The buttons' names as the table knows them now: P1..P4 for the pads,
+    except in partners, where players change seats (PT-8) and each pad is
+    named by the player sitting at it, as the app keeps the seating
+    (PartnersGame.seats, seat -> player): "P1 (pad 4)" once P1 has moved
+    to pad 4 ("P1: go to pad 4").  A player at their own pad is just "P2"."""
+    flow = getattr(app, "flow", None)
+    if flow is None or getattr(flow, "GAME", None) != "partners":
+        return NAMES
+    seats = flow.game.seats
+    out = []
+    for k in range(4):
+        p = seats[k]
+        out.append("P%d" % (p + 1) if p == k else "P%d (pad %d)" % (p + 1, k + 1))
+    return tuple(out) + NAMES[4:]
 
 
 def braille_lines(frame):
@@ -168,21 +196,30 @@ class TerminalSim:
         """A button edge from the keys (the play modes send it to the table)."""
         self.board.set_button(b, down)
 
+    def names(self):
+        """Each button's name now (a pad: whoever sits at it, pad_names)."""
+        return pad_names(self.board.app)
+
+    def legend(self):
+        return legend_lines(self.names())
+
     def apply(self, edges, now_us):
         for b, down in edges:
+            name = self.names()[b]
             self.button(b, down, now_us)
             if down:
                 self._down_at[b] = now_us
-                how = " (hold: %s again to let go)" % NAMES[b] if b in self.keys.holding else ""
-                self.log.append((now_us // 1000, "%s down%s" % (NAMES[b], how)))
+                how = " (hold: %s again to let go)" % name if b in self.keys.holding else ""
+                self.log.append((now_us // 1000, "%s down%s" % (name, how)))
             else:
                 ms = (now_us - self._down_at.pop(b, now_us)) // 1000
-                self.log.append((now_us // 1000, "%s up after %d ms" % (NAMES[b], ms)))
+                self.log.append((now_us // 1000, "%s up after %d ms" % (name, ms)))
 
     def held_text(self):
         """Buttons down now: "P1[hold] OK" (a tap shows for its 80 ms)."""
         k = self.keys
-        out = [NAMES[b] + ("[hold]" if b in k.holding else "") for b in sorted(k.down)]
+        names = self.names()
+        out = [names[b] + ("[hold]" if b in k.holding else "") for b in sorted(k.down)]
         return " ".join(out) or "-"
 
     def changed(self):
@@ -204,16 +241,26 @@ class TerminalSim:
             put(i + 1, 0, "\u2502" + line + "\u2502")
         y = len(lines) + 1
         put(y, 0, "\u2514" + "\u2500" * ow + "\u2518")
-        for i, line in enumerate(LEGEND):
+        legend = self.legend()
+        for i, line in enumerate(legend):
             put(y + 1 + i, 0, line)
-        y += len(LEGEND) + 1
+        y += len(legend) + 1
         put(y, 0, "down: %s   buzzer: %s   lights: %s" % (self.held_text(), self.buzzer_text(),
                                                          lights_text(self.board.lights)))
-        y += 1
+        y = self.log_top(h, w, y + 1)
         rows = h - y
         for i, (ms, text) in enumerate(self.log[-rows:] if rows > 0 else []):
             put(y + i, 0, "%8.3f s  %s" % (ms / 1000.0, text))
+        self.draw_beside(put, w)
         scr.refresh()
+
+    def log_top(self, h, w, y):
+        """The first row of the event log (y: the row under the status line;
+        the play modes put their panel there on a narrow terminal)."""
+        return y
+
+    def draw_beside(self, put, w):
+        """Draw anything else, last (the play modes' panel)."""
 
     @staticmethod
     def _put(scr, h, w):

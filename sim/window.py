@@ -10,7 +10,7 @@ SDL_VIDEODRIVER=dummy.
 import os
 
 from sim import oled
-from sim.tui import describe, NAMES
+from sim.tui import describe, pad_names
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -60,7 +60,8 @@ class WindowSim:
             return  # already in that state (two keys for one button)
         (self.held.add if down else self.held.discard)(button)
         self.board.set_button(button, down)
-        self._add("%s %s" % (NAMES[button], "down" if down else "up"))
+        # named by whoever sits at the pad now (partners: PT-8 seat swaps)
+        self._add("%s %s" % (pad_names(self.board.app)[button], "down" if down else "up"))
 
     def handle(self, ev):
         """One pygame event; returns False to quit."""

@@ -9,6 +9,8 @@ press their pads and buttons.  At the end the referee's record must equal
 what the cards decided: tricks per hand (SR-11, SR-12), contracts (SR-13,
 SR-19), reveals (SR-21), scores and totals (SR-14..SR-24)."""
 
+import pytest
+
 from sim import compat
 
 compat.install()
@@ -191,5 +193,102 @@ def test_a_wrong_trick_tap_stops_the_table_until_it_is_undone():
         tb.run(lambda: tb.done, limit_us=3 * 3600 * 1000000)
         app = {k: v for k, v in tb.record.items() if k != "id"}
         assert [h["tricks"] for h in app["hands"]] == [h["tricks"] for h in tb.st.record()["hands"]]
+    finally:
+        tb.close()
+
+
+# -- what you see before you choose, and the game's length ------------------------------
+def _hand_on_panel(lines):
+    """The card names the panel lists under "Your hand:" (up to the next heading)."""
+    i = lines.index("Your hand:")
+    out = []
+    for line in lines[i + 1:]:
+        if not line.startswith("  "):
+            break
+        out += [w.split(":")[-1] for w in line.split()]
+    return out
+
+
+def _run_to_your_turn(tb, phase):
+    tb.run(lambda: tb.st is not None and tb.st.phase == phase and tb.st.current_player() == HUMAN)
+
+
+def test_sr7_sr13_your_cards_are_on_the_panel_before_you_choose_and_before_your_contract():
+    """SR-7: the first player looks at their cards, then chooses trump or
+    ranking; SR-13: contracts go down once the cards are seen.  From the deal
+    on the panel shows your twelve cards, also while the letters pick the
+    choice (they used to appear only at trick 1)."""
+    tb = SpeedRunPlay(3, realtime=False, length="short")
+    try:
+        tb.start()
+        _run_to_your_turn(tb, 1)                     # SR-7: you hold the first-player card
+        assert tb.board.app.flow.g.first == HUMAN
+        lines = tb.panel()
+        want = [tb._card(c) for c in tb.st.hand[HUMAN]]
+        assert len(want) == 12 and _hand_on_panel(lines) == want
+        assert "Choose:" in lines and "a:trump earthworms" in "\n".join(lines)
+        assert tb.pick(0) is None                    # trump: earthworms
+        _run_to_your_turn(tb, 2)                     # SR-13: your contract, face down
+        lines = tb.panel()
+        assert _hand_on_panel(lines) == [tb._card(c) for c in tb.st.hand[HUMAN]]
+        assert "Your contract (face down):" in lines
+    finally:
+        tb.close()
+
+
+def _args(*argv):
+    from sim.__main__ import build_parser
+    return build_parser().parse_args(["--play", "speedrun"] + list(argv))
+
+
+@pytest.mark.parametrize("length,hands", [("short", 6), ("medium", 9), ("long", 12), (None, 12)])
+def test_sr2_the_length_comes_from_the_command_line(length, hands):
+    """SR-2: speedref-sim --play speedrun --length short|medium|long (the
+    device's own length when not given: Long)."""
+    from sim.table import play_speedrun
+    tb = play_speedrun.table(_args(*(["--length", length] if length else [])))
+    try:
+        tb.start()
+        tb.advance(500000)
+        assert tb.board.app.flow.length == (length or "long")
+        assert tb.st.game.hands_total == hands
+        assert "Hand 1 of %d" % hands in "\n".join(tb.panel())
+    finally:
+        tb.close()
+
+
+def test_sr2_a_game_started_from_the_device_menu_plays_its_length():
+    """The device's own menu: abandon the game (BACK, Abandon game, OK twice),
+    choose Speed Run, Length: Short, Start -- the cards and the panel follow
+    the referee's new game of 6 hands."""
+    from sim.table import menu_buttons, UP, DOWN, OK
+    cls, _ = terminal_class()
+    tb = SpeedRunPlay(4, realtime=False)
+    tb.start()
+    term = cls(tb, 500000, 150000)
+    key = {UP: ord("k"), DOWN: ord("j"), OK: ENTER}
+
+    def press(ch):
+        term.feed_key(ch, tb.t)
+        for _ in range(30):
+            tb.advance(20000)
+            term.release_due(tb.t)
+
+    try:
+        tb.advance(500000)
+        assert tb.st.game.hands_total == 12          # Long: the device's own length
+        press(ord("b"))                              # the pause menu
+        pause = tb.board.app.screen
+        while pause.items[pause.cursor] != "Abandon game":
+            press(ord("j"))
+        press(ENTER)
+        press(ENTER)                                 # asked twice
+        assert type(tb.board.app.screen).__name__ == "Games"
+        for b in menu_buttons(tb.board, "speedrun", {"length": "short"}):
+            press(key[b])
+        tb.advance(500000)
+        f = tb.board.app.flow
+        assert f.GAME == "speedrun" and f.length == "short" and tb.flow is f
+        assert tb.st.game.hands_total == 6 and "Hand 1 of 6" in "\n".join(tb.panel())
     finally:
         tb.close()

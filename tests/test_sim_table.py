@@ -203,14 +203,15 @@ def test_sp17_lifting_hands_in_the_flip_countdown_is_not_a_slap():
         b.close()
 
 
-def _human_plays_a_match(seed):
+def _human_plays_a_match(seed, pace="fast"):
     """Drive --play speed's table headless: a 'person' (this function) uses
     only what the play mode offers a person: pad taps and holds, card keys,
-    OK/UP/DOWN, and what the screen and the panel show."""
+    OK/UP/DOWN, and what the screen and the panel show.  The computer plays
+    at `pace` (--pace)."""
     from sim.table.play import SpeedPlay, HUMAN, BOT
     from speedref.app import speed_flow as F
     from speedref.engine import speed_play as SP
-    tb = SpeedPlay(seed, realtime=False)
+    tb = SpeedPlay(seed, realtime=False, pace=pace)
     tb.start()
     done_phase = None
     last = None

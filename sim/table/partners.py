@@ -41,7 +41,7 @@ class PartnersTable(EntryTable):
 
     def __init__(self, seed, loop_us=None, start_us=None, opts=None, mistakes=True, stop=0.02, **kw):
         from sim.table.speedrun import LOOP_US
-        EntryTable.__init__(self, seed, loop_us or LOOP_US, start_us, mistakes)
+        EntryTable.__init__(self, seed, loop_us or LOOP_US, start_us, mistakes, **kw)
         from speedref.app import partners_flow as F
         from speedref.engine import partners_play as PP
         from speedref.engine import partners as PT

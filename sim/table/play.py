@@ -19,6 +19,12 @@ does, and the referee app referees both of you:
 
 The engine checks every card you play (SP-7, SP-11, SP-12) and the panel
 says why a card was refused.
+
+This module also holds what every play mode shares (play_spit.py,
+play_speedrun.py, play_partners.py): the terminal around a play table
+(table_terminal: your keys as fingers on the table's buttons, the event log
+saying whose press each edge is, the panel beside the OLED), --pace, and
+main() for `speedref-sim --play GAME`.
 """
 import sys
 
@@ -29,13 +35,30 @@ from speedref.engine.errors import RuleError
 CARD_KEYS = "asdfghl"
 HUMAN = 0
 BOT = 1
+PLAY_GAMES = ("speed", "spit", "speedrun", "partners")  # speedref-sim --play GAME
+# --pace: how much slower than a quick person the computer players react
+# (sim/bots.py Person.pace scales every reaction; Speed Run's think time too).
+# fast is the computer tables' own pace (a median 250-400 ms per move, as
+# people at a real table), too quick for a person choosing cards by keys.
+PACES = {"slow": 5, "normal": 2.5, "fast": 1}
+DEFAULT_PACE = "normal"
+
+
+def set_pace(people, pace):
+    """The computer players (None: your seat) react at `pace` (PACES)."""
+    if pace not in PACES:
+        raise ValueError("pace is one of %s, not %r" % (", ".join(PACES), pace))
+    for pe in people:
+        if pe is not None:
+            pe.pace = PACES[pace]
 
 
 class SpeedPlay(SpeedTable):
     """A Speed table where seat 0 is a person and seat 1 a computer player."""
 
-    def __init__(self, seed=None, realtime=True, **kw):
+    def __init__(self, seed=None, realtime=True, pace=DEFAULT_PACE, **kw):
         SpeedTable.__init__(self, seed, realtime=realtime, mistakes=False, lift_early=False, **kw)
+        set_pace([None, self.people[BOT]], pace)
         self.note = "Enter: lay out the cards"
         self.hold_t = 0
         self.opts = None
@@ -218,7 +241,7 @@ def table_terminal():
     edges go to the table as a finger on that button (so the table knows your
     hand is on your pad), and the table's panel is drawn beside the OLED."""
     import curses
-    from sim.tui import TerminalSim, NAMES
+    from sim.tui import TerminalSim
 
     class TableTerminal(TerminalSim):
         def __init__(self, tb, delay_us, interval_us):
@@ -226,24 +249,72 @@ def table_terminal():
             self.tb = tb
             self.mine = set()  # buttons your keys hold a finger on
             self._shown = None  # the panel as last drawn
+            # Whose finger each press is: the table queues presses (yours and
+            # the computer players') and lands them in order, one finger per
+            # button at a time, so a queue per button says whose each edge is.
+            self._whose = [[] for _ in range(8)]
+            self._by = [None] * 8      # whose finger is down on each button now
+            self._down_t = [0] * 8
+            self._yours = False        # a press from your keys is being queued
+            self._lag = [0] * 8        # how much later than its key each press of yours lands
+            press = tb.press
+
+            def tagged_press(t, b, bounce=()):
+                r = press(t, b, bounce)
+                self._whose[b].append(self._yours)
+                return r
+            tb.press = tagged_press
             seen = tb.on_edge
 
-            def on_edge(b, down):  # the computer players' presses in the event log
+            def on_edge(b, down):  # every press and release in the event log, as it lands
                 seen(b, down)
-                if b not in self.mine:
-                    self.log.append((tb.t // 1000, "%s %s (computer)" % (NAMES[b], "down" if down else "up")))
+                self.log_edge(b, down)
             tb.on_edge = on_edge
+
+        def log_edge(self, b, down):
+            """One edge on the board: "P1 down (you)", "P2 up after 95 ms (computer)"."""
+            tb = self.tb
+            if down:
+                q = self._whose[b]
+                self._by[b] = q.pop(0) if q else False
+                self._down_t[b] = tb.t
+            yours = self._by[b]
+            name = self.names()[b]
+            who = "you" if yours else "computer"
+            if down:
+                if yours and b in self.keys.holding:
+                    who += ", hold: the same key again lets go"
+                text = "%s down (%s)" % (name, who)
+            else:
+                text = "%s up after %d ms (%s)" % (name, (tb.t - self._down_t[b]) // 1000, who)
+            self.log.append((tb.t // 1000, text))
+            del self.log[:-200]
+
+        def apply(self, edges, now_us):
+            # the keys' edges go to the table; they are logged when they land (log_edge)
+            for b, down in edges:
+                self.button(b, down, now_us)
 
         def button(self, b, down, now_us):
             tb = self.tb
             if down:
                 if tb.finger[b]:
                     return  # a computer player's finger is on it right now
-                tb.key_press(now_us, b, b in self.keys.holding)
-                self.mine.add(b)
+                self._yours = True
+                try:
+                    t = tb.key_press(now_us, b, b in self.keys.holding)
+                finally:
+                    self._yours = False
+                if t is None:  # the table refused it (the panel says why)
+                    self.keys.release(b)
+                else:
+                    self.mine.add(b)
+                    # the press lands when the button is free again (a finger
+                    # just left it): the release keeps the key's length
+                    self._lag[b] = t - now_us
             elif b in self.mine:
                 self.mine.discard(b)
-                tb.release(now_us, b)
+                getattr(tb, "key_release", tb.release)(now_us + self._lag[b], b)
 
         def release_due(self, now_us):
             TerminalSim.release_due(self, now_us)
@@ -261,19 +332,26 @@ def table_terminal():
         def changed(self):
             return self.panel() != self._shown
 
-        def draw(self, scr):
-            TerminalSim.draw(self, scr)
+        def log_top(self, h, w, y):
+            """Where the panel goes: right of the OLED when it fits, else
+            under the status line, and the event log below it."""
             self._shown = lines = self.panel()
-            h, w = scr.getmaxyx()
             wide = w >= 131 + 3 and h >= 34 + 6
             x = (131 if wide else 67) + 2
-            y = 0
-            if w - x < 40:
-                x, y = 0, (34 if wide else 18) + 5  # below the legend, over the log
-            put = self._put(scr, h, w)
-            for i, line in enumerate(lines):
-                put(y + i, x, line + " " * 10)
-            scr.refresh()
+            need = max([len(line) for line in lines] + [40])
+            if w - x - 1 >= need:
+                self._at = (0, x)
+                return y
+            self._at = (y, 0)
+            return y + len(lines) + 1
+
+        def draw_beside(self, put, w):
+            """The panel, every line padded to the edge of the screen: nothing
+            of an older, longer line, of the legend or of the log stays
+            beside a shorter one."""
+            y, x = self._at
+            for i, line in enumerate(self._shown):
+                put(y + i, x, line.ljust(w - x))
 
     return TableTerminal, curses
 
@@ -314,15 +392,29 @@ def terminal_class():
     return PlayTerminal, curses
 
 
+def table(args):
+    """The --play speed table for the command line's options."""
+    return SpeedPlay(args.seed, start_us=args.start_us, pace=args.pace or DEFAULT_PACE)
+
+
+def play_module(game):
+    """The module that plays `game` with a person: table(args), terminal_class()."""
+    import importlib
+    return importlib.import_module("sim.table." + PLAY_MODULES[game])
+
+
+PLAY_MODULES = {"speed": "play", "spit": "play_spit", "speedrun": "play_speedrun",
+                "partners": "play_partners"}
+
+
 def main(args):
-    if args.play == "speedrun":
-        from sim.table import play_speedrun
-        return play_speedrun.main(args)
-    if args.play != "speed":
-        sys.stderr.write("speedref-sim: --play %s: there is --play speed and --play speedrun\n" % args.play)
+    """speedref-sim --play GAME [--pace P] [--length L]: GAME against computer players."""
+    if args.play not in PLAY_MODULES:
+        sys.stderr.write("speedref-sim: --play %s: there is --play %s\n" % (args.play, ", ".join(PLAY_GAMES)))
         return 2
-    cls, curses = terminal_class()
-    return run_terminal(SpeedPlay(args.seed, start_us=args.start_us), cls, curses, args)
+    mod = play_module(args.play)
+    cls, curses = mod.terminal_class()
+    return run_terminal(mod.table(args), cls, curses, args)
 
 
 def run_terminal(tb, cls, curses, args):

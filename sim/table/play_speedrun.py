@@ -17,9 +17,12 @@ three of you, exactly as at a real table:
   the computer players enter the trump and ranking (SR-7, SR-9); you press
   OK on the hand's scores and on the final standings.
 
-Your cards and choices are lettered `a s d f g h w e r t y u` on the panel:
-the letter picks the card (or, when you choose trump/ranking or put down
-your contract, the choice).  The engine refuses an illegal card and the
+Your cards are on the panel from the deal on (SR-7: you look at them
+before you choose); they and your choices are lettered `a s d f g h w e r
+t y u`: the letter picks the card (or, when you choose trump/ranking or put
+down your contract, the choice).  --length short|medium|long sets the
+game's length (SR-2), else the device's own (Long); a game started from
+the device's own menu plays the length chosen there.  The engine refuses an illegal card and the
 panel says why (SR-10 follow suit).  The computer players wait, as polite
 people do, until the referee shows every trick won so far before the next
 trick is led; a trick counted for the wrong player is taken back through
@@ -28,6 +31,7 @@ BACK, Undo.
 
 from sim.bots import Person
 from sim.table import Table, LOOP_US, UP, DOWN, OK
+from sim.table.play import set_pace, PACES, DEFAULT_PACE
 
 HUMAN = 0
 BOTS = (1, 2)
@@ -44,7 +48,7 @@ class SpeedRunPlay(Table):
     GAME = "speedrun"
 
     def __init__(self, seed=None, realtime=True, length=None, start_us=None, loop_us=LOOP_US,
-                 reveal_chance=0.15):
+                 reveal_chance=0.15, pace=DEFAULT_PACE):
         Table.__init__(self, seed, loop_us, start_us, realtime)
         from speedref.app import speedrun_flow as F
         from speedref.engine import speedrun_play as SRP
@@ -54,6 +58,8 @@ class SpeedRunPlay(Table):
         self.SR = SR
         rng = self.rng
         self.people = [None, Person(rng, 1, bounce=0), Person(rng, 2, bounce=0)]
+        set_pace(self.people, pace)
+        self.think_us = tuple(int(x * PACES[pace]) for x in THINK_US)
         self.length = length
         self.reveal_chance = reveal_chance
         self.st = None          # the card game (truth)
@@ -150,7 +156,7 @@ class SpeedRunPlay(Table):
         if p in BOTS and not self.planned[p] and self._may_act(f, p):
             self.planned[p] = True
             pe = self.people[p]
-            think = self.rng.randint(*THINK_US) if st.phase != 3 or not st.trick else THINK_US[0]
+            think = self.rng.randint(*self.think_us) if st.phase != 3 or not st.trick else self.think_us[0]
             self.at(self.t + pe.reaction() + think, self._bot_move, p)
 
     def _may_act(self, f, p):
@@ -418,13 +424,21 @@ class SpeedRunPlay(Table):
                 " ".join("-" if x is None else str(x) for x in self.card_scores), list(g.totals)))
         ch = self.choices()
         p = st.current_player()
-        label = "Your hand:" if st.phase == 3 or p != HUMAN else (
+        choosing = st.phase in (1, 2) and p == HUMAN
+        if choosing:
+            # SR-7, SR-13: you look at your cards before you choose (no letters:
+            # the letters pick the choices below)
+            hand = [self._card(c) for c in st.hand[HUMAN]]
+            out.append("Your hand:")
+            for i in range(0, len(hand), 8):
+                out.append("  " + "  ".join(hand[i:i + 8]))
+        label = "Your hand:" if not choosing else (
             "Choose:" if st.phase == 1 else "Your contract (face down):")
         row = []
         for i, (_, text) in enumerate(ch):
             row.append("%s:%s" % (CARD_KEYS[i], text))
         out.append(label)
-        per = 6 if label == "Your hand:" else 3  # the panel is about 64 characters wide
+        per = 6 if not choosing else 3  # the panel is about 64 characters wide
         for i in range(0, len(row), per):
             out.append("  " + "  ".join(row[i:i + per]))
         out.append("")
@@ -483,7 +497,8 @@ def terminal_class():
     return SpeedRunTerminal, curses
 
 
-def main(args):
-    from sim.table.play import run_terminal
-    cls, curses = terminal_class()
-    return run_terminal(SpeedRunPlay(args.seed, start_us=args.start_us), cls, curses, args)
+def table(args):
+    """The --play speedrun table for the command line's options (--length: the
+    game's length, else the device's own)."""
+    return SpeedRunPlay(args.seed, start_us=args.start_us, length=args.length,
+                        pace=args.pace or DEFAULT_PACE)

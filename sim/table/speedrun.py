@@ -51,8 +51,8 @@ class EntryTable(Table):
 
     NSEATS = 3
 
-    def __init__(self, seed, loop_us=LOOP_US, start_us=None, mistakes=True, **_ignored):
-        Table.__init__(self, seed, loop_us, start_us)
+    def __init__(self, seed, loop_us=LOOP_US, start_us=None, mistakes=True, realtime=False, **_ignored):
+        Table.__init__(self, seed, loop_us, start_us, realtime)
         self.mistakes = mistakes
         self.people = [Person(self.rng, s, bounce=0.08 if mistakes else 0) for s in range(self.NSEATS)]
         self.resume = None       # what to do when the pause menu closes after "Undo last"
