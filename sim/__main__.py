@@ -14,6 +14,7 @@ import sys
 
 from sim import compat
 
+from speedref import games
 from speedref.games import IDS as GAMES
 
 
@@ -41,7 +42,7 @@ def build_parser():
     mode.add_argument("--table", metavar="GAME", choices=GAMES,
                       help="computer players play GAME at a virtual table; the app's verdicts "
                            "are checked against what really happened (--games N --seed S)")
-    mode.add_argument("--play", metavar="GAME", choices=("speed", "spit", "speedrun", "partners"),
+    mode.add_argument("--play", metavar="GAME", choices=tuple(g.id for g in games.GAMES if g.person),
                       help="play GAME with cards on screen against computer players")
     p.add_argument("--pace", choices=("slow", "normal", "fast"), default=None,
                    help="with --play: how quickly the computer players play (default normal)")

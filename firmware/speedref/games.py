@@ -26,15 +26,17 @@ class Game:
               for the simulator's computer players and the tests
     flow      "module:Class" of the referee app's flow for this game
     table     "module:Class" of the simulator's virtual table (desktop only)
+    person    the simulator's module where a person plays it against computer
+              players (`speedref-sim --play`; desktop only), or None
     options   the menu's options: (key, label, values in OK's ascending order)
     defaults  option values that are not the first of their values
     """
 
     __slots__ = ("id", "title", "players", "prefix", "rules", "unit", "engine", "play",
-                 "flow", "table", "options", "defaults")
+                 "flow", "table", "options", "defaults", "person")
 
     def __init__(self, id, title, players, prefix, rules, unit, engine, play, flow, table,
-                 options, defaults=None):
+                 options, defaults=None, person=None):
         self.id = id
         self.title = title
         self.players = players
@@ -47,6 +49,7 @@ class Game:
         self.table = table
         self.options = options
         self.defaults = defaults or {}
+        self.person = person
 
     def __repr__(self):
         return "Game(%r)" % self.id
@@ -70,21 +73,21 @@ GAMES = (
           ("match", "Match", ("target", "best_of", "single")),
           ("target", "Target", (15, 25, 50, 100)),
           ("tie_ms", "Tie ms", TIE_MS)),
-         {"target": 25}),
+         {"target": 25}, "sim.table.play"),
     Game("spit", "Spit", 2, "SPIT", "spit", "round",
          "speedref.engine.spit", "speedref.engine.spit_play",
          "speedref.app.spit_flow:SpitFlow", "sim.table.spit:SpitTable",
-         (("tie_ms", "Tie ms", TIE_MS),)),
+         (("tie_ms", "Tie ms", TIE_MS),), None, "sim.table.play_spit"),
     Game("speedrun", "Speed Run", 3, "SR", "speedrun", "hand",
          "speedref.engine.speedrun", "speedref.engine.speedrun_play",
          "speedref.app.speedrun_flow:SpeedRunFlow", "sim.table.speedrun:SpeedRunTable",
          (("length", "Length", ("short", "medium", "long")),),
-         {"length": "long"}),
+         {"length": "long"}, "sim.table.play_speedrun"),
     Game("partners", "Partners", 4, "PT", "partners", "hand",
          "speedref.engine.partners", "speedref.engine.partners_play",
          "speedref.app.partners_flow:PartnersFlow", "sim.table.partners:PartnersTable",
          (("target", "Target", (50, 100, 150, 200)),),
-         {"target": 100}),
+         {"target": 100}, "sim.table.play_partners"),
 )
 
 IDS = tuple(g.id for g in GAMES)

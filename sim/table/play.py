@@ -31,11 +31,12 @@ import sys
 from sim.bots import STUCK_HOLD_US
 from sim.table import SpeedTable, TableError, tie_us
 from speedref.engine.errors import RuleError
+from speedref import games as registry
 
 CARD_KEYS = "asdfghl"
 HUMAN = 0
 BOT = 1
-PLAY_GAMES = ("speed", "spit", "speedrun", "partners")  # speedref-sim --play GAME
+PLAY_GAMES = tuple(g.id for g in registry.GAMES if g.person)  # speedref-sim --play GAME
 # --pace: how much slower than a quick person the computer players react
 # (sim/bots.py Person.pace scales every reaction; Speed Run's think time too).
 # fast is the computer tables' own pace (a median 250-400 ms per move, as
@@ -399,17 +400,12 @@ def table(args):
 
 def play_module(game):
     """The module that plays `game` with a person: table(args), terminal_class()."""
-    import importlib
-    return importlib.import_module("sim.table." + PLAY_MODULES[game])
-
-
-PLAY_MODULES = {"speed": "play", "spit": "play_spit", "speedrun": "play_speedrun",
-                "partners": "play_partners"}
+    return registry.load(registry.get(game).person)
 
 
 def main(args):
     """speedref-sim --play GAME [--pace P] [--length L]: GAME against computer players."""
-    if args.play not in PLAY_MODULES:
+    if args.play not in PLAY_GAMES:
         sys.stderr.write("speedref-sim: --play %s: there is --play %s\n" % (args.play, ", ".join(PLAY_GAMES)))
         return 2
     mod = play_module(args.play)
