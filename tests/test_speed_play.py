@@ -224,7 +224,7 @@ def test_sp13_golden_transcript_on_cpython(seed):
     lines, record = play_speed.play(seed)
     assert "\n".join(lines) + "\n" == (GOLDEN / ("speed_%d.txt" % seed)).read_text()
     m = records.replay(record)  # the record of the game played is valid and decided
-    assert m.is_over() and record["game"] == "speed"
+    assert m.over and record["game"] == "speed"
 
 
 def test_sp13_golden_transcripts_identical_under_micropython():

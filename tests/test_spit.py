@@ -292,7 +292,7 @@ def test_spit12_golden_transcript_on_cpython(seed):
     lines, record = play_spit.play(seed)
     assert "\n".join(lines) + "\n" == (GOLDEN / ("spit_%d.txt" % seed)).read_text()
     g = records.replay(record)
-    assert g.is_over() and g.totals[g.winner] == 0
+    assert g.over and g.totals[g.winner] == 0
 
 
 def test_spit12_golden_transcripts_identical_under_micropython():

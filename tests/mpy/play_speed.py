@@ -119,7 +119,7 @@ def play(seed, out=None):
     m = speed.SpeedMatch(layout, match, ["P1", "P2"], jokers, doubles, limit, slap)
     emit("speed seed %d layout %s %s jokers %d doubles %d hand %d slap %d" % (
         seed, layout, m.format, jokers, doubles, limit, slap))
-    while not m.is_over():
+    while not m.over:
         st = SP.SpeedState(rng.next32(), layout, jokers, doubles, limit, slap)
         st.deal()
         emit("deal %d: hands %s / %s" % (
