@@ -80,7 +80,7 @@ class ScriptedPerson:
             return
         SRP = tb.SRP
         acts = st.legal_actions(HUMAN)
-        if st.phase == 3:
+        if st.phase == "play":
             if not tb.synced(f):
                 return
             if (SRP.REVEAL in acts and f.g.hands_played + 1 == self.reveal_hand
@@ -101,7 +101,7 @@ class ScriptedPerson:
             return
         ch = tb.choices()
         pick = self.rng.randrange(len(ch))
-        if st.phase == 2:
+        if st.phase == "contract":
             # a contract: not Pass while anything else is left
             others = [i for i, (a, _) in enumerate(ch) if a != SRP.PASS]
             pick = others[self.rng.randrange(len(others))] if others else pick
