@@ -19,7 +19,7 @@ import sys
 import time
 
 from speedref.engine import records
-from speedref.engine.errors import RuleError
+from speedref.engine.errors import RuleError, is_int
 
 from host_tools import jsonin
 from host_tools.db import ResultsDB, DEFAULT_DB_NAME as DEFAULT_DB
@@ -56,12 +56,12 @@ def slap_problem(ev):
     if kind is not None and (not isinstance(kind, str) or len(kind) > NAME_MAX):
         return "slap kind %s is not a short string or null" % _short(kind)
     w = ev.get("winner")
-    if w is not None and (not isinstance(w, int) or isinstance(w, bool) or not 0 <= w <= 3):
+    if w is not None and (not is_int(w) or not 0 <= w <= 3):
         return "slap winner %r is not a seat 0..3 or null" % (w,)
     m = ev.get("margin_us")
     if m is None and w is not None and "margin_us" in ev:
         return None  # a lone slap: nobody else slapped, so there is no margin
-    if not isinstance(m, int) or isinstance(m, bool) or not 0 <= m < MARGIN_MAX_US:
+    if not is_int(m) or not 0 <= m < MARGIN_MAX_US:
         return "slap margin_us %s is not an int 0..%d" % (_short(m), MARGIN_MAX_US - 1)
     return None
 

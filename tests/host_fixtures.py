@@ -12,7 +12,7 @@ def speed_match(seed, ident=None, target=25):
     r = random.Random(seed)
     players = r.sample(NAMES, 2)
     m = speed.SpeedMatch("pagat", {"target": target}, players)
-    while not m.is_over():
+    while not m.over:
         m.add_deal(r.randrange(2), r.randint(1, 10))
     rec = m.to_record()
     if ident is not None:

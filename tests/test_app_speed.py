@@ -104,7 +104,7 @@ def test_complete_match_record_equals_engine_SP18_SP19(tmp_path, match, deals):
     assert r["stored"] == r["record"]
     assert [(d["winner"], d["left"]) for d in r["deal_lines"]] == deals
     m = speed.replay(rec)
-    assert m.is_over()
+    assert m.over
     assert r["deal_lines"][-1]["totals"] == m.totals
     assert r["saved_game"] is None  # the finished game is not offered for resume
     assert r["screen"] == "Games"

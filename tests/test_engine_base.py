@@ -38,3 +38,25 @@ def test_card_names():
 def test_rule_error_is_value_error_naming_rule():
     e = RuleError("SR-1", "bad")
     assert isinstance(e, ValueError) and str(e) == "SR-1: bad" and e.rule == "SR-1"
+
+
+# One check of "a JSON int, not a bool" for every game (SP-20, SPIT-15, SR-29, PT-21
+# all read counts and seats from JSON records), the same on both runtimes.
+JSON_VALUES = "[0, 7, -3, 2 ** 40, True, False, 1.0, None, '3', [1]]"
+NAMES_VALUES = "[(['a', 'b'], 2), (('a', 'b'), 2), (['a'], 2), (['a', 1], 2), ('ab', 2), (['a', 'b', 'c'], 3), (None, 2)]"
+CHECK_CODE = ("from speedref.engine.errors import is_int, is_names\n"
+              "print([is_int(x) for x in %s])\n"
+              "print([is_names(x, n) for x, n in %s])\n" % (JSON_VALUES, NAMES_VALUES))
+
+
+def test_is_int_rejects_bools_and_floats_on_both_runtimes_rule_PT21():
+    want = "[True, True, True, True, False, False, False, False, False, False]\n" \
+           "[True, True, False, False, False, True, False]"
+    for use_mpy in (True, False):
+        out = mpyrun.run(CHECK_CODE, use_mpy=use_mpy)
+        assert out.stdout.strip() == want
+    import subprocess
+    import sys
+    here = subprocess.run([sys.executable, "-c", CHECK_CODE], capture_output=True, text=True,
+                          check=True, env={"PYTHONPATH": str(mpyrun.ROOT / "firmware")})
+    assert here.stdout.strip() == want

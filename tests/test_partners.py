@@ -177,6 +177,24 @@ def test_undo_steps_back_trick_contract_and_hand():
     assert (list(g.totals), list(g.seats), g.dealer) == after
 
 
+def test_pt7_pt13_pt18_phase_contract_play_score_then_over():
+    """The table-level phase: the contract (PT-7), the tricks (PT-13), the score, the end (PT-18)."""
+    g = P.PartnersGame(30, NAMES)
+    assert g.phase == "contract" and not g.over
+    g.set_contract(10, "spades", 0, 2)
+    assert g.phase == "play"
+    for p in [0] * 10 + [1, 1]:
+        g.trick(p)
+    assert g.phase == "play"
+    g.trick(3)
+    assert g.phase == "score"
+    g.undo()
+    assert g.phase == "play"
+    g.trick(3)
+    g.finish_hand()  # doubled: 40, 2, 2, 2
+    assert g.phase == "over" and g.over
+
+
 # ---- end of the game (PT-18..PT-20) -------------------------------------------
 
 def test_pt18_game_over_at_target_and_no_more_hands():

@@ -41,19 +41,26 @@ def all_cards(s):
     return sorted(out)
 
 
+def act(s, a):
+    """Apply `a` for whoever is to act (the chance step or the player in turn)."""
+    s.apply(s.current_player(), a)
+
+
 def dealt(seed=5, dealer=0):
     s = pp.State(seed, target=100, players=("Ann", "Bo", "Cy", "Di"), dealer=dealer)
-    assert s.current_player() == pp.CHANCE and s.legal_actions() == [pp.DEAL]
-    s.apply(pp.DEAL)
+    assert s.current_player() == pp.CHANCE and s.legal_actions(pp.CHANCE) == [pp.DEAL]
+    assert s.phase == "deal" and s.actors() == [] and s.legal_actions(dealer) == []
+    s.apply(pp.CHANCE, pp.DEAL)
+    assert s.phase == "bid" and s.actors() == [dealer] and s.legal_actions(pp.CHANCE) == []
     return s
 
 
 def to_play(s, bid=pp.bid_action(7, S), partner=2):
     """Dealer bids, three passes, contractor names `partner`."""
-    s.apply(bid)
+    act(s, bid)
     for _ in range(3):
-        s.apply(pp.PASS)
-    s.apply(pp.PARTNER + partner)
+        act(s, pp.PASS)
+    act(s, pp.PARTNER + partner)
     return s
 
 
@@ -86,46 +93,46 @@ def test_pt6_dealer_opens_and_may_not_pass():
     assert pp.PASS not in legal and legal[0] == pp.bid_action(7, C) and len(legal) == 7 * 5
     before = snapshot(s)
     with pytest.raises(RuleError) as e:
-        s.apply(pp.PASS)
+        act(s, pp.PASS)
     assert e.value.rule == "PT-6" and snapshot(s) == before
 
 
 def test_pt5_notrump_outranks_suits_at_the_same_number_suits_equal():
     """PT-5: after 8 hearts, 8 spades is not bigger; 8 notrump and 9 clubs are."""
     s = dealt()
-    s.apply(pp.bid_action(8, H))
+    act(s, pp.bid_action(8, H))
     legal = s.legal_actions(1)
     assert pp.bid_action(8, S) not in legal and pp.bid_action(8, H) not in legal
     assert pp.bid_action(8, pp.NOTRUMP) in legal and pp.bid_action(9, C) in legal
     before = snapshot(s)
     with pytest.raises(RuleError) as e:
-        s.apply(pp.bid_action(8, S))
+        act(s, pp.bid_action(8, S))
     assert e.value.rule == "PT-5" and snapshot(s) == before
     with pytest.raises(RuleError) as e:
-        s.apply(pp.bid_action(14, C))
+        act(s, pp.bid_action(14, C))
     assert e.value.rule == "PT-4"
 
 
 def test_pt7_three_passes_end_and_a_pass_does_not_bar_a_later_bid():
     """PT-7: clockwise calls; passing once, then bidding again; three passes in a row end it."""
     s = dealt(dealer=0)
-    s.apply(pp.bid_action(7, C))  # Ann
-    s.apply(pp.PASS)  # Bo
-    s.apply(pp.bid_action(7, pp.NOTRUMP))  # Cy
-    s.apply(pp.PASS)  # Di
-    s.apply(pp.PASS)  # Ann
+    act(s, pp.bid_action(7, C))  # Ann
+    act(s, pp.PASS)  # Bo
+    act(s, pp.bid_action(7, pp.NOTRUMP))  # Cy
+    act(s, pp.PASS)  # Di
+    act(s, pp.PASS)  # Ann
     assert s.current_player() == 1
-    s.apply(pp.bid_action(8, D), 1)  # Bo passed before and may bid now
+    s.apply(1, pp.bid_action(8, D))  # Bo passed before and may bid now
     for p in (2, 3, 0):
-        assert s.phase == pp.P_BID
-        s.apply(pp.PASS, p)
-    assert s.phase == pp.P_PARTNER and s.current_player() == 1 and s.high_bid == (8, D)
+        assert s.phase == "bid"
+        s.apply(p, pp.PASS)
+    assert s.phase == "partner" and s.current_player() == 1 and s.high_bid == (8, D)
 
 
 def test_pt7_after_13_notrump_only_passes():
     """PT-5/PT-7: 13 notrump is the biggest bid."""
     s = dealt()
-    s.apply(pp.bid_action(13, pp.NOTRUMP))
+    act(s, pp.bid_action(13, pp.NOTRUMP))
     assert s.legal_actions(1) == [pp.PASS]
 
 
@@ -133,8 +140,8 @@ def test_pt7_out_of_turn_is_refused():
     """PT-7: calls go in turn."""
     s = dealt()
     with pytest.raises(RuleError) as e:
-        s.apply(pp.bid_action(7, C), 2)
-    assert e.value.rule == "PT-7" and s.phase == pp.P_BID
+        s.apply(2, pp.bid_action(7, C))
+    assert e.value.rule == "PT-7" and s.phase == "bid"
 
 
 # ---- partner and seats (PT-8, PT-9, PT-11) --------------------------------------
@@ -144,20 +151,20 @@ def test_pt8_pt9_partner_swap_hands_move_displays_stay():
     s = dealt(9)
     hands = [bytes(h) for h in s.hands]
     displays = [bytes(d) for d in s.displays]
-    s.apply(pp.bid_action(7, S))
+    act(s, pp.bid_action(7, S))
     for _ in range(3):
-        s.apply(pp.PASS)
+        act(s, pp.PASS)
     with pytest.raises(RuleError) as e:
-        s.apply(pp.PARTNER + 0)  # Ann cannot partner herself
+        act(s, pp.PARTNER + 0)  # Ann cannot partner herself
     assert e.value.rule == "PT-8"
-    s.apply(pp.PARTNER + 1)
+    act(s, pp.PARTNER + 1)
     assert list(s.table.seats) == [0, 2, 1, 3]
     assert [bytes(h) for h in s.hands] == hands and [bytes(d) for d in s.displays] == displays
     # PT-11: the contractor leads; Bo now plays with seat 2's display
     assert s.current_player() == 0
-    s.apply(s.legal_actions(0)[0])
+    act(s, s.legal_actions(0)[0])
     assert s.current_player() == 2  # Cy sits in seat 1 now
-    s.apply(s.legal_actions(2)[0])
+    act(s, s.legal_actions(2)[0])
     assert s.current_player() == 1 and s.turn == 2
 
 
@@ -177,10 +184,10 @@ def test_pt10_play_from_hand_or_display_and_not_another_card():
     other = s.hands[1][0]
     before = snapshot(s)
     with pytest.raises(RuleError) as e:
-        s.apply(other)
+        act(s, other)
     assert e.value.rule == "PT-10" and snapshot(s) == before
     d = s.displays[0][0]
-    s.apply(d)
+    act(s, d)
     assert len(s.displays[0]) == 2 and list(s.trick) == [d]
 
 
@@ -191,11 +198,11 @@ def test_pt12_must_follow_suit_including_display_cards():
     s.hands[1] = bytearray([card("3D"), card("4D"), card("5D"), card("6D"), card("7D"), card("8D"),
                             card("9D"), card("TD"), card("JD"), card("QD")])
     s.displays[1] = bytearray([card("KC"), card("2H"), card("3H")])
-    s.apply(card("2C"))
+    act(s, card("2C"))
     assert s.legal_actions(1) == [card("KC")]
     before = snapshot(s)
     with pytest.raises(RuleError) as e:
-        s.apply(card("3D"))
+        act(s, card("3D"))
     assert e.value.rule == "PT-12" and snapshot(s) == before
     # a player without the led suit may play anything
     s.hands[1] = bytearray([card("3D")])
@@ -221,7 +228,7 @@ def test_pt13_winner_leads_next_and_trick_recorded_at_table():
     """PT-13: the trick goes to its winner at the table level and they lead next."""
     s = rigged()
     for _ in range(4):
-        s.apply(s.legal_actions()[0])
+        act(s, s.legal_actions(s.current_player())[0])
     w = s.last_winner
     assert s.table.tricks[w] == 1 and s.current_player() == w and len(s.played) == 4
 
@@ -231,11 +238,12 @@ def test_pt18_terminal_state_refuses_actions():
     s = pp.State(4, target=1)
     rng = Rng(4)
     while not s.is_terminal():
-        legal = s.legal_actions()
-        s.apply(legal[rng.below(len(legal))])
-    assert s.current_player() == pp.TERMINAL and s.legal_actions() == []
+        legal = s.legal_actions(s.current_player())
+        act(s, legal[rng.below(len(legal))])
+    assert s.current_player() == pp.TERMINAL and s.phase == "over" and s.actors() == []
+    assert all(s.legal_actions(p) == [] for p in (pp.CHANCE, pp.TERMINAL, 0, 1, 2, 3))
     with pytest.raises(RuleError) as e:
-        s.apply(pp.DEAL)
+        s.apply(pp.CHANCE, pp.DEAL)
     assert e.value.rule == "PT-18"
 
 
@@ -251,10 +259,10 @@ def test_property_random_play_accounts_52_cards_and_yields_a_valid_record(seed, 
     deck = sorted(cards.standard_deck())
     steps = 0
     while not s.is_terminal():
-        legal = s.legal_actions()
+        legal = s.legal_actions(s.current_player())
         assert legal, "a non-terminal state always has a legal action"
-        s.apply(legal[rng.below(len(legal))])
-        if s.phase != pp.P_DEAL:
+        act(s, legal[rng.below(len(legal))])
+        if s.phase != "deal":
             assert all_cards(s) == deck
         steps += 1
         assert steps < 20000

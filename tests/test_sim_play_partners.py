@@ -74,7 +74,7 @@ class ScriptedPerson:
         tb = self.tb
         st = tb.st
         PP = tb.PP
-        if st.phase == PP.P_BID:
+        if st.phase == "bid":
             if PP.PASS in st.legal_actions(HUMAN) and self.rng.random() < 0.6:
                 self.key("p")
             else:
@@ -82,7 +82,7 @@ class ScriptedPerson:
                     self.key("+")                          # higher bids
                 self.key(CARD_KEYS[self.rng.randrange(min(3, len(tb.choices())))])
             return
-        if st.phase == PP.P_PARTNER:
+        if st.phase == "partner":
             self.key(CARD_KEYS[self.rng.randrange(3)])
             return
         cards = [a for a, _ in tb.choices()]

@@ -82,7 +82,7 @@ class ScriptedPerson:
             return
         SRP = tb.SRP
         acts = st.legal_actions(HUMAN)
-        if st.phase == 3:
+        if st.phase == "play":
             if not tb.synced(f):
                 return
             if (SRP.REVEAL in acts and f.g.hands_played + 1 == self.reveal_hand
@@ -103,7 +103,7 @@ class ScriptedPerson:
             return
         ch = tb.choices()
         pick = self.rng.randrange(len(ch))
-        if st.phase == 2:
+        if st.phase == "contract":
             # a contract: not Pass while anything else is left
             others = [i for i, (a, _) in enumerate(ch) if a != SRP.PASS]
             pick = others[self.rng.randrange(len(others))] if others else pick
@@ -221,14 +221,14 @@ def test_sr7_sr13_your_cards_are_on_the_panel_before_you_choose_and_before_your_
     tb = SpeedRunPlay(3, realtime=False, length="short")
     try:
         tb.start()
-        _run_to_your_turn(tb, 1)                     # SR-7: you hold the first-player card
+        _run_to_your_turn(tb, "choose")              # SR-7: you hold the first-player card
         assert tb.board.app.flow.g.first == HUMAN
         lines = tb.panel()
         want = [tb._card(c) for c in tb.st.hand[HUMAN]]
         assert len(want) == 12 and _hand_on_panel(lines) == want
         assert "Choose:" in lines and "a:trump earthworms" in "\n".join(lines)
         assert tb.pick(0) is None                    # trump: earthworms
-        _run_to_your_turn(tb, 2)                     # SR-13: your contract, face down
+        _run_to_your_turn(tb, "contract")            # SR-13: your contract, face down
         lines = tb.panel()
         assert _hand_on_panel(lines) == [tb._card(c) for c in tb.st.hand[HUMAN]]
         assert "Your contract (face down):" in lines

@@ -152,23 +152,24 @@ def test_sp18_known_value_scores():
     m.add_deal(0, 7)
     m.add_deal(1, 12)
     m.add_deal(0, 15)
-    assert m.totals == [22, 12] and m.wins == [2, 1] and not m.is_over()
+    assert m.totals == [22, 12] and m.wins == [2, 1] and not m.over
     m.add_deal(0, 3)
-    assert m.totals == [25, 12] and m.is_over() and m.winners() == [0]
+    assert m.totals == [25, 12] and m.over and m.winners() == [0]
     assert m.tiebreak == "first to 25 points (25-12 points)"
     assert m.rows()[-1] == ("deal 4", ["won +3", "3 left"], [25, 12])
 
 
 def test_sp19_single_deal():
+    assert SpeedMatch(match={"single": True}).phase == "play"
     m = records.replay(rec([(1, 4)], match={"single": True}))
-    assert m.is_over() and m.winners() == [1] and m.totals == [0, 4] and m.hands_played == 1
+    assert m.phase == "over" and m.over and m.winners() == [1] and m.totals == [0, 4] and m.hands_played == 1
     raises("SP-19", records.replay, rec([(1, 4), (0, 2)], match={"single": True}))
 
 
 def test_sp19_target_default_25_and_custom():
     assert SpeedMatch().goal == 25 and SpeedMatch().format == "target"
     m = records.replay(rec([(1, 6), (1, 5)], match={"target": 10}))
-    assert m.is_over() and m.winners() == [1]
+    assert m.over and m.winners() == [1]
     msg = raises("SP-19", records.replay, rec([(1, 6), (1, 5), (0, 3)], match={"target": 10}))
     assert msg.startswith("SP-19: deal 3, player 1:")
 
@@ -176,7 +177,7 @@ def test_sp19_target_default_25_and_custom():
 def test_sp19_best_of_three_counts_deals_not_points():
     m = records.replay(rec([(0, 1), (1, 15), (0, 2)], match={"best_of": 3}))
     assert m.totals == [3, 15] and m.wins == [2, 1]
-    assert m.is_over() and m.winners() == [0]
+    assert m.over and m.winners() == [0]
     assert "2 of 3 deals" in m.tiebreak
     raises("SP-19", records.replay, rec([(0, 1), (0, 1), (1, 1)], match={"best_of": 3}))
     raises("SP-19", records.replay, rec([], match={"best_of": 2}))
@@ -226,9 +227,9 @@ def test_sp20_undo_last_and_add_result():
     d.claim_out(1)
     d.confirm(9)
     m.add_result(d)
-    assert m.is_over() and m.totals == [0, 9]
+    assert m.over and m.totals == [0, 9]
     m.undo_last()
-    assert not m.is_over() and m.totals == [0, 0] and m.deals == []
+    assert not m.over and m.totals == [0, 0] and m.deals == []
     raises("SP-20", m.undo_last)
 
 
@@ -239,7 +240,7 @@ def test_sp18_sp19_totals_equal_sum_of_deal_scores(deals, match):
     accepted exactly up to the deal that ends the match."""
     m = SpeedMatch("classic", match)
     for w, n in deals:
-        if m.is_over():
+        if m.over:
             with pytest.raises(RuleError):
                 m.add_deal(w, n)
             break

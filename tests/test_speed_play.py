@@ -10,8 +10,8 @@ import play_speed
 from speedref.engine import cards as C
 from speedref.engine import records
 from speedref.engine.errors import RuleError
-from speedref.engine.speed_play import (DRAW, READY, SLAP, STUCK, RACE_US, SpeedState, fits,
-                                        play_action)
+from speedref.engine.speed_play import (CHANCE, DEAL, DRAW, READY, SIMULTANEOUS, SLAP, STUCK,
+                                        TERMINAL, RACE_US, State, fits, play_action)
 
 GOLDEN = Path(__file__).parent / "golden"
 H = lambda r: C.card(2, r)  # hearts  # noqa: E731
@@ -20,8 +20,8 @@ JK = C.JOKER
 
 
 def playing(**kw):
-    s = SpeedState(7, **kw)
-    s.deal()
+    s = State(7, **kw)
+    s.apply(CHANCE, DEAL)
     s.apply(0, READY, 0)
     s.apply(1, READY, 0)
     return s
@@ -58,20 +58,22 @@ def raises(rule, s, *a):
 @pytest.mark.parametrize("layout,jokers,stock,reserve", [
     ("pagat", False, 10, 10), ("classic", False, 15, 5), ("classic", True, 16, 5)])
 def test_sp2_sp3_sp4_the_deal_places_every_card(layout, jokers, stock, reserve):
-    s = SpeedState(3, layout=layout, jokers=jokers)
-    assert s.phase == "deal" and s.legal_actions(0) == []
-    s.deal()
+    s = State(3, layout=layout, jokers=jokers)
+    assert s.phase == "deal" and s.legal_actions(0) == [] and s.legal_actions(CHANCE) == [DEAL]
+    assert s.current_player() == CHANCE and s.actors() == [] and not s.is_terminal()
+    assert s.apply(CHANCE, DEAL) == "deal"
+    assert s.current_player() == SIMULTANEOUS and s.legal_actions(CHANCE) == []
     s.check()
     assert [len(h) for h in s.hands] == [5, 5] and [len(x) for x in s.stocks] == [stock, stock]
     assert [len(r) for r in s.reserves] == [reserve, reserve] and len(s.start) == 2
     with pytest.raises(RuleError) as e:
-        s.deal()
+        s.apply(CHANCE, DEAL)
     assert e.value.rule == "SP-21"
 
 
 def test_sp6_nothing_but_ready_until_both_start_cards_are_up():
-    s = SpeedState(1)
-    s.deal()
+    s = State(1)
+    s.apply(CHANCE, DEAL)
     assert s.legal_actions(0) == [READY]
     raises("SP-6", s, 0, DRAW, 5)
     assert s.apply(1, READY, 10) == "ready" and s.legal_actions(1) == []
@@ -183,7 +185,9 @@ def test_sp16_sp18_going_out_wins_and_scores_the_losers_cards():
         s.score()
     assert s.apply(0, play_action(0, S(8)), 1) == "out"
     assert s.phase == "over" and s.score() == (0, 5) and s.actors() == []
+    assert s.is_terminal() and s.current_player() == TERMINAL
     raises("SP-21", s, 1, DRAW, 2)
+    raises("SP-21", s, CHANCE, DEAL, 2)
 
 
 def test_sp17_slap_to_win():
@@ -202,8 +206,8 @@ def test_sp21_property_legal_actions_keep_every_card_exactly_once(seed, variant,
     """Property: whatever legal actions the players take, in any interleaving,
     no card is lost or duplicated and hands stay within the limit."""
     layout, _, jokers, doubles, limit, slap = play_speed.VARIANTS[variant]
-    s = SpeedState(seed, layout, jokers, doubles, limit, slap)
-    s.deal()
+    s = State(seed, layout, jokers, doubles, limit, slap)
+    s.apply(CHANCE, DEAL)
     t = 0
     for k in picks:
         actors = s.actors()
@@ -224,7 +228,7 @@ def test_sp13_golden_transcript_on_cpython(seed):
     lines, record = play_speed.play(seed)
     assert "\n".join(lines) + "\n" == (GOLDEN / ("speed_%d.txt" % seed)).read_text()
     m = records.replay(record)  # the record of the game played is valid and decided
-    assert m.is_over() and record["game"] == "speed"
+    assert m.over and record["game"] == "speed"
 
 
 def test_sp13_golden_transcripts_identical_under_micropython():

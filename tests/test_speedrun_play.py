@@ -40,7 +40,7 @@ def invariant(st):
     every += st.trick
     every += st.out
     assert len(set(every)) == len(every)
-    if st.phase != 0 and not st.is_terminal():
+    if st.phase != "deal" and not st.is_terminal():
         sizes = [len(h) for h in st.hand]
         assert max(sizes) - min(sizes) == (1 if st.trick else 0)  # only this trick's players are one short
         assert sum(len(h) for h in st.hand) + len(st.trick) + 3 * g.tricks_played() == 36
@@ -73,8 +73,10 @@ def test_sr11_trick_winner(played, leader, trump, dirn, winner):
 
 def test_sr6_deal_is_an_explicit_chance_step_twelve_each_four_out():
     st = State(42, "short", first=1)
-    assert st.current_player() == CHANCE and st.legal_actions(CHANCE) == [DEAL]
+    assert st.current_player() == CHANCE and st.legal_actions(CHANCE) == [DEAL] and st.phase == "deal"
+    assert st.actors() == [] and not st.is_terminal()
     st.apply(CHANCE, DEAL)
+    assert st.phase == "choose" and st.actors() == [1] and st.legal_actions(CHANCE) == []
     assert [len(h) for h in st.hand] == [12, 12, 12] and len(st.out) == 4
     assert sorted(bytes(st.hand[0] + st.hand[1] + st.hand[2] + st.out)) == sorted(cards.run_deck())
     deck = Rng(42).shuffle(cards.run_deck())
@@ -176,6 +178,7 @@ def play_random(seed, length, pick):
         p = st.current_player()
         acts = st.legal_actions(p)
         assert acts and all(st.legal_actions(q) == [] for q in (CHANCE, 0, 1, 2) if q != p)
+        assert st.actors() == ([] if p == CHANCE else [p])
         st.apply(p, acts[pick(len(acts))])
         invariant(st)
     return st

@@ -29,7 +29,7 @@ def raises(rule, fn, *a):
 
 
 def snapshot(g):
-    return (g.to_record(), g.phase(), list(g.tricks), list(g.revealed), g.trump, g.ranking,
+    return (g.to_record(), g.phase, list(g.tricks), list(g.revealed), g.trump, g.ranking,
             [list(h) for h in g.held], [dict(s) for s in g.sheet], list(g.totals), g.first, list(g._log))
 
 
@@ -100,6 +100,13 @@ def test_sr5_record_first_is_free_on_hand_1_then_must_follow_the_card():
     raises("SR-5", replay, rec([H([4, 4, 4], ["W4"] * 3, first=True)]))
 
 
+def test_sr5_first_player_is_a_json_int_not_a_float():
+    # A float seat was let through and crashed the row (TypeError), not a RuleError.
+    raises("SR-5", replay, rec([H([4, 4, 4], ["W4"] * 3, first=2.0)]))
+    raises("SR-5", replay, rec([H([4, 4, 4], ["W4"] * 3, first=1), H([4, 4, 4], ["W0"] * 3, first=2.0)]))
+    raises("SR-5", SpeedRunGame, "short", P, 1.0)
+
+
 def test_sr7_sr8_who_chooses_and_who_leads():
     g = SpeedRunGame("short", P, first=1)
     assert g.choosers() == (1, 2) and g.leader() == 0
@@ -116,7 +123,7 @@ def test_sr7_choices_are_checked_and_needed_before_tricks():
     raises("SR-7", g.record_trick, 0)
     raises("SR-7", g.set_choices, "hearts", "10-high")
     raises("SR-9", g.set_choices, "none", "slalom")
-    assert g.phase() == sr.CHOOSE and g.trump is None
+    assert g.phase == "choose" and g.trump is None
     g.set_choices("none", "slalom-1")
     raises("SR-7", g.set_choices, "geckos", "10-high")
     raises("SR-7", replay, rec([H([4, 4, 4], ["W4"] * 3, trump="clubs")]))
@@ -170,7 +177,7 @@ def test_sr12_undo_trick_and_counts_entered_at_once():
     raises("SR-12", g.undo_trick)
     raises("SR-12", g.set_tricks, [5, 5, 1])
     g.set_tricks([5, 5, 2])
-    assert g.phase() == sr.SCORE
+    assert g.phase == "score"
     assert g.finish_hand(["W5", "W5", "W1"]) == [-2, -2, 1]
 
 
@@ -493,14 +500,14 @@ def test_undo_of_a_replayed_hand_reopens_it_with_counts():
     g = replay(rec([H([4, 4, 4], ["W4"] * 3, first=1), H([6, 3, 3], ["W0", "W1", "W5"], [False, True, False],
                                                        trump="none", ranking="1-high")]))
     g.undo()
-    assert g.phase() == sr.SCORE and g.tricks == [6, 3, 3] and g.revealed == [None, "W1", None]
+    assert g.phase == "score" and g.tricks == [6, 3, 3] and g.revealed == [None, "W1", None]
     assert g.first == 2 and g.totals == [-2, -2, -2]
     assert g.finish_hand(["W0", "W1", "W5"]) == [6, 4, 2]
     g.undo()
     g.undo()  # the counts
     g.undo()  # the reveal
     g.undo()  # the choices
-    assert g.phase() == sr.CHOOSE and g.revealed == [None] * 3
+    assert g.phase == "choose" and g.revealed == [None] * 3
 
 
 # -- compact history (a finished hand is one short row of small ints) ---------
@@ -521,7 +528,7 @@ def test_undo_restores_a_secret_redo_reveal_and_entered_counts_SR19_SR21():
     assert g.finish_hand(["REDO:W4", "W1", "W1"]) == scores and snapshot(g) == after
     g.undo()
     g.undo()  # the counts
-    assert g.tricks == [0, 0, 0] and g.phase() == sr.PLAY
+    assert g.tricks == [0, 0, 0] and g.phase == "play"
     g.undo()  # Bob's reveal
     g.undo()  # Ann's Redo
     assert g.revealed == [None, None, None] and "REDO" in g.legal_contracts(0)

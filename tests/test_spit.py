@@ -12,8 +12,8 @@ from speedref.engine import records, spit
 from speedref.engine.errors import RuleError
 from speedref.engine.rng import Rng
 from speedref.engine.spit import SpitGame
-from speedref.engine.spit_play import (SPIT, SpitState, move_action, play_action, slap_action,
-                                       turn_action)
+from speedref.engine.spit_play import (CHANCE, DEAL, SIMULTANEOUS, SPIT, TERMINAL, State,
+                                       move_action, play_action, slap_action, turn_action)
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -127,8 +127,8 @@ def test_spit15_record_round_trip_and_summary():
 
 # -- card level --------------------------------------------------------------------------
 def started(seed=5):
-    s = SpitState(seed)
-    s.deal()
+    s = State(seed)
+    s.apply(CHANCE, DEAL)
     s.apply(0, SPIT, 0)
     assert s.apply(1, SPIT, 0) == "start"
     return s
@@ -157,19 +157,21 @@ S = lambda r: C.card(3, r)  # noqa: E731
 
 
 def test_spit1_spit2_spit16_deal_and_layout():
-    s = SpitState(9)
-    assert s.legal_actions(0) == []
-    s.deal()
+    s = State(9)
+    assert s.legal_actions(0) == [] and s.legal_actions(CHANCE) == [DEAL] and s.phase == "deal"
+    assert s.current_player() == CHANCE and s.actors() == [] and not s.is_terminal()
+    assert s.apply(CHANCE, DEAL) == "deal"
+    assert s.current_player() == SIMULTANEOUS and s.legal_actions(CHANCE) == []
     s.check()
     for p in (0, 1):
         assert [len(x) for x in s.stock[p]] == [1, 2, 3, 4, 5] and len(s.spit[p]) == 11
         assert s.up[p] == [True] * 5
     assert s.legal_actions(0) == [SPIT] and s.phase == "spit"
-    raises("SPIT-16", s.deal)
+    raises("SPIT-16", s.apply, CHANCE, DEAL)
 
 
 def test_spit3_under_15_lays_out_what_it_can():
-    s = SpitState(1)
+    s = State(1)
     s._layout(0, bytearray(range(1, 8)))
     assert [len(x) for x in s.stock[0]] == [1, 2, 3, 1, 0] and len(s.spit[0]) == 0
     s._layout(1, bytearray(range(1, 16)))
@@ -264,7 +266,7 @@ def test_spit14_clearing_without_spit_cards_wins():
     assert s.apply(0, play_action(0, 0), 10) == "out"
     assert s.winner == 0 and s.phase == "over" and s.rounds[-1] == {"cleared": 0, "cards": [0, 52]}
     s.check()
-    assert s.actors() == []
+    assert s.actors() == [] and s.is_terminal() and s.current_player() == TERMINAL
 
 
 @settings(max_examples=40, deadline=None)
@@ -272,8 +274,8 @@ def test_spit14_clearing_without_spit_cards_wins():
 def test_spit16_property_legal_actions_keep_every_card_exactly_once(seed, picks):
     """Property: any interleaving of legal actions keeps all 52 cards, once each,
     and the rounds recorded so far always replay at the table level."""
-    s = SpitState(seed)
-    s.deal()
+    s = State(seed)
+    s.apply(CHANCE, DEAL)
     t = 0
     for k in picks:
         actors = s.actors()
@@ -292,7 +294,7 @@ def test_spit12_golden_transcript_on_cpython(seed):
     lines, record = play_spit.play(seed)
     assert "\n".join(lines) + "\n" == (GOLDEN / ("spit_%d.txt" % seed)).read_text()
     g = records.replay(record)
-    assert g.is_over() and g.totals[g.winner] == 0
+    assert g.over and g.totals[g.winner] == 0
 
 
 def test_spit12_golden_transcripts_identical_under_micropython():
@@ -441,8 +443,8 @@ def _mirror(seed, steps, seen):
     """Play a seeded card-level game (random legal actions) and mirror its
     calls, clearings, slaps and relayouts into a table-level SpitGame."""
     rng = Rng(seed)
-    s = SpitState(seed)
-    s.deal()
+    s = State(seed)
+    s.apply(CHANCE, DEAL)
     g = SpitGame()
     t = 0
     for _ in range(steps):

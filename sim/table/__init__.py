@@ -405,9 +405,9 @@ class SpeedTable(Table):
     def _new_deal(self):
         self.deal_no += 1
         o = self.opts
-        self.st = self.SP.SpeedState(self.rng.getrandbits(32), o["layout"], o["jokers"],
-                                     o["doubles"], o["hand_limit"], o["slap_to_win"])
-        self.st.deal()
+        self.st = self.SP.State(self.rng.getrandbits(32), o["layout"], o["jokers"],
+                                o["doubles"], o["hand_limit"], o["slap_to_win"])
+        self.st.apply(self.SP.CHANCE, self.SP.DEAL)
         self.gen = [g + 1 for g in self.gen]
         self.planned = [None, None]
         self.stuck_since = [None, None]

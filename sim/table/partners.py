@@ -121,16 +121,16 @@ class PartnersTable(EntryTable):
         the bid is entered with UP and OK."""
         st, PP, rng = self.st, self.PP, self.rng
         if st.current_player() != PP.CHANCE:
-            raise TableError("the app shows a new hand, the table is in phase %d" % st.phase)
-        st.apply(PP.DEAL)
-        while st.phase == PP.P_BID:
+            raise TableError("the app shows a new hand, the table is in phase %s" % st.phase)
+        st.apply(PP.CHANCE, PP.DEAL)
+        while st.phase == "bid":
             p = st.current_player()
-            st.apply(self._bid(p), p)
+            st.apply(p, self._bid(p))
         self.seats_before = list(self.g.seats)
         c = st.current_player()
         q = rng.choice([a - PP.PARTNER for a in st.legal_actions(c)])
         dealer = self.g.dealer
-        st.apply(PP.PARTNER + q, c)
+        st.apply(c, PP.PARTNER + q)
         bid, trump, c, q = self.g.contract
         self.contract = (bid, trump, c, q)
         self.t_contracts.append({
@@ -185,7 +185,7 @@ class PartnersTable(EntryTable):
     # -- the play: one card at a time ---------------------------------------------
     def _next(self, t):
         st = self.st
-        if st.phase != self.PP.P_PLAY:
+        if st.phase != "play":
             return  # the 13th trick scored the hand
         p = st.current_player()
         self.at(t + self.people[p].reaction(), self._card, p)
@@ -195,7 +195,7 @@ class PartnersTable(EntryTable):
             raise TableError("the table plays on, the app shows phase %r" % (self.phase,))
         st, g = self.st, self.g
         n = g.tricks_played + 1
-        st.apply(self._choose(p), p)
+        st.apply(p, self._choose(p))
         if st.trick:
             self._next(self.t)
             return

@@ -115,7 +115,7 @@ class PartnersPlay(PartnersTable):
         st = self.st
         if (f.phase == F.BID and st.current_player() == self.PP.CHANCE
                 and st.table.hands_played + 1 == n):
-            st.apply(self.PP.DEAL)  # PT-2
+            st.apply(self.PP.CHANCE, self.PP.DEAL)  # PT-2
             self.seqs[n] = []
             self.calls = []
             self.last_trick = None
@@ -191,13 +191,12 @@ class PartnersPlay(PartnersTable):
     # -- the cards ------------------------------------------------------------------------
     def _cards(self, f, n):
         st = self.st
-        PP = self.PP
         p = st.current_player()
         if p < 0 or p == HUMAN or self.planned[p] or not self._may_act(f, n):
             return
         self.planned[p] = True
         pe = self.people[p]
-        think = self.rng.randint(*self.think_us) if st.phase != PP.P_PLAY or not st.trick else self.think_us[0]
+        think = self.rng.randint(*self.think_us) if st.phase != "play" or not st.trick else self.think_us[0]
         self.at(self.t + pe.reaction() + think, self._bot_move, p)
 
     def _may_act(self, f, n):
@@ -206,7 +205,7 @@ class PartnersPlay(PartnersTable):
         st = self.st
         if self.card_hand() != n:
             return False
-        if st.phase == self.PP.P_PLAY:
+        if st.phase == "play":
             return self.synced(f) and not any(self.finger[:4])
         return f.phase == self.F.BID
 
@@ -217,9 +216,9 @@ class PartnersPlay(PartnersTable):
         if f is None or st is None or st.current_player() != p or not self._may_act(f, self.hand_no(f)):
             return
         PP = self.PP
-        if st.phase == PP.P_BID:
+        if st.phase == "bid":
             a = self._bid(p)  # the computer table's bidding policy
-        elif st.phase == PP.P_PARTNER:
+        elif st.phase == "partner":
             a = PP.PARTNER + self._partner_choice(p)
         else:
             a = self._choose(p)  # the computer table's card policy
@@ -249,13 +248,13 @@ class PartnersPlay(PartnersTable):
         phase = st.phase
         seat = self.g.seat_of(p)
         try:
-            st.apply(a, p)
+            st.apply(p, a)
         except RuleError as e:
             return str(e)
-        if phase == PP.P_BID:
+        if phase == "bid":
             self.calls.append((p, a))
             self.page = 0
-        elif phase == PP.P_PARTNER:
+        elif phase == "partner":
             self.contracts[n] = tuple(self.g.contract)
             self.note = "%s names %s as partner" % (self._who(p), self._who(a - PP.PARTNER))
         elif not st.trick:
@@ -359,15 +358,15 @@ class PartnersPlay(PartnersTable):
     def choices(self):
         """What your letters pick now: [(action, text)]."""
         st = self.st
-        if st is None or st.phase in (self.PP.P_DEAL, self.PP.P_END):
+        if st is None or st.phase in ("deal", "over"):
             return []
         PP = self.PP
         cur = st.current_player()
-        if st.phase == PP.P_BID and cur == HUMAN:
+        if st.phase == "bid" and cur == HUMAN:
             bids = [a for a in st.legal_actions(HUMAN) if a != PP.PASS]
             k = len(CARD_KEYS)
             return [(a, self._bid_text(a)) for a in bids[self.page * k:(self.page + 1) * k]]
-        if st.phase == PP.P_PARTNER and cur == HUMAN:
+        if st.phase == "partner" and cur == HUMAN:
             return [(a, "%s (pad %d)" % (NAMES[a - PP.PARTNER], self.g.seat_of(a - PP.PARTNER) + 1))
                     for a in st.legal_actions(HUMAN)]
         hand, disp = self.own_cards()
@@ -376,7 +375,7 @@ class PartnersPlay(PartnersTable):
     def more_bids(self, step):
         """+ / -: the next or the previous letters' worth of bids."""
         st = self.st
-        if st is None or st.phase != self.PP.P_BID:
+        if st is None or st.phase != "bid":
             return "bids are made in the auction"
         n = len([a for a in st.legal_actions(st.current_player()) if a != self.PP.PASS])
         pages = max(1, (n + len(CARD_KEYS) - 1) // len(CARD_KEYS))
@@ -385,7 +384,7 @@ class PartnersPlay(PartnersTable):
 
     def pass_bid(self):
         st = self.st
-        if st is None or st.phase != self.PP.P_BID or st.current_player() != HUMAN:
+        if st is None or st.phase != "bid" or st.current_player() != HUMAN:
             return "pass in the auction, on your call"
         return self._do(HUMAN, self.PP.PASS)
 
@@ -414,7 +413,7 @@ class PartnersPlay(PartnersTable):
             return "the referee shows %s: BACK, Undo last" % self.wrong(f)
         if any(self.finger[:4]):
             return "a hand is on a pad: wait"
-        if self.st.phase == self.PP.P_PLAY and f.phase != F.TRICKS:
+        if self.st.phase == "play" and f.phase != F.TRICKS:
             return "the referee is not at the tricks yet"
         return "wait for the referee"
 
@@ -457,7 +456,7 @@ class PartnersPlay(PartnersTable):
         if self.calls:
             out.append("Auction: " + ", ".join("%s %s" % (NAMES[p], self._call_text(a))
                                                for p, a in self.calls[-8:]))
-        c = g.contract if st.phase == self.PP.P_PLAY else None
+        c = g.contract if st.phase == "play" else None
         if c is not None:
             bid, trump, who, partner = c
             side = g.tricks[who] + g.tricks[partner]
@@ -468,7 +467,7 @@ class PartnersPlay(PartnersTable):
             if g.seats[k] != HUMAN:
                 disp.append("%s %s" % (NAMES[g.seats[k]], " ".join(self._card(x) for x in st.displays[k]) or "-"))
         out.append("Displays: " + "   ".join(disp))
-        if st.phase == self.PP.P_PLAY and st.trick:
+        if st.phase == "play" and st.trick:
             lead = (st.turn - len(st.trick)) % 4
             out.append("On the table:  " + " ".join(
                 "%s %s" % (NAMES[g.seats[(lead + i) % 4]], self._card(x)) for i, x in enumerate(st.trick)))
@@ -485,12 +484,12 @@ class PartnersPlay(PartnersTable):
                                                             for p in range(4)), f.target))
         ch = self.choices()
         cur = st.current_player()
-        if st.phase in (self.PP.P_BID, self.PP.P_PARTNER, self.PP.P_PLAY):
+        if st.phase in ("bid", "partner", "play"):
             hand, dsp = self.own_cards()
-            if cur == HUMAN and st.phase != self.PP.P_PLAY:
+            if cur == HUMAN and st.phase != "play":
                 out.append("Your hand:     " + " ".join(self._card(x) for x in hand))
                 out.append("Your display:  " + " ".join(self._card(x) for x in dsp))
-                label = "Your call (p = pass, + / - more bids):" if st.phase == self.PP.P_BID \
+                label = "Your call (p = pass, + / - more bids):" if st.phase == "bid" \
                     else "Your partner:"
                 out.append(label)
                 row = ["%s:%s" % (CARD_KEYS[i], text) for i, (_, text) in enumerate(ch)]
@@ -511,7 +510,6 @@ class PartnersPlay(PartnersTable):
         F = self.F
         st = self.st
         ph = f.phase
-        PP = self.PP
         n = self.hand_no(f)
         c = self.contract(n)
         bad = self.wrong(f)
@@ -536,9 +534,9 @@ class PartnersPlay(PartnersTable):
         if ph == F.FINAL:
             return ">> OK (Enter): save the result"
         if st.current_player() == HUMAN:
-            return ">> Your %s" % {PP.P_BID: "call: a bid (letter) or p = pass",
-                                   PP.P_PARTNER: "partner: a letter",
-                                   PP.P_PLAY: "turn: pick a card"}.get(st.phase, "turn")
+            return ">> Your %s" % {"bid": "call: a bid (letter) or p = pass",
+                                   "partner": "partner: a letter",
+                                   "play": "turn: pick a card"}.get(st.phase, "turn")
         return "   " + self._whose()
 
 

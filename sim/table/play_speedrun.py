@@ -156,16 +156,16 @@ class SpeedRunPlay(Table):
         if p in BOTS and not self.planned[p] and self._may_act(f, p):
             self.planned[p] = True
             pe = self.people[p]
-            think = self.rng.randint(*self.think_us) if st.phase != 3 or not st.trick else self.think_us[0]
+            think = self.rng.randint(*self.think_us) if st.phase != "play" or not st.trick else self.think_us[0]
             self.at(self.t + pe.reaction() + think, self._bot_move, p)
 
     def _may_act(self, f, p):
         st = self.st
-        if st.phase == 3:
+        if st.phase == "play":
             # play: only once the referee shows every trick so far, and with
             # nobody's hand on a pad (a trick tap or a reveal in progress)
             return self.synced(f) and not (self.finger[0] or self.finger[1] or self.finger[2])
-        return st.phase in (1, 2)
+        return st.phase in ("choose", "contract")
 
     def _bot_move(self, p):
         self.planned[p] = False
@@ -182,7 +182,7 @@ class SpeedRunPlay(Table):
             self.busy[p] = True
             self.at(self.t + REVEAL_HOLD_US + 800000, self._unbusy, p)
             self.note = "P%d turns their contract face up" % (p + 1)
-        elif phase == 3:
+        elif phase == "play":
             self._after_card()
 
     def _policy(self, p):
@@ -191,7 +191,7 @@ class SpeedRunPlay(Table):
         SRP = self.SRP
         acts = st.legal_actions(p)
         g = st.game
-        if st.phase == 1:  # SR-7: trump = the suit held most; ranking by the high cards
+        if st.phase == "choose":  # SR-7: trump = the suit held most; ranking by the high cards
             if st.chosen[0] is None:
                 counts = [0, 0, 0, 0]
                 for c in st.hand[p]:
@@ -204,7 +204,7 @@ class SpeedRunPlay(Table):
             if self.rng.random() < 0.3:
                 r = self.rng.randrange(6)
             return SRP.RANK + r
-        if st.phase == 2:  # SR-13: a contract near the tricks this hand might take
+        if st.phase == "contract":  # SR-13: a contract near the tricks this hand might take
             guess = self._guess(p)
             best = None
             for a in acts:
@@ -247,7 +247,7 @@ class SpeedRunPlay(Table):
         self.last_trick = st.last_trick
         w = st.last_trick[2]
         self.true_tricks[w] += 1
-        if st.phase != 3:  # the 12th trick: the card game scored the hand
+        if st.phase != "play":  # the 12th trick: the card game scored the hand
             self.card_scores = st.last_scores
         self.note = ("You win the trick: tap your pad (z)" if w == HUMAN
                      else "P%d wins the trick" % (w + 1))
@@ -312,13 +312,13 @@ class SpeedRunPlay(Table):
         if st is None:
             return []
         SRP = self.SRP
-        if st.phase == 3 or st.current_player() != HUMAN:
+        if st.phase == "play" or st.current_player() != HUMAN:
             return [(c, self._card(c)) for c in st.hand[HUMAN]]
         out = []
         for a in st.legal_actions(HUMAN):
             if a != SRP.REVEAL:
                 name = st.action_name(a)
-                out.append((a, self._word(name) if st.phase == 2 else name))
+                out.append((a, self._word(name) if st.phase == "contract" else name))
         return out
 
     def pick(self, i):
@@ -334,7 +334,7 @@ class SpeedRunPlay(Table):
         if i >= len(ch):
             return "no choice there"
         a = ch[i][0]
-        if st.phase == 3:
+        if st.phase == "play":
             if not self.synced(f):
                 return self._wait_text(f)
         return self._do(a)
@@ -342,7 +342,7 @@ class SpeedRunPlay(Table):
     def reveal(self):
         """v: turn your contract face up (SR-21, on your turn)."""
         st = self.st
-        if st is None or st.phase != 3 or st.current_player() != HUMAN:
+        if st is None or st.phase != "play" or st.current_player() != HUMAN:
             return "reveal on your turn during play (SR-21)"
         why = self._do(self.SRP.REVEAL)
         if why is None:
@@ -360,7 +360,7 @@ class SpeedRunPlay(Table):
                 return "SR-10: follow suit: %s was led and you hold that suit" % (
                     self._card(st.trick[0]))
             return str(e)
-        if phase == 3:
+        if phase == "play":
             self._after_card()
         return None
 
@@ -401,7 +401,7 @@ class SpeedRunPlay(Table):
             n = g.tricks_played() + 1
             out.append("Trump: %s   ranking: %s   trick %d: %d high" % (
                 g.trump, g.ranking, n, SR.direction(g.ranking, n)))
-        if st.phase == 3:
+        if st.phase == "play":
             lead = (g.next_leader())
             table = " ".join("P%d %s" % ((lead + i) % 3 + 1, self._card(c)) for i, c in enumerate(st.trick))
             out.append("On the table:  %s" % (table or "(P%d leads)" % (lead + 1)))
@@ -424,7 +424,7 @@ class SpeedRunPlay(Table):
                 " ".join("-" if x is None else str(x) for x in self.card_scores), list(g.totals)))
         ch = self.choices()
         p = st.current_player()
-        choosing = st.phase in (1, 2) and p == HUMAN
+        choosing = st.phase in ("choose", "contract") and p == HUMAN
         if choosing:
             # SR-7, SR-13: you look at your cards before you choose (no letters:
             # the letters pick the choices below)
@@ -433,7 +433,7 @@ class SpeedRunPlay(Table):
             for i in range(0, len(hand), 8):
                 out.append("  " + "  ".join(hand[i:i + 8]))
         label = "Your hand:" if not choosing else (
-            "Choose:" if st.phase == 1 else "Your contract (face down):")
+            "Choose:" if st.phase == "choose" else "Your contract (face down):")
         row = []
         for i, (_, text) in enumerate(ch):
             row.append("%s:%s" % (CARD_KEYS[i], text))
@@ -470,7 +470,7 @@ class SpeedRunPlay(Table):
         if ph == F.FINAL:
             return ">> OK (Enter): save the result"
         if st.current_player() == HUMAN:
-            return ">> Your turn: " + ("pick a card" if st.phase == 3 else "choose")
+            return ">> Your turn: " + ("pick a card" if st.phase == "play" else "choose")
         return "   " + self._whose()
 
 

@@ -117,8 +117,8 @@ class SpitPlay(SpitTable):
             return
         if new == F.LAYOUT:
             if self.st is None:
-                self.st = self.SP.SpitState(self.rng.getrandbits(32))
-                self.st.deal()  # SPIT-1, SPIT-2: the shuffle and the first layout
+                self.st = self.SP.State(self.rng.getrandbits(32))
+                self.st.apply(self.SP.CHANCE, self.SP.DEAL)  # SPIT-1, SPIT-2: the shuffle and the first layout
             self.restarts_now = 0
             self.note = "Lay out your cards, then OK (Enter)"
         elif new == F.READY:

@@ -297,16 +297,16 @@ class SpeedRunTable(EntryTable):
         three put a contract face down (SR-6, SR-7, SR-13); then OK."""
         st, SP, rng = self.st, self.SP, self.rng
         if st.current_player() != SP.CHANCE:
-            raise TableError("the app shows a new hand, the table is in phase %d" % st.phase)
+            raise TableError("the app shows a new hand, the table is in phase %s" % st.phase)
         st.apply(SP.CHANCE, SP.DEAL)
         self.t_seq = []
         self.chose = [None, None]     # who chose the trump, who the ranking
-        while st.phase == 1:          # SR-7: the first chooser takes either, the next the other
+        while st.phase == "choose":   # SR-7: the first chooser takes either, the next the other
             p = st.current_player()
             a = rng.choice(st.legal_actions(p))
             self.chose[0 if a < SP.RANK else 1] = p
             st.apply(p, a)
-        while st.phase == 2:          # SR-13: a contract each, face down
+        while st.phase == "contract":  # SR-13: a contract each, face down
             p = st.current_player()
             acts = st.legal_actions(p)
             real = [a for a in acts if a != SP.PASS]
@@ -326,7 +326,7 @@ class SpeedRunTable(EntryTable):
     # -- the play: one action at a time, as the cards go round ----------------------
     def _next(self, t):
         st, SP = self.st, self.SP
-        if st.phase != 3:
+        if st.phase != "play":
             return  # the 12th trick is in: the contract screens take over
         p = st.current_player()
         pe = self.people[p]
@@ -404,7 +404,7 @@ class SpeedRunTable(EntryTable):
             return
         w = st.last_trick[2]
         self.t_seq.append(w)
-        if st.phase != 3:  # the 12th trick: the card engine scored the hand
+        if st.phase != "play":  # the 12th trick: the card engine scored the hand
             self._scored()
         we = self.people[w]
         t = self.t + we.reaction()

@@ -150,8 +150,8 @@ class SpitTable(Table):
             return
         if new == F.LAYOUT:
             if self.st is None:
-                self.st = self.SP.SpitState(self.rng.getrandbits(32))
-                self.st.deal()  # SPIT-1, SPIT-2: the shuffle and the first layout
+                self.st = self.SP.State(self.rng.getrandbits(32))
+                self.st.apply(self.SP.CHANCE, self.SP.DEAL)  # SPIT-1, SPIT-2: the shuffle and the first layout
             elif self.st.phase != "spit":
                 raise TableError("the app lays out round %d while the table is in %s"
                                  % (self.round_no(), self.st.phase))

@@ -84,7 +84,7 @@ def play(seed, target=100, out=None):
     while not s.is_terminal():
         p = s.current_player()
         if p == pp.CHANCE:
-            s.apply(pp.DEAL)
+            s.apply(p, pp.DEAL)
             hand += 1
             emit("hand %d: %s deals; seats %s" % (hand, NAMES[g.dealer],
                                                   " ".join([NAMES[x] for x in g.seats])))
@@ -94,17 +94,17 @@ def play(seed, target=100, out=None):
                                                             _cards(s.hands[q])))
             calls = []
             continue
-        if s.phase == pp.P_BID:
+        if s.phase == "bid":
             a = _bid(s, p, rng)
-            calls.append(NAMES[p] + " " + pp.action_name(a))
-            s.apply(a, p)
-            if s.phase == pp.P_PARTNER:
+            calls.append(NAMES[p] + " " + s.action_name(a))
+            s.apply(p, a)
+            if s.phase == "partner":
                 emit(" auction: " + ", ".join(calls))
             continue
-        if s.phase == pp.P_PARTNER:
+        if s.phase == "partner":
             others = s.legal_actions(p)
             a = others[rng.below(len(others))]
-            s.apply(a, p)
+            s.apply(p, a)
             bid, trump, c, partner = g.contract
             if g.swap is None:
                 moved = "no seat change"
@@ -119,7 +119,7 @@ def play(seed, target=100, out=None):
         trick_text.append("%s %s%s" % (NAMES[p], cards.name(c), "*" if shown else ""))
         before = g.tricks_played
         hands_before = g.hands_played
-        s.apply(c, p)
+        s.apply(p, c)
         if len(s.trick) == 0:  # the 4th card closed the trick (PT-13)
             emit(" t%d: %s -> %s" % (before + 1, ", ".join(trick_text), NAMES[s.last_winner]))
             trick_text = []

@@ -72,7 +72,7 @@ def _decide(st, rng, p, now, pending):
 
 
 def play_deal(st, rng, emit):
-    """Drive one dealt SpeedState to its end; each event becomes a line."""
+    """Drive one dealt State to its end; each event becomes a line."""
     pending = [None, None]
     _decide(st, rng, 0, 0, pending)
     _decide(st, rng, 1, 0, pending)
@@ -119,9 +119,9 @@ def play(seed, out=None):
     m = speed.SpeedMatch(layout, match, ["P1", "P2"], jokers, doubles, limit, slap)
     emit("speed seed %d layout %s %s jokers %d doubles %d hand %d slap %d" % (
         seed, layout, m.format, jokers, doubles, limit, slap))
-    while not m.is_over():
-        st = SP.SpeedState(rng.next32(), layout, jokers, doubles, limit, slap)
-        st.deal()
+    while not m.over:
+        st = SP.State(rng.next32(), layout, jokers, doubles, limit, slap)
+        st.apply(SP.CHANCE, SP.DEAL)
         emit("deal %d: hands %s / %s" % (
             len(m.deals) + 1, " ".join([C.name(c) for c in st.hands[0]]),
             " ".join([C.name(c) for c in st.hands[1]])))

@@ -50,9 +50,9 @@ def play(seed, length="long", out=None):
         ranking = g.ranking
         st.apply(p, a)
         name = st.action_name(a)
-        if phase == 1:
+        if phase == "choose":
             add("  %s chooses %s" % (PLAYERS[p], name))
-        elif phase == 2:
+        elif phase == "contract":
             add("  %s plays contract %s face down" % (PLAYERS[p], name))
         elif a == REVEAL:
             add("  %s reveals %s" % (PLAYERS[p], st.contracts[p]))
@@ -62,7 +62,7 @@ def play(seed, length="long", out=None):
                 n, direction(ranking, n),
                 " ".join([PLAYERS[(leader + i) % 3] + " " + cards.run_name(played[i]) for i in range(3)]),
                 PLAYERS[w]))
-        if phase == 3 and st.phase != 3:
+        if phase == "play" and st.phase != "play":
             h = g.hands[-1]
             add("  tricks %s contracts %s revealed %s" % (
                 h["tricks"], " ".join(h["contracts"]), "".join(["1" if r else "0" for r in h["revealed"]])))

@@ -81,8 +81,8 @@ def play(seed, out=None):
     rng = Rng(seed)
     lines = []
     emit = out if out is not None else lines.append
-    st = SP.SpitState(rng.next32())
-    st.deal()
+    st = SP.State(rng.next32())
+    st.apply(SP.CHANCE, SP.DEAL)
     emit("spit seed %d" % seed)
     pending = [None, None]
     _decide(st, rng, 0, 0, pending)

@@ -339,7 +339,7 @@ class SpeedFlow:
         self.racing = False
         self.slap_text = ""
         self.race.close()
-        self.phase = FINAL if self.match.is_over() else LAYOUT
+        self.phase = FINAL if self.match.over else LAYOUT
 
     def _false_start(self, p, early, t_us):
         # SP-6, SP-22: nobody plays before GO.  The first false start calls
@@ -492,7 +492,7 @@ class SpeedFlow:
                        "rebuilds": d.rebuilds})
         self.app.sound(WIN)
         self._save()
-        self._to(FINAL if m.is_over() else NEXT)
+        self._to(FINAL if m.over else NEXT)
 
     def _save(self):
         self.app.save(self, {"deals": [list(x) for x in self.match.deals],

@@ -29,7 +29,10 @@ API (all indices are PLAYER indices into `players`, except where "seat" is said)
   g.undo()                   undo the last entry (a trick, the contract with its
                              seat swap, or a finished hand); returns what it undid
   g.last_hand()              (hand dict, 4 scores, doubled) of the last hand
-  g.over                     True once the game is over (PT-18, PT-19)
+  g.phase                    "contract" (the bid and partner, PT-7, PT-8) -> "play"
+                             (tricks, PT-13) -> "score" (13 tricks in: finish_hand(),
+                             PT-14) -> "contract" ... -> "over" (PT-18, PT-19)
+  g.over                     phase == "over"
   sheet interface (records.py): players, totals, hands_played, ended_early,
   winners(), tiebreak, rows(), to_record()
 
@@ -38,18 +41,13 @@ API (all indices are PLAYER indices into `players`, except where "seat" is said)
 
 Every illegal entry raises RuleError and leaves the game unchanged.
 """
-from speedref.engine.errors import RuleError
+from speedref.engine.errors import RuleError, is_int
 
 # Trump names in suit order (cards.py suits 0..3), then notrump (index 4).
 TRUMPS = ("clubs", "diamonds", "hearts", "spades", "notrump")
 MIN_BID = 7
 TRICKS = 13
 DOUBLE_AT = 20
-
-
-def _is_int(x):
-    # JSON booleans and floats are not counts (PT-21); type() is exact on both runtimes.
-    return type(x) is int
 
 
 def hand_scores(bid, contractor, partner, tricks):
@@ -76,14 +74,14 @@ def hand_scores(bid, contractor, partner, tricks):
 
 class PartnersGame:
     def __init__(self, target, players, dealer=0):
-        if not _is_int(target) or target < 1:
+        if not is_int(target) or target < 1:
             raise RuleError("PT-18", "the target must be a positive whole number, not %r" % (target,))
         if not isinstance(players, (list, tuple)) or len(players) != 4:
             raise RuleError("PT-1", "partners needs exactly 4 players")
         for n in players:
             if not isinstance(n, str) or not n:
                 raise RuleError("PT-21", "player names must be non-empty strings, not %r" % (n,))
-        if not _is_int(dealer) or not 0 <= dealer < 4:
+        if not is_int(dealer) or not 0 <= dealer < 4:
             raise RuleError("PT-3", "the dealer must be a player index 0..3")
         self.target = target
         self.players = list(players)
@@ -130,8 +128,16 @@ class PartnersGame:
     def tricks_played(self):
         return len(self.winners_seq)
 
+    @property
+    def phase(self):
+        if self.over:
+            return "over"
+        if self.contract is None:
+            return "contract"
+        return "score" if len(self.winners_seq) == TRICKS else "play"
+
     def _player(self, p, rule, what, by=None):
-        if not _is_int(p) or not 0 <= p < 4:
+        if not is_int(p) or not 0 <= p < 4:
             raise RuleError(rule, "%sthe %s must be a player index 0..3 (players 1..4), not %r"
                             % ("" if by is None else self.who(by) + ": ", what, p))
 
@@ -142,7 +148,7 @@ class PartnersGame:
         self._player(contractor, "PT-7", "contractor")
         if self.contract is not None:
             raise RuleError("PT-7", self.who(contractor) + ": this hand already has a contract")
-        if not _is_int(bid) or not MIN_BID <= bid <= TRICKS:
+        if not is_int(bid) or not MIN_BID <= bid <= TRICKS:
             raise RuleError("PT-4", "%s: a bid is 7..13 tricks, not %r" % (self.who(contractor), bid))
         if trump not in TRUMPS:
             raise RuleError("PT-4", "%s: trump must be one of %s, not %r"
@@ -167,7 +173,7 @@ class PartnersGame:
         self.tricks[player] += 1
 
     def trick_at_seat(self, seat):
-        if not _is_int(seat) or not 0 <= seat < 4:
+        if not is_int(seat) or not 0 <= seat < 4:
             raise RuleError("PT-1", "a seat is 0..3, not %r" % (seat,))
         self.trick(self.seats[seat])
 
@@ -306,7 +312,7 @@ def _replay_hand(g, h):
     if not isinstance(t, list) or len(t) != 4:
         raise RuleError("PT-21", "%s: tricks must be a list of 4 counts" % g.who(c))
     for p in range(4):
-        if not _is_int(t[p]) or t[p] < 0:
+        if not is_int(t[p]) or t[p] < 0:
             raise RuleError("PT-13", "%s: %r is not a trick count" % (g.who(p), t[p]))
     if sum(t) != TRICKS:
         raise RuleError("PT-13", "%s: the tricks add up to %d, not 13" % (g.who(c), sum(t)))

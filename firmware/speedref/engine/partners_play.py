@@ -7,19 +7,30 @@
 # levels and `record()` is exactly what the table level replays.
 """Card-level partners.
 
+The Engine API of every card-level game (docs/architecture.md):
+
   s = State(seed, target=100, players=("P1", "P2", "P3", "P4"), dealer=0)
-  s.current_player()    CHANCE (-1) before a deal, a player index, or TERMINAL (-2)
-  s.legal_actions(p)    sorted list of ints (empty if it is not p's turn)
-  s.apply(action, player=None)   RuleError (state unchanged) if illegal
-  s.is_terminal(), s.scores() (running totals), s.record() (canonical record)
+  s.phase               "deal" (the chance step, PT-2) -> "bid" (PT-5..PT-7) ->
+                        "partner" (PT-8) -> "play" (13 tricks) -> "deal" ... -> "over"
+                        (PT-18, PT-19)
+  s.current_player()    CHANCE before a deal, a player index, or TERMINAL
+  s.is_terminal()       phase == "over"
+  s.actors()            [the player to act], or [] (chance step, game over)
+  s.legal_actions(p)    sorted list of ints (empty if it is not p's turn);
+                        legal_actions(CHANCE) == [DEAL] when a deal is due
+  s.apply(player, action, t_us=None)   RuleError (state unchanged) if illegal; t_us
+                        is not used (turn-based); apply(CHANCE, DEAL) deals
+  s.action_name(a)      spells an action for transcripts
+  s.scores() (running totals), s.record() (canonical record)
   s.table               the PartnersGame keeping seats and score
   s.hands[player], s.displays[seat], s.trick, s.played   the 52 cards
 
 Actions: DEAL (chance), PASS, bid_action(number, trump_index), PARTNER + player,
-or a card (cards.py int).  action_name(a) spells one for transcripts.
+or a card (cards.py int).
 """
+from speedref.engine import CHANCE, TERMINAL
 from speedref.engine import cards
-from speedref.engine.errors import RuleError
+from speedref.engine.errors import RuleError, is_int
 from speedref.engine.partners import MIN_BID, TRICKS, TRUMPS, PartnersGame
 from speedref.engine.rng import Rng
 
@@ -29,21 +40,12 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-CHANCE = const(-1)
-TERMINAL = const(-2)
 # Action numbers: cards are 17..61, so the other actions sit above them.
 PASS = const(64)
 BID = const(128)  # BID + number * 8 + trump index (0..3 suits, 4 notrump)
 PARTNER = const(256)  # PARTNER + player
 DEAL = const(512)
 NOTRUMP = const(4)
-
-# phases
-P_DEAL = const(0)
-P_BID = const(1)
-P_PARTNER = const(2)
-P_PLAY = const(3)
-P_END = const(4)
 
 
 def bid_action(number, trump):
@@ -68,23 +70,11 @@ def beats(c, best, trump):
     return c >> 4 == trump
 
 
-def action_name(a):
-    if a == PASS:
-        return "pass"
-    if a == DEAL:
-        return "deal"
-    if a >= PARTNER:
-        return "partner %d" % (a - PARTNER)
-    if a >= BID:
-        return "%d%s" % ((a - BID) >> 3, "CDHSN"[(a - BID) & 7])
-    return cards.name(a)
-
-
 class State:
     def __init__(self, seed, target=100, players=("P1", "P2", "P3", "P4"), dealer=0):
         self.table = PartnersGame(target, players, dealer)
         self.rng = Rng(seed)
-        self.phase = P_DEAL
+        self.phase = "deal"
         self.hands = [bytearray() for _ in range(4)]  # by player (PT-9)
         self.displays = [bytearray() for _ in range(4)]  # by seat (PT-2)
         self.trick = bytearray()  # cards of the trick in play, in order
@@ -98,16 +88,31 @@ class State:
 
     # ---- whose turn ---------------------------------------------------------
     def current_player(self):
-        if self.phase == P_DEAL:
+        if self.phase == "deal":
             return CHANCE
-        if self.phase == P_END:
+        if self.phase == "over":
             return TERMINAL
-        if self.phase == P_PARTNER:
+        if self.phase == "partner":
             return self.bidder
         return self.table.seats[self.turn]
 
     def is_terminal(self):
-        return self.phase == P_END
+        return self.phase == "over"
+
+    def actors(self):
+        p = self.current_player()
+        return [p] if p >= 0 else []
+
+    def action_name(self, a):
+        if a == PASS:
+            return "pass"
+        if a == DEAL:
+            return "deal"
+        if a >= PARTNER:
+            return "partner %d" % (a - PARTNER)
+        if a >= BID:
+            return "%d%s" % ((a - BID) >> 3, "CDHSN"[(a - BID) & 7])
+        return cards.name(a)
 
     def scores(self):
         return list(self.table.totals)
@@ -127,19 +132,16 @@ class State:
         return best
 
     # ---- legal actions --------------------------------------------------------
-    def legal_actions(self, player=None):
-        cur = self.current_player()
-        if player is not None and player != cur:
+    def legal_actions(self, player):
+        if player != self.current_player() or self.phase == "over":
             return []
-        if self.phase == P_DEAL:
+        if self.phase == "deal":
             return [DEAL]
-        if self.phase == P_BID:
+        if self.phase == "bid":
             return self._bids()
-        if self.phase == P_PARTNER:
+        if self.phase == "partner":
             return [PARTNER + p for p in range(4) if p != self.bidder]
-        if self.phase == P_PLAY:
-            return self._cards(cur)
-        return []
+        return self._cards(player)
 
     def _bids(self):
         out = [] if self.high_bid is None else [PASS]  # PT-6: the dealer must open
@@ -162,42 +164,42 @@ class State:
         return own
 
     # ---- apply ----------------------------------------------------------------
-    def apply(self, action, player=None):
+    def apply(self, player, action, t_us=None):
         cur = self.current_player()
-        if self.phase == P_END:
+        if self.phase == "over":
             raise RuleError("PT-18", "the game is over")
-        if player is not None and player != cur:
-            raise RuleError("PT-10" if self.phase == P_PLAY else "PT-7",
+        if player != cur:
+            raise RuleError("PT-10" if self.phase == "play" else "PT-7",
                             "it is not player %d's turn" % (player + 1))
-        if action not in self.legal_actions():
+        if action not in self.legal_actions(cur):
             raise RuleError(self._why(action), "%s is not legal for %s"
-                            % (action_name(action) if type(action) is int else repr(action),
+                            % (self.action_name(action) if is_int(action) else repr(action),
                                "the deal" if cur == CHANCE else self.table.who(cur)))
-        if self.phase == P_DEAL:
+        if self.phase == "deal":
             self._deal()
-        elif self.phase == P_BID:
+        elif self.phase == "bid":
             self._call(action)
-        elif self.phase == P_PARTNER:
+        elif self.phase == "partner":
             self.table.set_contract(self.high_bid[0], TRUMPS[self.high_bid[1]],
                                     self.bidder, action - PARTNER)
-            self.phase = P_PLAY
+            self.phase = "play"
             self.turn = self.table.seat_of(self.bidder)  # PT-11: the contractor leads
         else:
             self._play(action)
 
     def _why(self, a):
         # The rule an illegal action breaks, for the error message.
-        if self.phase == P_BID:
+        if self.phase == "bid":
             if a == PASS:
                 return "PT-6"
-            if type(a) is int and BID + MIN_BID * 8 <= a <= bid_action(TRICKS, NOTRUMP) and (a - BID) & 7 <= 4:
+            if is_int(a) and BID + MIN_BID * 8 <= a <= bid_action(TRICKS, NOTRUMP) and (a - BID) & 7 <= 4:
                 return "PT-5"
             return "PT-4"
-        if self.phase == P_PARTNER:
+        if self.phase == "partner":
             return "PT-8"
-        if self.phase == P_PLAY:
+        if self.phase == "play":
             p = self.current_player()
-            if type(a) is int and (has(self.hands[p], a) or has(self.displays[self.turn], a)):
+            if is_int(a) and (has(self.hands[p], a) or has(self.displays[self.turn], a)):
                 return "PT-12"
             return "PT-10"
         return "PT-2"
@@ -218,14 +220,14 @@ class State:
         self.high_bid = None
         self.bidder = -1
         self.passes = 0
-        self.phase = P_BID
+        self.phase = "bid"
         self.turn = left - 1  # PT-6: the dealer opens
 
     def _call(self, a):
         if a == PASS:
             self.passes += 1
             if self.passes == 3:  # PT-7: three passes in a row end the auction
-                self.phase = P_PARTNER
+                self.phase = "partner"
                 return
         else:
             self.high_bid = ((a - BID) >> 3, (a - BID) & 7)
@@ -252,7 +254,7 @@ class State:
         self.trick = bytearray()
         if self.table.tricks_played == TRICKS:
             self.last_scores = self.table.finish_hand()
-            self.phase = P_END if self.table.over else P_DEAL
+            self.phase = "over" if self.table.over else "deal"
 
 
 def has(cs, c):

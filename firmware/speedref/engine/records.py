@@ -11,6 +11,8 @@
 #   ended_early    bool: the game has fewer hands/deals than a game played to
 #                  its end by the rules (SR-28, SP-20, SPIT-15, PT-20); Speed Run's
 #                  all-Pass end (SR-28) is ended early and still over
+#   over           bool: the game reached its end by its rules (a winner decided);
+#                  the same as phase == "over" (every game object has a phase)
 #   winners()      list of seat indices (several when the win is shared)
 #   tiebreak       str: what decided the winner, for a person to read
 #   rows()         [(label, [cell str per player], [running total per player])]
@@ -39,7 +41,7 @@ def replay(record):
 def summary(record):
     """The scoresheet as a plain dict: what `speedref-score --json` prints."""
     sheet = replay(record)
-    over = is_over(sheet)
+    over = sheet.over
     return {
         "game": record["game"],
         "players": list(sheet.players),
@@ -54,14 +56,6 @@ def summary(record):
         # leader count as its winner in standings
         "stopped": (not over) and record.get("stopped") is True,
     }
-
-
-def is_over(sheet):
-    """Did the game reach its end by its rules (a winner decided)?"""
-    v = getattr(sheet, "over", None)
-    if v is None:
-        v = sheet.is_over()
-    return bool(v)
 
 
 def counts_as_win(summary):

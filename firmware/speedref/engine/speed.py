@@ -9,7 +9,8 @@ API
   check_options(layout, jokers, doubles, hand_limit, slap_to_win)  RuleError if bad
 
   SpeedDeal(layout="pagat", jokers=False, hand_limit=5, slap_to_win=False)
-    .phase               "ready" -> "play" -> "claim" -> "over"
+    .phase               "ready" (both say ready, SP-6) -> "play" -> "claim" (an out
+                         claim is checked, SP-16; rejected: back to "play") -> "over"
     .ready(player) -> bool          True once both are ready          (SP-6)
     .start_flip()                   both start cards turned up        (SP-6)
     .stuck(player) -> bool          True once both are stuck: a flip is due (SP-14)
@@ -32,11 +33,13 @@ API
     .add_deal(winner, left)         RuleError("SP-..", "deal 3, player 2: ...")
     .add_result(deal)               add a confirmed SpeedDeal
     .undo_last()
+    .phase                          "play" (deals being played) -> "over" (SP-19)
+    .over                           phase == "over"
     .players, .totals, .wins, .hands_played, .ended_early
-    .is_over(), .winners(), .tiebreak, .rows(), .to_record()
+    .winners(), .tiebreak, .rows(), .to_record()
   replay(record) -> SpeedMatch    (records.replay dispatches here)
 """
-from speedref.engine.errors import RuleError
+from speedref.engine.errors import RuleError, is_int, is_names
 
 LAYOUTS = ("pagat", "classic")
 DEFAULT_TARGET = 25
@@ -55,10 +58,6 @@ def reserve_size(layout):
     return 10 if layout == "pagat" else 5
 
 
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def check_options(layout, jokers=False, doubles=False, hand_limit=5, slap_to_win=False):
     if layout not in LAYOUTS:
         raise RuleError("SP-1", "layout must be 'pagat' or 'classic', not %r" % (layout,))
@@ -67,7 +66,7 @@ def check_options(layout, jokers=False, doubles=False, hand_limit=5, slap_to_win
             raise RuleError("SP-20", "%s must be true or false" % name)
     if jokers and layout != "classic":
         raise RuleError("SP-4", "jokers are played only with the classic layout")
-    if not _is_int(hand_limit) or hand_limit not in HAND_LIMITS:
+    if not is_int(hand_limit) or hand_limit not in HAND_LIMITS:
         raise RuleError("SP-5", "hand limit must be 5, 6 or 7, not %r" % (hand_limit,))
 
 
@@ -96,7 +95,7 @@ class SpeedDeal:
 
     @staticmethod
     def _player(p):
-        if not _is_int(p) or p not in (0, 1):
+        if not is_int(p) or p not in (0, 1):
             raise RuleError("SP-1", "player must be 0 or 1, not %r" % (p,))
 
     # SP-6: nobody plays until both are ready and the start cards are up.
@@ -157,7 +156,7 @@ class SpeedDeal:
             raise RuleError("SP-15", "reserves are rebuilt only when a flip is due and they are empty")
         if cards is not None:
             hi = self._deck() - 2 - 2  # both tops stay; each player still holds a card
-            if not _is_int(cards) or cards < 2 or cards > hi:
+            if not is_int(cards) or cards < 2 or cards > hi:
                 raise RuleError("SP-15", "a rebuild gathers 2..%d cards, not %r" % (hi, cards))
             self.reserve_left = cards // 2
         else:
@@ -200,7 +199,7 @@ class SpeedDeal:
 
 def check_left(left, bounds, who):
     lo, hi = bounds
-    if not _is_int(left) or left < lo or left > hi:
+    if not is_int(left) or left < lo or left > hi:
         raise RuleError("SP-18", "%s: cards left must be %d..%d, not %r" % (who, lo, hi, left))
 
 
@@ -214,12 +213,12 @@ def _parse_match(match):
         return "single", 1
     t = match.get("target")
     if t is not None:
-        if not _is_int(t) or t < 1:
+        if not is_int(t) or t < 1:
             raise RuleError("SP-19", "target must be a whole number of points >= 1, not %r" % (t,))
         return "target", t
     b = match.get("best_of")
     if b is not None:
-        if not _is_int(b) or b < 1 or b % 2 == 0:
+        if not is_int(b) or b < 1 or b % 2 == 0:
             raise RuleError("SP-19", "best_of must be an odd number of deals (3), not %r" % (b,))
         return "best_of", b
     raise RuleError("SP-19", "match must be {\"single\": true}, {\"target\": N} or {\"best_of\": 3}")
@@ -232,8 +231,7 @@ class SpeedMatch:
                  jokers=False, doubles=False, hand_limit=5, slap_to_win=False):
         check_options(layout, jokers, doubles, hand_limit, slap_to_win)
         self.format, self.goal = _parse_match(match)
-        if (not isinstance(players, (list, tuple)) or len(players) != 2
-                or not isinstance(players[0], str) or not isinstance(players[1], str)):
+        if not is_names(players, 2):
             raise RuleError("SP-1", "Speed needs exactly 2 player names")
         self.layout = layout
         self.jokers = jokers
@@ -253,10 +251,10 @@ class SpeedMatch:
 
     def add_deal(self, winner, left):
         n = len(self.deals) + 1
-        if not _is_int(winner) or winner not in (0, 1):
+        if not is_int(winner) or winner not in (0, 1):
             raise RuleError("SP-20", "deal %d: winner must be 0 or 1, not %r" % (n, winner))
         who = "deal %d, player %d" % (n, 2 - winner)  # the loser holds the cards
-        if self.is_over():
+        if self.over:
             raise RuleError("SP-19", "deal %d, player %d: the match is already over" % (n, winner + 1))
         check_left(left, self.left_bounds(), who)
         self.deals.append((winner, left))
@@ -279,7 +277,12 @@ class SpeedMatch:
     def hands_played(self):
         return len(self.deals)
 
-    def is_over(self):
+    @property
+    def phase(self):
+        return "over" if self.over else "play"
+
+    @property
+    def over(self):
         if self.format == "single":
             return len(self.deals) >= 1
         if self.format == "target":
@@ -288,7 +291,7 @@ class SpeedMatch:
 
     @property
     def ended_early(self):
-        return not self.is_over()
+        return not self.over
 
     def _measure(self):
         # best_of counts deals won; the other formats count points.

@@ -3,19 +3,25 @@
 Rules: seeds/speed.md.  Never imported by the app on the board; the simulator's
 computer players, the tests and the golden playthroughs use it.
 
-  s = SpeedState(seed, layout="pagat", jokers=False, doubles=False, hand_limit=5,
-                 slap_to_win=False)
-  s.deal()                      the chance step: shuffle and lay out (SP-2, SP-3)
-  s.phase                       "deal" -> "ready" -> "play" -> "over"
-  s.actors()                    players who have a legal action now
-  s.legal_actions(player)       list of action ints
-  s.apply(player, action, t_us) -> tag  ("ready" "start" "play" "race" "draw"
-                                "stuck" "flip" "rebuild" "slap" "out")
+The Engine API of every card-level game (docs/architecture.md):
+
+  s = State(seed, layout="pagat", jokers=False, doubles=False, hand_limit=5,
+            slap_to_win=False)
+  s.phase                       "deal" (the chance step, SP-21) -> "ready" (SP-6) ->
+                                "play" -> "over" (SP-16, SP-17)
+  s.current_player()            CHANCE in "deal", TERMINAL in "over", else SIMULTANEOUS
+  s.is_terminal()               phase == "over"
+  s.actors()                    players who have a legal action now (both act at once)
+  s.legal_actions(player)       list of action ints; legal_actions(CHANCE) == [DEAL] in "deal"
+  s.apply(player, action, t_us) -> tag  ("deal" "ready" "start" "play" "race" "draw"
+                                "stuck" "flip" "rebuild" "slap" "out");
+                                apply(CHANCE, DEAL) shuffles and lays out (SP-2, SP-3)
   s.winner, s.score() -> (winner, left), s.check()
 
 Actions: play_action(pile, card) = pile * 256 + card (pile 0 or 1), DRAW, STUCK,
-READY, SLAP.  Times are the simulation's microseconds, compared with ticks_diff.
+READY, SLAP, DEAL.  Times are the simulation's microseconds, compared with ticks_diff.
 """
+from speedref.engine import CHANCE, SIMULTANEOUS, TERMINAL
 from speedref.engine import cards as C
 from speedref.engine.errors import RuleError
 from speedref.engine.rng import Rng
@@ -27,6 +33,7 @@ READY = 0x300
 DRAW = 0x301
 STUCK = 0x302
 SLAP = 0x303
+DEAL = 0x304  # the chance step
 
 
 def play_action(pile, card):
@@ -49,7 +56,7 @@ def fits(card, top, doubles=False):
     return d == 1 or d == 12 or (doubles and d == 0)
 
 
-class SpeedState:
+class State:
     def __init__(self, seed, layout="pagat", jokers=False, doubles=False, hand_limit=5,
                  slap_to_win=False):
         check_options(layout, jokers, doubles, hand_limit, slap_to_win)
@@ -75,9 +82,7 @@ class SpeedState:
         self.races = 0
 
     # -- chance step ---------------------------------------------------------
-    def deal(self):
-        if self.phase != "deal":
-            raise RuleError("SP-21", "the deal happens once, at the start")
+    def _deal(self):
         deck = C.standard_deck(2 if self.jokers else 0)
         self.rng.shuffle(deck)
         n = cards_per_player(self.layout, self.jokers)
@@ -114,7 +119,17 @@ class SpeedState:
     def _can_draw(self, p):
         return len(self.stocks[p]) > 0 and len(self.hands[p]) < self.hand_limit
 
+    def current_player(self):
+        if self.phase == "deal":
+            return CHANCE
+        return TERMINAL if self.phase == "over" else SIMULTANEOUS
+
+    def is_terminal(self):
+        return self.phase == "over"
+
     def legal_actions(self, p):
+        if p == CHANCE:
+            return [DEAL] if self.phase == "deal" else []
         if p not in (0, 1):
             raise RuleError("SP-1", "player must be 0 or 1")
         if self.phase == "ready":
@@ -140,7 +155,12 @@ class SpeedState:
         return self.winner, self.left(1 - self.winner)
 
     # -- actions ---------------------------------------------------------------
-    def apply(self, p, action, t_us):
+    def apply(self, p, action, t_us=None):
+        if p == CHANCE:
+            if self.phase != "deal" or action != DEAL:
+                raise RuleError("SP-21", "the deal happens once, at the start")
+            self._deal()
+            return "deal"
         if p not in (0, 1):
             raise RuleError("SP-1", "player must be 0 or 1")
         if self.t is not None and ticks_diff(t_us, self.t) < 0:

@@ -18,7 +18,10 @@ Rule numbers (SR-n) are those of seeds/speedrun.md.
                                          entered as "FOUL:<card>", they score FOUL_SCORE (SR-30)
     g.finish_hand([c0, c1, c2]) -> [score written or None (Pass)] * 3
     g.undo()                             take back the last entry (a finished hand too)
-    g.phase()                            CHOOSE, PLAY, SCORE or OVER
+    g.phase                              "choose" (trump and ranking, SR-7) -> "play" (tricks,
+                                         SR-12) -> "score" (twelve tricks in: the three
+                                         contracts, SR-14) -> "choose" ... -> "over" (SR-28)
+    g.over                               phase == "over"
     g.hand(i)                            finished hand i (negative counts from the
                                          end) as its record dict; g.hands: all of them
     sheet interface (records.py): players, totals, hands_played, ended_early,
@@ -30,18 +33,13 @@ dicts and lists: the record's dicts are built only when asked for
 (hand(), to_record()).  The hand being played keeps its entries as a list of
 small ints (no allocation per entry beyond the list's growth).
 """
-from speedref.engine.errors import RuleError
+from speedref.engine.errors import RuleError, is_int, is_names
 
 try:
     from micropython import const
 except ImportError:  # CPython
     def const(x):
         return x
-
-CHOOSE = const(0)  # waiting for trump and ranking
-PLAY = const(1)    # contracts are down, tricks being played
-SCORE = const(2)   # twelve tricks in: waiting for the three contracts
-OVER = const(3)
 
 HANDS = {"short": 6, "medium": 9, "long": 12}
 TRUMPS = ("earthworms", "raccoons", "geckos", "gorillas", "none")
@@ -144,12 +142,9 @@ class SpeedRunGame:
     def __init__(self, length, players, first=0):
         if length not in HANDS:
             raise RuleError("SR-2", "length must be short, medium or long, not %r" % (length,))
-        if not isinstance(players, (list, tuple)) or len(players) != 3:
-            raise RuleError("SR-1", "Speed Run needs exactly three players")
-        for p in players:
-            if not isinstance(p, str):
-                raise RuleError("SR-1", "player names are strings")
-        if first not in (0, 1, 2) or first is True or first is False:
+        if not is_names(players, 3):
+            raise RuleError("SR-1", "Speed Run needs exactly three player names")
+        if not is_int(first) or first not in (0, 1, 2):
             raise RuleError("SR-5", "the first-player card is held by seat 0, 1 or 2")
         self.length = length
         self.players = list(players)
@@ -194,14 +189,15 @@ class SpeedRunGame:
     def tricks_played(self):
         return self.tricks[0] + self.tricks[1] + self.tricks[2]
 
+    @property
     def phase(self):
         if self.over:
-            return OVER
+            return "over"
         if self.tricks_played() == 12:
-            return SCORE
+            return "score"
         if self.ranking is not None or self.tricks_played():
-            return PLAY
-        return CHOOSE
+            return "play"
+        return "choose"
 
     @property
     def hands_played(self):
@@ -216,12 +212,12 @@ class SpeedRunGame:
     def _need(self, phase, rule, what):
         if self.over:
             raise RuleError("SR-28", self._where() + "the game is over")
-        if self.phase() != phase:
+        if self.phase != phase:
             raise RuleError(rule, self._where() + what)
 
     # -- the hand as it is played -------------------------------------------
     def set_choices(self, trump, ranking):
-        self._need(CHOOSE, "SR-7", "trump and ranking are already set")
+        self._need("choose", "SR-7", "trump and ranking are already set")
         if trump not in TRUMPS:
             raise RuleError("SR-7", self._where() + "trump %r is not one of %s" % (trump, ", ".join(TRUMPS)))
         if ranking not in RANKINGS:
@@ -243,7 +239,7 @@ class SpeedRunGame:
     def record_trick(self, seat):
         if self.ranking is None and not self.over:
             raise RuleError("SR-7", self._where() + "set trump and ranking before the first trick")
-        self._need(PLAY, "SR-12", "all twelve tricks are already in")
+        self._need("play", "SR-12", "all twelve tricks are already in")
         if seat not in (0, 1, 2):
             raise RuleError("SR-11", self._where() + "a trick is won by seat 0, 1 or 2")
         self.winners_seq.append(seat)
@@ -263,7 +259,7 @@ class SpeedRunGame:
 
     def set_tricks(self, counts):
         """Enter the three trick counts at once (the referee counted the piles)."""
-        self._need(PLAY, "SR-12", "trick counts can be entered only before any trick is recorded")
+        self._need("play", "SR-12", "trick counts can be entered only before any trick is recorded")
         if self.tricks_played():
             raise RuleError("SR-12", self._where() + "tricks already recorded one by one")
         bad = _bad_tricks(counts)
@@ -279,7 +275,7 @@ class SpeedRunGame:
             raise RuleError("SR-1", self._where() + "seats are 0, 1 and 2")
         if self.ranking is None and not self.over:
             raise RuleError("SR-21", self._where(seat) + "contracts go down after trump and ranking are set")
-        self._need(PLAY, "SR-21", "reveals end when the twelfth trick is played")
+        self._need("play", "SR-21", "reveals end when the twelfth trick is played")
         if self.revealed[seat] is not None:
             raise RuleError("SR-21", self._where(seat) + "already revealed")
         if contract == "PASS":
@@ -351,7 +347,7 @@ class SpeedRunGame:
 
     def finish_hand(self, contracts):
         """Score the hand: the three contracts, as turned over (SR-14..SR-23)."""
-        self._need(SCORE, "SR-12", "the hand has %d of 12 tricks" % self.tricks_played())
+        self._need("score", "SR-12", "the hand has %d of 12 tricks" % self.tricks_played())
         if not isinstance(contracts, (list, tuple)) or len(contracts) != 3:
             raise RuleError("SR-13", self._where() + "one contract per player")
         for s in range(3):
@@ -568,7 +564,7 @@ class SpeedRunGame:
         if not isinstance(revealed, list) or len(revealed) != 3:
             raise RuleError("SR-29", where + "revealed must list three true/false values")
         first = h.get("first", self.first)
-        if isinstance(first, bool) or first not in (0, 1, 2) or (self._rows and first != self.first):
+        if not is_int(first) or first not in (0, 1, 2) or (self._rows and first != self.first):
             raise RuleError("SR-5", where + "first player is seat %d (the card passes clockwise), not %r"
                             % (self.first, first))
         trump = h.get("trump")
@@ -609,7 +605,7 @@ def _bad_tricks(t):
     if not isinstance(t, (list, tuple)) or len(t) != 3:
         return "tricks must list three counts"
     for n in t:
-        if not isinstance(n, int) or n is True or n is False or n < 0:
+        if not is_int(n) or n < 0:
             return "trick counts must be whole numbers, not %r" % (n,)
     if t[0] + t[1] + t[2] != 12:
         return "tricks %d+%d+%d add up to %d, not 12" % (t[0], t[1], t[2], t[0] + t[1] + t[2])

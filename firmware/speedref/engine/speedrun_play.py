@@ -4,17 +4,27 @@ Never imported by the app on the board.  The scoring is not repeated here: the
 hand is refereed by a table-level SpeedRunGame (speedrun.py), so card-level play
 and the referee keep one score, and record() is what the table level replays.
 
+The Engine API of every card-level game (docs/architecture.md):
+
     st = State(seed, "long", ["Ann", "Bob", "Cy"], first=0)
-    st.current_player()        CHANCE (-1) for the deal, a seat, or TERMINAL (-4)
-    st.legal_actions(player)   ints, sorted; [] when it is not that player's turn
-    st.apply(player, action)   RuleError (state unchanged) if illegal
-    st.action_name(action), st.is_terminal(), st.scores(), st.record()
+    st.phase                   "deal" (the chance step, SR-6) -> "choose" (trump and
+                               ranking, SR-7) -> "contract" (one each, face down, SR-13)
+                               -> "play" (the twelve tricks) -> "deal" ... -> "over" (SR-28)
+    st.current_player()        CHANCE for the deal, a seat, or TERMINAL
+    st.is_terminal()           phase == "over"
+    st.actors()                [the seat to act], or [] (chance step, game over)
+    st.legal_actions(player)   ints, sorted; [] when it is not that player's turn;
+                               legal_actions(CHANCE) == [DEAL] when a deal is due
+    st.apply(player, action, t_us=None)   RuleError (state unchanged) if illegal;
+                               t_us is not used (turn-based); apply(CHANCE, DEAL) deals
+    st.action_name(action), st.scores(), st.record()
     st.hand[seat] (bytearray of cards), st.trick (cards on the table this trick)
 
 Actions: a card (suit*16 + rank) | TRUMP + i (TRUMPS[i]) | RANK + i (RANKINGS[i])
 | CONTRACT + i (NORMAL[i]; CONTRACT + 9 is Pass) | REDO + i (Redo naming
 NORMAL[i]) | REVEAL (turn your contract face up, on your turn) | DEAL (chance).
 """
+from speedref.engine import CHANCE, TERMINAL
 from speedref.engine import cards
 from speedref.engine.errors import RuleError
 from speedref.engine.rng import Rng
@@ -26,8 +36,6 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-CHANCE = const(-1)
-TERMINAL = const(-4)
 TRUMP = const(64)
 RANK = const(72)
 CONTRACT = const(80)
@@ -35,12 +43,6 @@ PASS = const(89)
 REDO = const(96)
 REVEAL = const(112)
 DEAL = const(120)
-
-_DEAL = const(0)      # phases
-_CHOOSE = const(1)
-_CONTRACT = const(2)
-_PLAY = const(3)
-_OVER = const(4)
 
 
 def beats(a, b, led, trump, dirn):
@@ -77,7 +79,7 @@ class State:
         self.rng = Rng(seed)
         self.hand = [bytearray(), bytearray(), bytearray()]
         self.out = bytearray()  # the four cards left out of the hand (SR-6)
-        self.phase = _DEAL
+        self.phase = "deal"
         self.contracts = [None, None, None]
         self.trick = bytearray()
         self.turn = 0
@@ -87,27 +89,31 @@ class State:
 
     # -- whose turn ----------------------------------------------------------
     def current_player(self):
-        if self.phase == _DEAL:
+        if self.phase == "deal":
             return CHANCE
-        if self.phase == _OVER:
+        if self.phase == "over":
             return TERMINAL
         return self.turn
 
     def is_terminal(self):
-        return self.phase == _OVER
+        return self.phase == "over"
+
+    def actors(self):
+        p = self.current_player()
+        return [p] if p >= 0 else []
 
     def _trump_suit(self):
         t = self.game.trump
         return -1 if t is None or t == "none" else TRUMPS.index(t)
 
     def legal_actions(self, player):
-        if player != self.current_player() or self.phase == _OVER:
+        if player != self.current_player() or self.phase == "over":
             return []
         ph = self.phase
-        if ph == _DEAL:
+        if ph == "deal":
             return [DEAL]
         g = self.game
-        if ph == _CHOOSE:
+        if ph == "choose":
             # The first chooser takes either; the second makes the other choice (SR-7).
             out = []
             if self.chosen[0] is None:
@@ -115,7 +121,7 @@ class State:
             if self.chosen[1] is None:
                 out += [RANK + i for i in range(len(RANKINGS))]
             return out
-        if ph == _CONTRACT:
+        if ph == "contract":
             out = []
             for c in g.legal_contracts(player):
                 if c == "PASS":
@@ -126,7 +132,7 @@ class State:
                     out.append(CONTRACT + NORMAL.index(c))
             out.sort()
             return out
-        # _PLAY: follow suit if you can (SR-10), or reveal your contract (SR-21)
+        # "play": follow suit if you can (SR-10), or reveal your contract (SR-21)
         h = self.hand[player]
         out = []
         if self.trick:
@@ -157,9 +163,9 @@ class State:
         return cards.run_name(a)
 
     # -- acting --------------------------------------------------------------
-    def apply(self, player, action):
+    def apply(self, player, action, t_us=None):
         """Apply one action; every check runs before anything changes."""
-        if self.phase == _OVER:
+        if self.phase == "over":
             raise RuleError("SR-28", "the game is over")
         if player != self.current_player():
             raise RuleError(self._turn_rule(), "it is not seat %r's turn" % (player,))
@@ -167,15 +173,15 @@ class State:
             raise RuleError(self._action_rule(player, action),
                             "seat %d may not play %r now" % (player, action))
         ph = self.phase
-        if ph == _DEAL:
+        if ph == "deal":
             self._deal()
-        elif ph == _CHOOSE:
+        elif ph == "choose":
             self._choose(action)
-        elif ph == _CONTRACT:
+        elif ph == "contract":
             self.contracts[player] = self.action_name(action)
             self.turn = (player + 1) % 3
             if self.contracts[self.turn] is not None:  # all three down
-                self.phase = _PLAY
+                self.phase = "play"
                 self.turn = self.game.leader()
         elif action == REVEAL:
             c = self.contracts[player]
@@ -184,15 +190,20 @@ class State:
             self._play(player, action)
 
     def _turn_rule(self):
-        return ("SR-6", "SR-7", "SR-13", "SR-8", "SR-28")[self.phase]
+        ph = self.phase
+        if ph == "deal":
+            return "SR-6"
+        if ph == "choose":
+            return "SR-7"
+        return "SR-13" if ph == "contract" else "SR-8"
 
     def _action_rule(self, player, a):
         ph = self.phase
-        if ph == _CHOOSE:
+        if ph == "choose":
             return "SR-7"
-        if ph == _CONTRACT:
+        if ph == "contract":
             return "SR-19" if REDO <= a < REVEAL else "SR-13"
-        if ph == _PLAY:
+        if ph == "play":
             if a == REVEAL:
                 return "SR-22" if self.contracts[player] == "PASS" else "SR-21"
             if a in self.hand[player]:
@@ -214,7 +225,7 @@ class State:
         self.out = deck[36:]
         self.contracts = [None, None, None]
         self.trick = bytearray()
-        self.phase = _CHOOSE
+        self.phase = "choose"
         self.turn = first
 
     def _choose(self, a):
@@ -228,7 +239,7 @@ class State:
             return
         g.set_choices(self.chosen[0], self.chosen[1])
         self.chosen = [None, None]
-        self.phase = _CONTRACT
+        self.phase = "contract"
         self.turn = g.first
 
     def _play(self, player, c):
@@ -251,7 +262,7 @@ class State:
         self.turn = w
         if n == 12:
             self.last_scores = g.finish_hand(self.contracts)
-            self.phase = _OVER if g.over else _DEAL
+            self.phase = "over" if g.over else "deal"
 
     # -- results -------------------------------------------------------------
     def scores(self):

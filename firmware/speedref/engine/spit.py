@@ -12,7 +12,9 @@ API
                                     or a false start (SPIT-17, SPIT-18)
 
   SpitGame(players=("Player 1", "Player 2"))
-    .phase          "spit" -> "play" -> ("slap" ->) "relayout" -> "spit" ... -> "over"
+    .phase          "spit" (both call Spit!, SPIT-4) -> "play" -> ("slap", SPIT-10 ->)
+                    "relayout" (SPIT-12) -> "spit" ... -> "over" (SPIT-14)
+    .over           phase == "over": a player got rid of all cards
     .cards          [a, b] each player's cards at the start of this round
     .piles          centre piles this round (1 or 2)                       (SPIT-11)
     .spit_left      [a, b] spit cards each player still has face down     (SPIT-2, SPIT-3)
@@ -54,7 +56,7 @@ Record: {"game": "spit", "players": [2 names],
 A record holds no restarts: replay restarts as often as the round's end needs
 (none before a slap, until the winner has no spit cards, until nobody has any).
 """
-from speedref.engine.errors import RuleError
+from speedref.engine.errors import RuleError, is_int, is_names
 from speedref.ticks import ticks_add, ticks_diff
 
 try:
@@ -84,14 +86,9 @@ def relayout_ok(n):
     return 1 <= n <= DECK - 1
 
 
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 class SpitGame:
     def __init__(self, players=("Player 1", "Player 2")):
-        if (not isinstance(players, (list, tuple)) or len(players) != 2
-                or not isinstance(players[0], str) or not isinstance(players[1], str)):
+        if not is_names(players, 2):
             raise RuleError("SPIT-1", "Spit needs exactly 2 player names")
         self.players = list(players)
         self.cards = [DECK // 2, DECK // 2]  # SPIT-1
@@ -121,7 +118,7 @@ class SpitGame:
         return s
 
     def _need(self, phase, rule, what, player=None):
-        if player is not None and (not _is_int(player) or player not in (0, 1)):
+        if player is not None and (not is_int(player) or player not in (0, 1)):
             raise RuleError("SPIT-1", "%s: player must be 0 or 1" % self._where())
         if self.phase != phase:
             raise RuleError(rule, "%s: %s only in the %s phase (now %s)"
@@ -272,7 +269,8 @@ class SpitGame:
     def hands_played(self):
         return len(self.rounds)
 
-    def is_over(self):
+    @property
+    def over(self):
         return self.winner is not None
 
     @property
@@ -321,7 +319,7 @@ def _pair(i, mine, total):
 
 
 def _check_counts(a, b, cleared, where):
-    if not _is_int(a) or not _is_int(b) or a < 0 or b < 0 or a + b != DECK:
+    if not is_int(a) or not is_int(b) or a < 0 or b < 0 or a + b != DECK:
         raise RuleError("SPIT-12", "%s: the two counts must add up to %d, not %r + %r"
                         % (where, DECK, a, b))
     for p, n in ((0, a), (1, b)):
@@ -357,7 +355,7 @@ def replay(record):
             g.relayout(a, b)
             continue
         c = r.get("cleared")
-        if not _is_int(c) or c not in (0, 1):
+        if not is_int(c) or c not in (0, 1):
             raise RuleError("SPIT-15", "%s: cleared must be 0 or 1, not %r" % (where, c))
         who = "%s, player %d" % (where, c + 1)
         if a == 0 and c == 0 or b == 0 and c == 1:
@@ -376,7 +374,7 @@ def replay(record):
         g.clear(c)
         s = r.get("slap")
         if g.piles == 2:
-            if not _is_int(s) or s not in (0, 1):
+            if not is_int(s) or s not in (0, 1):
                 raise RuleError("SPIT-10", "%s: two centre piles need the slap winner (0 or 1), not %r"
                                 % (where, s))
             g.slap(s)

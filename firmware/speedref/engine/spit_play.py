@@ -2,19 +2,27 @@
 
 Rules: seeds/spit.md.  Never imported by the app on the board.
 
-  s = SpitState(seed)
-  s.deal()                      chance step: shuffle, 26 each, lay out (SPIT-1, SPIT-2)
-  s.phase                       "deal" -> "spit" -> "play" -> ("slap") -> "spit" ... -> "over"
-  s.actors(), s.legal_actions(player)
-  s.apply(player, action, t_us) -> tag ("spit" "start" "restart" "play" "race" "turn"
-                                 "move" "slap" "round" "blocked" "out")
+The Engine API of every card-level game (docs/architecture.md):
+
+  s = State(seed)
+  s.phase                       "deal" (the chance step, SPIT-16) -> "spit" (both call
+                                Spit!, SPIT-4) -> "play" -> ("slap", SPIT-10) -> "spit"
+                                ... -> "over" (SPIT-14)
+  s.current_player()            CHANCE in "deal", TERMINAL in "over", else SIMULTANEOUS
+  s.is_terminal()               phase == "over"
+  s.actors()                    players who have a legal action now (both act at once)
+  s.legal_actions(player)       list of action ints; legal_actions(CHANCE) == [DEAL] in "deal"
+  s.apply(player, action, t_us) -> tag ("deal" "spit" "start" "restart" "play" "race"
+                                "turn" "move" "slap" "round" "blocked" "out");
+                                apply(CHANCE, DEAL) shuffles, 26 each, lays out (SPIT-1, SPIT-2)
   s.rounds                      the canonical record's rounds so far (spit.replay format)
   s.winner, s.count(p), s.check()
 
 Actions: play_action(stock_pile, centre) = centre * 8 + stock_pile, turn_action(i),
-move_action(i, j), SPIT, slap_action(centre).  Stock piles 0..4, centre piles 0..1
-(centre pile p is on player p's side).
+move_action(i, j), SPIT, slap_action(centre), DEAL.  Stock piles 0..4, centre piles
+0..1 (centre pile p is on player p's side).
 """
+from speedref.engine import CHANCE, SIMULTANEOUS, TERMINAL
 from speedref.engine import cards as C
 from speedref.engine.errors import RuleError
 from speedref.engine.rng import Rng
@@ -26,6 +34,7 @@ SPIT = 0x80
 _TURN = 0x20
 _MOVE = 0x40
 _SLAP = 0x90
+DEAL = 0xA0  # the chance step
 
 
 def play_action(i, c):
@@ -44,7 +53,7 @@ def slap_action(c):
     return _SLAP + c
 
 
-class SpitState:
+class State:
     def __init__(self, seed):
         self.rng = Rng(seed)
         self.phase = "deal"
@@ -64,9 +73,7 @@ class SpitState:
         self.races = 0
 
     # -- chance steps ---------------------------------------------------------------
-    def deal(self):
-        if self.phase != "deal":
-            raise RuleError("SPIT-16", "the deal happens once, at the start")
+    def _deal(self):
         deck = C.standard_deck()
         self.rng.shuffle(deck)
         self._layout(0, deck[:26])  # SPIT-1
@@ -119,7 +126,17 @@ class SpitState:
                     out.append(move_action(i, empty[0]))
         return out
 
+    def current_player(self):
+        if self.phase == "deal":
+            return CHANCE
+        return TERMINAL if self.phase == "over" else SIMULTANEOUS
+
+    def is_terminal(self):
+        return self.phase == "over"
+
     def legal_actions(self, p):
+        if p == CHANCE:
+            return [DEAL] if self.phase == "deal" else []
         if p not in (0, 1):
             raise RuleError("SPIT-1", "player must be 0 or 1")
         if self.phase == "spit":
@@ -137,7 +154,12 @@ class SpitState:
         return [p for p in (0, 1) if self.legal_actions(p)]
 
     # -- actions -------------------------------------------------------------------
-    def apply(self, p, a, t_us):
+    def apply(self, p, a, t_us=None):
+        if p == CHANCE:
+            if self.phase != "deal" or a != DEAL:
+                raise RuleError("SPIT-16", "the deal happens once, at the start")
+            self._deal()
+            return "deal"
         if p not in (0, 1):
             raise RuleError("SPIT-1", "player must be 0 or 1")
         if self.t is not None and ticks_diff(t_us, self.t) < 0:
