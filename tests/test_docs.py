@@ -1,6 +1,7 @@
 """The docs tell the truth: every USB log line the firmware emits is documented in
 docs/serial-protocol.md with its exact fields, every documented line is still emitted,
-and the rule numbers in seeds/ and in tests/ agree.
+and the rule numbers agree: the registry's games (speedref/games.py) and seeds/, and
+the rules seeds/ defines and the ones tests/ really check.
 
 How docs/serial-protocol.md is read: each line type has a `### `ev`` heading; under it, every example line (a line in a code block starting with `{"ev":`) is a
 real line captured from the running firmware, and the section's field table (rows
@@ -11,11 +12,12 @@ keys.  A line the firmware prints must have the same keys as one example of its
 import ast
 import json
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
 
-from speedref.games import IDS
+from speedref.games import GAMES, IDS
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -23,8 +25,6 @@ PROTOCOL = ROOT / "docs" / "serial-protocol.md"
 SEEDS = ROOT / "seeds"
 TESTS = ROOT / "tests"
 
-RULE = re.compile(r"\b((?:SPIT|SP|SR|PT)-\d+)\b")
-RULE_TOKEN = re.compile(r"(spit|sp|sr|pt)(\d+)")  # test names: test_sr17_..., ..._SPIT4_...
 
 
 # ---- what the firmware emits, from its source (ast, not a regex) -----------------
@@ -345,52 +345,314 @@ def test_the_boot_line_is_documented(doc, tmp_path):
     assert any(set(e) == set(boot) for e in _candidates(doc, boot)), boot
 
 
-# ---- rule numbers: seeds/ <-> tests/ ---------------------------------------------
+# ---- rule numbers: the registry <-> seeds/ <-> tests/ -----------------------------
 
-def defined_rules():
-    """{rule: file} for every rule that seeds/*.md defines (a bold "**SR-5 Title.**")."""
+def prefixes(games=GAMES):
+    """The rule prefixes of the registered games, longest first (SPIT before SP)."""
+    return sorted((g.prefix for g in games), key=lambda p: (-len(p), p))
+
+
+def rule_pattern(prefixes):
+    """A rule id ("SR-17") inside a string."""
+    return re.compile(r"\b((?:%s)-\d+)\b" % "|".join(prefixes))
+
+
+def token_pattern(prefixes):
+    """A test name token ("sr17" in test_sr17_completed, "SPIT4" in ..._SPIT4_...)."""
+    return re.compile(r"(%s)(\d+)" % "|".join(p.lower() for p in prefixes))
+
+
+def seeds_files(games=GAMES, seeds=SEEDS):
+    """{game id: its seeds file}, from the registry.  A registered game without
+    its seeds file, or a seeds file that no game registers, fails."""
+    registered = {g.rules + ".md": g for g in games}
+    present = {f.name for f in seeds.glob("*.md")}
+    assert not present - set(registered), "seeds files no game in speedref/games.py registers: %s" % (
+        sorted(present - set(registered)))
+    assert not set(registered) - present, "registered games without their seeds file: %s" % (
+        sorted("%s -> seeds/%s" % (registered[n].id, n) for n in set(registered) - present))
+    return {g.id: seeds / (g.rules + ".md") for g in games}
+
+
+def defined_rules(games=GAMES, seeds=SEEDS):
+    """{rule: file} for every rule that a registered game's seeds file defines (a
+    bold "**SR-5 Title.**"), each file only rules with its own game's prefix."""
     out = {}
-    for f in sorted(SEEDS.glob("*.md")):
-        for m in re.finditer(r"\*\*((?:SPIT|SP|SR|PT)-\d+)\b", f.read_text(encoding="utf-8")):
-            out[m.group(1)] = f.name
+    files = seeds_files(games, seeds)
+    for g in games:
+        f = files[g.id]
+        for m in re.finditer(r"\*\*([A-Z]+)-(\d+)\b", f.read_text(encoding="utf-8")):
+            rule = "%s-%s" % (m.group(1), m.group(2))
+            assert m.group(1) == g.prefix, "seeds/%s defines %s; %s's rules are %s-n" % (
+                f.name, rule, g.id, g.prefix)
+            assert rule not in out, "seeds/%s defines %s twice" % (f.name, rule)
+            out[rule] = f.name
     return out
 
 
-def cited_rules():
-    """{rule: set(test files)}: "SR-17" anywhere in a test file, or a test's name
-    token "sr17" / "SPIT4" (test_sr17_completed..., ..._SPIT4_SPIT8)."""
-    out = {}
-    for f in sorted(TESTS.rglob("*.py")):
-        if f.name == "test_docs.py":
-            continue  # this file names no rules of its own
-        text = f.read_text(encoding="utf-8")
-        found = set(RULE.findall(text))
-        for node in ast.walk(ast.parse(text, str(f))):
-            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+class Citations:
+    """The rule ids one test source really checks, from its syntax tree (so never
+    from a comment or a docstring):
+
+    - a string in an `assert` statement, its test or its message;
+    - a string in `pytest.raises(..., match=...)`;
+    - a string in a `rule=` keyword argument;
+    - a string passed to a parameter named `rule` of a function of the same file
+      that checks that parameter (a RuleError helper: raises("SP-1", fn, ...));
+    - a `pytest.mark.parametrize` value for an argument named `rule` of a test
+      that checks it;
+    - a test function's or class's name token: test_sr17_..., ..._SPIT4_SPIT8.
+
+    A function checks its `rule` parameter when the name `rule` appears in its
+    body in one of the first four places (an assert, a match, a rule= argument,
+    a checking helper's `rule`)."""
+
+    def __init__(self, source, prefixes, filename="<test>"):
+        self.rule = rule_pattern(prefixes)
+        self.token = token_pattern(prefixes)
+        self.tree = ast.parse(source, filename)
+        self.functions = {}  # name -> [FunctionDef]: every function of the file
+        for n in ast.walk(self.tree):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.functions.setdefault(n.name, []).append(n)
+        self.helpers = {}    # name -> (position of `rule`, is a method): the checking ones
+        changed = True
+        while changed:       # a helper may check `rule` by handing it to another helper
+            changed = False
+            for name, defs in self.functions.items():
+                if name not in self.helpers:
+                    for fn in defs:
+                        if self._checks_rule(fn):
+                            self.helpers[name] = (_rule_param(fn), _is_method(fn))
+                            changed = True
+
+    def rules(self):
+        found = set()
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 for tok in node.name.lower().split("_"):
-                    m = RULE_TOKEN.fullmatch(tok)
+                    m = self.token.fullmatch(tok)
                     if m:
                         found.add("%s-%s" % (m.group(1).upper(), m.group(2)))
-        for r in found:
-            out.setdefault(r, set()).add(str(f.relative_to(ROOT)))
+                if not isinstance(node, ast.ClassDef) and self._checks_rule(node):
+                    for values in self._parametrized_rules(node):
+                        found |= self._ids(values)
+        for checked in self._checked(self.tree):
+            found |= self._ids(checked)
+        return found
+
+    def _ids(self, node):
+        out = set()
+        for n in ast.walk(node):
+            if isinstance(n, ast.Constant) and isinstance(n.value, str):
+                out.update(self.rule.findall(n.value))
+        return out
+
+    def _checked(self, tree):
+        """The expressions under `tree` that a test checks (see the class)."""
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assert):
+                yield node
+            elif isinstance(node, ast.Call):
+                for kw in node.keywords:
+                    if kw.arg == "rule" or (kw.arg == "match" and _is_pytest_raises(node.func)):
+                        yield kw.value
+                i = self._rule_arg(node.func)
+                if i is not None and i < len(node.args) and not any(
+                        isinstance(a, ast.Starred) for a in node.args[:i + 1]):
+                    yield node.args[i]
+
+    def _rule_arg(self, func):
+        """Where a call of `func` passes a checking helper's `rule` positionally."""
+        if isinstance(func, ast.Name) and func.id in self.helpers:
+            i, method = self.helpers[func.id]
+            return None if method else i
+        if isinstance(func, ast.Attribute) and func.attr in self.helpers:
+            i, method = self.helpers[func.attr]  # self.raises("SP-1", ...)
+            return i - 1 if method else None
+        return None
+
+    def _checks_rule(self, fn):
+        if _rule_param(fn) is None:
+            return False
+        for body in fn.body:
+            for checked in self._checked(body):
+                if any(isinstance(n, ast.Name) and n.id == "rule" for n in ast.walk(checked)):
+                    return True
+        return False
+
+    def _parametrized_rules(self, fn):
+        """The values a parametrize decorator gives `rule`."""
+        for d in fn.decorator_list:
+            if not (isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)
+                    and d.func.attr == "parametrize" and len(d.args) >= 2):
+                continue
+            names = d.args[0]
+            if isinstance(names, ast.Constant) and isinstance(names.value, str):
+                names = [s.strip() for s in names.value.split(",")]
+            elif isinstance(names, (ast.List, ast.Tuple)):
+                names = [_const(e) for e in names.elts]
+            else:
+                continue
+            if "rule" not in names or not isinstance(d.args[1], (ast.List, ast.Tuple)):
+                continue
+            i = names.index("rule")
+            for case in d.args[1].elts:
+                if isinstance(case, ast.Call) and getattr(case.func, "attr", None) == "param":
+                    case = ast.Tuple(elts=case.args) if len(names) > 1 else case.args[0]
+                if len(names) == 1:
+                    yield case
+                elif isinstance(case, (ast.List, ast.Tuple)) and len(case.elts) == len(names):
+                    yield case.elts[i]
+
+
+def _rule_param(fn):
+    """The position of fn's parameter `rule`, or None."""
+    names = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    return names.index("rule") if "rule" in names else None
+
+
+def _is_method(fn):
+    args = fn.args.posonlyargs + fn.args.args
+    return bool(args) and args[0].arg in ("self", "cls")
+
+
+def _is_pytest_raises(func):
+    return (isinstance(func, ast.Attribute) and func.attr == "raises"
+            and isinstance(func.value, ast.Name) and func.value.id == "pytest")
+
+
+def cited_rules(games=GAMES, tests=TESTS):
+    """{rule: set(test files)}: the rules each test file checks (Citations)."""
+    pre = prefixes(games)
+    out = {}
+    for f in sorted(tests.rglob("*.py")):
+        if f.name == "test_docs.py":
+            continue  # this file names no rules of its own
+        for r in Citations(f.read_text(encoding="utf-8"), pre, str(f)).rules():
+            out.setdefault(r, set()).add(str(f.relative_to(tests.parent)))
     return out
 
 
 def test_seeds_define_rules_for_every_game():
     rules = defined_rules()
-    for prefix, n in (("SP-", 10), ("SPIT-", 10), ("SR-", 20), ("PT-", 10)):
-        assert sum(r.startswith(prefix) for r in rules) >= n, prefix
+    for g in GAMES:
+        n = sum(r.split("-")[0] == g.prefix for r in rules)
+        assert g.prefix + "-1" in rules and n >= 10, "seeds/%s.md: %d %s- rules" % (g.rules, n, g.prefix)
 
 
 def test_every_seed_rule_is_cited_by_a_test_issue2():
     uncited = sorted(set(defined_rules()) - set(cited_rules()), key=_rule_key)
-    assert not uncited, "rules no test cites: %s" % uncited
+    assert not uncited, ("rules no test checks (in an assert, a pytest.raises match, a rule= "
+                         "argument or a test name token; comments and docstrings do not count): %s"
+                         % uncited)
 
 
 def test_every_rule_a_test_cites_exists_in_seeds():
     rules = defined_rules()
     unknown = {r: sorted(f) for r, f in cited_rules().items() if r not in rules}
     assert not unknown, "cited but not defined in seeds/: %s" % unknown
+
+
+# ---- the rule check itself ---------------------------------------------------------
+
+def _game(id, prefix, rules):
+    from speedref.games import Game
+    return Game(id, id.title(), 2, prefix, rules, "deal", "m", "m", "m:C", "m:C", ())
+
+
+def _cited(source, pre=("SPIT", "SP", "SR", "PT")):
+    return Citations(textwrap.dedent(source), list(pre)).rules()
+
+
+def test_the_check_counts_only_rule_ids_a_test_checks():
+    assert _cited('''
+        # SP-1 only in a comment
+        def test_something():
+            """SP-2 only in a docstring."""
+            note = "SP-3 in a string that nothing checks"
+            x = 1  # SP-4
+            assert x == 1
+        ''') == set()
+    assert _cited('''
+        def test_something(e):
+            assert e.rule == "SP-1"
+            assert e.ok, "SP-2: the message"
+            assert e.ok, "%s and SPIT-3" % e
+        ''') == {"SP-1", "SP-2", "SPIT-3"}
+    assert _cited('''
+        def test_something():
+            with pytest.raises(RuleError, match="SR-4"):
+                f()
+            with pytest.raises(RuleError):  # PT-5 here is a comment
+                f()
+            check(f, rule="PT-6")
+        ''') == {"SR-4", "PT-6"}
+
+
+def test_the_check_keeps_the_test_name_tokens():
+    assert _cited('''
+        def test_sr17_completed():
+            pass
+        def test_slaps_SPIT4_SPIT8():
+            pass
+        class Test_PT3_dealer:
+            pass
+        def test_spr5_is_no_rule():
+            pass
+        ''') == {"SR-17", "SPIT-4", "SPIT-8", "PT-3"}
+
+
+def test_the_check_follows_a_rule_through_a_helper_or_a_parametrize_only_if_it_is_checked():
+    source = '''
+        def raises(rule, fn, *a):
+            with pytest.raises(RuleError) as e:
+                fn(*a)
+            assert e.value.rule == rule
+
+        def expect(rule, fn):
+            raises(rule, fn)          # checked through another helper
+
+        def make(rule, n):
+            return {"rule": rule}     # not a check
+
+        def test_helpers():
+            raises("SP-1", f, 2)
+            expect("SP-2", f)
+            make("SP-3", 2)
+
+        @pytest.mark.parametrize("n,rule", [(1, "SR-4"), pytest.param(2, "SR-5", id="x")])
+        def test_checked(n, rule):
+            assert bad(n).rule == rule
+
+        @pytest.mark.parametrize("rule", ["SR-6"])
+        def test_unchecked(rule):
+            print(rule)
+        '''
+    assert _cited(source) == {"SP-1", "SP-2", "SR-4", "SR-5"}
+
+
+def test_the_rule_prefixes_and_seeds_files_come_from_the_registry(tmp_path):
+    # A new game's rules are found (and must be cited) without editing this file.
+    zed = _game("zed", "ZZ", "zed")
+    (tmp_path / "zed.md").write_text("- **ZZ-1 One.** ...\n- **ZZ-2 Two.** ...\n", encoding="utf-8")
+    assert prefixes(GAMES + (zed,))[0] == "SPIT"
+    assert defined_rules((zed,), tmp_path) == {"ZZ-1": "zed.md", "ZZ-2": "zed.md"}
+    assert _cited('assert e.rule == "ZZ-2"\ndef test_zz1_x(): pass\n', ["ZZ"]) == {"ZZ-1", "ZZ-2"}
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_zed.py").write_text('def test_a():\n    assert f() == "ZZ-1"  # ZZ-2\n')
+    assert cited_rules((zed,), tests) == {"ZZ-1": {"tests/test_zed.py"}}
+    # a seeds file that no game registers, and a game without its seeds file
+    (tmp_path / "chess.md").write_text("- **CH-1 Board.**\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match="chess.md"):
+        seeds_files((zed,), tmp_path)
+    with pytest.raises(AssertionError, match="zed.md"):
+        seeds_files((zed, _game("chess", "CH", "chess"), _game("go", "GO", "go")), tmp_path)
+    # a file defining another game's rules
+    (tmp_path / "chess.md").write_text("- **ZZ-3 Three.**\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match="chess.md defines ZZ-3"):
+        defined_rules((zed, _game("chess", "CH", "chess")), tmp_path)
 
 
 def _rule_key(r):

@@ -134,6 +134,21 @@ def test_pt8_contractor_cannot_partner_themselves():
     assert e.value.rule == "PT-8" and g.contract is None
 
 
+def test_pt11_no_trick_and_no_score_before_the_contract():
+    """PT-11: the contractor leads the first trick, so a hand has no trick before
+    its contract; a trick or the hand's score entered first is refused and
+    changes nothing, and the same trick is taken once the contract is set."""
+    g = P.PartnersGame(100, NAMES)
+    for enter in (lambda: g.trick(1), lambda: g.trick_at_seat(1), g.finish_hand):
+        with pytest.raises(RuleError) as e:
+            enter()
+        assert e.value.rule == "PT-11", "a trick before the contract: %s" % e.value
+        assert g.tricks == [0, 0, 0, 0] and g.tricks_played == 0 and g.hands_played == 0
+    g.set_contract(8, "hearts", 0, 2)
+    g.trick(1)
+    assert g.tricks == [0, 1, 0, 0]
+
+
 def test_pt10_thirteen_tricks_exactly():
     """PT-10/PT-13: no 14th trick; no scoring before 13."""
     g = P.PartnersGame(100, NAMES)

@@ -168,6 +168,66 @@ def test_pt8_pt9_partner_swap_hands_move_displays_stay():
     assert s.current_player() == 1 and s.turn == 2
 
 
+def auction(s, contractor):
+    """The dealer opens 7 clubs; unless `contractor` is the dealer, the players
+    before them pass and they bid 8 hearts; then three passes."""
+    s.apply(pp.bid_action(7, C))
+    if s.table.dealer != contractor:
+        while s.current_player() != contractor:
+            s.apply(pp.PASS)
+        s.apply(pp.bid_action(8, H))
+    for _ in range(3):
+        s.apply(pp.PASS)
+    assert s.phase == pp.P_PARTNER and s.bidder == contractor
+
+
+def opening_lead(s, contractor, partner):
+    """After the partner is named: who may play the first card of the hand, and
+    from which seat's display."""
+    s.apply(pp.PARTNER + partner)
+    assert s.phase == pp.P_PLAY and not s.trick and s.table.tricks_played == 0
+    who = [p for p in range(4) if s.legal_actions(p)]
+    assert who == [s.current_player()], who
+    return s.current_player(), s.turn
+
+
+@pytest.mark.parametrize("dealer", range(4))
+@pytest.mark.parametrize("contractor", range(4))
+def test_pt11_the_contractor_leads_the_first_trick(dealer, contractor):
+    """PT-11: whoever deals and whoever is named partner, the contractor (who
+    never moves, PT-8) plays the first card, from their own seat's display."""
+    for partner in [p for p in range(4) if p != contractor]:
+        s = dealt(7, dealer=dealer)
+        auction(s, contractor)
+        player, seat = opening_lead(s, contractor, partner)
+        assert (player, seat) == (contractor, contractor), "PT-11: %s leads from seat %d, not %s" % (
+            s.table.who(player), seat, s.table.who(contractor))
+        assert s.legal_actions(contractor) == sorted(list(s.hands[contractor]) + list(s.displays[contractor]))
+        other = s.hands[(contractor + 1) % 4][0]
+        before = snapshot(s)
+        with pytest.raises(RuleError) as e:
+            s.apply(other, (contractor + 1) % 4)
+        assert e.value.rule == "PT-10" and snapshot(s) == before
+
+
+def test_pt11_a_contractor_who_moved_as_partner_leads_from_their_new_seat():
+    """PT-11 with PT-9: Bo moves to seat 2 as Ann's partner, deals nothing, and
+    contracts the next hand: Bo leads, from seat 2 and its display."""
+    s = dealt(7, dealer=0)
+    auction(s, 0)
+    opening_lead(s, 0, 1)  # Bo and Cy exchange seats
+    assert list(s.table.seats) == [0, 2, 1, 3]
+    while s.phase == pp.P_PLAY:
+        s.apply(s.legal_actions()[0])
+    assert s.phase == pp.P_DEAL and s.table.dealer == 0  # the contractor deals (PT-3)
+    s.apply(pp.DEAL)
+    auction(s, 1)
+    player, seat = opening_lead(s, 1, 3)  # Di: Ann moves opposite Bo
+    assert (player, seat) == (1, 2) and s.table.seat_of(1) == 2, "PT-11: %s leads from seat %d" % (
+        s.table.who(player), seat)
+    assert s.legal_actions(1) == sorted(list(s.hands[1]) + list(s.displays[2]))
+
+
 # ---- play (PT-10, PT-12, PT-13) ---------------------------------------------------
 
 def rigged(trump=S):
