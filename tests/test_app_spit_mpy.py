@@ -184,7 +184,7 @@ print(json.dumps({"base": base, "sizes": sizes, "peak": peak}))
 
 @pytest.mark.parametrize("port", ("rp2", "esp32"))
 def test_spit_flow_typechecks_against_port_stubs(port, monkeypatch):
-    """Issue 3 "Distribution": the flow type-checks against each board's
+    """Distribution: the flow type-checks against each board's
     MicroPython stubs (mypy, through tests/typecheck.py)."""
     import typecheck
     monkeypatch.setattr(typecheck, "MODULES", ["firmware/speedref/app/spit_flow.py"])

@@ -152,7 +152,7 @@ def check(out):
 
 
 def test_capture_handler_under_micropython_heap_locked(tmp_path):
-    """Issue 3: handler under heap_lock, wrap at 2**30, ties, bounce, held pad, flood."""
+    """The handler under heap_lock, wrap at 2**30, ties, bounce, held pad, flood."""
     mpy = compile_modules(tmp_path / "mpy")
     r = mpyrun.run(code=DRIVER, extra_path=[mpy], use_mpy=False)
     check(json.loads(r.stdout))

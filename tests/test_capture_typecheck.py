@@ -1,4 +1,4 @@
-"""Issue 3 "Distribution": the hardware-facing firmware type-checks against the
+"""Distribution: the hardware-facing firmware type-checks against the
 MicroPython stubs for rp2 and esp32 (mypy; see tests/typecheck.py)."""
 import pytest
 

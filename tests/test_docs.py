@@ -541,7 +541,7 @@ def test_seeds_define_rules_for_every_game():
         assert g.prefix + "-1" in rules and n >= 10, "seeds/%s.md: %d %s- rules" % (g.rules, n, g.prefix)
 
 
-def test_every_seed_rule_is_cited_by_a_test_issue2():
+def test_every_seed_rule_is_cited_by_a_test():
     uncited = sorted(set(defined_rules()) - set(cited_rules()), key=_rule_key)
     assert not uncited, ("rules no test checks (in an assert, a pytest.raises match, a rule= "
                          "argument or a test name token; comments and docstrings do not count): %s"

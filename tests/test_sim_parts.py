@@ -114,7 +114,7 @@ def test_press_goes_through_the_capture_handler_into_the_ring():
 
 
 def test_bounce_inside_the_lockout_is_not_a_second_press():
-    """Issue 3: 10 edges in 2 ms are one press (the capture lockout)."""
+    """10 edges in 2 ms are one press (the capture lockout)."""
     b = _board()
     try:
         for i in range(10):
