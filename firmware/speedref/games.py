@@ -9,50 +9,29 @@
 #
 # Adding a game is one entry here plus the game's own files
 # (docs/architecture.md, "Adding a game").
+from collections import namedtuple
 
 
-class Game:
-    """One game, as the rest of the product sees it.
-
-    id        the name in records, settings, scripts and command lines
-    title     what the OLED menu and the score sheets call it
-    players   seats at the table: one slap pad each
-    prefix    its rule numbers in seeds/<rules>.md ("SP" for SP-1, SP-2 ...)
-    rules     the seeds file, without ".md"
-    unit      what one scored part of the game is called: deal, round, hand
-    engine    the table level (speedref.engine.*): what the referee knows at a
-              real table, scoring, replay(record) -> sheet
-    play      the card level (speedref.engine.*_play): full play with real cards,
-              for the simulator's computer players and the tests
-    flow      "module:Class" of the referee app's flow for this game
-    table     "module:Class" of the simulator's virtual table (desktop only)
-    person    the simulator's module where a person plays it against computer
-              players (`speedref-sim --play`; desktop only), or None
-    options   the menu's options: (key, label, values in OK's ascending order)
-    defaults  option values that are not the first of their values
-    """
-
-    __slots__ = ("id", "title", "players", "prefix", "rules", "unit", "engine", "play",
-                 "flow", "table", "options", "defaults", "person")
-
-    def __init__(self, id, title, players, prefix, rules, unit, engine, play, flow, table,
-                 options, defaults=None, person=None):
-        self.id = id
-        self.title = title
-        self.players = players
-        self.prefix = prefix
-        self.rules = rules
-        self.unit = unit
-        self.engine = engine
-        self.play = play
-        self.flow = flow
-        self.table = table
-        self.options = options
-        self.defaults = defaults or {}
-        self.person = person
-
-    def __repr__(self):
-        return "Game(%r)" % self.id
+# One game, as the rest of the product sees it (a named tuple: no dict per
+# entry on the board's heap):
+#   id        the name in records, settings, scripts and command lines
+#   title     what the OLED menu and the score sheets call it
+#   players   seats at the table: one slap pad each
+#   prefix    its rule numbers in seeds/<rules>.md ("SP" for SP-1, SP-2 ...)
+#   rules     the seeds file, without ".md"
+#   unit      what one scored part of the game is called: deal, round, hand
+#   engine    the table level (speedref.engine.*): what the referee knows at a
+#             real table, scoring, replay(record) -> sheet
+#   play      the card level (speedref.engine.*_play): full play with real cards,
+#             for the simulator's computer players and the tests
+#   flow      "module:Class" of the referee app's flow for this game
+#   table     "module:Class" of the simulator's virtual table (desktop only)
+#   options   the menu's options: (key, label, values in OK's ascending order)
+#   defaults  {key: value} for options whose default is not their first value
+#   person    the simulator's module where a person plays it against computer
+#             players (`speedref-sim --play`; desktop only), or None
+Game = namedtuple("Game", ("id", "title", "players", "prefix", "rules", "unit", "engine", "play",
+                           "flow", "table", "options", "defaults", "person"))
 
 
 # Tie window "auto": the board's own default, which follows its capture path
@@ -77,7 +56,7 @@ GAMES = (
     Game("spit", "Spit", 2, "SPIT", "spit", "round",
          "speedref.engine.spit", "speedref.engine.spit_play",
          "speedref.app.spit_flow:SpitFlow", "sim.table.spit:SpitTable",
-         (("tie_ms", "Tie ms", TIE_MS),), None, "sim.table.play_spit"),
+         (("tie_ms", "Tie ms", TIE_MS),), {}, "sim.table.play_spit"),
     Game("speedrun", "Speed Run", 3, "SR", "speedrun", "hand",
          "speedref.engine.speedrun", "speedref.engine.speedrun_play",
          "speedref.app.speedrun_flow:SpeedRunFlow", "sim.table.speedrun:SpeedRunTable",
