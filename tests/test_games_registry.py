@@ -31,8 +31,8 @@ def test_every_named_module_loads(g):
     assert flow.GAME == g.id
     assert hasattr(games.load(g.engine), "replay")
     games.load(g.play)
-    from sim.table import TABLES
-    assert TABLES[g.id] is games.load(g.table)
+    from sim.table import Table, table_class
+    assert issubclass(table_class(g.id), Table) and table_class(g.id) is games.load(g.table)
 
 
 def test_the_menu_lists_the_registry_in_its_order_with_its_options():
