@@ -56,6 +56,7 @@ NAMES = ("P1", "P2")
 
 class SpeedFlow:
     GAME = "speed"
+    PHASES = FINAL + 1  # its phases are 0..FINAL (the conformance tests reach and draw each)
 
     def __init__(self, app, opts, now_us, state=None):
         self.app = app
