@@ -127,6 +127,47 @@ def test_sr10_follow_suit_and_illegal_cards_change_nothing():
     raise AssertionError("no seed gave a follow-suit situation")
 
 
+ILLEGAL_CARDS = """
+from speedref.engine.speedrun_play import State, CHANCE, DEAL, TRUMP, RANK, REVEAL
+for seed in range(20):
+    st = State(seed, "short")
+    st.apply(CHANCE, DEAL)
+    st.apply(st.current_player(), TRUMP + 4)
+    st.apply(st.current_player(), RANK)
+    for i in range(3):
+        st.apply(st.current_player(), st.legal_actions(st.current_player())[0])
+    p = st.current_player()
+    st.apply(p, [a for a in st.legal_actions(p) if a != REVEAL][0])
+    led = st.trick[0] >> 4
+    q = st.current_player()
+    h = st.hand[q]
+    if [x for x in h if x >> 4 == led] and [x for x in h if x >> 4 != led]:
+        break
+other = st.hand[(q + 1) % 3][0]
+for a in ([x for x in h if x >> 4 != led][0], other, -7, 300):
+    try:
+        st.apply(q, a)
+        print("accepted")
+    except ValueError as e:
+        print(type(e).__name__, e.rule)
+"""
+
+
+def test_sr10_sr11_an_illegal_card_is_a_rule_error_on_both_runtimes():
+    """Not following suit is SR-10; a card the player does not hold, or a
+    number that is no card, is SR-11: a RuleError on CPython and on
+    MicroPython (whose bytearray has no `in` for an int)."""
+    import contextlib
+    import io
+    import mpyrun
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(ILLEGAL_CARDS, {})
+    want = ["RuleError SR-10", "RuleError SR-11", "RuleError SR-11", "RuleError SR-11"]
+    assert buf.getvalue().split("\n")[:-1] == want
+    assert mpyrun.run(code=ILLEGAL_CARDS, check=False).stdout.split("\n")[:-1] == want
+
+
 def test_sr21_sr22_reveal_on_your_turn_never_for_pass():
     st = State(11, "short", first=0)
     to_play_phase(st, contracts=[PASS, CONTRACT + 2, CONTRACT + 0])
