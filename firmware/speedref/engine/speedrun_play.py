@@ -195,8 +195,9 @@ class State:
         if ph == _PLAY:
             if a == REVEAL:
                 return "SR-22" if self.contracts[player] == "PASS" else "SR-21"
-            if a in self.hand[player]:
-                return "SR-10"
+            for c in self.hand[player]:  # MicroPython's bytearray has no `in` for an int
+                if c == a:
+                    return "SR-10"  # held, but it does not follow suit
             return "SR-11"
         return "SR-6"
 
