@@ -13,7 +13,7 @@ import sys
 
 from sim import compat
 
-from speedref.games import IDS as GAMES
+from speedref import games as registry
 
 
 class UsageError(Exception):
@@ -37,9 +37,11 @@ def build_parser():
                       help="run an event script headless ('-' for stdin)")
     mode.add_argument("--window", action="store_true", help="open a desktop window (pygame)")
     # The computer players: the sim/table package.
-    mode.add_argument("--table", metavar="GAME", choices=GAMES,
+    mode.add_argument("--table", metavar="GAME", choices=registry.IDS,
                       help="computer players play GAME at a virtual table; the app's verdicts "
                            "are checked against what really happened (--games N --seed S)")
+    # A person at the table with cards on screen: an extra that Speed and Speed
+    # Run have (sim/table/play.py, play_speedrun.py), not part of every game.
     mode.add_argument("--play", metavar="GAME", choices=("speed", "speedrun"),
                       help="play GAME with cards on screen against computer players")
     p.add_argument("--games", type=positive_int, default=100, help="with --table: how many games (default 100)")
@@ -47,7 +49,7 @@ def build_parser():
                    help="print the device's log lines as JSON (default: readable text)")
     p.add_argument("--seed", type=int, default=None,
                    help="seed for the simulator's randomness (the referee app itself draws none)")
-    p.add_argument("--game", choices=GAMES, help="start directly in this game with default options "
+    p.add_argument("--game", choices=registry.IDS, help="start directly in this game with default options "
                    "(a script can name its game in a '# game: G' header line instead)")
     p.add_argument("--screens", metavar="DIR", help="with --script: a PNG of the OLED after each event")
     p.add_argument("--store", metavar="DIR",
