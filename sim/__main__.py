@@ -114,8 +114,9 @@ def load_script(path, game=None):
         raise UsageError("%s: %s" % (path, e))
 
 
-def run_script(args, out=sys.stdout):
+def run_script(args, out=None):
     from sim.tui import describe
+    out = out or sys.stdout  # the stdout of this call (not the one at import)
     game, events = load_script(args.script, args.game)
     if args.screens:
         check_dir("--screens", args.screens)
