@@ -19,17 +19,18 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from sim import table  # noqa: E402
+from speedref import games as registry  # noqa: E402
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--game", choices=sorted(table.TABLES), action="append")
+    p.add_argument("--game", choices=registry.IDS, action="append")
     p.add_argument("--no-lift", action="store_true")
     a = p.parse_args(argv)
     bad = 0
-    for g in a.game or sorted(table.TABLES):
+    for g in a.game or registry.IDS:
         kw = {"lift_early": False} if a.no_lift else {}
         s = table.run(g, a.games, a.seed, out=sys.stdout, **kw)
         bad += s["disagreements"]

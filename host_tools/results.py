@@ -77,6 +77,8 @@ def standings(db):
             e["wins"] += 1 if won else 0
             if seat < len(s["totals"]):
                 e["_scores"].append(s["totals"][seat])
+    # Perfect Bonuses (SR-16, SR-26) are Speed Run's own column: no other
+    # game's sheet counts them, so only its records are asked
     for row_id, rec in db.games("speedrun"):
         counts = perfect_counts(rec)
         if counts is None:

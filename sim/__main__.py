@@ -14,8 +14,7 @@ import sys
 
 from sim import compat
 
-from speedref import games
-from speedref.games import IDS as GAMES
+from speedref import games as registry
 
 
 class UsageError(Exception):
@@ -39,10 +38,12 @@ def build_parser():
                       help="run an event script headless ('-' for stdin)")
     mode.add_argument("--window", action="store_true", help="open a desktop window (pygame)")
     # The computer players: the sim/table package.
-    mode.add_argument("--table", metavar="GAME", choices=GAMES,
+    mode.add_argument("--table", metavar="GAME", choices=registry.IDS,
                       help="computer players play GAME at a virtual table; the app's verdicts "
                            "are checked against what really happened (--games N --seed S)")
-    mode.add_argument("--play", metavar="GAME", choices=tuple(g.id for g in games.GAMES if g.person),
+    # A person at the table with cards on screen: each game's entry names the
+    # module (its `person`), a game without one has no --play.
+    mode.add_argument("--play", metavar="GAME", choices=tuple(g.id for g in registry.GAMES if g.person),
                       help="play GAME with cards on screen against computer players")
     p.add_argument("--pace", choices=("slow", "normal", "fast"), default=None,
                    help="with --play: how quickly the computer players play (default normal)")
@@ -54,7 +55,7 @@ def build_parser():
                    help="print the device's log lines as JSON (default: readable text)")
     p.add_argument("--seed", type=int, default=None,
                    help="seed for the simulator's randomness (the referee app itself draws none)")
-    p.add_argument("--game", choices=GAMES, help="start directly in this game with default options "
+    p.add_argument("--game", choices=registry.IDS, help="start directly in this game with default options "
                    "(a script can name its game in a '# game: G' header line instead)")
     p.add_argument("--screens", metavar="DIR", help="with --script: a PNG of the OLED after each event")
     p.add_argument("--store", metavar="DIR",
@@ -119,8 +120,9 @@ def load_script(path, game=None):
         raise UsageError("%s: %s" % (path, e))
 
 
-def run_script(args, out=sys.stdout):
+def run_script(args, out=None):
     from sim.tui import describe
+    out = out or sys.stdout  # the stdout of this call (not the one at import)
     game, events = load_script(args.script, args.game)
     if args.screens:
         check_dir("--screens", args.screens)

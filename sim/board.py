@@ -34,7 +34,7 @@ from speedref.hw import board_pico as PICO  # noqa: E402
 from speedref.device import UsbConsole  # noqa: E402
 
 BUTTONS = 8
-from speedref.games import IDS as GAMES  # noqa: E402
+from speedref import games as registry  # noqa: E402
 
 # How often the simulated main loop runs in simulated time.  The board loops
 # far faster; 1 ms is finer than any timing the app shows (countdowns, tie
@@ -186,7 +186,7 @@ class Board:
     def start_game(self, game):
         """Start a game directly with its default options (the app's own
         entry point for it), as if chosen from the menu."""
-        if game not in GAMES:
+        if game not in registry.IDS:
             raise ValueError("unknown game %r" % (game,))
         from speedref.app import menu
         defaults = menu.merge_settings({})[game]

@@ -11,7 +11,7 @@ A script names the game it plays in a header line before its first event:
 
     # game: speed
 
-(speed, spit, speedrun or partners).  speedref-sim then starts that game with
+(a game id of speedref/games.py: speed, spit, ...).  speedref-sim then starts that game with
 its default options, as `--game` does; `--game` on the command line wins.
 Without either, the script starts at the game menu.  It is a comment, so
 anything reading scripts without knowing headers skips it.  A UTF-8 byte
@@ -22,7 +22,7 @@ import re
 # Button numbers as the firmware numbers them (docs/architecture.md).
 BUTTONS = {"p1": 0, "p2": 1, "p3": 2, "p4": 3, "up": 4, "down": 5, "ok": 6, "back": 7}
 NAMES = {v: k for k, v in BUTTONS.items()}
-from speedref.games import IDS as GAMES
+from speedref import games as registry
 MAX_TIME_MS = 24 * 60 * 60 * 1000
 # Matched against the lowercased line (MicroPython's re, which the web page
 # runs this module on, has no IGNORECASE).
@@ -50,8 +50,8 @@ def header_game(text):
         m = _HEADER.match(line.lower())
         if m:
             game = m.group(1)
-            if game not in GAMES:
-                raise ScriptError(lineno, raw, "unknown game %r (use %s)" % (m.group(1), ", ".join(GAMES)))
+            if game not in registry.IDS:
+                raise ScriptError(lineno, raw, "unknown game %r (use %s)" % (m.group(1), ", ".join(registry.IDS)))
             return game
         if line.split("#", 1)[0].strip():
             return None      # the events have begun

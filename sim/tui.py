@@ -137,7 +137,10 @@ def _nums(xs, sep="-"):
 
 
 def _hand(obj, seat):
-    """A Speed Run or partners hand line's fields, in words."""
+    """A Speed Run or partners hand line's fields, in words.  The two games
+    put different fields on their "hand" lines (docs/serial-protocol.md), so
+    the words for them are each game's own; a new game's line is shown by
+    describe()'s fallback until it gets its words here."""
     if obj.get("game") == "partners":
         out = "%s+%s bid %s %s, tricks %s, scores %s%s, totals %s" % (
             seat(obj.get("contractor")), seat(obj.get("partner")), obj.get("bid", "?"),

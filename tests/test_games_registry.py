@@ -9,7 +9,6 @@ import mpyrun
 from app_rig import Rig
 from speedref import games
 from speedref.app import menu
-from speedref.app.core import flow_class
 from speedref.engine import records
 from speedref.engine.errors import RuleError
 
@@ -23,16 +22,6 @@ def test_each_game_is_registered_once_with_its_own_rules_file():
         text = (ROOT / "seeds" / (g.rules + ".md")).read_text(encoding="utf-8")
         assert "**%s-1" % g.prefix in text, "%s: rule %s-1 is in seeds/%s.md" % (g.id, g.prefix, g.rules)
         assert 2 <= g.players <= 4, "one slap pad per player, four pads"
-
-
-@pytest.mark.parametrize("g", games.GAMES, ids=games.IDS)
-def test_every_named_module_loads(g):
-    flow = flow_class(g.id)
-    assert flow.GAME == g.id
-    assert hasattr(games.load(g.engine), "replay")
-    games.load(g.play)
-    from sim.table import TABLES
-    assert TABLES[g.id] is games.load(g.table)
 
 
 def test_the_menu_lists_the_registry_in_its_order_with_its_options():

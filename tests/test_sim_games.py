@@ -498,6 +498,10 @@ def record_partners():
             "next hand" if i < len(P.GAME_100) - 1 else
             "the final standings, where OK stores the record (game_end)"))
         P.tap(r, OK)
+        if i == 0:
+            r.comment("DOWN on the totals asks \"Stop the game now?\" (PT-20); UP: no, play on.")
+            P.tap(r, DOWN)
+            P.tap(r, UP)
         P.tap(r, OK)
     return r.text("Partners, a complete game to 100 (the default target), worked out by hand from\n"
                   "seeds/partners.md: seat swaps, a failed contract doubled, a grand slam.\n"

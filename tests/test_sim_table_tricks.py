@@ -148,7 +148,7 @@ def test_cli_exit_status_is_1_on_a_planted_disagreement(monkeypatch):
     class Liar(SpeedRunTable):
         def compare(self):
             return SpeedRunTable.compare(self) + ["planted"]
-    monkeypatch.setitem(table.TABLES, "speedrun", Liar)
+    monkeypatch.setattr(table, "table_class", lambda game: Liar)
     out = io.StringIO()
     assert table.main("speedrun", 1, 1, out) == 1
     assert "disagreements 1" in out.getvalue() and "planted" in out.getvalue()

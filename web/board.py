@@ -29,7 +29,7 @@ from sim import script as script_mod
 from speedref.hw import board_pico as PICO
 
 BUTTONS = 8
-from speedref.games import IDS as GAMES
+from speedref import games as registry
 LOOP_US = 1000  # the loop runs every 1 ms of board time (as sim/board.py)
 PERIOD = 1 << 30  # ticks_us wraps here on a 32-bit board
 MASK = PERIOD - 1
@@ -140,7 +140,7 @@ class Board:
 
     def start_game(self, game):
         """Start a game with its default options, as if chosen from the menu."""
-        if game not in GAMES:
+        if game not in registry.IDS:
             raise ValueError("unknown game %r" % (game,))
         from speedref.app import menu
         self.app.start(game, self.clock.ticks_us(), dict(menu.merge_settings({})[game]))

@@ -4,7 +4,7 @@
 // their event timestamps, the OLED's display RAM is drawn on canvases, the
 // buzzer's tones play on WebAudio, the flash files live in localStorage.
 //
-// Page options (after #, like a query): game=speed|spit|speedrun|partners
+// Page options (after #, like a query): game=<a game id of speedref/games.py>
 // starts that game with its defaults; pads=2|3|4; flat=1 (lying flat
 // between the players); hold=MS (how far the board runs behind the page's
 // clock, see HOLD_MS); script=<base64url> replays an event script in

@@ -238,7 +238,7 @@ class App:
 
     # ---- starting and resuming games ---------------------------------------
     def start(self, game, now_us, opts=None):
-        """Start `game` ("speed", "spit", "speedrun", "partners") with `opts`
+        """Start `game` (a game id of speedref/games.py) with `opts`
         (default: the remembered settings for it)."""
         if opts is None:
             opts = dict(self.settings[game])

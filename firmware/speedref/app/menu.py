@@ -4,24 +4,25 @@
 from speedref.app import ui
 from speedref.app.core import Screen, UP, DOWN, OK, CLICK
 from speedref import games
-from speedref.games import GAMES, IDS
 
 # Each game's options (key, label, allowed values in the order OK steps
 # through them: ascending, BACK steps back) and their defaults are its entry
 # in speedref.games; the default is the game's `defaults` value, else the
-# first value.
+# first value.  The registry is read when it is needed, never copied at
+# import, so the menu lists exactly the games registered.
 
-_TITLES = tuple(g.title for g in GAMES)
+_GAME_ROWS = 5  # game titles that fit under the title bar (rows from y 14)
 _WORDS = {"target": "to target", "best_of": "best of 3", "single": "1 deal"}
 
 
 def merge_settings(saved):
     """The remembered settings, with defaults for anything missing or no
     longer allowed (a settings file from an older version never breaks us)."""
-    s = {"game": IDS[0]}
-    if isinstance(saved, dict) and saved.get("game") in IDS:
+    ids = games.IDS
+    s = {"game": ids[0]}
+    if isinstance(saved, dict) and saved.get("game") in ids:
         s["game"] = saved["game"]
-    for g in GAMES:
+    for g in games.GAMES:
         old = saved.get(g.id) if isinstance(saved, dict) else None
         if not isinstance(old, dict):
             old = {}
@@ -101,7 +102,7 @@ class Boot(Screen):
 
 
 def game_name(g):
-    return games.get(g).title if g in IDS else g
+    return games.get(g).title if g in games.IDS else g
 
 
 class Games(Screen):
@@ -109,19 +110,22 @@ class Games(Screen):
 
     def __init__(self, app):
         self.app = app
-        self.cursor = IDS.index(app.settings["game"])
+        self.cursor = games.IDS.index(app.settings["game"])
+        self.top = ui.scroll_top(self.cursor, 0, _GAME_ROWS)
 
     def press(self, b, t_us):
         if b == UP or b == DOWN:
-            self.cursor = (self.cursor + (1 if b == DOWN else len(GAMES) - 1)) % len(GAMES)
+            n = len(games.GAMES)
+            self.cursor = (self.cursor + (1 if b == DOWN else n - 1)) % n
+            self.top = ui.scroll_top(self.cursor, self.top, _GAME_ROWS)
             self.app.redraw()
         elif b == OK:
             self.app.sound(CLICK)
-            self.app.show(Options(self.app, IDS[self.cursor]))
+            self.app.show(Options(self.app, games.IDS[self.cursor]))
 
     def draw(self, fb):
         ui.title(fb, "Choose a game")
-        ui.menu_rows(fb, _TITLES, self.cursor, 0, 14)
+        ui.menu_rows(fb, [g.title for g in games.GAMES], self.cursor, self.top, 14)
 
 
 class Options(Screen):

@@ -62,6 +62,7 @@ NUM = tuple(str(i) for i in range(14))  # trick counts and bids, made once
 
 class PartnersFlow:
     GAME = "partners"
+    PHASES = FINAL + 1  # its phases are 0..FINAL (the conformance tests reach and draw each)
 
     def __init__(self, app, opts, now_us, state=None):
         self.app = app

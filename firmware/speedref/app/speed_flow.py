@@ -56,6 +56,7 @@ NAMES = ("P1", "P2")
 
 class SpeedFlow:
     GAME = "speed"
+    PHASES = FINAL + 1  # its phases are 0..FINAL (the conformance tests reach and draw each)
 
     def __init__(self, app, opts, now_us, state=None):
         self.app = app
@@ -259,7 +260,7 @@ class SpeedFlow:
                 fb.text(self.note, 0, 52, 1)
             else:
                 fb.text("hold pad: stuck", 0, 48, 1)
-                fb.text("tap pad: out", 0, 57, 1)
+                fb.text("tap pad: out", 0, 56, 1)  # rows 56-63: the last line of the screen
         elif ph == REBUILD:
             ui.title(fb, "Rebuild reserves")
             y = 12

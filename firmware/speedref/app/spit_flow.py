@@ -70,6 +70,7 @@ NAMES = ("P1", "P2")
 
 class SpitFlow:
     GAME = "spit"
+    PHASES = FINAL + 1  # its phases are 0..FINAL (the conformance tests reach and draw each)
 
     def __init__(self, app, opts, now_us, state=None):
         self.app = app

@@ -52,11 +52,13 @@ def menu_rows(fb, items, cursor, top, y0=11):
     y = y0
     i = top
     while i < len(items) and y <= H - 8:
+        s = items[i]
+        x = 2 if 8 * len(s) + 2 <= W else 0  # a 16-character row needs the whole width
         if i == cursor:
             fb.fill_rect(0, y - 1, W, 9, 1)
-            fb.text(items[i], 2, y, 0)
+            fb.text(s, x, y, 0)
         else:
-            fb.text(items[i], 2, y, 1)
+            fb.text(s, x, y, 1)
         y += 9
         i += 1
 

@@ -256,6 +256,21 @@ class State:
             self.last_scores = self.table.finish_hand()
             self.phase = "over" if self.table.over else "deal"
 
+    # ---- invariants (tests) -------------------------------------------------
+    def check(self):
+        """Raise AssertionError unless, once dealt, each of the 52 cards is in
+        exactly one place: a hand, a display, the trick or the tricks played
+        (PT-2, PT-10)."""
+        if self.current_player() == CHANCE:
+            return
+        allc = bytearray()
+        for x in self.hands + self.displays:
+            allc += x
+        allc += self.trick
+        allc += self.played
+        if sorted(allc) != sorted(cards.standard_deck()):
+            raise AssertionError("cards lost or duplicated")
+
 
 def has(cs, c):
     # MicroPython has no `int in bytearray` (NotImplementedError).

@@ -206,8 +206,9 @@ class State:
         if ph == "play":
             if a == REVEAL:
                 return "SR-22" if self.contracts[player] == "PASS" else "SR-21"
-            if a in self.hand[player]:
-                return "SR-10"
+            for c in self.hand[player]:  # MicroPython's bytearray has no `in` for an int
+                if c == a:
+                    return "SR-10"  # held, but it does not follow suit
             return "SR-11"
         return "SR-6"
 
@@ -271,3 +272,25 @@ class State:
 
     def record(self):
         return self.game.to_record()
+
+    # -- invariants (tests) ----------------------------------------------------
+    def check(self):
+        """Raise AssertionError unless no card is lost or in two places
+        (SR-6, SR-12) and each total is the sum of its sheet (SR-24)."""
+        every = bytearray()
+        for h in self.hand:
+            every += h
+        every += self.trick
+        every += self.out
+        if len(set(every)) != len(every):
+            raise AssertionError("a card is in two places")
+        g = self.game
+        if self.current_player() >= 0:  # dealt, not over
+            sizes = [len(h) for h in self.hand]
+            if max(sizes) - min(sizes) != (1 if self.trick else 0):
+                raise AssertionError("hands %r with %d cards in the trick" % (sizes, len(self.trick)))
+            if sum(sizes) + len(self.trick) + 3 * g.tricks_played() != 36 or len(self.out) != 4:
+                raise AssertionError("cards lost")
+        for s in range(3):
+            if g.totals[s] != sum(g.sheet[s].values()):
+                raise AssertionError("totals %r are not the sheet's sums" % (g.totals,))
