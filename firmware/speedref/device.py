@@ -115,15 +115,24 @@ class Device:
         nothing has happened for BUSY_US (see IDLE_MS).  Presses are
         timestamped where they are captured (PIO or pin interrupt), so the
         loop only has to keep up, not be on time.  until(now): stop after a
-        pass when it says True (None: never)."""
+        pass when it says True (None: never).
+
+        A loop stopped by an exception (a crash, Ctrl-C) silences the buzzer
+        on its way out: the PWM would otherwise hold the tone it was playing
+        while main.py logs the crash, or for good at the REPL."""
         last = ticks_us()
-        while True:
-            now = ticks_us()
-            if self.step(now) or (self.buzzer is not None and self.buzzer.busy()):
-                last = now
-            if until is not None and until(now):
-                return
-            sleep_ms(1 if ticks_diff(now, last) < BUSY_US else IDLE_MS)
+        try:
+            while True:
+                now = ticks_us()
+                if self.step(now) or (self.buzzer is not None and self.buzzer.busy()):
+                    last = now
+                if until is not None and until(now):
+                    return
+                sleep_ms(1 if ticks_diff(now, last) < BUSY_US else IDLE_MS)
+        except BaseException:
+            if self.buzzer is not None:
+                self.buzzer.silence()
+            raise
 
     def _display_failed(self, e, now_us):
         self.display_errors += 1
