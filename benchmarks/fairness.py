@@ -6,8 +6,9 @@ A benchmark script, not a test: it prints numbers (fixed seed, so they reproduce
 docs/timing.md quotes.  Pad A is the lower GPIO (served first by an interrupt
 controller), pad B the higher.  Every press is a pair: A at a random instant, B at A + d.
 
-Paths modelled (latencies from published MicroPython measurements, see
-/work/shared/notes/micropython-facts.md and docs/timing.md):
+Paths modelled (latencies from published MicroPython measurements: MicroPython's
+"Writing interrupt handlers" docs and micropython/micropython#6957; docs/timing.md
+describes each model):
   pio        rp2 PIO sampler (hw/pio_capture.py): pads read together every 12 cycles at
              125 MHz (96 ns); the words are turned into times by the firmware's own
              PioDecoder (floored to 1 us ticks).  One sample seeing both pads = a tie.
