@@ -1,4 +1,4 @@
-"""The real wiring (hw/boards.build): every board boots on the fake machine under
+"""The real wiring (speedref/wiring.build): every board boots on the fake machine under
 MicroPython and its input path reaches the app."""
 import json
 
@@ -68,3 +68,34 @@ def test_pico_reads_gpio_in_as_a_small_int_even_with_gpio30_31_high():
     assert max(b.BUTTON_PINS) < 16
     reg = 0xC0000000 | 0x3FC  # GPIO30/31 high, every button up
     assert b.mask_from(reg & 0xFFFF) == 0
+
+
+def test_hw_imports_nothing_above_it():
+    """hw/ is the hardware edge: pin maps, capture, ring, display, buzzer,
+    lights.  It may use speedref.ticks and its own modules, never the app,
+    the device loop, storage or the log (the wiring that joins them is
+    speedref/wiring.py).  Imports inside functions count too."""
+    import ast
+    from pathlib import Path
+    hw = Path(mpyrun.ROOT) / "firmware" / "speedref" / "hw"
+    allowed = ("speedref.hw", "speedref.ticks")
+    bad = []
+    files = sorted(hw.glob("*.py"))
+    assert len(files) >= 9
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+                if node.module == "speedref":
+                    names = ["speedref." + a.name for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                if node.__class__ is ast.ImportFrom and node.level:
+                    bad.append("%s: relative import" % path.name)
+                elif (name == "speedref" or name.startswith("speedref.")) and \
+                        not any(name == a or name.startswith(a + ".") for a in allowed):
+                    bad.append("%s imports %s" % (path.name, name))
+    assert bad == []

@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 MODULES = [
-    "firmware/main.py",
+    "firmware/main.py", "firmware/speedref/wiring.py",
     "firmware/speedref/hw/boards.py", "firmware/speedref/hw/board_pico.py",
     "firmware/speedref/hw/board_esp32.py", "firmware/speedref/hw/capture.py",
     "firmware/speedref/hw/buzzer.py", "firmware/speedref/hw/display.py", "firmware/speedref/hw/leds.py",
