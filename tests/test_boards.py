@@ -11,6 +11,7 @@ def boot(which, tmp_path):
     boot_line = next(json.loads(l) for l in lines if l.startswith("{") and '"boot"' in l)
     got = next(l for l in lines if l.startswith("got"))
     boot.i2c_timeout = next(l for l in lines if l.startswith("i2c_timeout")).split()[1]
+    boot.log = next(l for l in lines if l.startswith("log ")).split()[1]
     return boot_line, got
 
 
@@ -20,6 +21,7 @@ def test_esp32_boots_with_soft_pin_interrupts_and_sees_a_two_pad_tie(tmp_path):
     assert b["tie_us"] == 5000  # the capture path's default tie window, at boot
     # both pads from one register snapshot, then OK pressed and released
     assert got == "got [('press', 0), ('press', 1), ('press', 6), ('release', 6)]"
+    assert boot.log == "SpoolLog"  # the console is a 115200-baud UART: lines are queued
 
 
 def test_pico_falls_back_to_pin_interrupts_when_asked(tmp_path):
@@ -33,6 +35,7 @@ def test_pico_boots_with_every_button_through_the_pio_state_machine(tmp_path):
     b, got = boot("pico", tmp_path)
     assert b["board"] == "pico" and b["capture"] == "pio"
     assert b["tie_us"] == 10
+    assert boot.log == "Log"  # USB CDC: lines are streamed straight out
     # the state machine runs (it was once built and never started: no slap was seen)
     assert got == "got [('press', 0), ('press', 1), ('press', 6), ('release', 6)]"
 

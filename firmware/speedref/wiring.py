@@ -7,6 +7,19 @@ import sys
 from speedref.hw import boards
 
 
+def make_log(board):
+    """The log on the console: streamed straight out over USB (the Pico's
+    CDC takes a line at once), queued and written a little each loop pass
+    when the board says its console is a slow UART (LOG_QUEUE)."""
+    size = getattr(board, "LOG_QUEUE", 0)
+    if not size:
+        from speedref.log import Log
+        return Log()
+    from speedref.spool import Spool, SpoolLog
+    port = getattr(sys.stdout, "buffer", sys.stdout)  # bytes out, no text layer
+    return SpoolLog(Spool(port, size, board.LOG_PASS_BYTES, board.LOG_BAUD, board.LOG_FIFO))
+
+
 def build(board=None, root="/data"):
     """Everything the board needs, wired; returns the Device."""
     import machine
@@ -15,10 +28,9 @@ def build(board=None, root="/data"):
     from speedref.hw.buzzer import Buzzer
     from speedref.hw.display import Display
     from speedref.hw.ring import EventRing
-    from speedref.log import Log
     from speedref.storage import Store
     board = board or boards.select()
-    log = Log()
+    log = make_log(board)
     ring = EventRing(64, machine.disable_irq, machine.enable_irq)
     i2c = machine.I2C(board.I2C_ID, scl=machine.Pin(board.I2C_SCL),
                       sda=machine.Pin(board.I2C_SDA), freq=board.I2C_FREQ,

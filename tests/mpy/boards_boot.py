@@ -62,6 +62,9 @@ if which != "pico":
 else:
     push(300, 0xFF & ~0b11)  # OK up
 dev.step(time.ticks_us())
+if hasattr(dev.log, "flush"):
+    dev.log.flush()  # the ESP32's queued lines (the boot line), all out before the prints
+print("log", type(dev.log).__name__)
 print("ring", dev.ring.head, "dropped", dev.ring.dropped)
 print("got", got)
 print("i2c_timeout", dev.display.drv.i2c.timeout)
