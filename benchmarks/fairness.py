@@ -6,10 +6,11 @@ A benchmark script, not a test: it prints numbers (fixed seed, so they reproduce
 docs/timing.md quotes.  Pad A is the lower GPIO (served first by an interrupt
 controller), pad B the higher.  Every press is a pair: A at a random instant, B at A + d.
 
-Paths modelled (latencies from published MicroPython measurements, see
-/work/shared/notes/micropython-facts.md and docs/timing.md):
-  pio        rp2 PIO sampler (hw/pio_capture.py): pads read together every 12 cycles at
-             125 MHz (96 ns); the words are turned into times by the firmware's own
+Paths modelled (latencies from published MicroPython measurements: MicroPython's
+"Writing interrupt handlers" docs and micropython/micropython#6957; docs/timing.md
+describes each model):
+  pio        rp2 PIO sampler (hw/pio_capture.py): pads read together every 17 cycles at
+             125 MHz (136 ns); the words are turned into times by the firmware's own
              PioDecoder (floored to 1 us ticks).  One sample seeing both pads = a tie.
   rp2-irq    rp2 hard IRQ, snapshot design (hw/capture.py): entry 20-25 us, 3% of entries
              25-100 us (micropython/micropython#6957); ticks read first (+1 us), then the whole
@@ -78,14 +79,19 @@ def esp32_body(rng):
 
 def pio_path(rng, ta, tb):
     """The firmware's PioDecoder on the words the PIO program pushes (exact model of
-    the program: sample k reads the pads at cycle START_CYCLES + 12 k).  The state
+    the program: sample k reads the pads at cycle START_CYCLES + LOOP_CYCLES k).  The state
     machine started `base` us before the first press (a random grid phase)."""
     base = 1000 + rng.uniform(0, 1)
     first = min(ta, tb)
     ring = EventRing(8)
     dec = pc.PioDecoder(ring, 2, CPU_MHZ)
     dec.anchor(0)
-    dec.feed(pc.COUNT_MASK | 0b11 << 22)  # the start word: both pads up
+    read_us = 25  # the state machine's hard interrupt reads a word this long after its push
+
+    def sample_us(k):  # when sample k is taken, on the decoder's clock
+        return (pc.START_CYCLES + k * pc.LOOP_CYCLES) / CPU_MHZ
+
+    dec.feed(pc.COUNT_MASK | 0b11 << pc.COUNT_BITS, read_us)  # the start word: both pads up
 
     def k_of(t_us):
         cycles = (t_us - first + base) * CPU_MHZ
@@ -99,7 +105,8 @@ def pio_path(rng, ta, tb):
             new &= ~0b01
         if k == kb:
             new &= ~0b10
-        dec.feed(((pc.COUNT_MASK - k) & pc.COUNT_MASK) | new << 22 | raw << 26)
+        dec.feed(((pc.COUNT_MASK - k) & pc.COUNT_MASK) | new << pc.COUNT_BITS,
+                 int(sample_us(k)) + read_us)
         raw = new
     ts, ms = [0] * 4, [0] * 4
     n = ring.drain(ts, ms)

@@ -25,9 +25,9 @@ BOOT_LIMIT_US = 3000000
 # start_game chooses it (its default options).
 _START_GAME = """
 import time
-from speedref.hw import boards
+from speedref import wiring
 from speedref.app import menu
-_d = boards.build()
+_d = wiring.build()
 _d.step(time.ticks_us())
 _o = dict(menu.merge_settings({})[%r])
 _o.update(%r)

@@ -42,8 +42,8 @@ def safe_mode(board):
 
 def run(board):
     import time
-    from speedref.hw import boards
-    device = boards.build(board)
+    from speedref import wiring
+    device = wiring.build(board)
     start = time.ticks_us()
 
     def clean(now):  # a minute without a crash: the crash count starts again

@@ -15,7 +15,7 @@ HW_MODULES = [
     "speedref/hw/capture.py", "speedref/hw/board_pico.py", "speedref/hw/board_esp32.py",
     "speedref/hw/boards.py", "speedref/hw/buzzer.py", "speedref/hw/display.py", "speedref/hw/leds.py",
     "speedref/inputs.py", "speedref/arbiter.py", "speedref/storage.py", "speedref/log.py",
-    "speedref/device.py",
+    "speedref/device.py", "speedref/wiring.py",
 ]
 
 

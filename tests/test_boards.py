@@ -1,4 +1,4 @@
-"""The real wiring (hw/boards.build): every board boots on the fake machine under
+"""The real wiring (speedref/wiring.build): every board boots on the fake machine under
 MicroPython and its input path reaches the app."""
 import json
 
@@ -11,6 +11,7 @@ def boot(which, tmp_path):
     boot_line = next(json.loads(l) for l in lines if l.startswith("{") and '"boot"' in l)
     got = next(l for l in lines if l.startswith("got"))
     boot.i2c_timeout = next(l for l in lines if l.startswith("i2c_timeout")).split()[1]
+    boot.log = next(l for l in lines if l.startswith("log ")).split()[1]
     return boot_line, got
 
 
@@ -20,6 +21,7 @@ def test_esp32_boots_with_soft_pin_interrupts_and_sees_a_two_pad_tie(tmp_path):
     assert b["tie_us"] == 5000  # the capture path's default tie window, at boot
     # both pads from one register snapshot, then OK pressed and released
     assert got == "got [('press', 0), ('press', 1), ('press', 6), ('release', 6)]"
+    assert boot.log == "SpoolLog"  # the console is a 115200-baud UART: lines are queued
 
 
 def test_pico_falls_back_to_pin_interrupts_when_asked(tmp_path):
@@ -33,6 +35,7 @@ def test_pico_boots_with_every_button_through_the_pio_state_machine(tmp_path):
     b, got = boot("pico", tmp_path)
     assert b["board"] == "pico" and b["capture"] == "pio"
     assert b["tie_us"] == 10
+    assert boot.log == "Log"  # USB CDC: lines are streamed straight out
     # the state machine runs (it was once built and never started: no slap was seen)
     assert got == "got [('press', 0), ('press', 1), ('press', 6), ('release', 6)]"
 
@@ -68,3 +71,34 @@ def test_pico_reads_gpio_in_as_a_small_int_even_with_gpio30_31_high():
     assert max(b.BUTTON_PINS) < 16
     reg = 0xC0000000 | 0x3FC  # GPIO30/31 high, every button up
     assert b.mask_from(reg & 0xFFFF) == 0
+
+
+def test_hw_imports_nothing_above_it():
+    """hw/ is the hardware edge: pin maps, capture, ring, display, buzzer,
+    lights.  It may use speedref.ticks and its own modules, never the app,
+    the device loop, storage or the log (the wiring that joins them is
+    speedref/wiring.py).  Imports inside functions count too."""
+    import ast
+    from pathlib import Path
+    hw = Path(mpyrun.ROOT) / "firmware" / "speedref" / "hw"
+    allowed = ("speedref.hw", "speedref.ticks")
+    bad = []
+    files = sorted(hw.glob("*.py"))
+    assert len(files) >= 9
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+                if node.module == "speedref":
+                    names = ["speedref." + a.name for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                if node.__class__ is ast.ImportFrom and node.level:
+                    bad.append("%s: relative import" % path.name)
+                elif (name == "speedref" or name.startswith("speedref.")) and \
+                        not any(name == a or name.startswith(a + ".") for a in allowed):
+                    bad.append("%s imports %s" % (path.name, name))
+    assert bad == []

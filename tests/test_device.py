@@ -357,3 +357,25 @@ def test_the_capture_s_late_words_and_full_fifo_are_logged_once_each_time():
     assert [json.loads(l) for l in out] == [
         {"ev": "error", "what": "capture", "late": 2, "full": 0},
         {"ev": "error", "what": "capture", "late": 2, "full": 1}]
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, RuntimeError])
+def test_a_loop_stopped_by_ctrl_c_or_a_crash_leaves_the_buzzer_quiet(tmp_path, stop):
+    """A PWM keeps sounding its tone by itself: when the loop stops on Ctrl-C
+    (main.py stays at the REPL) or a crash (main.py logs it, and after the
+    third in a row also stays at the REPL), a cue that was sounding must not
+    go on for ever.  The queued cues are dropped too."""
+    dev, ring, app, disp, i2c, pwm, out = rig(tmp_path)
+    app.sound = (1760, 200)
+    clock = [START]
+
+    def sleep_ms(ms):
+        clock[0] = ticks_add(clock[0], ms * 1000)
+        if dev.buzzer.busy():
+            dev.buzzer.play(880, 100)  # another cue waiting
+            raise stop("stopped while the tone sounds")
+
+    with pytest.raises(stop):
+        dev.run(lambda: clock[0], sleep_ms)
+    assert ("duty", 32768) in pwm.calls  # the tone did start
+    assert pwm.calls[-1] == ("duty", 0) and not dev.buzzer.busy()

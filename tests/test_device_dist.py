@@ -35,11 +35,12 @@ def test_manifest_freezes_the_package_and_needs_no_display_driver():
 MAIN_DRIVER = r'''
 import sys
 import machine
+from speedref import wiring
 from speedref.hw import boards
 boards._uname_machine = lambda: "Raspberry Pi Pico with RP2040"
 def build(board=None, root="/data"):
     raise OSError(5)  # e.g. the OLED not answering at boot
-boards.build = build
+wiring.build = build
 src = open(MAIN).read().replace('"/crashes"', repr(CRASH))
 for run in range(4):
     try:

@@ -335,7 +335,7 @@ def test_every_real_line_has_exactly_the_documented_fields(doc, real_lines):
 
 
 def test_the_boot_line_is_documented(doc, tmp_path):
-    # The boot line comes from hw/boards.build, which needs the fake `machine`
+    # The boot line comes from speedref/wiring.build, which needs the fake `machine`
     # under the real MicroPython port (tests/mpy/boards_boot.py).
     import mpyrun
     r = mpyrun.run(script=mpyrun.SUPPORT / "boards_boot.py", args=("pico", str(tmp_path)),

@@ -21,57 +21,11 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 IDLE_EXIT = "5"        # speedref-log exits this many seconds after the device falls silent
 
-DEVICE_SCRIPT = r'''
-import json, sys
-from host_fixtures import speed_match, partners_game
-played_file, flash_file, session = sys.argv[1], sys.argv[2], int(sys.argv[3])
-
-def say(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
-
-try:
-    with open(flash_file) as f:
-        flash = json.load(f)
-except OSError:
-    flash = [speed_match(100, ident="r1")]          # a game kept while no laptop was attached
-say({"ev": "boot"})
-cmd = json.loads(sys.stdin.readline())              # speedref-log asks at connect
-assert cmd == {"cmd": "dump"}, cmd
-for rec in flash:
-    say({"ev": "stored", "record": rec})
-say({"ev": "dump_end", "count": len(flash)})
-sys.stdout.buffer.write(b"\x00\xffnoise on the line\n")   # serial garbage (not UTF-8)
-sys.stdout.buffer.write(b'{"ev": "game_end", "rec\n')    # a line cut short
-sys.stdout.buffer.flush()
-played = []
-if session == 1:
-    rec = speed_match(200 + session, ident="r%d" % (session + 1))
-    say({"ev": "deal", "n": 1})
-    say({"ev": "slap", "game": "speed", "kind": "out", "winner": 0, "margin_us": 3200, "presses": [0, 1]})
-    say({"ev": "slap", "game": "speed", "kind": "out", "winner": 0, "margin_us": 1800, "presses": [0, 1]})
-    say({"ev": "slap", "game": "speed", "kind": "out", "winner": None, "margin_us": 200, "presses": [0, 1]})
-    say({"ev": "game_end", "record": rec})
-    played.append(rec)
-else:
-    rec = partners_game(ident="r3")
-    say({"ev": "game_end", "record": rec})
-    played.append(rec)
-    bad = dict(rec, id="r4", target=-1)            # fails validation: never stored
-    say({"ev": "game_end", "record": bad})
-flash += played
-with open(flash_file, "w") as f:
-    json.dump(flash, f)
-with open(played_file, "w") as f:
-    json.dump(played, f)
-'''
-
 
 def device_command(tmp_path, played_file, session):
     # The firmware's device loop under the real MicroPython Unix port (build/mpy,
     # the fake machine), its console on the pty, a scripted game: see
-    # tests/mpy/device_game_e2e.py.  DEVICE_SCRIPT above is the CPython stand-in
-    # it replaced (kept as the protocol's reference).
+    # tests/mpy/device_game_e2e.py (docs/serial-protocol.md is the protocol's reference).
     return [str(mpyrun.MICROPYTHON), "-X", "heapsize=96wK", str(ROOT / "tests" / "mpy" / "device_game_e2e.py"),
             str(played_file), str(tmp_path / "flash.json"), str(session)]
 

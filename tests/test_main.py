@@ -7,17 +7,17 @@ import mpyrun
 
 DRIVER = r'''
 import machine
+from speedref import wiring
 from speedref.hw import boards
 boards._uname_machine = lambda: UNAME
 machine.reset_fakes()
 if HOLD_OK:
     machine.preset(8, 0)  # OK is GP8 on the Pico, pressed = low
 started = []
-_build = boards.build
 def build(board=None, root="/data"):
     started.append(1)
     raise KeyboardInterrupt  # leave the loop at once, as Ctrl-C would
-boards.build = build
+wiring.build = build
 exec(open("firmware/main.py").read())
 print("started", len(started), "resets", machine.resets[0])
 '''

@@ -1,12 +1,13 @@
 """The interactive terminal simulator.
 
 Driven through a real terminal (tmux): keys in, the screen captured.  Checks
-the OLED is drawn, the key legend is shown, a tap is a tap (down, up 80 ms
-later), a held key (auto-repeat) is ONE tap, never a slap storm, and a hold
-key keeps a pad down until it is pressed again.
+the OLED is drawn, the key legend is shown, a tap is a tap (down, then up by
+itself), a held key (auto-repeat) is ONE tap, never a slap storm, and a hold
+key keeps a pad down until it is pressed again.  No real-time window is
+asserted there (a loaded machine runs the loop late).
 
 And in simulated time (TerminalSim on a virtual board, key events at exact
-times): Speed's "stuck" (a pad held 0.5 s, SP-14) and "I'm out" (a tap,
+times): a tap lasts 80 ms, a hold as long as it is held; Speed's "stuck" (a pad held 0.5 s, SP-14) and "I'm out" (a tap,
 SP-16) are both reachable from the keyboard, and a held tap key never
 becomes a stuck call."""
 import shutil
@@ -94,41 +95,77 @@ def _up_ms(line):
     return int(line.split("up after ")[1].split()[0])
 
 
+# Through tmux the simulator runs on the real clock, and a loaded machine
+# may run its loop late: these tests only wait for what must happen and
+# check bounds that lateness cannot break (a release is never early).  The
+# exact durations are checked in simulated time below (TerminalSim on a
+# virtual board, the same key handling without a terminal).
 @needs_tmux
 def test_a_tap_is_a_tap(term):
-    """One key event: the pad goes down and up about 80 ms later, far below
-    the 0.5 s that makes a Speed pad a stuck call."""
+    """One key event: the pad goes down, then up again by itself (80 ms
+    later: test_tap_hold_and_repeats_in_simulated_time)."""
     term.keys("1")
     s = term.wait_for("P1 up after")
     ups = log_lines(s, "P1 up after")
     assert len(log_lines(s, "P1 down")) == 1 and len(ups) == 1
-    assert 80 <= _up_ms(ups[0]) < 200
+    assert _up_ms(ups[0]) >= 80
+    assert "down: -" in term.wait_for("down: -")
 
 
 @needs_tmux
 def test_held_key_with_30_repeats_is_one_tap(term):
-    term.keys("1")
-    for _ in range(30):  # a held key: the terminal repeats it every ~33 ms
-        time.sleep(0.033)
-        term.keys("1")
-    time.sleep(0.6)
-    s = term.screen()
+    """31 events of one key arriving together (a held key's repeats, however
+    late the loop reads them) are one tap: one down, one up."""
+    term.keys(*["1"] * 31)
+    s = term.wait_for("P1 up after")
+    term.keys("Enter")  # a later event: everything before it has been read
+    s = term.wait_for("OK up after")
     assert len(log_lines(s, "P1 down")) == 1
-    ups = log_lines(s, "P1 up after")
-    assert len(ups) == 1 and _up_ms(ups[0]) < 200  # a tap, not a 1-second hold
+    assert len(log_lines(s, "P1 up after")) == 1
 
 
 @needs_tmux
 def test_hold_key_holds_across_2_s_and_lets_go_on_the_second_press(term):
     term.keys("Z")
     term.wait_for("P1 down (hold")
-    time.sleep(2.0)
+    time.sleep(2.0)  # nothing lets go of a hold by itself, however long it is
     s = term.screen()
     assert "down: P1[hold]" in s and "P1 up" not in s
     term.keys("Z")
     s = term.wait_for("P1 up after")
-    assert 2000 <= _up_ms(log_lines(s, "P1 up after")[0]) < 4000
-    assert "down: -" in s
+    assert _up_ms(log_lines(s, "P1 up after")[0]) >= 2000  # sent 2 s after the down was shown
+    assert "down: -" in term.wait_for("down: -")
+
+
+def test_tap_hold_and_repeats_in_simulated_time():
+    """The same TerminalSim as the terminal, key events at exact simulated
+    times: a tap is down for 80 ms; a key held with 30 auto-repeats (the
+    first 400 ms in, then every 33 ms) is one 80 ms tap; a hold key keeps
+    the pad down for exactly as long as it stays toggled (2 s here)."""
+    d = KeyDriver(None)
+    try:
+        n = len(d.sim.log)
+        d.key("1")
+        d.run_to(d.t + 200000)
+        assert [txt for _, txt in d.sim.log[n:]] == ["P1 down", "P1 up after 80 ms"]
+        d.run_to(d.t + 1000000)  # the key's run is over: a new event is a new tap
+        n = len(d.sim.log)
+        d.key("1")
+        d.key("1", 400)
+        for _ in range(29):
+            d.key("1", 33)
+        d.run_to(d.t + 600000)
+        assert [txt for _, txt in d.sim.log[n:]] == ["P1 down", "P1 up after 80 ms"]
+        n = len(d.sim.log)
+        d.key("Z")
+        d.run_to(d.t + 2000000)
+        assert d.sim.held_text() == "P1[hold]"
+        d.key("Z")
+        assert [txt for _, txt in d.sim.log[n:]] == ["P1 down (hold: P1 again to let go)",
+                                                      "P1 up after 2000 ms"]
+        assert d.sim.held_text() == "-"
+    finally:
+        d.close()
 
 
 @needs_tmux
@@ -190,7 +227,8 @@ class KeyDriver:
         from sim.tui import TerminalSim
         self.board = Board()
         self.board.step()
-        self.board.start_game(game)
+        if game is not None:  # None: stay at the menu
+            self.board.start_game(game)
         self.sim = TerminalSim(self.board)
         self.t = self.board.clock.elapsed_us
 

@@ -18,13 +18,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 MODULES = [
-    "firmware/main.py",
+    "firmware/main.py", "firmware/speedref/wiring.py",
     "firmware/speedref/hw/boards.py", "firmware/speedref/hw/board_pico.py",
     "firmware/speedref/hw/board_esp32.py", "firmware/speedref/hw/capture.py",
     "firmware/speedref/hw/buzzer.py", "firmware/speedref/hw/display.py", "firmware/speedref/hw/leds.py",
     "firmware/speedref/hw/ring.py", "firmware/speedref/device.py",
     "firmware/speedref/inputs.py", "firmware/speedref/arbiter.py",
-    "firmware/speedref/storage.py", "firmware/speedref/log.py",
+    "firmware/speedref/storage.py", "firmware/speedref/log.py", "firmware/speedref/spool.py",
 ]
 PORTS = ("rp2", "esp32")
 

@@ -10,6 +10,13 @@
 # never stops the referee: it is counted, logged at most once every
 # ERROR_LOG_US, and the whole frame is sent again at the next pass (the
 # display forgets what the panel holds when a write fails).
+#
+# The log may be queued (a Spool, on a board whose console is a slow UART):
+# each pass then writes a bounded share of it (SpoolLog.pump), the loop keeps its
+# busy pace until it has drained, and a dump of the stored records adds the
+# next record only when the queue is empty.  A loop that stops on an
+# exception writes out what is queued first, so main.py's crash line starts
+# on a line of its own.
 import json
 from array import array
 
@@ -52,6 +59,9 @@ class Device:
         self.display_errors = 0
         self._unshown = False  # the last frame did not reach the panel
         self._err_logged = None  # when the last display error line went out
+        self._pump = getattr(log, "pump", None)  # SpoolLog.pump; a plain Log has none
+        self._dump = None  # the stored records still to send for a dump command
+        self._dumped = 0
 
     def step(self, now_us):
         """One pass of the loop at time now_us (ticks_us).  Returns True when
@@ -108,6 +118,11 @@ class Device:
             if line is not None:
                 self.command(line)
                 busy = True
+        if self._dump is not None:
+            self._dump_more()
+            busy = True
+        if self._pump is not None and self._pump(now_us):
+            busy = True  # log lines waiting: keep the 1 ms pace until they are out
         return busy
 
     def run(self, ticks_us, sleep_ms, until=None):
@@ -115,15 +130,44 @@ class Device:
         nothing has happened for BUSY_US (see IDLE_MS).  Presses are
         timestamped where they are captured (PIO or pin interrupt), so the
         loop only has to keep up, not be on time.  until(now): stop after a
-        pass when it says True (None: never)."""
+        pass when it says True (None: never).
+
+        A loop stopped by an exception (a crash, Ctrl-C) silences the buzzer
+        on its way out: the PWM would otherwise hold the tone it was playing
+        while main.py logs the crash, or for good at the REPL."""
         last = ticks_us()
-        while True:
-            now = ticks_us()
-            if self.step(now) or (self.buzzer is not None and self.buzzer.busy()):
-                last = now
-            if until is not None and until(now):
+        try:
+            while True:
+                now = ticks_us()
+                if self.step(now) or (self.buzzer is not None and self.buzzer.busy()):
+                    last = now
+                if until is not None and until(now):
+                    return
+                sleep_ms(1 if ticks_diff(now, last) < BUSY_US else IDLE_MS)
+        except BaseException:
+            if self.buzzer is not None:
+                self.buzzer.silence()
+            flush = getattr(self.log, "flush", None)
+            if flush is not None:
+                try:
+                    flush()
+                except Exception:  # noqa: BLE001 - the exception on its way out matters more
+                    pass
+            raise
+
+    def _dump_more(self):
+        """Send stored records while the log takes a whole one at once (all
+        of them now without a queued log), then dump_end."""
+        ready = getattr(self.log, "ready", None)
+        while ready is None or ready():
+            try:
+                rec = next(self._dump)
+            except StopIteration:
+                self._dump = None
+                self.log.emit({"ev": "dump_end", "count": self._dumped})
                 return
-            sleep_ms(1 if ticks_diff(now, last) < BUSY_US else IDLE_MS)
+            self.log.emit({"ev": "stored", "record": rec})
+            self._dumped += 1
 
     def _display_failed(self, e, now_us):
         self.display_errors += 1
@@ -158,12 +202,11 @@ class Device:
                            "line": line[:60]})
             return
         if cmd["cmd"] == "dump":
-            n = 0
-            if self.store is not None:
-                for rec in self.store.iter_records():  # one at a time: small heap
-                    self.log.emit({"ev": "stored", "record": rec})
-                    n += 1
-            self.log.emit({"ev": "dump_end", "count": n})
+            if self._dump is None:  # a dump under way finishes and answers both
+                # one record at a time (small heap), as fast as the log takes them
+                self._dump = self.store.iter_records() if self.store is not None else iter(())
+                self._dumped = 0
+                self._dump_more()
         elif cmd["cmd"] == "mem":
             # The heap as a collection leaves it: what a game in progress
             # really holds, and what is left for the rest of it.

@@ -5,7 +5,9 @@
 # On the board a line is streamed: json.dump writes it piece by piece into
 # the console, so a game_end line (a whole record, ~2 KB) never exists as
 # one string in a 64 KB heap.  The simulator and tests pass write= instead
-# and get each line as one string.
+# and get each line as one string.  A board whose console is a slow UART
+# (the ESP32) queues its lines instead: speedref/spool.py's SpoolLog, loaded
+# only there.
 import json
 import sys
 
@@ -34,6 +36,10 @@ class Log:
             _check(obj, 0)
         except (TypeError, ValueError) as e:
             obj = {"ev": "error", "what": "log", "msg": str(e)}
+        self._put(obj)
+
+    def _put(self, obj):
+        """Write a checked line out (SpoolLog queues it instead)."""
         if self._write is not None:
             self._write(json.dumps(obj) + "\n")
         else:

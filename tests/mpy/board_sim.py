@@ -1,5 +1,5 @@
 # A scripted "board" for whole-device tests: the real device loop
-# (speedref.device.Device) wired the way hw/boards.build() wires a board,
+# (speedref.device.Device) wired the way speedref/wiring.build() wires a board,
 # except that time is a simulated clock the script moves forward.
 #
 #   fake machine Pins (tests/fakes/machine.py, GPIO numbers from board_pico)

@@ -1,4 +1,4 @@
-"""Boot the real wiring (hw/boards.build) on the fake machine, for one board.
+"""Boot the real wiring (speedref/wiring.build) on the fake machine, for one board.
 
     micropython tests/mpy/boards_boot.py esp32|pico|pico-irq ROOT
 
@@ -8,6 +8,7 @@ latency and OK, steps the device, and prints what the input path delivered.
 import sys
 import time
 import machine
+from speedref import wiring
 from speedref.hw import boards
 
 which, root = sys.argv[1], sys.argv[2]
@@ -16,7 +17,7 @@ board = boards.select("Generic ESP32 module with ESP32" if which == "esp32"
 boards._uname_machine = lambda: "test"  # the boot line's chip
 if which == "pico-irq":
     board.CAPTURE = "irq"
-dev = boards.build(board, root=root)
+dev = wiring.build(board, root=root)
 pads = board.BUTTON_PINS
 got = []
 
@@ -61,6 +62,9 @@ if which != "pico":
 else:
     push(300, 0xFF & ~0b11)  # OK up
 dev.step(time.ticks_us())
+if hasattr(dev.log, "flush"):
+    dev.log.flush()  # the ESP32's queued lines (the boot line), all out before the prints
+print("log", type(dev.log).__name__)
 print("ring", dev.ring.head, "dropped", dev.ring.dropped)
 print("got", got)
 print("i2c_timeout", dev.display.drv.i2c.timeout)

@@ -55,7 +55,7 @@ _FRESH = const(0x200)
 
 # The tie window a game gets when its setting is "auto" and no board says
 # otherwise: 5 ms, right for ESP32's soft interrupts (docs/timing.md).  On a
-# board, hw/boards.build passes the default of the capture path it runs; the
+# board, speedref/wiring.build passes the default of the capture path it runs; the
 # simulator keeps 5 ms, which its recorded scripts were written for.
 TIE_DEFAULT_US = const(5000)
 

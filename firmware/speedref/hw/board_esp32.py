@@ -36,6 +36,16 @@ GPIO_IN = 0x3FF4403C
 # value stays below 2**28 anyway.
 GPIO_MEM = "mem32"
 
+# The console is UART0 (the DevKit's USB-serial bridge), 115200 baud: a byte
+# takes 87 us and MicroPython's write waits, in the C code where no pin
+# callback runs, whenever its 128-byte TX FIFO is full.  So log lines are
+# queued (speedref.log.Spool) and each loop pass hands the UART at most
+# LOG_PASS_BYTES, never more than the FIFO has room for (docs/timing.md).
+LOG_QUEUE = 4096  # bytes of whole lines waiting: a game_end line (~2 KB) and what follows it
+LOG_PASS_BYTES = 64
+LOG_BAUD = 115200
+LOG_FIFO = 128
+
 CAPTURE = "irq"  # no PIO on the ESP32
 CAPTURE_FALLBACK = None
 HARD_IRQ = False  # ESP32 pin interrupts are always soft (scheduled)

@@ -1,8 +1,9 @@
-# Picking the board file and building the real device from it.  This is the
-# only code that imports `machine`, `rp2` or `micropython`: everything it
-# builds (capture, display, buzzer, device) also runs on CPython in the
-# simulator with virtual parts.
-import sys
+# Picking the board file, and the button capture it asks for.  With
+# speedref/wiring.py (which builds the device from the board file), the only
+# code that imports `machine`, `rp2` or `micropython`: the parts it makes
+# (capture, display, buzzer) also run on CPython in the simulator with
+# virtual ones.  Like everything in hw/, it imports nothing above hw/ (the
+# app, the device loop, storage, the log).
 
 # Chips we have a board file for, by the MCU name MicroPython puts after
 # " with " in os.uname().machine (e.g. "Raspberry Pi Pico with RP2040",
@@ -85,34 +86,3 @@ def _irq_capture(board, ring, machine):
     cap.start()
     return cap
 
-
-def build(board=None, root="/data"):
-    """Everything the board needs, wired; returns the Device."""
-    import machine
-    from speedref.app.core import App
-    from speedref.device import Device, UsbConsole
-    from speedref.hw.buzzer import Buzzer
-    from speedref.hw.display import Display
-    from speedref.hw.ring import EventRing
-    from speedref.log import Log
-    from speedref.storage import Store
-    board = board or select()
-    log = Log()
-    ring = EventRing(64, machine.disable_irq, machine.enable_irq)
-    i2c = machine.I2C(board.I2C_ID, scl=machine.Pin(board.I2C_SCL),
-                      sda=machine.Pin(board.I2C_SDA), freq=board.I2C_FREQ,
-                      timeout=board.I2C_TIMEOUT_US)
-    display = Display(i2c, board.OLED_ADDR)
-    buzzer = Buzzer(machine.PWM(machine.Pin(board.BUZZER_PIN)))
-    leds = None
-    if getattr(board, "PAD_LED_PINS", None):
-        from speedref.hw import leds as padleds
-        leds = padleds.make(machine, board.PAD_LED_PINS)
-    store = Store(root)
-    capture, mode = make_capture(board, ring, machine)  # the ring holds any early press
-    tie = tie_default_us(board, mode)
-    app = App(store, log, tie_us=tie)
-    log.emit({"ev": "boot", "board": board.NAME, "capture": mode, "tie_us": tie,
-              "platform": sys.platform, "chip": chip(_uname_machine())})
-    return Device(ring, app, log, store=store, display=display, buzzer=buzzer,
-                  capture=capture, console=UsbConsole(), leds=leds)

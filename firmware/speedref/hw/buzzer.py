@@ -46,6 +46,7 @@ class Buzzer:
             self._end = ticks_add(now_us, ms * 1000)
 
     def silence(self):
+        """Stop the tone now and drop the queued cues (the loop stopping)."""
         self._n = 0
         self._busy = False
         self.pwm.duty_u16(0)

@@ -33,7 +33,8 @@
 # Everything it touches is injectable (pins, register, clock, ticks_diff) so
 # the tests run it under micropython.heap_lock() with a clock that wraps at
 # 2**30, and the desktop simulator drives this same handler with virtual
-# pins; `machine` is imported only by the board-specific code (hw/boards.py).
+# pins; `machine` is imported only by the board-specific code (hw/boards.py,
+# speedref/wiring.py).
 from speedref.ticks import ticks_diff as _ticks_diff
 
 LOCKOUT_US = 10000  # arcade microswitches settle in a few ms

@@ -1,0 +1,51 @@
+# The real device, wired from a board file: the ring, the capture, the OLED,
+# the buzzer, the pad lights, the store, the app, the log and the loop that
+# joins them.  main.py calls build(); hw/ (pin maps and drivers) never
+# reaches up into the app, the loop, storage or the log: this module does.
+import sys
+
+from speedref.hw import boards
+
+
+def make_log(board):
+    """The log on the console: streamed straight out over USB (the Pico's
+    CDC takes a line at once), queued and written a little each loop pass
+    when the board says its console is a slow UART (LOG_QUEUE)."""
+    size = getattr(board, "LOG_QUEUE", 0)
+    if not size:
+        from speedref.log import Log
+        return Log()
+    from speedref.spool import Spool, SpoolLog
+    port = getattr(sys.stdout, "buffer", sys.stdout)  # bytes out, no text layer
+    return SpoolLog(Spool(port, size, board.LOG_PASS_BYTES, board.LOG_BAUD, board.LOG_FIFO))
+
+
+def build(board=None, root="/data"):
+    """Everything the board needs, wired; returns the Device."""
+    import machine
+    from speedref.app.core import App
+    from speedref.device import Device, UsbConsole
+    from speedref.hw.buzzer import Buzzer
+    from speedref.hw.display import Display
+    from speedref.hw.ring import EventRing
+    from speedref.storage import Store
+    board = board or boards.select()
+    log = make_log(board)
+    ring = EventRing(64, machine.disable_irq, machine.enable_irq)
+    i2c = machine.I2C(board.I2C_ID, scl=machine.Pin(board.I2C_SCL),
+                      sda=machine.Pin(board.I2C_SDA), freq=board.I2C_FREQ,
+                      timeout=board.I2C_TIMEOUT_US)
+    display = Display(i2c, board.OLED_ADDR)
+    buzzer = Buzzer(machine.PWM(machine.Pin(board.BUZZER_PIN)))
+    leds = None
+    if getattr(board, "PAD_LED_PINS", None):
+        from speedref.hw import leds as padleds
+        leds = padleds.make(machine, board.PAD_LED_PINS)
+    store = Store(root)
+    capture, mode = boards.make_capture(board, ring, machine)  # the ring holds any early press
+    tie = boards.tie_default_us(board, mode)
+    app = App(store, log, tie_us=tie)
+    log.emit({"ev": "boot", "board": board.NAME, "capture": mode, "tie_us": tie,
+              "platform": sys.platform, "chip": boards.chip(boards._uname_machine())})
+    return Device(ring, app, log, store=store, display=display, buzzer=buzzer,
+                  capture=capture, console=UsbConsole(), leds=leds)
