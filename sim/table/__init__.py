@@ -45,8 +45,8 @@ from sim.hardware import PERIOD, MASK  # noqa: E402
 
 UP, DOWN, OK = 4, 5, 6
 LOOP_US = 5000          # the simulated main loop runs every 5 ms (and at every edge)
-from speedref.app.speed_flow import HOLD_US, CLAIM_WAIT_US  # noqa: E402  (stuck call; SP-16 reflex)
-from speedref.app.core import TIE_DEFAULT_US  # noqa: E402
+from speedref.tunables import SPEED_HOLD_US as HOLD_US, CLAIM_WAIT_US  # noqa: E402  (stuck call; SP-16 reflex)
+from speedref.tunables import TIE_DEFAULT_US  # noqa: E402
 GAME_LIMIT_US = 3600 * 1000000  # one simulated hour: a game that takes longer has stalled
 
 

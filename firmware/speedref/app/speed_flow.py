@@ -31,6 +31,7 @@ from speedref.arbiter import Race
 from speedref.app import ui
 from speedref.app.timing import Countdown, PadHold, OFF
 from speedref.app.core import UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR
+from speedref.tunables import SPEED_HOLD_US, CLAIM_WAIT_US
 
 try:
     from micropython import const
@@ -49,8 +50,6 @@ LEFT = const(7)
 NEXT = const(8)
 FINAL = const(9)
 
-HOLD_US = const(500000)    # a pad held this long is a stuck call, shorter is a tap
-CLAIM_WAIT_US = const(500000)  # a press this soon after the out question is a reflex (SP-16)
 NAMES = ("P1", "P2")
 
 
@@ -68,7 +67,7 @@ class SpeedFlow:
         self.race = Race(2, app.tie_window_us(opts["tie_ms"]))
         # Pads: preallocated so a press in a race allocates nothing.  A press
         # is live (may become a tap or a hold) when it began in PLAY.
-        self.pads = (PadHold(HOLD_US), PadHold(HOLD_US))
+        self.pads = (PadHold(SPEED_HOLD_US), PadHold(SPEED_HOLD_US))
         self.false_starts = [0, 0]
         self.countdown = Countdown(app)  # the start (COUNT_DOWN) and every FLIP
         self.racing = False    # a slap-to-win race is open or its verdict pending
@@ -440,7 +439,7 @@ class SpeedFlow:
         v = self.verdict
         pads = self.pads
         if v is None:
-            if (pads[0].down or pads[1].down) and ticks_diff(now_us, self.race_t) < HOLD_US:
+            if (pads[0].down or pads[1].down) and ticks_diff(now_us, self.race_t) < SPEED_HOLD_US:
                 return
             v = self.race.decide(now_us)
             if v is None:
@@ -458,7 +457,7 @@ class SpeedFlow:
             return
         w = v.winner
         if pads[w].down:
-            if ticks_diff(now_us, pads[w].t) >= HOLD_US:
+            if ticks_diff(now_us, pads[w].t) >= SPEED_HOLD_US:
                 self.verdict = None  # a hold after all: the race is void
                 self.racing = False
             return

@@ -35,6 +35,7 @@ from speedref.engine import speedrun
 from speedref.app import ui
 from speedref.app.timing import PadHold
 from speedref.app.core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
+from speedref.tunables import SPEEDRUN_HOLD_US
 
 try:
     from micropython import const
@@ -52,7 +53,6 @@ TARGET = const(6)
 RESULT = const(7)
 FINAL = const(8)
 
-HOLD_US = const(800000)  # a pad held this long is a reveal; shorter is "I won the trick"
 NAMES = ("P1", "P2", "P3")
 CANCEL = "Cancel"
 
@@ -124,7 +124,8 @@ class SpeedRunFlow:
         self.g = speedrun.SpeedRunGame(self.length, NAMES, first)
         # Pads: preallocated, so a press allocates nothing.  A press is live
         # (may become a tap or a hold) when it began in PLAY.
-        self.pads = (PadHold(HOLD_US), PadHold(HOLD_US), PadHold(HOLD_US))
+        h = SPEEDRUN_HOLD_US
+        self.pads = (PadHold(h), PadHold(h), PadHold(h))
         self.done = []         # finished hands' entries [trump, ranking, seq, contracts]
         self.scores = None     # the last finished hand's scores (None = Pass)
         self.changes = None    # ... and what each added to its total (a Redo: SR-31)

@@ -45,6 +45,7 @@ from speedref.arbiter import Race, FALSE_START, COUNTED
 from speedref.app import ui
 from speedref.app.timing import Countdown, PadHold, OFF
 from speedref.app.core import UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
+from speedref.tunables import SPIT_HOLD_US, SLAP_WAIT_US, REPEAT_US, REPEAT_EVERY_US
 
 try:
     from micropython import const
@@ -61,10 +62,6 @@ SLAP = const(5)
 CARDS = const(6)
 FINAL = const(7)
 
-HOLD_US = const(500000)        # a pad held this long is a stuck call, shorter is a tap
-SLAP_WAIT_US = const(1000000)   # after the first slap, how long the other may still slap
-REPEAT_US = const(500000)      # UP/DOWN held this long starts repeating ...
-REPEAT_EVERY_US = const(80000)  # ... this often
 NAMES = ("P1", "P2")
 
 
@@ -77,7 +74,7 @@ class SpitFlow:
         self.race = Race(2, app.tie_window_us(opts["tie_ms"]))
         # Pads: preallocated so a press allocates nothing.  A press is live
         # (may become a tap or a hold) when it began in PLAY.
-        self.pads = (PadHold(HOLD_US), PadHold(HOLD_US))
+        self.pads = (PadHold(SPIT_HOLD_US), PadHold(SPIT_HOLD_US))
         self.stuck = [False, False]
         self.ready = [False, False]
         self.false_starts = [0, 0]
