@@ -435,7 +435,7 @@ class Message(Screen):
         for line in self.lines[:6]:
             fb.text(line, 0, y, 1)
             y += 10
-        ui.center(fb, "OK: continue", 56)
+        ui.hint(fb, "OK: continue", centred=True)
 
 
 class Pause(Screen):
