@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 
 HW_MODULES = [
-    "speedref/__init__.py", "speedref/ticks.py", "speedref/engine/__init__.py",
+    "speedref/__init__.py", "speedref/ticks.py", "speedref/tunables.py", "speedref/engine/__init__.py",
     "speedref/engine/errors.py", "speedref/hw/__init__.py", "speedref/hw/ring.py",
     "speedref/hw/capture.py", "speedref/hw/board_pico.py", "speedref/hw/board_esp32.py",
     "speedref/hw/boards.py", "speedref/hw/buzzer.py", "speedref/hw/display.py", "speedref/hw/leds.py",
@@ -22,7 +22,8 @@ HW_MODULES = [
 # What the referee app loads (any game), and then what one game adds: one list,
 # so a module added to the app reaches every test that compiles the app.
 APP_CORE = [
-    "speedref/__init__.py", "speedref/games.py", "speedref/ticks.py", "speedref/storage.py",
+    "speedref/__init__.py", "speedref/games.py", "speedref/ticks.py", "speedref/tunables.py",
+    "speedref/storage.py",
     "speedref/log.py", "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/arbiter.py",
     "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
     "speedref/app/menu.py", "speedref/app/timing.py",

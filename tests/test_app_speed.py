@@ -7,6 +7,7 @@ from app_rig import (Rig, MS, pause_pick, lit, speed_opts, start_deal, reserve_f
                      play_deal, speed_match_report, confirm_claim)
 from speedref.app.core import UP, DOWN, OK, FOUL, GO, COUNT
 from speedref.app import speed_flow as sf
+from speedref.tunables import SPEED_HOLD_US, CLAIM_WAIT_US
 from speedref.engine import speed
 from speedref import storage
 
@@ -82,7 +83,7 @@ def test_long_ok_is_back(rig):
 
 
 def test_a_long_ok_let_go_before_the_device_looked_is_back_SP26(rig):
-    from speedref.app.core import LONG_OK_US
+    from speedref.tunables import LONG_OK_US
     rig.app.start("speed", rig.t)
     rig.press(OK)
     rig.t = (rig.t + LONG_OK_US) % (1 << 30)  # no tick while OK was down
@@ -309,7 +310,7 @@ def test_a_press_at_the_flip_instant_is_no_claim_SP25(rig, tick_first):
     f = rig.app.flow
     rig.press(0)
     rig.press(1)
-    rig.wait(sf.HOLD_US)
+    rig.wait(SPEED_HOLD_US)
     assert f.phase == sf.FLIP
     t_go = (f.countdown.t0 + 3000000) % (1 << 30)
     rig.release(0)
@@ -330,18 +331,18 @@ def test_a_hold_let_go_before_the_device_looked_is_still_a_hold_SP26(rig):
     start_deal(rig)
     f = rig.app.flow
     rig.press(1)
-    rig.wait(sf.HOLD_US)  # P2 stuck
+    rig.wait(SPEED_HOLD_US)  # P2 stuck
     rig.press(0)
-    rig.t = (rig.t + sf.HOLD_US) % (1 << 30)  # no tick while P1's pad was down
+    rig.t = (rig.t + SPEED_HOLD_US) % (1 << 30)  # no tick while P1's pad was down
     rig.release(0)
     assert f.phase == sf.FLIP, "SP-26: both stuck, the flip countdown runs"
     rig.release(1)
     rig.wait(3100 * MS)
     rig.tap(0)
     assert f.phase == sf.CLAIM
-    rig.wait(sf.CLAIM_WAIT_US)
+    rig.wait(CLAIM_WAIT_US)
     rig.press(1)
-    rig.t = (rig.t + sf.HOLD_US) % (1 << 30)
+    rig.t = (rig.t + SPEED_HOLD_US) % (1 << 30)
     rig.release(1)
     assert f.phase == sf.LEFT, "SP-26: the opponent's hold is a yes"
 

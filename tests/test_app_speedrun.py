@@ -10,6 +10,7 @@ import app_speedrun_game as G
 from play_speedrun import play
 from speedref.app.core import UP, DOWN, OK, ERROR
 from speedref.app import speedrun_flow as rf
+from speedref.tunables import SPEEDRUN_HOLD_US
 from speedref.engine import speedrun
 
 NAMES = ["P1", "P2", "P3"]
@@ -339,7 +340,7 @@ def test_a_hold_let_go_before_the_device_looked_is_still_a_reveal_SR32(rig):
     f = start(rig)
     G.choose(rig, "none", "10-high")
     rig.press(0)
-    rig.t = (rig.t + rf.HOLD_US) % (1 << 30)  # no tick while the pad was down
+    rig.t = (rig.t + SPEEDRUN_HOLD_US) % (1 << 30)  # no tick while the pad was down
     rig.release(0)
     assert f.phase == rf.REVEAL and f.seat == 0 and f.g.tricks == [0, 0, 0], "SR-32"
 

@@ -9,6 +9,7 @@ from app_spit_game import (GAME, spit_opts, start_round, both_stuck, restart, sl
                            play_round, spit_game_report)
 from speedref.app.core import UP, DOWN, OK, FOUL, GO, COUNT, WIN
 from speedref.app import spit_flow as sp
+from speedref.tunables import SPIT_HOLD_US
 
 
 @pytest.fixture
@@ -157,7 +158,7 @@ def test_a_press_at_the_go_instant_is_never_a_clearing_SPIT20(rig, tick_first, r
         rig.wait((t_go - rig.t) % (1 << 30) + 200 * MS)
         rig.press(0)
         rig.press(1)
-        rig.wait(sp.HOLD_US)
+        rig.wait(SPIT_HOLD_US)
         assert f.phase == sp.RESTART
         t_go = (f.countdown.t0 + 3000000) % (1 << 30)
         rig.release(0)
@@ -180,9 +181,9 @@ def test_a_hold_let_go_before_the_device_looked_is_still_stuck_SPIT21(rig):
     f = start(rig)
     start_round(rig)
     rig.press(1)
-    rig.wait(sp.HOLD_US)  # P2 stuck
+    rig.wait(SPIT_HOLD_US)  # P2 stuck
     rig.press(0)
-    rig.t = (rig.t + sp.HOLD_US) % (1 << 30)  # no tick while P1's pad was down
+    rig.t = (rig.t + SPIT_HOLD_US) % (1 << 30)  # no tick while P1's pad was down
     rig.release(0)
     assert f.phase == sp.RESTART and f.entries == "S", "SPIT-21: both stuck, spit again; no clearing"
 

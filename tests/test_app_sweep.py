@@ -28,7 +28,7 @@ from app_spit_game import spit_opts
 from app_rig import speed_opts
 from speedref.ticks import ticks_add
 from speedref.app.core import UP, DOWN, OK, BACK
-from speedref.app.timing import GO_US
+from speedref.tunables import COUNT_GO_US, SPEED_HOLD_US, SPIT_HOLD_US, SPEEDRUN_HOLD_US, CLAIM_WAIT_US
 from speedref.app import speed_flow as spd
 from speedref.app import spit_flow as spt
 from speedref.app import speedrun_flow as srf
@@ -260,7 +260,7 @@ def countdown_stops(sw, rig, name, t_start, holds=(TAP_US,)):
     """Stops at GO-1 us (ticked), at GO with no tick yet and with GO's tick
     given (a press at the GO instant means the same either way, whichever
     the device loop handled first), and just after GO."""
-    rig.wait(ticks_diff(ticks_add(t_start, GO_US - 1), rig.t))
+    rig.wait(ticks_diff(ticks_add(t_start, COUNT_GO_US - 1), rig.t))
     sw.at(rig, name + " GO-1us", pre_go=True)
     rig.skip(1)
     no_tick = sw.at(rig, name + " GO, no tick yet", holds)
@@ -306,20 +306,20 @@ def test_speed_sweep_SP16_SP22_SP23_SP25_SP26(rig, slap_to_win):
     rig.wait(TAP_US)
     rig.release(1)
     sw.at(rig, "COUNT_DOWN", pre_go=True)
-    countdown_stops(sw, rig, "start", t0, hold_set(spd.HOLD_US))
+    countdown_stops(sw, rig, "start", t0, hold_set(SPEED_HOLD_US))
     assert f.phase == spd.PLAY
     rig.wait(200 * MS)
-    sw.at(rig, "PLAY", hold_set(spd.HOLD_US))
+    sw.at(rig, "PLAY", hold_set(SPEED_HOLD_US))
     rig.press(0)
-    rig.wait(spd.HOLD_US)
-    sw.at(rig, "PLAY P1 stuck", hold_set(spd.HOLD_US), down=(0,))
+    rig.wait(SPEED_HOLD_US)
+    sw.at(rig, "PLAY P1 stuck", hold_set(SPEED_HOLD_US), down=(0,))
     rig.press(1)
-    rig.wait(spd.HOLD_US)
+    rig.wait(SPEED_HOLD_US)
     assert f.phase == spd.FLIP
     t0 = f.countdown.t0
     rig.release(0)
     rig.release(1)
-    countdown_stops(sw, rig, "flip", t0, hold_set(spd.HOLD_US))
+    countdown_stops(sw, rig, "flip", t0, hold_set(SPEED_HOLD_US))
     rig.wait(200 * MS)
     if slap_to_win:
         rig.press(0)
@@ -333,12 +333,12 @@ def test_speed_sweep_SP16_SP22_SP23_SP25_SP26(rig, slap_to_win):
         tap(rig, 0)
     assert f.phase == spd.CLAIM
     t_claim = f.claim_t
-    rig.wait(ticks_diff(ticks_add(t_claim, spd.CLAIM_WAIT_US - 1), rig.t))
-    sw.at(rig, "CLAIM reflex", hold_set(spd.HOLD_US))
+    rig.wait(ticks_diff(ticks_add(t_claim, CLAIM_WAIT_US - 1), rig.t))
+    sw.at(rig, "CLAIM reflex", hold_set(SPEED_HOLD_US))
     rig.skip(1)
-    sw.at(rig, "CLAIM answer", hold_set(spd.HOLD_US))
+    sw.at(rig, "CLAIM answer", hold_set(SPEED_HOLD_US))
     rig.press(1)
-    rig.wait(spd.HOLD_US + 20 * MS)
+    rig.wait(SPEED_HOLD_US + 20 * MS)
     rig.release(1)
     assert f.phase == spd.LEFT
     sw.at(rig, "LEFT")
@@ -360,20 +360,20 @@ def test_spit_sweep_SPIT18_SPIT19_SPIT20_SPIT21(rig):
     rig.wait(TAP_US)
     rig.release(1)
     sw.at(rig, "START", pre_go=True)
-    countdown_stops(sw, rig, "start", t0, hold_set(spt.HOLD_US))
+    countdown_stops(sw, rig, "start", t0, hold_set(SPIT_HOLD_US))
     rig.wait(200 * MS)
-    sw.at(rig, "PLAY", hold_set(spt.HOLD_US))
+    sw.at(rig, "PLAY", hold_set(SPIT_HOLD_US))
     rig.press(0)
-    rig.wait(spt.HOLD_US)
-    sw.at(rig, "PLAY P1 stuck", hold_set(spt.HOLD_US), down=(0,))
+    rig.wait(SPIT_HOLD_US)
+    sw.at(rig, "PLAY P1 stuck", hold_set(SPIT_HOLD_US), down=(0,))
     rig.press(1)
-    rig.wait(spt.HOLD_US)
+    rig.wait(SPIT_HOLD_US)
     assert f.phase == spt.RESTART
     t0 = f.countdown.t0
     rig.release(0)
     rig.release(1)
     sw.at(rig, "RESTART", pre_go=True)
-    countdown_stops(sw, rig, "restart", t0, hold_set(spt.HOLD_US))
+    countdown_stops(sw, rig, "restart", t0, hold_set(SPIT_HOLD_US))
     rig.wait(200 * MS)
     tap(rig, 0)
     assert f.phase == spt.SLAP
@@ -409,11 +409,11 @@ def test_speedrun_sweep_SR12_SR21_SR32(rig):
         sw.at(rig, "RANK")
         tap(rig, OK)
         assert f.phase == srf.PLAY
-        sw.at(rig, "PLAY", hold_set(srf.HOLD_US))
+        sw.at(rig, "PLAY", hold_set(SPEEDRUN_HOLD_US))
         for k in range(12):
             if k == 6 and f.g.hands_played == 1:
                 rig.press(2)
-                rig.wait(srf.HOLD_US)
+                rig.wait(SPEEDRUN_HOLD_US)
                 rig.release(2)
                 assert f.phase == srf.REVEAL
                 sw.at(rig, "REVEAL")

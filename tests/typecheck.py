@@ -23,7 +23,7 @@ MODULES = [
     "firmware/speedref/hw/board_esp32.py", "firmware/speedref/hw/capture.py",
     "firmware/speedref/hw/buzzer.py", "firmware/speedref/hw/display.py", "firmware/speedref/hw/leds.py",
     "firmware/speedref/hw/ring.py", "firmware/speedref/device.py",
-    "firmware/speedref/inputs.py", "firmware/speedref/arbiter.py",
+    "firmware/speedref/inputs.py", "firmware/speedref/tunables.py", "firmware/speedref/arbiter.py",
     "firmware/speedref/storage.py", "firmware/speedref/log.py", "firmware/speedref/spool.py",
 ]
 PORTS = ("rp2", "esp32")

@@ -68,7 +68,8 @@ class Board:
         from speedref.hw.display import Display
         from speedref.storage import Store
         from speedref.log import Log
-        from speedref.app.core import App, TIE_DEFAULT_US
+        from speedref.app.core import App
+        from speedref.tunables import TIE_DEFAULT_US
         from speedref.device import Device
 
         self.clock = Clock(start_us)

@@ -9,7 +9,8 @@
 # next snapshot or at the next tick: the decoder resynchronises.
 #
 # Bounce: after an edge is passed on, that button's changes are ignored for
-# bounce_us (the capture path may already debounce; the PIO path does not).
+# bounce_us (BOUNCE_US in speedref/tunables.py; the capture path may already
+# debounce, the PIO path does not).
 # The loop reads its clock before it drains the ring, so an edge may be
 # stamped a little after the `now` that tick() gets: a lockout whose age
 # reads negative by up to AHEAD_US has not started yet and holds.  Only an
@@ -24,9 +25,9 @@
 # is reported once through on_stuck(button, held_us) and not again until it
 # is released.  Nothing here allocates per event: lists of small ints only.
 from speedref.ticks import ticks_diff
+from speedref.tunables import BOUNCE_US
 
 BUTTONS = 8  # 0..3 pads P1..P4, 4 UP, 5 DOWN, 6 OK, 7 BACK
-BOUNCE_US = 10000
 STUCK_US = 60000000
 AHEAD_US = 1000000  # how far after `now` an event may be stamped
 

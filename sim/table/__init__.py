@@ -48,8 +48,8 @@ LOOP_US = 5000          # the simulated main loop runs every 5 ms (and at every 
 # Speed's own table (SpeedTable, below) lives in this module next to the Table
 # base it grew out of; the registry names it "sim.table:SpeedTable" as it
 # names the others' modules, and nothing else here is Speed's.
-from speedref.app.speed_flow import HOLD_US, CLAIM_WAIT_US  # noqa: E402  (stuck call; SP-16 reflex)
-from speedref.app.core import TIE_DEFAULT_US  # noqa: E402
+from speedref.tunables import SPEED_HOLD_US as HOLD_US, CLAIM_WAIT_US  # noqa: E402  (stuck call; SP-16 reflex)
+from speedref.tunables import TIE_DEFAULT_US  # noqa: E402
 from speedref import games as registry  # noqa: E402
 GAME_LIMIT_US = 3600 * 1000000  # one simulated hour: a game that takes longer has stalled
 

@@ -40,7 +40,7 @@ UP, DOWN, OK, BACK = 4, 5, 6, 7
 LOOP_US = 20000   # the device loop every 20 ms of simulated time (and at every edge):
 #                   nothing here is timed finer than the 0.8 s reveal hold
 IDLE_US = 100000  # no button down and no edge for this long: the loop may sleep until the next event
-HOLD_MIN_US = 1000000   # a reveal hold: well past speedrun_flow.HOLD_US (0.8 s)
+HOLD_MIN_US = 1000000   # a reveal hold: well past tunables.SPEEDRUN_HOLD_US (0.8 s)
 HOLD_MAX_US = 1500000
 
 

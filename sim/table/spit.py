@@ -44,8 +44,8 @@ from speedref import games
 # The device's own timings, so the people wait for what the referee waits for:
 # a stuck hold, GO 3 s after the second ready tap / both stuck (SPIT-4, SPIT-8),
 # the slap's GO (SPIT-17, SPIT-18), and how long a second slap still counts.
-from speedref.app.spit_flow import HOLD_US, SLAP_WAIT_US  # noqa: E402
-from speedref.app.timing import GO_US as COUNTDOWN_US  # noqa: E402
+from speedref.tunables import SPIT_HOLD_US as HOLD_US, SLAP_WAIT_US  # noqa: E402
+from speedref.tunables import COUNT_GO_US as COUNTDOWN_US  # noqa: E402
 from speedref.engine.spit import SLAP_GO_US  # noqa: E402
 SECOND_SLAP_US = 850000   # people slap within this of hearing the first (see _slapped)
 STOP_US = 150000          # a slap due sooner than this after a FOUL cannot be held back

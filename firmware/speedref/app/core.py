@@ -13,6 +13,7 @@ from speedref.ticks import ticks_diff
 from speedref.engine.errors import RuleError
 from speedref.app import ui
 from speedref import games
+from speedref.tunables import LONG_OK_US, LIGHT_US, BLINK_US, TIE_DEFAULT_US
 
 try:
     from micropython import const
@@ -26,9 +27,9 @@ DOWN = const(5)
 OK = const(6)
 BACK = const(7)
 
-# Holding OK this long is BACK, for boards without a BACK button.  OK itself
-# therefore acts when it is released (navigation only; pads act on press).
-LONG_OK_US = const(800000)
+# Holding OK LONG_OK_US (speedref/tunables.py) is BACK, for boards without a
+# BACK button.  OK itself therefore acts when it is released (navigation
+# only; pads act on press).
 
 # Buzzer cues (freq_hz, ms).  Module constants, so queueing one allocates nothing.
 CLICK = (1320, 25)      # a button was taken
@@ -48,16 +49,12 @@ BACK_HINT = "BACK: undo/quit"
 # Pad lights (one LED per pad, bit p of App.lights = pad p).  A verdict
 # lights its winner's pad (both on a tie) steadily, a false start blinks the
 # jumper's pad; either cue lasts LIGHT_US.  BLINK_US is half a blink.
-LIGHT_US = const(1500000)
-BLINK_US = const(125000)
 _BLINK = const(0x100)
 _FRESH = const(0x200)
 
 # The tie window a game gets when its setting is "auto" and no board says
-# otherwise: 5 ms, right for ESP32's soft interrupts (docs/timing.md).  On a
-# board, speedref/wiring.build passes the default of the capture path it runs; the
-# simulator keeps 5 ms, which its recorded scripts were written for.
-TIE_DEFAULT_US = const(5000)
+# otherwise is TIE_DEFAULT_US: on a board, speedref/wiring.build passes the
+# default of the capture path it runs (docs/timing.md).
 
 
 class App:
@@ -434,7 +431,7 @@ class Message(Screen):
         for line in self.lines[:6]:
             fb.text(line, 0, y, 1)
             y += 10
-        ui.center(fb, "OK: continue", 56)
+        ui.hint(fb, "OK: continue", centred=True)
 
 
 class Pause(Screen):

@@ -96,9 +96,9 @@ class Boot(Screen):
                 y += 9
         if self.saved is not None:
             fb.text("OK: resume", 0, 46, 1)
-            fb.text("BACK: discard", 0, 56, 1)
+            ui.hint(fb, "BACK: discard")
         else:
-            fb.text("OK: menu", 0, 56, 1)
+            ui.hint(fb, "OK: menu")
 
 
 def game_name(g):
@@ -191,4 +191,4 @@ class Options(Screen):
         items = self._items()
         ui.menu_rows(fb, items, self.cursor, self.top)
         if len(items) <= 5:  # room for a hint under the rows
-            fb.text("BACK: game list" if self.cursor == 0 else "OK:+1  BACK:-1", 0, 56, 1)
+            ui.hint(fb, "BACK: game list" if self.cursor == 0 else "OK:+1  BACK:-1")

@@ -301,100 +301,118 @@ class PartnersFlow:
     def _save(self):
         self.app.save(self, {"first": self.first, "hands": self.hands})
 
-    # ---- drawing -----------------------------------------------------------
+    # ---- screens: one per phase ------------------------------------------
     def draw(self, fb):
-        ph = self.phase
-        g = self.game
-        n = g.hands_played + 1
-        if ph == DEALER:
-            ui.title(fb, "Partners to %d" % self.target)
-            ui.center(fb, "Who deals first?", 13)
-            ui.big_center(fb, NAMES[self.pick], 24, 3)
-            fb.text("tap pad, or OK", 0, 56, 1)
-        elif ph == BID:
-            ui.title(fb, "Hand %d" % n)
-            fb.text("Dealer: " + NAMES[g.dealer], 0, 12, 1)
-            fb.text("Final", 0, 28, 1)
-            fb.text("bid", 0, 37, 1)
-            ui.big(fb, str(self.bid), 56, 22, 3)
-            fb.text("BACK: undo/quit", 0, 47, 1)
-            fb.text("UP/DOWN  OK", 0, 56, 1)
-        elif ph == TRUMP:
-            ui.title(fb, "Hand %d: trump" % n)
-            ui.center(fb, "Bid %d:" % self.bid, 13)
-            ui.big_center(fb, TRUMP_WORDS[self.trump], 26, 2)
-            fb.text("UP/DOWN  OK", 0, 56, 1)
-        elif ph == CONTRACTOR or ph == PARTNER:
-            ui.title(fb, "%d %s" % (self.bid, TRUMP_WORDS[self.trump]))
-            if ph == CONTRACTOR:
-                ui.center(fb, "Who won the bid?", 14)
-            else:
-                ui.center(fb, NAMES[self.contractor] + "'s partner?", 14)
-            ui.big_center(fb, "TAP", 26, 2)
-            ui.center(fb, "your pad", 44)
-            if self.note:
-                ui.center(fb, self.note, 56)
-        elif ph == SWAP:
-            a, b = g.swap
-            ui.title(fb, "Swap seats!")
-            ui.big_center(fb, "%s<>%s" % (NAMES[a], NAMES[b]), 13, 2)
-            fb.text("%s: go to %s" % (NAMES[a], PAD_NAMES[g.seat_of(a)]), 0, 33, 1)
-            fb.text("%s: go to %s" % (NAMES[b], PAD_NAMES[g.seat_of(b)]), 0, 43, 1)
-            fb.text("then OK", 0, 56, 1)
-        elif ph == TRICKS:
-            # Drawn in pieces from preallocated strings: a trick press (the
-            # event repeated 13 times a hand) leaves no garbage behind.
-            bid, trump, c, p = g.contract
-            n = NUM[g.tricks_played + 1]
-            x = (ui.W - 8 * (12 + len(n))) // 2  # "Trick n of 13" centred
-            fb.fill_rect(0, 0, ui.W, 9, 1)
-            fb.text("Trick", x, 1, 0)
-            fb.text(n, x + 48, 1, 0)
-            fb.text("of 13", x + 56 + 8 * len(n), 1, 0)
-            _grid(fb, g.tricks, c, p)
-            fb.text("Bid", 0, 47, 1)
-            fb.text(NUM[bid], 32, 47, 1)
-            fb.text(TRUMP_SHORT[self.trump], 32 + 8 * len(NUM[bid]), 47, 1)
-            fb.text("side", 72, 47, 1)
-            fb.text(NUM[g.tricks[c] + g.tricks[p]], 112, 47, 1)
-            fb.text("winner: tap pad", 0, 56, 1)
-        elif ph == HAND:
-            hand, scores, doubled = g.last_hand()
-            t = hand["tricks"]
-            c = hand["contractor"]
-            p = hand["partner"]
-            made = t[c] + t[p] >= hand["bid"]
-            s = "Hand %d %s%s" % (g.hands_played, "made" if made else "failed",
-                                  " x2" if doubled else "")
-            ui.title(fb, s if len(s) <= 16 else s[5:])  # PT-16: x2 = doubled
-            _grid(fb, scores, c, p)
-            fb.text("bid %d, took %d" % (hand["bid"], t[c] + t[p]), 0, 47, 1)
-            fb.text("OK: totals", 0, 56, 1)
-        elif ph == TOTALS or ph == STOP:
-            ui.title(fb, "Totals (to %d)" % self.target)
-            _grid(fb, g.totals, -1, -1)
-            if ph == STOP:
-                fb.text("Stop game now?", 0, 47, 1)
-                fb.text("OK=yes  UP=no", 0, 56, 1)
-            else:
-                top = max(g.totals)
-                if top >= self.target:
-                    fb.text("Tie: play on!", 0, 47, 1)  # PT-19
-                else:
-                    fb.text("Next: %s deals" % NAMES[g.dealer], 0, 47, 1)
-                fb.text("OK next DOWN end", 0, 56, 1)
-        else:
-            ui.title(fb, "Game over" if g.over else "Game stopped")
-            _grid(fb, g.totals, -1, -1)
-            w = g.winners()
-            if len(w) == 1:
-                fb.text("%s wins!" % NAMES[w[0]], 0, 47, 1)
-            else:
-                # PT-20: shared by the tied top ("Shared: P3 P4")
-                s = " ".join([NAMES[p] for p in w])
-                fb.text("All four share" if len(w) == 4 else "Shared: " + s, 0, 47, 1)
-            fb.text("OK: save & end", 0, 56, 1)
+        self._SCREENS[self.phase](self, fb)
 
+    def _draw_dealer(self, fb):
+        ui.title(fb, "Partners to %d" % self.target)
+        ui.center(fb, "Who deals first?", 13)
+        ui.big_center(fb, NAMES[self.pick], 24, 3)
+        ui.hint(fb, "tap pad, or OK")
+
+    def _draw_bid(self, fb):
+        g = self.game
+        ui.title(fb, "Hand %d" % (g.hands_played + 1))
+        fb.text("Dealer: " + NAMES[g.dealer], 0, 12, 1)
+        fb.text("Final", 0, 28, 1)
+        fb.text("bid", 0, 37, 1)
+        ui.big(fb, str(self.bid), 56, 22, 3)
+        ui.row(fb, 4, "BACK: undo/quit")
+        ui.hint(fb, "UP/DOWN  OK")
+
+    def _draw_trump(self, fb):
+        ui.title(fb, "Hand %d: trump" % (self.game.hands_played + 1))
+        ui.center(fb, "Bid %d:" % self.bid, 13)
+        ui.big_center(fb, TRUMP_WORDS[self.trump], 26, 2)
+        ui.hint(fb, "UP/DOWN  OK")
+
+    def _draw_tap(self, fb):
+        # who won the bid (CONTRACTOR), then who is their partner (PARTNER)
+        ui.title(fb, "%d %s" % (self.bid, TRUMP_WORDS[self.trump]))
+        if self.phase == CONTRACTOR:
+            ui.center(fb, "Who won the bid?", 14)
+        else:
+            ui.center(fb, NAMES[self.contractor] + "'s partner?", 14)
+        ui.big_center(fb, "TAP", 26, 2)
+        ui.center(fb, "your pad", 44)
+        if self.note:
+            ui.hint(fb, self.note, centred=True)
+
+    def _draw_swap(self, fb):
+        g = self.game
+        a, b = g.swap
+        ui.title(fb, "Swap seats!")
+        ui.big_center(fb, "%s<>%s" % (NAMES[a], NAMES[b]), 13, 2)
+        fb.text("%s: go to %s" % (NAMES[a], PAD_NAMES[g.seat_of(a)]), 0, 33, 1)
+        fb.text("%s: go to %s" % (NAMES[b], PAD_NAMES[g.seat_of(b)]), 0, 43, 1)
+        ui.hint(fb, "then OK")
+
+    def _draw_tricks(self, fb):
+        # Drawn in pieces from preallocated strings: a trick press (the
+        # event repeated 13 times a hand) leaves no garbage behind.
+        g = self.game
+        bid, trump, c, p = g.contract
+        n = NUM[g.tricks_played + 1]
+        x = (ui.W - 8 * (12 + len(n))) // 2  # "Trick n of 13" centred
+        fb.fill_rect(0, 0, ui.W, 9, 1)  # the title bar (ui.title)
+        fb.text("Trick", x, 1, 0)
+        fb.text(n, x + 48, 1, 0)
+        fb.text("of 13", x + 56 + 8 * len(n), 1, 0)
+        _grid(fb, g.tricks, c, p)
+        ui.row(fb, 4, "Bid")
+        ui.row(fb, 4, NUM[bid], 32)
+        ui.row(fb, 4, TRUMP_SHORT[self.trump], 32 + 8 * len(NUM[bid]))
+        ui.row(fb, 4, "side", 72)
+        ui.row(fb, 4, NUM[g.tricks[c] + g.tricks[p]], 112)
+        ui.hint(fb, "winner: tap pad")
+
+    def _draw_hand(self, fb):
+        g = self.game
+        hand, scores, doubled = g.last_hand()
+        t = hand["tricks"]
+        c = hand["contractor"]
+        p = hand["partner"]
+        made = t[c] + t[p] >= hand["bid"]
+        s = "Hand %d %s%s" % (g.hands_played, "made" if made else "failed",
+                              " x2" if doubled else "")
+        ui.title(fb, s if len(s) <= 16 else s[5:])  # PT-16: x2 = doubled
+        _grid(fb, scores, c, p)
+        ui.row(fb, 4, "bid %d, took %d" % (hand["bid"], t[c] + t[p]))
+        ui.hint(fb, "OK: totals")
+
+    def _draw_totals(self, fb):
+        # the running totals (TOTALS), and the question to stop there (STOP)
+        g = self.game
+        ui.title(fb, "Totals (to %d)" % self.target)
+        _grid(fb, g.totals, -1, -1)
+        if self.phase == STOP:
+            ui.row(fb, 4, "Stop game now?")
+            ui.hint(fb, "OK=yes  UP=no")
+        else:
+            if max(g.totals) >= self.target:
+                ui.row(fb, 4, "Tie: play on!")  # PT-19
+            else:
+                ui.row(fb, 4, "Next: %s deals" % NAMES[g.dealer])
+            ui.hint(fb, "OK next DOWN end")
+
+    def _draw_final(self, fb):
+        g = self.game
+        ui.title(fb, "Game over" if g.over else "Game stopped")
+        _grid(fb, g.totals, -1, -1)
+        w = g.winners()
+        if len(w) == 1:
+            ui.row(fb, 4, "%s wins!" % NAMES[w[0]])
+        else:
+            # PT-20: shared by the tied top ("Shared: P3 P4")
+            s = " ".join([NAMES[p] for p in w])
+            ui.row(fb, 4, "All four share" if len(w) == 4 else "Shared: " + s)
+        ui.hint(fb, "OK: save & end")
+
+    # indexed by phase: DEALER, BID, TRUMP, CONTRACTOR, PARTNER, SWAP, TRICKS,
+    # HAND, TOTALS, STOP, FINAL
+    _SCREENS = (_draw_dealer, _draw_bid, _draw_trump, _draw_tap, _draw_tap, _draw_swap,
+                _draw_tricks, _draw_hand, _draw_totals, _draw_totals, _draw_final)
 
 def _grid(fb, nums, c, p):
     """The four players' numbers in a 2x2 grid, P1 P2 / P3 P4, digits at

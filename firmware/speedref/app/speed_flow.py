@@ -31,6 +31,7 @@ from speedref.arbiter import Race
 from speedref.app import ui
 from speedref.app.timing import Countdown, PadHold, OFF
 from speedref.app.core import UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR
+from speedref.tunables import SPEED_HOLD_US, CLAIM_WAIT_US
 
 try:
     from micropython import const
@@ -49,8 +50,6 @@ LEFT = const(7)
 NEXT = const(8)
 FINAL = const(9)
 
-HOLD_US = const(500000)    # a pad held this long is a stuck call, shorter is a tap
-CLAIM_WAIT_US = const(500000)  # a press this soon after the out question is a reflex (SP-16)
 NAMES = ("P1", "P2")
 
 
@@ -69,7 +68,7 @@ class SpeedFlow:
         self.race = Race(2, app.tie_window_us(opts["tie_ms"]))
         # Pads: preallocated so a press in a race allocates nothing.  A press
         # is live (may become a tap or a hold) when it began in PLAY.
-        self.pads = (PadHold(HOLD_US), PadHold(HOLD_US))
+        self.pads = (PadHold(SPEED_HOLD_US), PadHold(SPEED_HOLD_US))
         self.false_starts = [0, 0]
         self.countdown = Countdown(app)  # the start (COUNT_DOWN) and every FLIP
         self.racing = False    # a slap-to-win race is open or its verdict pending
@@ -215,83 +214,100 @@ class SpeedFlow:
                 self.app.sound(CLICK)
                 self._to(LEFT)
 
+    # ---- screens: one per phase ------------------------------------------
     def draw(self, fb):
-        ph = self.phase
+        self._SCREENS[self.phase](self, fb)
+
+    def _draw_layout(self, fb):
+        # SP-2/SP-3: the dealt hand is 5 cards in both layouts (SP-5)
         d = self.deal
-        n = self.match.hands_played + 1
-        if ph == LAYOUT:
-            # SP-2/SP-3: the dealt hand is 5 cards in both layouts (SP-5)
-            per = speed.cards_per_player(d.layout, d.jokers)
-            r = speed.reserve_size(d.layout)
-            ui.title(fb, "Deal %d: lay out" % n)
-            if d.layout == "pagat":
-                fb.text("Each: %d cards" % per, 0, 11, 1)
-                fb.text("top 5 = hand", 0, 20, 1)
-            else:
-                fb.text("Each: 5 hand", 0, 11, 1)
-                fb.text("+ %d stock" % (per - 5), 0, 20, 1)
-            fb.text("Row: %d|1 1|%d" % (r, r), 0, 29, 1)
-            fb.text("reserve start", 0, 38, 1)
-            fb.text("BACK: undo/quit", 0, 47, 1)
-            fb.text("OK: next", 0, 56, 1)
-        elif ph == READY:
-            ui.title(fb, "Deal %d: ready?" % n)
-            for p in (0, 1):
-                ui.big(fb, "OK" if d.is_ready(p) else "..", 8 + 64 * p, 20, 3)
-                fb.text(NAMES[p], 24 + 64 * p, 46, 1)
-            fb.text(self.note or "tap pad if ready", 0, 56, 1)
-        elif ph == COUNT_DOWN or ph == FLIP:
-            ui.title(fb, "Start cards" if ph == COUNT_DOWN else "Flip reserves")
-            ui.big_center(fb, self.countdown.face("GO"), 14, 5)
-            if self.countdown.cue == OFF:  # called off by a false start (SP-22)
-                fb.text(self.note, 0, 56, 1)
-            if ph == FLIP and d.reserve_left is None:
-                fb.text("DOWN: none left", 0, 56, 1)
-        elif ph == PLAY:
-            ui.title(fb, "Deal %d  %d-%d" % (n, self.match.totals[0], self.match.totals[1]))
-            fb.text("Flips", 0, 14, 1)
-            ui.big(fb, str(d.flips), 48, 12, 2)
-            fb.text("Reserve: %s" % ("?" if d.reserve_left is None else d.reserve_left), 0, 30, 1)
-            # P1 from the left edge, P2 up to the right one: "P1 STUCK    P2 -"
-            for p in (0, 1):
-                s = "%s %s" % (NAMES[p], "STUCK" if d.is_stuck(p) else "-")
-                fb.text(s, 0 if p == 0 else ui.W - 8 * len(s), 40, 1)
-            if self.note:
-                fb.text(self.note, 0, 52, 1)
-            else:
-                fb.text("hold pad: stuck", 0, 48, 1)
-                fb.text("tap pad: out", 0, 56, 1)  # rows 56-63: the last line of the screen
-        elif ph == REBUILD:
-            ui.title(fb, "Rebuild reserves")
-            y = 12
-            for line in ("Keep both tops.", "Shuffle the rest", "into 2 reserves.", "Then OK: flip"):
-                fb.text(line, 0, y, 1)
-                y += 11
-        elif ph == CLAIM:
-            c = d.claimant
-            ui.title(fb, "%s is out?" % NAMES[c])
-            if self.slap_text:
-                ui.center(fb, self.slap_text, 14)
-            ui.big_center(fb, NAMES[c], 23, 2)
-            fb.text("%s hold: yes" % NAMES[1 - c], 0, 40, 1)
-            fb.text("%s tap: no" % NAMES[1 - c], 0, 48, 1)
-            fb.text("%s tap: withdraw" % NAMES[c], 0, 56, 1)
-        elif ph == LEFT:
-            ui.title(fb, "%s cards left" % NAMES[1 - d.claimant])
-            ui.big_center(fb, str(self.left), 14, 4)
-            fb.text("UP/DOWN  OK", 20, 56, 1)
+        per = speed.cards_per_player(d.layout, d.jokers)
+        r = speed.reserve_size(d.layout)
+        ui.title(fb, "Deal %d: lay out" % (self.match.hands_played + 1))
+        if d.layout == "pagat":
+            ui.row(fb, 0, "Each: %d cards" % per)
+            ui.row(fb, 1, "top 5 = hand")
         else:
-            m = self.match
-            ui.title(fb, "Match over" if ph == FINAL else "After deal %d" % m.hands_played)
-            t = m.wins if m.format == "best_of" else m.totals
-            ui.big_center(fb, "%d-%d" % (t[0], t[1]), 14, 3)
-            if ph == FINAL:
-                w = m.winners()
-                ui.center(fb, "Tie" if len(w) > 1 else "%s wins" % NAMES[w[0]], 40)
-                fb.text("OK: save & end", 0, 56, 1)
-            else:
-                fb.text("BACK: undo/quit", 0, 44, 1)
-                fb.text("OK: next deal", 0, 56, 1)
+            ui.row(fb, 0, "Each: 5 hand")
+            ui.row(fb, 1, "+ %d stock" % (per - 5))
+        ui.row(fb, 2, "Row: %d|1 1|%d" % (r, r))
+        ui.row(fb, 3, "reserve start")
+        ui.row(fb, 4, "BACK: undo/quit")
+        ui.hint(fb, "OK: next")
+
+    def _draw_ready(self, fb):
+        d = self.deal
+        ui.title(fb, "Deal %d: ready?" % (self.match.hands_played + 1))
+        for p in (0, 1):
+            ui.big(fb, "OK" if d.is_ready(p) else "..", 8 + 64 * p, 20, 3)
+            fb.text(NAMES[p], 24 + 64 * p, 46, 1)
+        ui.hint(fb, self.note or "tap pad if ready")
+
+    def _draw_countdown(self, fb):
+        # the start (COUNT_DOWN) and a reserve flip (FLIP)
+        flip = self.phase == FLIP
+        ui.title(fb, "Flip reserves" if flip else "Start cards")
+        ui.big_center(fb, self.countdown.face("GO"), 14, 5)
+        if self.countdown.cue == OFF:  # called off by a false start (SP-22)
+            ui.hint(fb, self.note)
+        if flip and self.deal.reserve_left is None:
+            ui.hint(fb, "DOWN: none left")
+
+    def _draw_play(self, fb):
+        d = self.deal
+        m = self.match
+        ui.title(fb, "Deal %d  %d-%d" % (m.hands_played + 1, m.totals[0], m.totals[1]))
+        fb.text("Flips", 0, 14, 1)
+        ui.big(fb, str(d.flips), 48, 12, 2)
+        fb.text("Reserve: %s" % ("?" if d.reserve_left is None else d.reserve_left), 0, 30, 1)
+        ui.sides(fb, "P1 STUCK" if d.is_stuck(0) else "P1 -",
+                 "P2 STUCK" if d.is_stuck(1) else "P2 -", 40)
+        if self.note:
+            fb.text(self.note, 0, 52, 1)
+        else:
+            fb.text("hold pad: stuck", 0, 48, 1)
+            ui.hint(fb, "tap pad: out")
+
+    def _draw_rebuild(self, fb):
+        ui.title(fb, "Rebuild reserves")
+        y = 12
+        for line in ("Keep both tops.", "Shuffle the rest", "into 2 reserves.", "Then OK: flip"):
+            fb.text(line, 0, y, 1)
+            y += 11
+
+    def _draw_claim(self, fb):
+        c = self.deal.claimant
+        ui.title(fb, "%s is out?" % NAMES[c])
+        if self.slap_text:
+            ui.center(fb, self.slap_text, 14)
+        ui.big_center(fb, NAMES[c], 23, 2)
+        fb.text("%s hold: yes" % NAMES[1 - c], 0, 40, 1)
+        fb.text("%s tap: no" % NAMES[1 - c], 0, 48, 1)
+        ui.hint(fb, "%s tap: withdraw" % NAMES[c])
+
+    def _draw_left(self, fb):
+        ui.title(fb, "%s cards left" % NAMES[1 - self.deal.claimant])
+        ui.big_center(fb, str(self.left), 14, 4)
+        ui.hint(fb, "UP/DOWN  OK", centred=True)
+
+    def _draw_score(self, fb):
+        # between deals (NEXT) and the match's end (FINAL)
+        m = self.match
+        final = self.phase == FINAL
+        ui.title(fb, "Match over" if final else "After deal %d" % m.hands_played)
+        t = m.wins if m.format == "best_of" else m.totals
+        ui.big_center(fb, "%d-%d" % (t[0], t[1]), 14, 3)
+        if final:
+            w = m.winners()
+            ui.center(fb, "Tie" if len(w) > 1 else "%s wins" % NAMES[w[0]], 40)
+            ui.hint(fb, "OK: save & end")
+        else:
+            fb.text("BACK: undo/quit", 0, 44, 1)
+            ui.hint(fb, "OK: next deal")
+
+    # indexed by phase: LAYOUT, READY, COUNT_DOWN, PLAY, FLIP, REBUILD, CLAIM, LEFT, NEXT, FINAL
+    _SCREENS = (_draw_layout, _draw_ready, _draw_countdown, _draw_play, _draw_countdown,
+                _draw_rebuild, _draw_claim, _draw_left, _draw_score, _draw_score)
 
     def can_undo(self):
         return bool(self.entries) or self.phase in (CLAIM, LEFT) or self.match.hands_played > 0
@@ -441,7 +457,7 @@ class SpeedFlow:
         v = self.verdict
         pads = self.pads
         if v is None:
-            if (pads[0].down or pads[1].down) and ticks_diff(now_us, self.race_t) < HOLD_US:
+            if (pads[0].down or pads[1].down) and ticks_diff(now_us, self.race_t) < SPEED_HOLD_US:
                 return
             v = self.race.decide(now_us)
             if v is None:
@@ -459,7 +475,7 @@ class SpeedFlow:
             return
         w = v.winner
         if pads[w].down:
-            if ticks_diff(now_us, pads[w].t) >= HOLD_US:
+            if ticks_diff(now_us, pads[w].t) >= SPEED_HOLD_US:
                 self.verdict = None  # a hold after all: the race is void
                 self.racing = False
             return

@@ -35,6 +35,7 @@ from speedref.engine import speedrun
 from speedref.app import ui
 from speedref.app.timing import PadHold
 from speedref.app.core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
+from speedref.tunables import SPEEDRUN_HOLD_US
 
 try:
     from micropython import const
@@ -52,7 +53,6 @@ TARGET = const(6)
 RESULT = const(7)
 FINAL = const(8)
 
-HOLD_US = const(800000)  # a pad held this long is a reveal; shorter is "I won the trick"
 NAMES = ("P1", "P2", "P3")
 CANCEL = "Cancel"
 
@@ -125,7 +125,8 @@ class SpeedRunFlow:
         self.g = speedrun.SpeedRunGame(self.length, NAMES, first)
         # Pads: preallocated, so a press allocates nothing.  A press is live
         # (may become a tap or a hold) when it began in PLAY.
-        self.pads = (PadHold(HOLD_US), PadHold(HOLD_US), PadHold(HOLD_US))
+        h = SPEEDRUN_HOLD_US
+        self.pads = (PadHold(h), PadHold(h), PadHold(h))
         self.done = []         # finished hands' entries [trump, ranking, seq, contracts]
         self.scores = None     # the last finished hand's scores (None = Pass)
         self.changes = None    # ... and what each added to its total (a Redo: SR-31)
@@ -446,95 +447,113 @@ class SpeedRunFlow:
                 self.contracts[q] = None
             self._reopen(p)
 
-    # ---- screens -----------------------------------------------------------
+    # ---- screens: one per phase ------------------------------------------
     def draw(self, fb):
-        ph = self.phase
+        self._SCREENS[self.phase](self, fb)
+
+    def _draw_hand(self, fb):
         g = self.g
-        n = g.hands_played + (0 if ph == RESULT or ph == FINAL else 1)
-        if ph == HAND:
-            a, b = g.choosers()
-            ui.title(fb, "Hand %d of %d" % (n, g.hands_total))
-            fb.text("1st card: %s" % NAMES[g.first], 0, 11, 1)
-            fb.text("%s %s choose" % (NAMES[a], NAMES[b]), 0, 20, 1)
-            fb.text("%s leads" % NAMES[g.leader()], 0, 29, 1)
-            # how tricks are entered, from the first hand on (SR-11, SR-21)
-            if g.hands_played == 0:
-                fb.text("Holder: tap pad", 0, 38, 1)  # SR-5
-                fb.text("Trick won: tap", 0, 47, 1)
-            else:
-                fb.text("Trick won: tap", 0, 38, 1)
-                fb.text("Hold pad: reveal", 0, 47, 1)
-            fb.text("OK: trump", 0, 56, 1)
-        elif ph == TRUMP or ph == RANK:
-            ui.title(fb, "Hand %d: %s" % (n, "trump" if ph == TRUMP else "ranking"))
-            a, b = g.choosers()
-            ui.center(fb, "%s or %s chose" % (NAMES[a], NAMES[b]), 12)
-            if ph == TRUMP:
-                ui.big_center(fb, TRUMP_WORDS[self.cursor], 24, 2)
-                ui.center(fb, "BACK: undo/quit", 44)
-            else:
-                ui.big_center(fb, RANK_WORDS[self.cursor], 24, 2)
-                r = speedrun.RANKINGS[self.cursor]
-                if r[0] == "s" or r[0] == "b":  # SR-9: the start direction
-                    ui.center(fb, "trick 1: %d high" % speedrun.direction(r, 1), 44)
-            fb.text("UP/DOWN  OK", 20, 56, 1)
-        elif ph == PLAY:
-            ui.title(fb, "H%d  Trick %d/12" % (n, g.tricks_played() + 1))
-            self._columns(fb, g.tricks)
-            for p in (0, 1, 2):
-                fb.text(NAMES[p] + ("*" if g.revealed[p] else ""), 43 * p + 9, 37, 1)
-            # SR-9/SR-11: what wins the next trick
-            fb.text("%s %d high" % (TRUMP_WORDS[speedrun.TRUMPS.index(g.trump)], g.direction()), 0, 47, 1)
-            fb.text(self.note or ("%s leads" % NAMES[g.next_leader()]), 0, 56, 1)
-        elif ph == REVEAL:
-            ui.title(fb, "%s reveals" % NAMES[self.seat])
-            ui.big_center(fb, word(self.choices[self.cursor]), 16, 3)
-            if self.choices[self.cursor] != CANCEL:
-                ui.center(fb, "scores double", 44)
-            fb.text("UP/DOWN  OK", 20, 56, 1)
-        elif ph == CONTRACT or ph == TARGET:
-            s = self.seat
-            ui.title(fb, "%s %s?" % (NAMES[s], "contract" if ph == CONTRACT else "Redo which"))
-            c = self.choices[self.cursor]
-            t = g.tricks[s]
-            ui.center(fb, "1 trick" if t == 1 else "%d tricks" % t, 12)
-            ui.big_center(fb, word(c), 24, 3)
-            if c[:5] == "FOUL:":  # SR-30: a card that may not be played
-                ui.center(fb, "illegal: +%d" % speedrun.FOUL_SCORE, 44)
-            fb.text("UP/DOWN  OK", 20, 56, 1)
-        elif ph == RESULT:
-            ui.title(fb, "Hand %d scores" % n)
-            h = self.done[-1]
-            rev = g.hand(-1)["revealed"]
-            for p in (0, 1, 2):
-                x = 43 * p
-                c = h[3][p]
-                sc = self.scores[p]
-                if c[:5] == "REDO:":
-                    # SR-31: everyone sees a Redo, not which contract it
-                    # played again; its score beside the public trick count
-                    # would tell, so the column shows what it changed
-                    c = "REDO"
-                    sc = self.changes[p]
-                _ctext(fb, short(c) + ("*" if rev[p] else ""), x, 11)
-                _ctext(fb, "-" if sc is None else ("%+d" % sc), x, 20)
-            for p in (0, 1, 2):  # whose column: the totals below
-                _ctext(fb, NAMES[p], 43 * p, 29)
-            self._columns(fb, g.totals, 38, 2)
-            if g.over:
-                fb.text("Early end! OK" if g.ended_early else "Last hand! OK", 0, 56, 1)
-            else:
-                fb.text("Totals   OK:next", 0, 56, 1)
+        a, b = g.choosers()
+        ui.title(fb, "Hand %d of %d" % (g.hands_played + 1, g.hands_total))
+        ui.row(fb, 0, "1st card: %s" % NAMES[g.first])
+        ui.row(fb, 1, "%s %s choose" % (NAMES[a], NAMES[b]))
+        ui.row(fb, 2, "%s leads" % NAMES[g.leader()])
+        # how tricks are entered, from the first hand on (SR-11, SR-21)
+        if g.hands_played == 0:
+            ui.row(fb, 3, "Holder: tap pad")  # SR-5
+            ui.row(fb, 4, "Trick won: tap")
         else:
-            w = g.winners()
-            ui.title(fb, "Ended early" if g.ended_early else "Game over")
-            if len(w) == 1:
-                ui.big_center(fb, "%s wins" % NAMES[w[0]], 12, 2)
-            else:  # SR-27: still tied, the win is shared
-                ui.big_center(fb, " ".join([NAMES[s] for s in w]), 12, 2)
-            ui.center(fb, _WHY.get(g.tiebreak, g.tiebreak), 30)  # SR-24..SR-27
-            self._columns(fb, g.totals, 39, 2)
-            fb.text("OK: save & end", 0, 56, 1)
+            ui.row(fb, 3, "Trick won: tap")
+            ui.row(fb, 4, "Hold pad: reveal")
+        ui.hint(fb, "OK: trump")
+
+    def _draw_choice(self, fb):
+        # the trump (TRUMP) and the ranking (RANK) the two choosers chose
+        g = self.g
+        trump = self.phase == TRUMP
+        ui.title(fb, "Hand %d: %s" % (g.hands_played + 1, "trump" if trump else "ranking"))
+        a, b = g.choosers()
+        ui.center(fb, "%s or %s chose" % (NAMES[a], NAMES[b]), 12)
+        if trump:
+            ui.big_center(fb, TRUMP_WORDS[self.cursor], 24, 2)
+            ui.center(fb, "BACK: undo/quit", 44)
+        else:
+            ui.big_center(fb, RANK_WORDS[self.cursor], 24, 2)
+            r = speedrun.RANKINGS[self.cursor]
+            if r[0] == "s" or r[0] == "b":  # SR-9: the start direction
+                ui.center(fb, "trick 1: %d high" % speedrun.direction(r, 1), 44)
+        ui.hint(fb, "UP/DOWN  OK", centred=True)
+
+    def _draw_play(self, fb):
+        g = self.g
+        ui.title(fb, "H%d  Trick %d/12" % (g.hands_played + 1, g.tricks_played() + 1))
+        self._columns(fb, g.tricks)
+        for p in (0, 1, 2):
+            fb.text(NAMES[p] + ("*" if g.revealed[p] else ""), 43 * p + 9, 37, 1)
+        # SR-9/SR-11: what wins the next trick
+        ui.row(fb, 4, "%s %d high" % (TRUMP_WORDS[speedrun.TRUMPS.index(g.trump)], g.direction()))
+        ui.hint(fb, self.note or ("%s leads" % NAMES[g.next_leader()]))
+
+    def _draw_reveal(self, fb):
+        c = self.choices[self.cursor]
+        ui.title(fb, "%s reveals" % NAMES[self.seat])
+        ui.big_center(fb, word(c), 16, 3)
+        if c != CANCEL:
+            ui.center(fb, "scores double", 44)
+        ui.hint(fb, "UP/DOWN  OK", centred=True)
+
+    def _draw_contract(self, fb):
+        # a seat's contract (CONTRACT), or the one its Redo plays again (TARGET)
+        s = self.seat
+        ui.title(fb, "%s %s?" % (NAMES[s], "contract" if self.phase == CONTRACT else "Redo which"))
+        c = self.choices[self.cursor]
+        t = self.g.tricks[s]
+        ui.center(fb, "1 trick" if t == 1 else "%d tricks" % t, 12)
+        ui.big_center(fb, word(c), 24, 3)
+        if c[:5] == "FOUL:":  # SR-30: a card that may not be played
+            ui.center(fb, "illegal: +%d" % speedrun.FOUL_SCORE, 44)
+        ui.hint(fb, "UP/DOWN  OK", centred=True)
+
+    def _draw_result(self, fb):
+        g = self.g
+        ui.title(fb, "Hand %d scores" % g.hands_played)
+        h = self.done[-1]
+        rev = g.hand(-1)["revealed"]
+        for p in (0, 1, 2):
+            x = 43 * p
+            c = h[3][p]
+            sc = self.scores[p]
+            if c[:5] == "REDO:":
+                # SR-31: everyone sees a Redo, not which contract it
+                # played again; its score beside the public trick count
+                # would tell, so the column shows what it changed
+                c = "REDO"
+                sc = self.changes[p]
+            _ctext(fb, short(c) + ("*" if rev[p] else ""), x, 11)
+            _ctext(fb, "-" if sc is None else ("%+d" % sc), x, 20)
+        for p in (0, 1, 2):  # whose column: the totals below
+            _ctext(fb, NAMES[p], 43 * p, 29)
+        self._columns(fb, g.totals, 38, 2)
+        if g.over:
+            ui.hint(fb, "Early end! OK" if g.ended_early else "Last hand! OK")
+        else:
+            ui.hint(fb, "Totals   OK:next")
+
+    def _draw_final(self, fb):
+        g = self.g
+        w = g.winners()
+        ui.title(fb, "Ended early" if g.ended_early else "Game over")
+        if len(w) == 1:
+            ui.big_center(fb, "%s wins" % NAMES[w[0]], 12, 2)
+        else:  # SR-27: still tied, the win is shared
+            ui.big_center(fb, " ".join([NAMES[s] for s in w]), 12, 2)
+        ui.center(fb, _WHY.get(g.tiebreak, g.tiebreak), 30)  # SR-24..SR-27
+        self._columns(fb, g.totals, 39, 2)
+        ui.hint(fb, "OK: save & end")
+
+    # indexed by phase: HAND, TRUMP, RANK, PLAY, REVEAL, CONTRACT, TARGET, RESULT, FINAL
+    _SCREENS = (_draw_hand, _draw_choice, _draw_choice, _draw_play, _draw_reveal,
+                _draw_contract, _draw_contract, _draw_result, _draw_final)
 
     def _columns(self, fb, counts, y=12, most=3):
         """Three numbers in big digits, one column per player."""

@@ -45,6 +45,7 @@ from speedref.arbiter import Race, FALSE_START, COUNTED
 from speedref.app import ui
 from speedref.app.timing import Countdown, PadHold, OFF
 from speedref.app.core import UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
+from speedref.tunables import SPIT_HOLD_US, SLAP_WAIT_US, REPEAT_US, REPEAT_EVERY_US
 
 try:
     from micropython import const
@@ -61,10 +62,6 @@ SLAP = const(5)
 CARDS = const(6)
 FINAL = const(7)
 
-HOLD_US = const(500000)        # a pad held this long is a stuck call, shorter is a tap
-SLAP_WAIT_US = const(1000000)   # after the first slap, how long the other may still slap
-REPEAT_US = const(500000)      # UP/DOWN held this long starts repeating ...
-REPEAT_EVERY_US = const(80000)  # ... this often
 NAMES = ("P1", "P2")
 
 
@@ -78,7 +75,7 @@ class SpitFlow:
         self.race = Race(2, app.tie_window_us(opts["tie_ms"]))
         # Pads: preallocated so a press allocates nothing.  A press is live
         # (may become a tap or a hold) when it began in PLAY.
-        self.pads = (PadHold(HOLD_US), PadHold(HOLD_US))
+        self.pads = (PadHold(SPIT_HOLD_US), PadHold(SPIT_HOLD_US))
         self.stuck = [False, False]
         self.ready = [False, False]
         self.false_starts = [0, 0]
@@ -203,74 +200,83 @@ class SpitFlow:
                 self.key_t = ticks_add(self.key_t, REPEAT_EVERY_US)
                 self._step(self.key)
 
+    # ---- screens: one per phase ------------------------------------------
     def draw(self, fb):
-        ph = self.phase
+        self._SCREENS[self.phase](self, fb)
+
+    def _draw_layout(self, fb):
+        # SPIT-2/SPIT-3: five stock piles of 1..5 cards, the rest spit cards
         g = self.game
-        n = g.hands_played + 1
-        if ph == LAYOUT:
-            # SPIT-2/SPIT-3: five stock piles of 1..5 cards, the rest spit cards
-            ui.title(fb, "Round %d layout" % n)
-            for p in (0, 1):
-                x = 64 * p
-                fb.text(NAMES[p], x + 8, 11, 1)
-                ui.big(fb, str(g.cards[p]), x + 8, 20, 2)
-                s = g.spit_left[p]
-                fb.text("spit %d" % s if s else "no spit", x, 38, 1)
-            if g.piles == 2:
-                fb.text("Piles 1-2-3-4-5", 0, 47, 1)
-            else:
-                fb.text("fill piles 1..5", 0, 47, 1)
-            fb.text("OK: next", 0, 56, 1)
-        elif ph == READY:
-            ui.title(fb, "Round %d: Spit?" % n)
-            for p in (0, 1):
-                ui.big(fb, "OK" if self.ready[p] else "..", 8 + 64 * p, 16, 3)
-                fb.text(NAMES[p], 24 + 64 * p, 43, 1)
-            fb.text(self.note or "tap pad: ready", 0, 56, 1)
-        elif ph == START or ph == RESTART:
-            ui.title(fb, "Spit!" if ph == START else "Spit again!")
-            ui.big_center(fb, self.countdown.face("SPIT"), 16, 5)
-            if self.countdown.cue == OFF:  # called off by a false start (SPIT-18)
-                fb.text(self.note, 0, 56, 1)
-        elif ph == PLAY:
-            ui.title(fb, "Round %d: play" % n)
-            ui.center(fb, "spit cards left", 11)
-            for p in (0, 1):
-                x = 64 * p
-                ui.big(fb, str(g.spit_left[p]), x + 16, 20, 2)
-                # P1 from the left edge, P2 up to the right one: "P1 STUCK    P2 -"
-                s = "%s %s" % (NAMES[p], "STUCK" if self.stuck[p] else "-")
-                fb.text(s, 0 if p == 0 else ui.W - 8 * len(s), 38, 1)
-            if self.note:
-                fb.text(self.note, 0, 52, 1)
-            else:
-                fb.text("hold pad: stuck", 0, 47, 1)
-                fb.text("tap pad: cleared", 0, 56, 1)
-        elif ph == SLAP:
-            ui.title(fb, "%s cleared!" % NAMES[g.cleared])
-            ui.big_center(fb, "SLAP!" if self.went else "WAIT", 18, 4)
-            ui.center(fb, self.note or "smaller pile", 52)
-        elif ph == CARDS:
-            t = g.taker()
-            if g.blocked:
-                ui.title(fb, "Blocked round")  # SPIT-13
-                ui.center(fb, "take your side" if t is None else "%s takes pile" % NAMES[t], 10)
-            elif g.slap_winner is not None:
-                ui.title(fb, "%s took smaller" % NAMES[t])  # SPIT-10
-                ui.center(fb, self.slap_text, 10)
-            else:
-                ui.title(fb, "%s takes pile" % NAMES[t])  # SPIT-11
-                ui.center(fb, "one centre pile", 10)
-            for p in (0, 1):
-                c = self.count if p == 0 else spit.DECK - self.count
-                ui.big(fb, str(c), 64 * p + 8, 20, 3)
-            fb.text("P1 cards     P2", 0, 46, 1)
-            fb.text("UP/DOWN P1  OK", 0, 56, 1)
+        ui.title(fb, "Round %d layout" % (g.hands_played + 1))
+        for p in (0, 1):
+            x = 64 * p
+            ui.row(fb, 0, NAMES[p], x + 8)
+            ui.big(fb, str(g.cards[p]), x + 8, 20, 2)
+            s = g.spit_left[p]
+            ui.row(fb, 3, "spit %d" % s if s else "no spit", x)
+        ui.row(fb, 4, "Piles 1-2-3-4-5" if g.piles == 2 else "fill piles 1..5")
+        ui.hint(fb, "OK: next")
+
+    def _draw_ready(self, fb):
+        ui.title(fb, "Round %d: Spit?" % (self.game.hands_played + 1))
+        for p in (0, 1):
+            ui.big(fb, "OK" if self.ready[p] else "..", 8 + 64 * p, 16, 3)
+            fb.text(NAMES[p], 24 + 64 * p, 43, 1)
+        ui.hint(fb, self.note or "tap pad: ready")
+
+    def _draw_countdown(self, fb):
+        # the start (START) and a "Spit!" again (RESTART)
+        ui.title(fb, "Spit!" if self.phase == START else "Spit again!")
+        ui.big_center(fb, self.countdown.face("SPIT"), 16, 5)
+        if self.countdown.cue == OFF:  # called off by a false start (SPIT-18)
+            ui.hint(fb, self.note)
+
+    def _draw_play(self, fb):
+        g = self.game
+        ui.title(fb, "Round %d: play" % (g.hands_played + 1))
+        ui.center(fb, "spit cards left", 11)
+        for p in (0, 1):
+            ui.big(fb, str(g.spit_left[p]), 64 * p + 16, 20, 2)
+        ui.sides(fb, "P1 STUCK" if self.stuck[0] else "P1 -",
+                 "P2 STUCK" if self.stuck[1] else "P2 -", 38)
+        if self.note:
+            fb.text(self.note, 0, 52, 1)
         else:
-            ui.title(fb, "Game over")
-            ui.big_center(fb, NAMES[g.winner], 12, 4)
-            ui.center(fb, "wins: no cards", 45)  # SPIT-14
-            fb.text("OK: save & end", 0, 56, 1)
+            ui.row(fb, 4, "hold pad: stuck")
+            ui.hint(fb, "tap pad: cleared")
+
+    def _draw_slap(self, fb):
+        ui.title(fb, "%s cleared!" % NAMES[self.game.cleared])
+        ui.big_center(fb, "SLAP!" if self.went else "WAIT", 18, 4)
+        ui.center(fb, self.note or "smaller pile", 52)
+
+    def _draw_cards(self, fb):
+        g = self.game
+        t = g.taker()
+        if g.blocked:
+            ui.title(fb, "Blocked round")  # SPIT-13
+            ui.center(fb, "take your side" if t is None else "%s takes pile" % NAMES[t], 10)
+        elif g.slap_winner is not None:
+            ui.title(fb, "%s took smaller" % NAMES[t])  # SPIT-10
+            ui.center(fb, self.slap_text, 10)
+        else:
+            ui.title(fb, "%s takes pile" % NAMES[t])  # SPIT-11
+            ui.center(fb, "one centre pile", 10)
+        for p in (0, 1):
+            c = self.count if p == 0 else spit.DECK - self.count
+            ui.big(fb, str(c), 64 * p + 8, 20, 3)
+        fb.text("P1 cards     P2", 0, 46, 1)
+        ui.hint(fb, "UP/DOWN P1  OK")
+
+    def _draw_final(self, fb):
+        ui.title(fb, "Game over")
+        ui.big_center(fb, NAMES[self.game.winner], 12, 4)
+        ui.center(fb, "wins: no cards", 45)  # SPIT-14
+        ui.hint(fb, "OK: save & end")
+
+    # indexed by phase: LAYOUT, READY, START, PLAY, RESTART, SLAP, CARDS, FINAL
+    _SCREENS = (_draw_layout, _draw_ready, _draw_countdown, _draw_play, _draw_countdown,
+                _draw_slap, _draw_cards, _draw_final)
 
     def can_undo(self):
         return bool(self.entries) or bool(self.done)

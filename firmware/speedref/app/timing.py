@@ -12,6 +12,7 @@
 # call them from its press handler (tests/test_app_*_mpy.py, heap_lock).
 from speedref.ticks import ticks_diff, ticks_add
 from speedref.app.core import COUNT
+from speedref.tunables import COUNT_STEP_US, COUNT_GO_US, FOUL_US
 
 try:
     from micropython import const
@@ -19,16 +20,14 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-STEP_US = const(1000000)   # one second between the cues
-GO_US = const(3000000)     # GO comes exactly three steps after the start
-FOUL_US = const(500000)    # a called-off countdown lasts at least this long after its false start
-OFF = const(5)             # Countdown.cue of a countdown called off by a false start
+OFF = const(5)  # Countdown.cue of a countdown called off by a false start
 
 
 class Countdown:
     """3-2-1-GO on the flow's screen and buzzer.  start(t) shows "3" with a
     COUNT beep at t, "2" at t+1 s, "1" at t+2 s, and GO is at exactly t+3 s
-    (a cue is due at its instant, not after it).
+    (a cue is due at its instant, not after it; COUNT_STEP_US and COUNT_GO_US
+    in speedref/tunables.py).
 
     tick(now_us): gives every cue whose time has come, in order (a late tick
       catches up): app.redraw() for each, a COUNT beep for 3, 2 and 1.  True
@@ -65,7 +64,7 @@ class Countdown:
         self.cue = 4    # cues given: 0 before "3", 4 after GO (not running), OFF
         self.end = 0    # OFF: when the called-off countdown is over
         self.fouled = 0  # bit p: pad p made a false start in this countdown
-        self.gone = False  # GO was given (at t0 + GO_US)
+        self.gone = False  # GO was given (at t0 + COUNT_GO_US)
 
     def start(self, t_us):
         self.t0 = t_us
@@ -81,7 +80,7 @@ class Countdown:
     def false_start(self, p, t_us):
         if self.cue < 4:
             self.cue = OFF
-            go = ticks_add(self.t0, GO_US)
+            go = ticks_add(self.t0, COUNT_GO_US)
             end = ticks_add(t_us, FOUL_US)
             self.end = end if ticks_diff(end, go) > 0 else go
             self.app.redraw()
@@ -102,7 +101,7 @@ class Countdown:
         return False
 
     def tick(self, now_us):
-        while self.cue < 4 and ticks_diff(now_us, ticks_add(self.t0, self.cue * STEP_US)) >= 0:
+        while self.cue < 4 and ticks_diff(now_us, ticks_add(self.t0, self.cue * COUNT_STEP_US)) >= 0:
             self.cue += 1
             self.app.redraw()
             if self.cue == 4:
@@ -112,14 +111,14 @@ class Countdown:
         return False
 
     def early_us(self, t_us):
-        return -ticks_diff(t_us, ticks_add(self.t0, GO_US))
+        return -ticks_diff(t_us, ticks_add(self.t0, COUNT_GO_US))
 
     def go(self):
         self.cue = 4
         self.gone = True
 
     def at_go(self, t_us):
-        return self.gone and ticks_diff(t_us, ticks_add(self.t0, GO_US)) == 0
+        return self.gone and ticks_diff(t_us, ticks_add(self.t0, COUNT_GO_US)) == 0
 
     def shown(self):
         c = self.cue

@@ -2,6 +2,16 @@
 # length while their hands are busy with cards: big digits (the 8x8 font
 # scaled up), centred lines, an inverted title bar.  Only `framebuf` calls,
 # so the board and the simulator draw the same bytes.
+#
+# The layout every screen shares, top to bottom:
+#   title(fb, s)        the inverted bar on rows 0-8: which screen this is
+#   row(fb, n, s)       small text on line n = 0..5 under it (y 11, 20, .. 56)
+#   big(...), big_center(fb, s, y, scale)   the number or word that matters
+#   hint(fb, s)         the bottom line (line 5, y 56): what the keys do now
+# Screens put a few things between the lines (a big number, a two-line note);
+# those keep their own y.  The line positions are written out in row(),
+# hint() and menu_rows(): this module is loaded for every screen, and
+# importing const() for three numbers costs more heap than it saves.
 import framebuf
 
 W = 128
@@ -24,6 +34,24 @@ def title(fb, s):
     center(fb, s, 1, 0)
 
 
+def row(fb, n, s, x=0):
+    """Small text on line n under the title bar (n = 0..5: y = 11 + 9n),
+    from the left edge or from x."""
+    fb.text(s, x, 11 + 9 * n, 1)
+
+
+def hint(fb, s, centred=False):
+    """The bottom line: what the keys do now ("OK: next"), or a line of news."""
+    fb.text(s, (W - 8 * len(s)) // 2 if centred else 0, 56, 1)
+
+
+def sides(fb, left, right, y):
+    """One line of two players: `left` from the left edge, `right` up to
+    the right one ("P1 STUCK    P2 -")."""
+    fb.text(left, 0, y, 1)
+    fb.text(right, W - 8 * len(right), y, 1)
+
+
 def big(fb, s, x, y, scale):
     """Text with every font pixel drawn as a scale x scale square."""
     for ch in s:
@@ -31,12 +59,12 @@ def big(fb, s, x, y, scale):
         _gfb.text(ch, 0, 0, 1)
         for col in range(8):
             bits = _glyph[col]  # MONO_VLSB: one byte per column, bit n = row n
-            row = 0
+            r = 0
             while bits:
                 if bits & 1:
-                    fb.fill_rect(x + col * scale, y + row * scale, scale, scale, 1)
+                    fb.fill_rect(x + col * scale, y + r * scale, scale, scale, 1)
                 bits >>= 1
-                row += 1
+                r += 1
         x += 8 * scale
 
 

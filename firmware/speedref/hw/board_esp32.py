@@ -5,6 +5,8 @@
 # Avoided: strapping pins 0, 2, 5, 12, 15 (a pull-up on GPIO12 at reset
 # selects 1.8 V flash), 6..11 (SPI flash) and 34..39 (input only, no
 # internal pull-ups).
+from speedref.tunables import TIE_ESP32_IRQ_US
+
 NAME = "esp32"
 PLATFORM = "esp32"
 
@@ -49,7 +51,9 @@ LOG_FIFO = 128
 CAPTURE = "irq"  # no PIO on the ESP32
 CAPTURE_FALLBACK = None
 HARD_IRQ = False  # ESP32 pin interrupts are always soft (scheduled)
-TIE_US = {"irq": 5000}  # default tie window: soft IRQ stamps are off by up to ~5 ms
+# Default tie window (docs/timing.md, speedref/tunables.py): soft IRQ stamps
+# are off by up to ~5 ms.
+TIE_US = {"irq": TIE_ESP32_IRQ_US}
 
 
 def mask_from(reg):

@@ -5,6 +5,8 @@
 #  - one shift turns the SIO input register into the button mask (the pin
 #    interrupt path, when the PIO cannot start).
 # GP23, GP24, GP25 and GP29 are avoided: the Pico W's radio uses them.
+from speedref.tunables import TIE_PIO_US, TIE_RP2_IRQ_US
+
 NAME = "pico"
 PLATFORM = "rp2"
 
@@ -37,9 +39,9 @@ GPIO_MEM = "mem16"
 CAPTURE = "pio"  # every button sampled by a PIO state machine (hw/pio_capture.py)
 CAPTURE_FALLBACK = "irq"  # pin interrupts if the PIO path cannot start
 HARD_IRQ = True  # rp2 supports hard pin interrupts
-# Default tie window per capture path (docs/timing.md): PIO margins are
-# exact to 1 us; the hard IRQ's are off by up to ~75 us.
-TIE_US = {"pio": 10, "irq": 100}
+# Default tie window per capture path (docs/timing.md, speedref/tunables.py):
+# PIO margins are exact to 1 us; the hard IRQ's are off by up to ~75 us.
+TIE_US = {"pio": TIE_PIO_US, "irq": TIE_RP2_IRQ_US}
 
 
 def mask_from(reg):

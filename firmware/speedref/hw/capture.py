@@ -36,8 +36,8 @@
 # pins; `machine` is imported only by the board-specific code (hw/boards.py,
 # speedref/wiring.py).
 from speedref.ticks import ticks_diff as _ticks_diff
+from speedref.tunables import LOCKOUT_US  # arcade microswitches settle in a few ms
 
-LOCKOUT_US = 10000  # arcade microswitches settle in a few ms
 AHEAD_US = 1000000  # how far after a clock reading a lockout may have started
 
 
