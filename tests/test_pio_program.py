@@ -1,7 +1,8 @@
 """The PIO slap sampler, run instruction by instruction in the rp2040-pio-emulator.
 
 The words under test are the words the board loads (hw/pio_capture.program_words), and
-adafruit_pioasm must assemble the module's pioasm text into exactly those words.  Pad
+adafruit_pioasm must assemble the program's pioasm text (hw/pio_capture.pio, beside the
+module and not installed on the board) into exactly those words.  Pad
 edges are simulated by the emulator's input_source.  In the emulator the pads sit on
 GPIO 0..n-1: `in pins, n` reads from IN_BASE, which the board sets to the first pad.
 
@@ -17,6 +18,7 @@ timestamp wins; the same instant is a tie the rules break) need exact, fair time
 """
 from collections import deque
 from dataclasses import replace
+from pathlib import Path
 
 import adafruit_pioasm
 import pytest
@@ -27,6 +29,7 @@ from fakes import rp2 as fake_rp2
 from speedref.hw import pio_capture as pc
 from speedref.hw.ring import EventRing
 
+PIO_TEXT = Path(pc.__file__).with_suffix(".pio")
 ALL_UP = 0b1111  # pull-ups: released pads read 1
 CPU = 125  # cycles per microsecond at 125 MHz
 EMU_FIFO = 4  # pioemu's RX FIFO depth
@@ -128,9 +131,15 @@ def first_sample_at(cycle):
 
 # --- the words: one source, the same words on the board and in the emulator ---------
 
+def pio_source(n):
+    """The pioasm text for `n` buttons on consecutive pins (1..8)."""
+    text = PIO_TEXT.read_text(encoding="utf-8")
+    return text.replace("{n}", str(n)).replace("{rest}", str(32 - n))
+
+
 @pytest.mark.parametrize("n", range(1, 9))
 def test_pioasm_text_assembles_to_the_words_the_board_loads(n):
-    prog = adafruit_pioasm.Program(pc.pio_source(n))
+    prog = adafruit_pioasm.Program(pio_source(n))
     assert list(prog.assembled) == list(pc.program_words(n))
     assert prog.pio_kwargs["wrap_target"] == pc.WRAP_TARGET
     assert prog.pio_kwargs["wrap"] == pc.WRAP

@@ -27,8 +27,10 @@
 #
 # Why pioasm text plus assembled words (and not an @rp2.asm_pio function):
 # the tests run the very same 16-bit words in the rp2040-pio-emulator, and
-# adafruit_pioasm assembles PIO_SOURCE into exactly the words in _PROGRAMS
-# (tests/test_pio_program.py checks that, for 1..8 buttons).  On the board
+# adafruit_pioasm assembles the program's text, pio_capture.pio beside this
+# module (read there; it is not installed on the board, where it would be
+# a 1.5 KB string on the heap), into exactly the words program_words(n)
+# gives (tests/test_pio_program.py checks that, for 1..8 buttons).  On the board
 # build_program() feeds those words to rp2.asm_pio's documented word()
 # instruction, so the board runs the words the emulator ran.
 #
@@ -53,44 +55,10 @@ except ImportError:
 
 from speedref.ticks import ticks_add, ticks_diff
 
-# The program, with {n} and {rest} (= 32 - n) filled in for n buttons.
-PIO_SOURCE = """
-.program speedref_buttons
-; X: levels in the last word pushed.  Y: the free-running countdown,
-; parked in OSR while Y holds a sample.  ISR: the sample, then the word.
-; Every pass through `loop` takes LOOP_CYCLES cycles, whichever way it goes.
-    set x, 0                ; no word pushed yet (the first sample is pushed)
-    mov y, ~null            ; the countdown starts at 2**32 - 1
-    jmp loop
-full:                       ; the RX FIFO is full: push nothing, keep X,
-    mov y, osr [8]          ; so the change is pushed once there is room
-    jmp y-- loop
-    jmp loop                ; (the countdown passed 0)
-change:                     ; the levels differ from the last word pushed
-    mov y, status           ; all ones while the RX FIFO has room
-    jmp !y full
-    mov y, isr              ; the sample again
-    in osr, 22              ; the count of this sample
-    in y, 8                 ; and the levels
-    push noblock            ; there is room: STATUS said so
-    irq 0 rel               ; the CPU drains the FIFO now
-    mov x, y [2]
-    mov y, osr
-    jmp y-- loop            ; at 0 falls through to loop as well
-.wrap_target
-loop:
-    mov osr, y
-    in pins, {n}            ; THE sample: every button read in the same cycle
-    in null, {rest}         ; levels down to bits 0..n-1, zeros above
-    mov y, isr
-    jmp x!=y change
-    mov y, osr [10]         ; no change: wait as long as a push takes
-    jmp y-- loop
-.wrap
-"""
 
-# adafruit_pioasm.assemble(pio_source(n)): the same words for every n but the
-# sample's two (index SAMPLE_PC: `in pins, n`; the next: `in null, 32 - n`).
+# What adafruit_pioasm assembles pio_capture.pio into: the same words for
+# every n but the sample's two (index SAMPLE_PC: `in pins, n`; the next:
+# `in null, 32 - n`).
 _WORDS = (0xE020, 0xA04B, 0x0010, 0xA847, 0x0090, 0x0010, 0xA045, 0x0063, 0xA046,
           0x40F6, 0x4048, 0x8000, 0xC010, 0xA222, 0xA047, 0x0090, 0xA0E2, 0x4000,
           0x4060, 0xA046, 0x00A6, 0xAA47, 0x0090)
@@ -115,12 +83,6 @@ _PROG_EXECCTRL = const(-5)
 # off (half the 570 ms count period): counted in `late`.  Words that wait out
 # a flash erase (~45 ms) keep exact times and are not late.
 LATE_US = const(285000)
-
-
-def pio_source(n):
-    """The pioasm text for `n` buttons on consecutive pins (1..8)."""
-    _check_buttons(n)
-    return PIO_SOURCE.replace("{n}", str(n)).replace("{rest}", str(32 - n))
 
 
 def program_words(n):
