@@ -443,8 +443,8 @@ def check_entry(s, root=None, rules=()):
     assert set(g.defaults) <= set(k for k, _, _ in g.options), g.id
     flow = flow_class(g.id)
     assert flow.GAME == g.id and isinstance(flow.PHASES, int) and flow.PHASES >= 1, g.id
-    assert callable(getattr(games.load(g.engine), "replay", None)), "%s: %s.replay" % (g.id, g.engine)
-    games.load(g.play)
+    assert callable(getattr(games.load(g.engine, "speedref.engine"), "replay", None)), "%s: %s.replay" % (g.id, g.engine)
+    games.load(g.play, "speedref.engine")
     from sim.table import Table, table_class
     t = table_class(g.id)
     assert issubclass(t, Table) and t.GAME == g.id, "%s: its table %s" % (g.id, g.table)
@@ -462,7 +462,7 @@ def check_screens(s, root, rules=()):
     script reaches every phase of the flow."""
     w = walk(s, root)
     assert not w.found["screens"], "\n".join(w.found["screens"]) + _cite(rules)
-    missing = set(range(games.load(s.game.flow).PHASES)) - w.phases
+    missing = set(range(games.load(s.game.flow, "speedref.app").PHASES)) - w.phases
     assert not missing, "%s: phases %s are never reached by %s%s" % (
         s.game.id, sorted(missing), s.script.name, _cite(rules))
 
@@ -646,7 +646,7 @@ def card_level(g, seed, opts):
     `legal_actions(p)`, `apply(p, a, t_us)`, `apply(CHANCE, DEAL)`,
     `is_terminal()`; `record()` or `rounds`, `check()`."""
     from speedref.engine import CHANCE
-    mod = games.load(g.play)
+    mod = games.load(g.play, "speedref.engine")
     cls = mod.State
     params = inspect.signature(cls).parameters
     st = cls(seed, **dict((k, v) for k, v in opts.items() if k in params))

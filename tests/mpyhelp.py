@@ -35,7 +35,8 @@ def app_modules(game):
     level, as the game registry names them."""
     from speedref import games
     g = games.get(game)
-    return APP_CORE + [m.partition(":")[0].replace(".", "/") + ".py" for m in (g.flow, g.engine)]
+    return APP_CORE + [games.module(g.flow, "speedref.app").replace(".", "/") + ".py",
+                      games.module(g.engine, "speedref.engine").replace(".", "/") + ".py"]
 
 
 def compile_modules(out_dir, modules=HW_MODULES):

@@ -74,13 +74,31 @@ def test_the_app_says_a_game_is_not_on_this_device(tmp_path, monkeypatch):
 
 
 def test_the_app_does_not_hide_a_typo_in_a_flow(tmp_path, monkeypatch):
-    (tmp_path / "typo2_flow.py").write_text("import speedref.engine.nosuchmodule\nclass Flow:\n    pass\n")
+    # a flow outside speedref.app, named with its package (a dotted name)
+    (tmp_path / "typo2pkg").mkdir()
+    (tmp_path / "typo2pkg" / "__init__.py").write_text("")
+    (tmp_path / "typo2pkg" / "typo2_flow.py").write_text("import speedref.engine.nosuchmodule\nclass Flow:\n    pass\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    _with_entry(monkeypatch, "typo2_flow:Flow")
+    _with_entry(monkeypatch, "typo2pkg.typo2_flow:Flow")
     rig = Rig(str(tmp_path / "store"))
-    with pytest.raises(ImportError):
+    with pytest.raises(ImportError) as e:
         rig.app.start("dummy", rig.t, {})
-    sys.modules.pop("typo2_flow", None)
+    assert not isinstance(e.value, games.MissingGame)
+    sys.modules.pop("typo2pkg.typo2_flow", None)
+    sys.modules.pop("typo2pkg", None)
+
+
+def test_a_module_named_without_a_dot_is_in_its_fields_package():
+    """Entries name their own modules short (heap on the board): a name
+    without a dot is in the package its field names, a dotted one is itself."""
+    assert games.module("speed_flow:SpeedFlow", "speedref.app") == "speedref.app.speed_flow"
+    assert games.module("speed", "speedref.engine") == "speedref.engine.speed"
+    assert games.module("sim.table:SpeedTable", "sim.table") == "sim.table"
+    assert games.module("dummy_game.coin_flow:CoinFlow", "speedref.app") == "dummy_game.coin_flow"
+    assert games.module("typo_flow:Flow") == "typo_flow"
+    assert games.load("speed_flow:SpeedFlow", "speedref.app").GAME == "speed"
+    for g in games.GAMES:
+        assert games.load(g.engine, "speedref.engine").__name__ == "speedref.engine." + g.id
 
 
 MP_CHECK = """

@@ -20,16 +20,22 @@ from collections import namedtuple
 #   prefix    its rule numbers in seeds/<rules>.md ("SP" for SP-1, SP-2 ...)
 #   rules     the seeds file, without ".md"
 #   unit      what one scored part of the game is called: deal, round, hand
-#   engine    the table level (speedref.engine.*): what the referee knows at a
+#   engine    the table level (in speedref.engine): what the referee knows at a
 #             real table, scoring, replay(record) -> sheet
-#   play      the card level (speedref.engine.*_play): full play with real cards,
+#   play      the card level (in speedref.engine): full play with real cards,
 #             for the simulator's computer players and the tests
-#   flow      "module:Class" of the referee app's flow for this game
-#   table     "module:Class" of the simulator's virtual table (desktop only)
+#   flow      "module:Class" of the referee app's flow (in speedref.app)
+#   table     "module:Class" of the simulator's virtual table (in sim.table;
+#             desktop only)
 #   options   the menu's options: (key, label, values in OK's ascending order)
 #   defaults  {key: value} for options whose default is not their first value
 #   person    the simulator's module where a person plays it against computer
-#             players (`speedref-sim --play`; desktop only), or None
+#             players (in sim.table; `speedref-sim --play`; desktop only), or None
+# A module named without a dot is in the package its field names (module()
+# and load() take it): "speed_flow:SpeedFlow" is speedref.app.speed_flow.
+# A dotted name is itself ("sim.table:SpeedTable", or a game kept outside
+# these packages).  Short names cost the board's heap least: a string of
+# more than 10 characters is a heap object when the module is loaded.
 Game = namedtuple("Game", ("id", "title", "players", "prefix", "rules", "unit", "engine", "play",
                            "flow", "table", "options", "defaults", "person"))
 
@@ -42,8 +48,8 @@ TIE_MS = ("auto", 0, 1, 2, 10, 20, 50)
 
 GAMES = (
     Game("speed", "Speed", 2, "SP", "speed", "deal",
-         "speedref.engine.speed", "speedref.engine.speed_play",
-         "speedref.app.speed_flow:SpeedFlow", "sim.table:SpeedTable",
+         "speed", "speed_play",
+         "speed_flow:SpeedFlow", "sim.table:SpeedTable",
          (("layout", "Layout", ("pagat", "classic")),
           ("jokers", "Jokers", (False, True)),
           ("doubles", "Doubles", (False, True)),
@@ -52,21 +58,21 @@ GAMES = (
           ("match", "Match", ("target", "best_of", "single")),
           ("target", "Target", (15, 25, 50, 100)),
           ("tie_ms", "Tie ms", TIE_MS)),
-         {"target": 25}, "sim.table.play"),
+         {"target": 25}, "play"),
     Game("spit", "Spit", 2, "SPIT", "spit", "round",
-         "speedref.engine.spit", "speedref.engine.spit_play",
-         "speedref.app.spit_flow:SpitFlow", "sim.table.spit:SpitTable",
-         (("tie_ms", "Tie ms", TIE_MS),), {}, "sim.table.play_spit"),
+         "spit", "spit_play",
+         "spit_flow:SpitFlow", "spit:SpitTable",
+         (("tie_ms", "Tie ms", TIE_MS),), {}, "play_spit"),
     Game("speedrun", "Speed Run", 3, "SR", "speedrun", "hand",
-         "speedref.engine.speedrun", "speedref.engine.speedrun_play",
-         "speedref.app.speedrun_flow:SpeedRunFlow", "sim.table.speedrun:SpeedRunTable",
+         "speedrun", "speedrun_play",
+         "speedrun_flow:SpeedRunFlow", "speedrun:SpeedRunTable",
          (("length", "Length", ("short", "medium", "long")),),
-         {"length": "long"}, "sim.table.play_speedrun"),
+         {"length": "long"}, "play_speedrun"),
     Game("partners", "Partners", 4, "PT", "partners", "hand",
-         "speedref.engine.partners", "speedref.engine.partners_play",
-         "speedref.app.partners_flow:PartnersFlow", "sim.table.partners:PartnersTable",
+         "partners", "partners_play",
+         "partners_flow:PartnersFlow", "partners:PartnersTable",
          (("target", "Target", (50, 100, 150, 200)),),
-         {"target": 100}, "sim.table.play_partners"),
+         {"target": 100}, "play_partners"),
 )
 
 IDS = tuple(g.id for g in GAMES)
@@ -84,36 +90,39 @@ def get(game_id):
     raise UnknownGame("unknown game %r (expected one of %s)" % (game_id, ", ".join(IDS)))
 
 
-def load(path):
-    """Import "package.module" or "package.module:Name" and return the module
-    or the name.  Only the import of the named module itself is turned into
-    MissingGame: an ImportError raised from inside it (a typo in a flow) is a
-    defect and propagates as it is."""
+def module(path, package=None):
+    """The module an entry's `path` ("module" or "module:Name") names: a
+    name without a dot is in `package`, a dotted one is itself."""
+    mod = path.partition(":")[0]
+    return package + "." + mod if package and "." not in mod else mod
+
+
+def load(path, package=None):
+    """Import the module `path` names (module()) and return it, or its
+    `Name` for "module:Name".  Only the import of that module itself is
+    turned into MissingGame: an ImportError raised from inside it (a typo in
+    a flow) is a defect and propagates as it is."""
     import sys
-    mod, _, name = path.partition(":")
+    mod = module(path, package)
     try:
         __import__(mod)
     except ImportError as e:
-        if _names_missing(e, mod):
+        # CPython: ModuleNotFoundError.name is the missing module; MicroPython:
+        # ImportError("no module named 'speedref.app.x_flow'").  Either way the
+        # missing one must be `mod` itself (or a package above it), not a
+        # module that `mod` imports.
+        missing = getattr(e, "name", None)
+        if missing is None:
+            missing = str(e).split("'")
+            missing = missing[1] if len(missing) > 2 else ""
+        if missing == mod or mod.startswith(missing + "."):
             raise MissingGame(mod)
         raise
     m = sys.modules[mod]
+    name = path.partition(":")[2]
     return getattr(m, name) if name else m
 
 
 class MissingGame(ImportError):
     """A registered game whose code is not on this device (a small board may
     carry only some games)."""
-
-
-def _names_missing(e, mod):
-    # CPython: ModuleNotFoundError.name is the missing module; MicroPython:
-    # ImportError("no module named 'speedref.app.x_flow'").  Either way the
-    # missing one must be `mod` itself (or a package above it), not a module
-    # that `mod` imports.
-    missing = getattr(e, "name", None)
-    if missing is None:
-        text = str(e.args[0]) if e.args else ""
-        q = text.find("'")
-        missing = text[q + 1:text.rfind("'")] if q >= 0 else text
-    return missing == mod or mod.startswith(missing + ".")

@@ -719,7 +719,7 @@ def table_class(game):
     """The game's virtual table, as its registry entry names it (loaded on
     first use: the other games' tables subclass Table, so they load after
     this module); ValueError for a game that is not registered."""
-    return registry.load(registry.get(game).table)
+    return registry.load(registry.get(game).table, "sim.table")
 
 
 def game_seed(seed, i):

@@ -400,7 +400,7 @@ def table(args):
 
 def play_module(game):
     """The module that plays `game` with a person: table(args), terminal_class()."""
-    return registry.load(registry.get(game).person)
+    return registry.load(registry.get(game).person, "sim.table")
 
 
 def main(args):

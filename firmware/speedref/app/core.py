@@ -9,10 +9,10 @@
 # so every flow gets undo and abandon the same way and no screen is a dead end.
 import gc
 import framebuf
+from speedref import forget
 from speedref.ticks import ticks_diff
 from speedref.engine.errors import RuleError
 from speedref.app import ui
-from speedref import games
 from speedref.tunables import LONG_OK_US, LIGHT_US, BLINK_US, TIE_DEFAULT_US
 
 try:
@@ -81,6 +81,8 @@ class App:
         self._lf = None  # the running flow's lights method, or None
         self._lc = 0     # the cue: pad mask, + _BLINK, + _FRESH until a tick stamps it
         self._lt = 0     # when the cue began
+        self._to_menu = False  # the menu comes back once this event is over
+        self._mods = ()  # the running game's modules (game_modules)
         from speedref.app import menu
         self.settings = menu.merge_settings(self._load_settings())
         saved, problem = self._load_game()
@@ -212,15 +214,21 @@ class App:
         self._clear_game()
 
     def close(self):
-        """Leave the running flow (after finish or abandon) for the menu."""
+        """Leave the running flow (after finish or abandon) for the menu.
+        The game's modules are forgotten now; the menu (forgotten while the
+        game ran) is loaded again once the event that closed it is over
+        (_flush).  Here the flow's own call may still be running, its code
+        in use: a menu loaded now would sit around the game's code, in a
+        heap that the game's code then leaves full of holes."""
         f = self.flow
         self.flow = None
         self._lf = None
         self._lc = 0
-        if f is not None:
-            unload_game(f.GAME)
-        from speedref.app import menu
-        self.show(menu.Games(self))
+        for name in self._mods:
+            forget(name)
+        self._mods = ()
+        self._to_menu = True
+        self.show(Screen())  # nothing, until the menu is back
 
     def abandon(self):
         f = self.flow
@@ -264,6 +272,8 @@ class App:
             return None
 
     def _run(self, game, opts, now_us, state, seq=None):
+        from speedref import games
+        self._to_menu = False  # a game closed outside an event: no menu in between
         gc.collect()  # one compact heap before the game's modules load (fragmentation)
         try:
             cls = flow_class(game)
@@ -287,6 +297,11 @@ class App:
         self._lf = getattr(self.flow, "lights", None)
         self._lc = 0
         self.show(self.flow)
+        self._mods = game_modules(game)  # close() forgets them
+        # The menu and the registry are not used while a game runs: their
+        # code leaves the heap to the game's (close() loads them again).
+        forget("speedref.app.menu")
+        forget("speedref.games")
 
     # ---- internals -----------------------------------------------------------
     def _refused(self, e):
@@ -336,6 +351,11 @@ class App:
         self.lights = m
 
     def _flush(self):
+        if self._to_menu:
+            self._to_menu = False
+            gc.collect()  # the closed game's code and state leave room for the menu's
+            from speedref.app import menu
+            self.show(menu.Games(self))
         if self._redraw:
             self._redraw = False
             self.fb.fill(0)
@@ -371,27 +391,19 @@ def flow_class(game):
     """Import a game's flow (and so its engine) only when that game starts.
     games.UnknownGame for no such game, games.MissingGame when its flow is not
     on this device."""
-    return games.load(games.get(game).flow)
+    from speedref import games
+    return games.load(games.get(game).flow, "speedref.app")
 
 
-def unload_game(game):
-    """Forget a finished game's flow and engine modules, so playing all four
+def game_modules(game):
+    """The modules a game's flow brings into the heap: its flow, its table
+    level and the arbiter.  App.close() forgets them, so playing all four
     games in turn never holds more than one game's code in a 64 KB heap
-    (modules loaded from .mpy live in the heap until nothing refers to them).
-    Only on MicroPython: CPython has the memory, and its tools and tests keep
-    references to the modules' classes."""
-    import sys
-    if sys.implementation.name != "micropython":
-        return
+    (speedref.forget: only on MicroPython)."""
+    from speedref import games
     g = games.get(game)
-    for name in (g.flow.partition(":")[0], g.engine, "speedref.arbiter"):
-        if name in sys.modules:
-            del sys.modules[name]
-            pkg, _, leaf = name.rpartition(".")
-            parent = sys.modules.get(pkg)
-            if parent is not None and hasattr(parent, leaf):
-                delattr(parent, leaf)
-    gc.collect()
+    return (games.module(g.flow, "speedref.app"), games.module(g.engine, "speedref.engine"),
+            "speedref.arbiter")
 
 
 class Screen:

@@ -28,7 +28,7 @@ def game_module(name):
         g = games.get(name)
     except games.UnknownGame as e:
         raise RuleError("REC-1", str(e))
-    return games.load(g.engine)
+    return games.load(g.engine, "speedref.engine")
 
 
 def replay(record):
