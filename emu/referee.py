@@ -22,16 +22,21 @@ BOOT_LIMIT_US = 3000000
 
 # Started in place of main.py's own wiring when a game is named: the same
 # device, the same loop (Device.run), the game chosen as the simulator's
-# start_game chooses it (its default options).
+# start_game chooses it (its default options).  Built inside a function, as
+# main.py builds it: the REPL's globals keep no module the device itself
+# lets go of (the boot's wiring, the menu while a game runs).
 _START_GAME = """
 import time
-from speedref import wiring
-from speedref.app import menu
-_d = wiring.build()
-_d.step(time.ticks_us())
-_o = dict(menu.merge_settings({})[%r])
-_o.update(%r)
-_d.app.start(%r, time.ticks_us(), _o)
+def _start():
+    from speedref import wiring
+    from speedref.app import menu
+    d = wiring.build()
+    d.step(time.ticks_us())
+    o = dict(menu.merge_settings({})[%r])
+    o.update(%r)
+    d.app.start(%r, time.ticks_us(), o)
+    return d
+_d = _start()
 print('\\x06')
 _d.run(time.ticks_us, time.sleep_ms)
 """

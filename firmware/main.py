@@ -40,10 +40,11 @@ def safe_mode(board):
     return p.value() == 0
 
 
-def run(board):
+def run():
     import time
     from speedref import wiring
-    device = wiring.build(board)
+    device = wiring.build()
+    del wiring  # built: the boot's own modules can leave the heap (wiring.build)
     start = time.ticks_us()
 
     def clean(now):  # a minute without a crash: the crash count starts again
@@ -68,8 +69,11 @@ def main():
     if safe_mode(board):
         Log().emit({"ev": "safe_mode", "msg": "OK held at power-up: app not started, REPL free"})
         return
+    # wiring.build selects the board again; this frame lives as long as the
+    # loop, so it keeps no module that only the boot needs
+    board = boards = None
     try:
-        run(board)
+        run()
     except KeyboardInterrupt:
         print("stopped: at the REPL")  # Ctrl-C from mpremote: no reset
         return

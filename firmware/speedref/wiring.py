@@ -4,6 +4,7 @@
 # reaches up into the app, the loop, storage or the log: this module does.
 import sys
 
+from speedref import forget
 from speedref.hw import boards
 
 
@@ -47,5 +48,11 @@ def build(board=None, root="/data"):
     app = App(store, log, tie_us=tie)
     log.emit({"ev": "boot", "board": board.NAME, "capture": mode, "tie_us": tie,
               "platform": sys.platform, "chip": boards.chip(boards._uname_machine())})
-    return Device(ring, app, log, store=store, display=display, buzzer=buzzer,
-                  capture=capture, console=UsbConsole(), leds=leds)
+    dev = Device(ring, app, log, store=store, display=display, buzzer=buzzer,
+                 capture=capture, console=UsbConsole(), leds=leds)
+    # The boot is over: this module, the board chooser and the board file
+    # (unless the capture uses its mask_from) are not needed again and leave
+    # the heap once the caller lets go of them (main.py does).
+    for name in (__name__, boards.__name__, board.__name__):
+        forget(name)
+    return dev
