@@ -3,48 +3,54 @@
 # show() sends only the pages that changed since the last update, so a
 # verdict line costs a few hundred bytes on the bus, not a whole frame.
 #
-# The power-up sequence is our own (INIT below): micropython-lib's `ssd1306`
+# The power-up sequence is our own (_INIT below): micropython-lib's `ssd1306`
 # driver is not needed, and would keep a second, unused 1 KB frame buffer.
-WIDTH = 128
-HEIGHT = 64
-PAGES = HEIGHT // 8
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):  # type: ignore[misc]  # same as micropython.const
+        return x
 
-# SSD1306 commands (datasheet names)
-SET_CONTRAST = 0x81
-SET_ENTIRE_ON = 0xA4
-SET_NORM_INV = 0xA6
-SET_DISP = 0xAE
-SET_MEM_ADDR = 0x20
-SET_COL_ADDR = 0x21
-SET_PAGE_ADDR = 0x22
-SET_DISP_START_LINE = 0x40
-SET_SEG_REMAP = 0xA0
-SET_MUX_RATIO = 0xA8
-SET_COM_OUT_DIR = 0xC0
-SET_DISP_OFFSET = 0xD3
-SET_COM_PIN_CFG = 0xDA
-SET_DISP_CLK_DIV = 0xD5
-SET_PRECHARGE = 0xD9
-SET_VCOM_DESEL = 0xDB
-SET_CHARGE_PUMP = 0x8D
+WIDTH = const(128)
+HEIGHT = const(64)
+_PAGES = const(HEIGHT // 8)
 
-INIT = (
-    SET_DISP,  # off while configuring
-    SET_MEM_ADDR, 0x00,  # horizontal addressing: pages fill left to right
-    SET_DISP_START_LINE,
-    SET_SEG_REMAP | 0x01,  # column 127 mapped to SEG0
-    SET_MUX_RATIO, HEIGHT - 1,
-    SET_COM_OUT_DIR | 0x08,  # scan from COM[N] to COM0
-    SET_DISP_OFFSET, 0x00,
-    SET_COM_PIN_CFG, 0x12,  # 128x64 panels
-    SET_DISP_CLK_DIV, 0x80,
-    SET_PRECHARGE, 0xF1,  # internal charge pump
-    SET_VCOM_DESEL, 0x30,
-    SET_CONTRAST, 0xFF,
-    SET_ENTIRE_ON,  # output follows RAM
-    SET_NORM_INV,
-    SET_CHARGE_PUMP, 0x14,
-    SET_DISP | 0x01,  # on
+# SSD1306 commands (datasheet names; private consts: no names kept on the heap)
+_SET_CONTRAST = const(0x81)
+_SET_ENTIRE_ON = const(0xA4)
+_SET_NORM_INV = const(0xA6)
+_SET_DISP = const(0xAE)
+_SET_MEM_ADDR = const(0x20)
+_SET_COL_ADDR = const(0x21)
+_SET_PAGE_ADDR = const(0x22)
+_SET_DISP_START_LINE = const(0x40)
+_SET_SEG_REMAP = const(0xA0)
+_SET_MUX_RATIO = const(0xA8)
+_SET_COM_OUT_DIR = const(0xC0)
+_SET_DISP_OFFSET = const(0xD3)
+_SET_COM_PIN_CFG = const(0xDA)
+_SET_DISP_CLK_DIV = const(0xD5)
+_SET_PRECHARGE = const(0xD9)
+_SET_VCOM_DESEL = const(0xDB)
+_SET_CHARGE_PUMP = const(0x8D)
+
+_INIT = (
+    _SET_DISP,  # off while configuring
+    _SET_MEM_ADDR, 0x00,  # horizontal addressing: pages fill left to right
+    _SET_DISP_START_LINE,
+    _SET_SEG_REMAP | 0x01,  # column 127 mapped to SEG0
+    _SET_MUX_RATIO, HEIGHT - 1,
+    _SET_COM_OUT_DIR | 0x08,  # scan from COM[N] to COM0
+    _SET_DISP_OFFSET, 0x00,
+    _SET_COM_PIN_CFG, 0x12,  # 128x64 panels
+    _SET_DISP_CLK_DIV, 0x80,
+    _SET_PRECHARGE, 0xF1,  # internal charge pump
+    _SET_VCOM_DESEL, 0x30,
+    _SET_CONTRAST, 0xFF,
+    _SET_ENTIRE_ON,  # output follows RAM
+    _SET_NORM_INV,
+    _SET_CHARGE_PUMP, 0x14,
+    _SET_DISP | 0x01,  # on
 )
 
 
@@ -56,7 +62,7 @@ class _Raw:
         self.addr = addr
         self.temp = bytearray(2)
         self.write_list = [b"\x40", None]
-        for c in INIT:
+        for c in _INIT:
             self.write_cmd(c)
 
     def write_cmd(self, cmd):
@@ -72,7 +78,7 @@ class _Raw:
 class Display:
     def __init__(self, i2c, addr=0x3C):
         self.drv = _Raw(i2c, addr)
-        self._shown = bytearray(WIDTH * PAGES)  # what the panel holds
+        self._shown = bytearray(WIDTH * _PAGES)  # what the panel holds
         self._sv = memoryview(self._shown)
         self.updates = 0
         self.last_bytes = 0  # bytes on the I2C bus for the last update
@@ -85,7 +91,7 @@ class Display:
         mv = memoryview(buf)
         lo = -1
         hi = -1
-        for p in range(PAGES):
+        for p in range(_PAGES):
             a = p * WIDTH
             if self._force or mv[a:a + WIDTH] != self._sv[a:a + WIDTH]:
                 if lo < 0:
@@ -98,7 +104,7 @@ class Display:
         a = lo * WIDTH
         b = (hi + 1) * WIDTH
         try:
-            for c in (SET_COL_ADDR, 0, WIDTH - 1, SET_PAGE_ADDR, lo, hi):
+            for c in (_SET_COL_ADDR, 0, WIDTH - 1, _SET_PAGE_ADDR, lo, hi):
                 self.drv.write_cmd(c)
             self.drv.write_data(mv[a:b])
         except OSError:
@@ -112,4 +118,4 @@ class Display:
         return sent
 
     def power(self, on):
-        self.drv.write_cmd(SET_DISP | (1 if on else 0))
+        self.drv.write_cmd(_SET_DISP | (1 if on else 0))
