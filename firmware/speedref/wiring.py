@@ -7,6 +7,8 @@ import sys
 from speedref import forget
 from speedref.hw import boards
 
+BOOT_GC_BYTES = 8192  # the boot collects the heap each time this much was allocated (build)
+
 
 def make_log(board):
     """The log on the console: streamed straight out over USB (the Pico's
@@ -22,8 +24,18 @@ def make_log(board):
 
 
 def build(board=None, root="/data"):
-    """Everything the board needs, wired; returns the Device."""
+    """Everything the board needs, wired; returns the Device.
+
+    While it builds, the heap is collected every BOOT_GC_BYTES allocated:
+    the boot makes garbage as it goes (module loading, the settings file,
+    the first frame), and without a collection the long-lived objects land
+    above it, spread through the heap once it is collected, which leaves
+    no room in one piece for a big block later (a saved game's JSON, the
+    log's record lines).  Collected as it goes, they stay packed low."""
+    import gc
     import machine
+    threshold = gc.threshold()
+    gc.threshold(BOOT_GC_BYTES)
     from speedref.app.core import App
     from speedref.device import Device, UsbConsole
     from speedref.hw.buzzer import Buzzer
@@ -55,4 +67,6 @@ def build(board=None, root="/data"):
     # the heap once the caller lets go of them (main.py does).
     for name in (__name__, boards.__name__, board.__name__):
         forget(name)
+    gc.threshold(threshold)
+    gc.collect()
     return dev
