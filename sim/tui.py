@@ -47,14 +47,14 @@ LEGEND = legend_lines()
 
 def pad_names(app):
     """The buttons' names as the table knows them now: P1..P4 for the pads,
-    except in partners, where players change seats (PT-8) and each pad is
-    named by the player sitting at it, as the app keeps the seating
-    (PartnersGame.seats, seat -> player): "P1 (pad 4)" once P1 has moved
-    to pad 4 ("P1: go to pad 4").  A player at their own pad is just "P2"."""
+    except in a game where players change seats (partners, PT-8): its table
+    level keeps the seating (`seats`, seat -> player) and each pad is named
+    by the player sitting at it: "P1 (pad 4)" once P1 has moved to pad 4
+    ("P1: go to pad 4").  A player at their own pad is just "P2"."""
     flow = getattr(app, "flow", None)
-    if flow is None or getattr(flow, "GAME", None) != "partners":
+    seats = getattr(getattr(flow, "game", None), "seats", None)
+    if seats is None:
         return NAMES
-    seats = flow.game.seats
     out = []
     for k in range(4):
         p = seats[k]

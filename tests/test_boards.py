@@ -75,10 +75,10 @@ def test_pico_reads_gpio_in_as_a_small_int_even_with_gpio30_31_high():
 
 def test_hw_imports_nothing_above_it():
     """hw/ is the hardware edge: pin maps, capture, ring, display, buzzer,
-    lights.  It may use speedref.ticks, speedref.tunables (the debounce and
-    the tie windows) and its own modules, never the app, the device loop,
-    storage or the log (the wiring that joins them is speedref/wiring.py).
-    Imports inside functions count too."""
+    lights.  It may use speedref.ticks, speedref.tunables (constants that
+    import nothing) and its own modules, never the app,
+    the device loop, storage or the log (the wiring that joins them is
+    speedref/wiring.py).  Imports inside functions count too."""
     import ast
     from pathlib import Path
     hw = Path(mpyrun.ROOT) / "firmware" / "speedref" / "hw"
