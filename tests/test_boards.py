@@ -12,6 +12,7 @@ def boot(which, tmp_path):
     got = next(l for l in lines if l.startswith("got"))
     boot.i2c_timeout = next(l for l in lines if l.startswith("i2c_timeout")).split()[1]
     boot.log = next(l for l in lines if l.startswith("log ")).split()[1]
+    boot.kept = next(l for l in lines if l.startswith("kept ")).split()[1:]
     return boot_line, got
 
 
@@ -103,3 +104,13 @@ def test_hw_imports_nothing_above_it():
                         not any(name == a or name.startswith(a + ".") for a in allowed):
                     bad.append("%s imports %s" % (path.name, name))
     assert bad == []
+
+
+def test_the_boot_forgets_its_own_modules_once_the_device_is_built(tmp_path):
+    """wiring.build drops itself, the board chooser and the board file from
+    sys.modules: nothing uses them once the device runs, and a .mpy
+    module's code stays in the heap while anything refers to it (main.py
+    keeps none of them either)."""
+    for which in ("esp32", "pico", "pico-irq"):
+        boot(which, tmp_path / which)
+        assert boot.kept == ["-"], (which, boot.kept)

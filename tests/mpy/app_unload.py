@@ -1,5 +1,7 @@
 """Start and abandon each game in turn through the app; print the live heap
-after each return to the menu (after gc.collect)."""
+after each return to the menu (after gc.collect), which of the menu's
+modules were loaded while each game ran, and the screen the next event
+showed after it was abandoned."""
 import gc
 import sys
 from app_rig import Rig
@@ -7,14 +9,27 @@ from speedref.games import IDS
 
 root = sys.argv[1]
 rig = Rig(root)
-out = []
+n = 2 * len(IDS)
+out = [0] * n  # lists made whole first: one that grows would show in the heap
+during = [0] * n  # bit k: MENU[k] was loaded while the game ran
+after = [None] * n  # the screen once an event has followed the abandon
+MENU = ("speedref.app.menu", "speedref.games")
+i = 0
 for rnd in range(2):
     for game in IDS:
         rig.app.start(game, rig.t)
         assert rig.app.flow is not None, game
+        for k in range(len(MENU)):
+            if MENU[k] in sys.modules:
+                during[i] |= 1 << k
         rig.app.abandon()
+        rig.wait(1000)  # a tick: the menu comes back once the event is over
+        after[i] = type(rig.app.screen).__name__
         rig.log.lines.clear()  # the rig keeps every log line; the board prints them
         gc.collect()
-        out.append(gc.mem_alloc())
+        out[i] = gc.mem_alloc()
+        i += 1
 print(" ".join([str(x) for x in out]))
 print("loaded", " ".join(sorted([m for m in sys.modules if m.endswith("_flow")])))
+print("during", " ".join([str(x) for x in during]))
+print("after", " ".join(after))

@@ -3,7 +3,8 @@
     micropython tests/mpy/boards_boot.py esp32|pico|pico-irq ROOT
 
 Prints the boot log line, then presses pads P1 and P2 within one handler
-latency and OK, steps the device, and prints what the input path delivered.
+latency and OK, steps the device, and prints what the input path delivered
+(and which of the boot's own modules the build left loaded).
 """
 import sys
 import time
@@ -18,6 +19,8 @@ boards._uname_machine = lambda: "test"  # the boot line's chip
 if which == "pico-irq":
     board.CAPTURE = "irq"
 dev = wiring.build(board, root=root)
+# the boot's own modules, still loaded once the device is built
+kept = [m for m in ("speedref.wiring", "speedref.hw.boards", board.__name__) if m in sys.modules]
 pads = board.BUTTON_PINS
 got = []
 
@@ -68,3 +71,4 @@ print("log", type(dev.log).__name__)
 print("ring", dev.ring.head, "dropped", dev.ring.dropped)
 print("got", got)
 print("i2c_timeout", dev.display.drv.i2c.timeout)
+print("kept", " ".join(kept) or "-")
