@@ -220,7 +220,6 @@ class App:
         (_flush).  Here the flow's own call may still be running, its code
         in use: a menu loaded now would sit around the game's code, in a
         heap that the game's code then leaves full of holes."""
-        f = self.flow
         self.flow = None
         self._lf = None
         self._lc = 0
