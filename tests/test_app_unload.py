@@ -8,6 +8,8 @@ def test_each_game_unloads_when_it_closes(tmp_path):
     heaps = [int(x) for x in r.stdout.splitlines()[0].split()]
     loaded = r.stdout.splitlines()[1].strip()
     assert loaded == "loaded", "flow modules still loaded after abandon: " + loaded
+    extra = r.stdout.splitlines()[4]
+    assert extra == "extra -", "a closed game left these loaded: " + extra  # the timers, the arbiter ...
     # The first round grows the heap once: strings interned while a module
     # loads (qstrs) are permanent in MicroPython.  Without unloading, the four
     # games' code (about 40 KB on this 64-bit port) would stay too, and the

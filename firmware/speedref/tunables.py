@@ -14,7 +14,10 @@
 # capture, not the loop.
 #
 # Module constants (micropython.const): a user that imports one gets a small
-# int, nothing is allocated when it is read.
+# int, nothing is allocated when it is read.  Users copy them when they are
+# imported (`from speedref.tunables import X`), and nothing reads this
+# module afterwards: the board forgets it once the device is built and when
+# a game closes (wiring.build, App.close), so its names leave the heap.
 try:
     from micropython import const
 except ImportError:  # CPython

@@ -64,8 +64,10 @@ def build(board=None, root="/data"):
                  capture=capture, console=UsbConsole(), leds=leds)
     # The boot is over: this module, the board chooser and the board file
     # (unless the capture uses its mask_from) are not needed again and leave
-    # the heap once the caller lets go of them (main.py does).
-    for name in (__name__, boards.__name__, board.__name__):
+    # the heap once the caller lets go of them (main.py does); so do the
+    # tunables, which every module copies when it is imported (a game's
+    # modules load them again, and forget them with the game: App.close).
+    for name in (__name__, boards.__name__, board.__name__, "speedref.tunables"):
         forget(name)
     gc.threshold(threshold)
     gc.collect()

@@ -1,7 +1,7 @@
 """Start and abandon each game in turn through the app; print the live heap
 after each return to the menu (after gc.collect), which of the menu's
-modules were loaded while each game ran, and the screen the next event
-showed after it was abandoned."""
+modules were loaded while each game ran, the screen the next event
+showed after it was abandoned, and any module a closed game left loaded."""
 import gc
 import sys
 from app_rig import Rig
@@ -14,6 +14,8 @@ out = [0] * n  # lists made whole first: one that grows would show in the heap
 during = [0] * n  # bit k: MENU[k] was loaded while the game ran
 after = [None] * n  # the screen once an event has followed the abandon
 MENU = ("speedref.app.menu", "speedref.games")
+base = tuple(sys.modules)  # what the app loaded at boot
+extra = []  # modules a closed game left loaded
 i = 0
 for rnd in range(2):
     for game in IDS:
@@ -25,6 +27,9 @@ for rnd in range(2):
         rig.app.abandon()
         rig.wait(1000)  # a tick: the menu comes back once the event is over
         after[i] = type(rig.app.screen).__name__
+        for m in sys.modules:
+            if m not in base and m not in extra:
+                extra.append(m)
         rig.log.lines.clear()  # the rig keeps every log line; the board prints them
         gc.collect()
         out[i] = gc.mem_alloc()
@@ -33,3 +38,4 @@ print(" ".join([str(x) for x in out]))
 print("loaded", " ".join(sorted([m for m in sys.modules if m.endswith("_flow")])))
 print("during", " ".join([str(x) for x in during]))
 print("after", " ".join(after))
+print("extra", " ".join(extra) or "-")

@@ -42,10 +42,6 @@ ERROR = (330, 200)      # something refused or went wrong
 
 _SOUND_SLOTS = const(4)
 
-# The hint a game screen with a free line shows: BACK opens the pause menu
-# (Continue, Undo last, Abandon game).  The flows draw it as a literal.
-BACK_HINT = "BACK: undo/quit"
-
 # Pad lights (one LED per pad, bit p of App.lights = pad p).  A verdict
 # lights its winner's pad (both on a tie) steadily, a false start blinks the
 # jumper's pad; either cue lasts LIGHT_US.  BLINK_US is half a blink.
@@ -396,13 +392,15 @@ def flow_class(game):
 
 def game_modules(game):
     """The modules a game's flow brings into the heap: its flow, its table
-    level and the arbiter.  App.close() forgets them, so playing all four
-    games in turn never holds more than one game's code in a 64 KB heap
-    (speedref.forget: only on MicroPython)."""
+    level, and what flows share (the arbiter, the timers, the tunables read
+    as they load).  App.close() forgets them, so playing all four games in
+    turn never holds more than one game's code in a 64 KB heap, and the
+    menu after a game holds what it held at boot (speedref.forget: only on
+    MicroPython)."""
     from speedref import games
     g = games.get(game)
     return (games.module(g.flow, "speedref.app"), games.module(g.engine, "speedref.engine"),
-            "speedref.arbiter")
+            "speedref.arbiter", "speedref.app.timing", "speedref.tunables")
 
 
 class Screen:
