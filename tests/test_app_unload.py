@@ -30,3 +30,19 @@ def test_the_menu_leaves_the_heap_while_a_game_runs_and_comes_back_after(tmp_pat
     after = lines[3].split()[1:]
     assert during and set(during) == {"0"}, lines[2]
     assert after and set(after) == {"Games"}, lines[3]
+
+
+def test_a_screen_shown_after_close_in_the_same_event_stays(tmp_path):
+    """close() brings the game list back once the event is over, unless the
+    same event showed something else after it (a message)."""
+    from app_rig import Rig
+    rig = Rig(str(tmp_path))
+    rig.app.start("speed", rig.t)
+    rig.app.close()
+    rig.app.message("a note")
+    rig.wait(1000)
+    assert rig.screen_name() == "Message"
+    rig.app.start("speed", rig.t)
+    rig.app.close()
+    rig.wait(1000)
+    assert rig.screen_name() == "Games"
