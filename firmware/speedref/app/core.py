@@ -171,6 +171,7 @@ class App:
     def show(self, screen):
         self.screen = screen
         self._redraw = True
+        self._to_menu = False  # a screen shown after close() stays
 
     def emit(self, obj):
         """One JSON line on the USB log."""
@@ -222,8 +223,8 @@ class App:
         for name in self._mods:
             forget(name)
         self._mods = ()
-        self._to_menu = True
         self.show(Screen())  # nothing, until the menu is back
+        self._to_menu = True
 
     def abandon(self):
         f = self.flow
