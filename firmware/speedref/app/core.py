@@ -269,7 +269,6 @@ class App:
 
     def _run(self, game, opts, now_us, state, seq=None):
         from speedref import games
-        self._to_menu = False  # a game closed outside an event: no menu in between
         gc.collect()  # one compact heap before the game's modules load (fragmentation)
         try:
             cls = flow_class(game)
@@ -348,7 +347,6 @@ class App:
 
     def _flush(self):
         if self._to_menu:
-            self._to_menu = False
             gc.collect()  # the closed game's code and state leave room for the menu's
             from speedref.app import menu
             self.show(menu.Games(self))
