@@ -14,7 +14,13 @@ import json
 from speedref.log import Log
 from speedref.ticks import ticks_add, ticks_diff
 
-DROPPED_EVS = 8  # the evs of dropped lines an overflow report names
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):  # type: ignore[misc]  # same as micropython.const
+        return x
+
+_DROPPED_EVS = const(8)  # the evs of dropped lines an overflow report names
 
 
 class Spool(io.IOBase):
@@ -32,10 +38,10 @@ class Spool(io.IOBase):
     (CPython's into anything with write()).  Its drain() is not IOBase's
     flush(), which CPython calls when the object is collected.
 
-    A line is written into the ring (json.dump streams into write()) and
-    counts only when it is whole (end_line()): the port never gets part of
-    a line that did not fit.  A line that does not fit in what is free is
-    dropped whole and counted in `dropped` / `dropped_bytes`."""
+    put(obj) streams a line into the ring (json.dump calls write() with
+    short pieces) and queues it only when it is whole: the port never gets
+    part of a line that did not fit.  A line that does not fit in what is
+    free is dropped whole and counted in `dropped` / `dropped_bytes`."""
 
     def __init__(self, port, size=8192, pass_bytes=64, baud=None, fifo=0):
         self.port = port
@@ -49,19 +55,28 @@ class Spool(io.IOBase):
         self._over = False  # the line being written does not fit: dropped
         self.dropped = 0  # lines dropped since the owner last reported them
         self.dropped_bytes = 0
-        self.sent = 0  # bytes the port took, in all
-        self.last_pass = 0  # bytes the last pump() wrote
         self._byte_us = (10000000 + baud - 1) // baud if baud else 0  # rounded up
         self._fifo = fifo
         self._empty_at = None  # when the modelled FIFO is empty (ticks_us)
 
-    # -- the line being written (json.dump calls write with short pieces) --
-    def begin_line(self):
+    def put(self, obj):
+        """Queue obj as one JSON line (True), or count it dropped (False)."""
         self._w = 0
         self._over = False
+        json.dump(obj, self)
+        self.write(b"\n")
+        w = self._w
+        self._w = 0
+        if self._over:
+            self.dropped += 1
+            self.dropped_bytes += w
+            return False
+        self.n += w
+        return True
 
     def write(self, b):
-        if isinstance(b, str):  # CPython's json writes str pieces
+        # json.dump's pieces of the line being put (CPython's are str)
+        if isinstance(b, str):
             b = b.encode()
         m = len(b)
         if self._over or self.n + self._w + m > self.size:
@@ -81,80 +96,54 @@ class Spool(io.IOBase):
         self._w += m
         return m
 
-    def end_line(self):
-        """The line is whole: queue it (True), or count it dropped (False)."""
-        w = self._w
-        self._w = 0
-        if self._over:
-            self._over = False
-            self.dropped += 1
-            self.dropped_bytes += w
-            return False
-        self.n += w
-        return True
-
-    # -- the port side --
-    def room(self, now_us):
-        """Bytes the port can take now without waiting (pass_bytes at most)."""
-        k = self.pass_bytes
+    def pump(self, now_us):
+        """One loop pass: write whole lines, as many bytes as the port can
+        take now without waiting, pass_bytes at most.  Returns the bytes
+        written."""
+        # Every pass, even with nothing queued: an emptied FIFO is
+        # forgotten at once (an instant kept for long would come round
+        # again as the ticks wrap).
+        budget = self.pass_bytes
         e = self._empty_at
         if e is not None:
             left = ticks_diff(e, now_us)
             if left <= 0 or left > self._fifo * self._byte_us:
-                # empty by now (forgotten at once: an instant kept for long
-                # would come round again as the ticks wrap)
-                self._empty_at = None
+                self._empty_at = None  # empty by now
             else:
                 free = self._fifo - (left + self._byte_us - 1) // self._byte_us
-                if free < k:
-                    k = free if free > 0 else 0
-        return k
-
-    def pump(self, now_us):
-        """One loop pass: write at most room(now_us) bytes of whole lines.
-        Returns the bytes written."""
-        budget = self.room(now_us)  # every pass: it also forgets an emptied FIFO
-        if not self.n:
-            budget = 0
+                if free < budget:
+                    budget = free if free > 0 else 0
         done = 0
         while budget and self.n:
-            k = self.n
-            if k > budget:
-                k = budget
-            if k > self.size - self.head:
-                k = self.size - self.head  # up to the ring's end; the rest next loop
-            w = self.port.write(self._mv[self.head:self.head + k]) or 0
-            self._took(w)
+            k = self.n if self.n < budget else budget
+            w = self._send(k)
             done += w
             if w < k:
                 break  # the port is full: try again next pass
             budget -= w
         if done and self._byte_us:
             e = self._empty_at
-            if e is None:
-                e = now_us
-            self._empty_at = ticks_add(e, done * self._byte_us)
-        self.last_pass = done
+            self._empty_at = ticks_add(now_us if e is None else e, done * self._byte_us)
         return done
 
-    def _took(self, w):
+    def _send(self, k):
+        # Offer the port up to k queued bytes, up to the ring's end (the rest
+        # goes next time); returns how many it took.
+        if k > self.size - self.head:
+            k = self.size - self.head
+        w = self.port.write(self._mv[self.head:self.head + k]) or 0
         self.head += w
         if self.head >= self.size:
             self.head -= self.size
         self.n -= w
-        self.sent += w
+        return w
 
     def drain(self, tries=100000):
         """Everything queued, now, however long the port takes (the loop is
         stopping: a crash line must not land inside a half-sent line)."""
         while self.n and tries:
-            k = self.size - self.head
-            if k > self.n:
-                k = self.n
-            w = self.port.write(self._mv[self.head:self.head + k]) or 0
-            if not w:
+            if not self._send(self.n):
                 tries -= 1
-            self._took(w)
         self._empty_at = None
 
 
@@ -162,7 +151,7 @@ class SpoolLog(Log):
     """A Log whose lines wait in a Spool: the device loop calls pump(now_us)
     every pass.  A line the spool has no room for is dropped whole; once the
     spool has drained, one error line ("log_dropped") says how many lines
-    and bytes were lost and names their evs (the first DROPPED_EVS)."""
+    and bytes were lost and names their evs (the first _DROPPED_EVS)."""
 
     def __init__(self, spool):
         super().__init__(stream=spool)
@@ -170,13 +159,9 @@ class SpoolLog(Log):
         self._dropped_evs = []
 
     def _put(self, obj):
-        sp = self.spool
-        sp.begin_line()
-        json.dump(obj, sp)
-        sp.write(b"\n")
-        if sp.end_line():
+        if self.spool.put(obj):
             self.lines += 1
-        elif len(self._dropped_evs) < DROPPED_EVS:
+        elif len(self._dropped_evs) < _DROPPED_EVS:
             self._dropped_evs.append(obj["ev"])
 
     def pump(self, now_us):
