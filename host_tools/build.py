@@ -5,6 +5,7 @@ tool.  `main.py`, `boot.py` and `manifest.py` stay as source: MicroPython runs
 main.py/boot.py only as .py, and manifest.py is read by the freezing build.
 """
 import argparse
+import ast
 import os
 import re
 import shutil
@@ -35,6 +36,40 @@ def firmware_sources(root=FIRMWARE):
         for f in sorted(filenames):
             if f.endswith(".py"):
                 out.append(Path(dirpath, f).relative_to(root))
+    return out
+
+
+def module_name(rel):
+    """"speedref.app.core" for speedref/app/core.py (relative to firmware/)."""
+    parts = list(Path(rel).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(rel, root=FIRMWARE):
+    """Every module firmware file `rel` imports, as absolute names, imports
+    inside functions too.  The firmware imports its own modules relatively
+    (`from ..ticks import ticks_diff`), as micropython-lib's packages do: a
+    .mpy file stores each module name it imports, and "ticks" is shorter
+    than "speedref.ticks" in every file.  `from . import ui` in
+    speedref/app/core.py gives "speedref.app" and "speedref.app.ui" (a name
+    imported from a package may be a module of it)."""
+    rel = Path(rel)
+    me = module_name(rel)
+    package = me if rel.name == "__init__.py" else me.rpartition(".")[0]
+    out = []
+    path = Path(root) / rel
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            out.extend(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # `..` is the package above this one's
+                parts = package.split(".")
+                base = ".".join(parts[:len(parts) + 1 - node.level] + ([base] if base else []))
+            out.append(base)
+            out.extend(base + "." + a.name for a in node.names)
     return out
 
 

@@ -38,7 +38,7 @@ BOARD_ARCH = {"pico": "armv6m", "esp32": "xtensawin"}
 MIN_VERSION = (1, 20, 0)
 DEFAULT_DEPS = []  # without a package.json: no micropython-lib packages
 # Files under firmware/ that never go to the board: the freezing manifest and
-# the card-level game models (simulator and tests only; the app never imports them).
+# package.json (the card level never goes either: card_level()).
 NOT_ON_BOARD_NAMES = {"manifest.py", "package.json"}
 # Room left for the filesystem's own blocks and the saved games.
 FLASH_MARGIN = 16 * 1024
@@ -128,14 +128,33 @@ def check_board(info, ours, board=None):
     return arch
 
 
+def card_level(sources, root):
+    """The card level among firmware `sources`: the `*_play` game models
+    (full play with real cards, for the simulator's computer players and the
+    tests) and the modules nothing but they import (the deck, the seeded
+    shuffle).  The referee app never imports any of them."""
+    card = set(rel for rel in sources if rel.stem.endswith("_play"))
+    users = {}  # module name -> the files that import it
+    for rel in sources:
+        for name in build.imports(rel, root):
+            users.setdefault(name, set()).add(rel)
+    grew = True
+    while grew:
+        grew = False
+        for rel in sources:
+            by = users.get(build.module_name(rel))
+            # a package's __init__ goes wherever the package's modules go
+            if rel not in card and rel.name != "__init__.py" and by and by <= card:
+                card.add(rel)
+                grew = True
+    return card
+
+
 def firmware_files(root):
     """firmware/ files that go to the board, relative paths (sorted)."""
-    out = []
-    for rel in build.firmware_sources(root):
-        if rel.name in NOT_ON_BOARD_NAMES or rel.stem.endswith("_play"):
-            continue
-        out.append(rel)
-    return out
+    sources = [rel for rel in build.firmware_sources(root) if rel.name not in NOT_ON_BOARD_NAMES]
+    card = card_level([rel for rel in sources if rel.suffix == ".py"], root)
+    return [rel for rel in sources if rel not in card]
 
 
 def deps_of(root):

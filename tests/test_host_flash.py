@@ -99,10 +99,10 @@ def test_mpy_built_by_flash_load_in_micropython_unix_port(tmp_path):
                       "tricks": [4, 3, 3, 3]}]}
     code = (
         "import json\n"
-        "from speedref.engine import records, partners, speed, speedrun, rng, cards\n"
+        "from speedref.engine import records, partners, speed, speedrun, spit\n"
         "from speedref.hw import ring\n"
         "import speedref.ticks\n"
-        "for m in (records, partners, speed, speedrun, rng, cards, ring, speedref.ticks):\n"
+        "for m in (records, partners, speed, speedrun, spit, ring, speedref.ticks):\n"
         "    assert m.__file__.endswith('.mpy'), m.__file__\n"
         "    assert m.__file__.startswith(%r), m.__file__\n"
         "print(json.dumps(records.summary(json.loads(%r))))\n" % (str(out), json.dumps(rec)))
@@ -236,3 +236,37 @@ def test_probe_script_runs_under_micropython_and_hashes_files(tmp_path):
     major, sub, arch = flash.decode_mpy(info["mpy"])
     assert (major, sub) == build.mpy_cross_version() and arch == "x64"
     assert info["version"][:2] >= [1, 20] and isinstance(info["free"], int)
+
+
+def test_the_card_level_and_what_only_it_imports_stay_on_the_laptop(tmp_path):
+    fw = tiny_firmware(tmp_path)
+    engine = fw / "speedref" / "engine"
+    (engine / "speed_play.py").write_text("from . import deck\nfrom .shared import X\n")
+    (engine / "deck.py").write_text("from .shuffle import mix\n")   # only the card level uses it
+    (engine / "shuffle.py").write_text("def mix(x):\n    return x\n")  # ... and this only deck
+    (engine / "shared.py").write_text("X = 1\n")
+    (engine / "speed.py").write_text("from .shared import X\n")     # the app's side uses it too
+    on_board = [str(p) for p in flash.firmware_files(fw)]
+    assert on_board == ["main.py", "speedref/__init__.py", "speedref/engine/__init__.py",
+                        "speedref/engine/shared.py", "speedref/engine/speed.py"]
+
+
+def test_what_goes_to_the_board_imports_only_what_goes_to_the_board():
+    """Every speedref module a board file imports (in any function) is on
+    the board; the card level stays off it, and so do the deck and the seeded
+    shuffle, which only the card level uses."""
+    from host_tools.build import FIRMWARE, imports, module_name
+    on_board = flash.firmware_files(FIRMWARE)
+    names = set(module_name(rel) for rel in on_board if rel.suffix == ".py")
+    modules = set(module_name(rel) for rel in build.firmware_sources(FIRMWARE))
+    missing = set()
+    for rel in on_board:
+        if rel.suffix == ".py":
+            for name in imports(rel):  # "speedref.app.ui", or a name in it: "speedref.ticks.ticks_diff"
+                if name in modules and name not in names:
+                    missing.add((str(rel), name))
+    assert missing == set()
+    off = sorted(str(rel) for rel in build.firmware_sources(FIRMWARE) if rel not in on_board)
+    assert off == ["manifest.py", "speedref/engine/cards.py", "speedref/engine/partners_play.py",
+                   "speedref/engine/rng.py", "speedref/engine/speed_play.py",
+                   "speedref/engine/speedrun_play.py", "speedref/engine/spit_play.py"]

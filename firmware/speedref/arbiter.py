@@ -6,7 +6,7 @@
 #
 # Times are ticks_us values and are compared only with ticks_diff, because
 # they wrap at 2**30 on a 32-bit board (about every 17.9 minutes).
-from speedref.ticks import ticks_diff
+from .ticks import ticks_diff
 
 MAX_SEATS = 4
 MAX_WINDOW_US = 50000  # the issue allows a tie window of 0..50 ms

@@ -20,8 +20,8 @@
 import json
 from array import array
 
-from speedref.inputs import Inputs
-from speedref.ticks import ticks_diff
+from .inputs import Inputs
+from .ticks import ticks_diff
 
 BATCH = 32  # ring events handled per drain (the ring is drained until empty)
 # The loop's pace: a pass every ~1 ms while anything happens (a button, a

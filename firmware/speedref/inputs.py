@@ -24,8 +24,8 @@
 # A button held for stuck_us (default one minute: a jammed pad, a cup on it)
 # is reported once through on_stuck(button, held_us) and not again until it
 # is released.  Nothing here allocates per event: lists of small ints only.
-from speedref.ticks import ticks_diff
-from speedref.tunables import BOUNCE_US
+from .ticks import ticks_diff
+from .tunables import BOUNCE_US
 
 BUTTONS = 8  # 0..3 pads P1..P4, 4 UP, 5 DOWN, 6 OK, 7 BACK
 STUCK_US = 60000000

@@ -11,14 +11,10 @@
 import io
 import json
 
-from speedref.log import Log
-from speedref.ticks import ticks_add, ticks_diff
+from .log import Log
+from .ticks import ticks_add, ticks_diff
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]  # same as micropython.const
-        return x
+from micropython import const
 
 _DROPPED_EVS = const(8)  # the evs of dropped lines an overflow report names
 

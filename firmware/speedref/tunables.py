@@ -15,14 +15,10 @@
 #
 # Module constants (micropython.const): a user that imports one gets a small
 # int, nothing is allocated when it is read.  Users copy them when they are
-# imported (`from speedref.tunables import X`), and nothing reads this
+# imported (`from ..tunables import X`), and nothing reads this
 # module afterwards: the board forgets it once the device is built and when
 # a game closes (wiring.build, App.close), so its names leave the heap.
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]  # same as micropython.const
-        return x
+from micropython import const
 
 # ---- the nav keys ------------------------------------------------------------
 # OK held this long is BACK, for boards without a BACK button, so OK acts

@@ -4,8 +4,8 @@
 # reaches up into the app, the loop, storage or the log: this module does.
 import sys
 
-from speedref import forget
-from speedref.hw import boards
+from . import forget
+from .hw import boards
 
 BOOT_GC_BYTES = 8192  # the boot collects the heap each time this much was allocated (build)
 
@@ -16,9 +16,9 @@ def make_log(board):
     when the board says its console is a slow UART (LOG_QUEUE)."""
     size = getattr(board, "LOG_QUEUE", 0)
     if not size:
-        from speedref.log import Log
+        from .log import Log
         return Log()
-    from speedref.spool import Spool, SpoolLog
+    from .spool import Spool, SpoolLog
     port = getattr(sys.stdout, "buffer", sys.stdout)  # bytes out, no text layer
     return SpoolLog(Spool(port, size, board.LOG_PASS_BYTES, board.LOG_BAUD, board.LOG_FIFO))
 
@@ -36,12 +36,12 @@ def build(board=None, root="/data"):
     import machine
     threshold = gc.threshold()
     gc.threshold(BOOT_GC_BYTES)
-    from speedref.app.core import App
-    from speedref.device import Device, UsbConsole
-    from speedref.hw.buzzer import Buzzer
-    from speedref.hw.display import Display
-    from speedref.hw.ring import EventRing
-    from speedref.storage import Store
+    from .app.core import App
+    from .device import Device, UsbConsole
+    from .hw.buzzer import Buzzer
+    from .hw.display import Display
+    from .hw.ring import EventRing
+    from .storage import Store
     board = board or boards.select()
     log = make_log(board)
     ring = EventRing(64, machine.disable_irq, machine.enable_irq)
@@ -52,7 +52,7 @@ def build(board=None, root="/data"):
     buzzer = Buzzer(machine.PWM(machine.Pin(board.BUZZER_PIN)))
     leds = None
     if getattr(board, "PAD_LED_PINS", None):
-        from speedref.hw import leds as padleds
+        from .hw import leds as padleds
         leds = padleds.make(machine, board.PAD_LED_PINS)
     store = Store(root)
     capture, mode = boards.make_capture(board, ring, machine)  # the ring holds any early press

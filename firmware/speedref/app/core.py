@@ -9,17 +9,13 @@
 # so every flow gets undo and abandon the same way and no screen is a dead end.
 import gc
 import framebuf
-from speedref import forget
-from speedref.ticks import ticks_diff
-from speedref.engine.errors import RuleError
-from speedref.app import ui
-from speedref.tunables import LONG_OK_US, LIGHT_US, BLINK_US, TIE_DEFAULT_US
+from .. import forget
+from ..ticks import ticks_diff
+from ..engine.errors import RuleError
+from . import ui
+from ..tunables import LONG_OK_US, LIGHT_US, BLINK_US, TIE_DEFAULT_US
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 PADS = const(4)  # buttons 0..3 are the players' pads P1..P4
 UP = const(4)
@@ -79,7 +75,7 @@ class App:
         self._lt = 0     # when the cue began
         self._to_menu = False  # the menu comes back once this event is over
         self._mods = ()  # the running game's modules (game_modules)
-        from speedref.app import menu
+        from . import menu
         self.settings = menu.merge_settings(self._load_settings())
         saved, problem = self._load_game()
         sp = getattr(store, "settings_problem", None)
@@ -268,7 +264,7 @@ class App:
             return None
 
     def _run(self, game, opts, now_us, state, seq=None):
-        from speedref import games
+        from .. import games
         gc.collect()  # one compact heap before the game's modules load (fragmentation)
         try:
             cls = flow_class(game)
@@ -348,7 +344,7 @@ class App:
     def _flush(self):
         if self._to_menu:
             gc.collect()  # the closed game's code and state leave room for the menu's
-            from speedref.app import menu
+            from . import menu
             self.show(menu.Games(self))
         if self._redraw:
             self._redraw = False
@@ -385,7 +381,7 @@ def flow_class(game):
     """Import a game's flow (and so its engine) only when that game starts.
     games.UnknownGame for no such game, games.MissingGame when its flow is not
     on this device."""
-    from speedref import games
+    from .. import games
     return games.load(games.get(game).flow, "speedref.app")
 
 
@@ -396,7 +392,7 @@ def game_modules(game):
     turn never holds more than one game's code in a 64 KB heap, and the
     menu after a game holds what it held at boot (speedref.forget: only on
     MicroPython)."""
-    from speedref import games
+    from .. import games
     g = games.get(game)
     return (games.module(g.flow, "speedref.app"), games.module(g.engine, "speedref.engine"),
             "speedref.arbiter", "speedref.app.timing", "speedref.tunables")

@@ -1,9 +1,9 @@
 # The menu: offer to resume a saved game at boot, choose a game, set its
 # options.  The options last used are remembered (saved only when changed:
 # every save is a flash write).
-from speedref.app import ui
-from speedref.app.core import Screen, UP, DOWN, OK, CLICK
-from speedref import games
+from . import ui
+from .core import Screen, UP, DOWN, OK, CLICK
+from .. import games
 
 # Each game's options (key, label, allowed values in the order OK steps
 # through them: ascending, BACK steps back) and their defaults are its entry

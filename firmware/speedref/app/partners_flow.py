@@ -28,16 +28,12 @@
 # finished hand (back to its 13th trick).  A trick or a hand is taken back
 # by replaying the entries through the engine (as a resume does); the
 # contract by the engine's undo.  State is saved at hand boundaries.
-from speedref.engine import partners
-from speedref.engine.errors import RuleError
-from speedref.app import ui
-from speedref.app.core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
+from ..engine import partners
+from ..engine.errors import RuleError
+from . import ui
+from .core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]  # same as micropython.const
-        return x
+from micropython import const
 
 DEALER = const(0)
 BID = const(1)

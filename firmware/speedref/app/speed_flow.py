@@ -25,19 +25,15 @@
 # count, or the whole previous deal.  Within a deal the entries are kept as
 # a short code string and the deal is rebuilt from it, so undo uses only the
 # engine's public API.  State is saved to flash at every deal boundary.
-from speedref.ticks import ticks_diff
-from speedref.engine import speed
-from speedref.arbiter import Race
-from speedref.app import ui
-from speedref.app.timing import Countdown, PadHold, OFF
-from speedref.app.core import UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR
-from speedref.tunables import SPEED_HOLD_US, CLAIM_WAIT_US
+from ..ticks import ticks_diff
+from ..engine import speed
+from ..arbiter import Race
+from . import ui
+from .timing import Countdown, PadHold, OFF
+from .core import UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR
+from ..tunables import SPEED_HOLD_US, CLAIM_WAIT_US
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 LAYOUT = const(0)
 READY = const(1)

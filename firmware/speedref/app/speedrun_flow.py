@@ -31,17 +31,13 @@
 # rebuilt from them through the engine's public API, so it is checked by the
 # same rules and undo works across a power cut.  Saved at every hand boundary.
 import gc
-from speedref.engine import speedrun
-from speedref.app import ui
-from speedref.app.timing import PadHold
-from speedref.app.core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
-from speedref.tunables import SPEEDRUN_HOLD_US
+from ..engine import speedrun
+from . import ui
+from .timing import PadHold
+from .core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
+from ..tunables import SPEEDRUN_HOLD_US
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 HAND = const(0)
 TRUMP = const(1)

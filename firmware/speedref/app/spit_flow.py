@@ -38,20 +38,16 @@
 #   a/b that player won the slap          B blocked round
 # State is saved when a round has ended (the slap verdict cannot be played
 # again) and after its relayout count, and at the start of a game.
-from speedref.ticks import ticks_diff, ticks_add
-from speedref.engine import spit
-from speedref.engine.errors import RuleError
-from speedref.arbiter import Race, FALSE_START, COUNTED
-from speedref.app import ui
-from speedref.app.timing import Countdown, PadHold, OFF
-from speedref.app.core import UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
-from speedref.tunables import SPIT_HOLD_US, SLAP_WAIT_US, REPEAT_US, REPEAT_EVERY_US
+from ..ticks import ticks_diff, ticks_add
+from ..engine import spit
+from ..engine.errors import RuleError
+from ..arbiter import Race, FALSE_START, COUNTED
+from . import ui
+from .timing import Countdown, PadHold, OFF
+from .core import UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
+from ..tunables import SPIT_HOLD_US, SLAP_WAIT_US, REPEAT_US, REPEAT_EVERY_US
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]  # same as micropython.const
-        return x
+from micropython import const
 
 LAYOUT = const(0)
 READY = const(1)

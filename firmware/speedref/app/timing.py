@@ -10,15 +10,11 @@
 # They never read a clock and compare times only with ticks_diff (ticks wrap
 # at 2**30 on a board).  Nothing here allocates after __init__, so a flow may
 # call them from its press handler (tests/test_app_*_mpy.py, heap_lock).
-from speedref.ticks import ticks_diff, ticks_add
-from speedref.app.core import COUNT
-from speedref.tunables import COUNT_STEP_US, COUNT_GO_US, FOUL_US
+from ..ticks import ticks_diff, ticks_add
+from .core import COUNT
+from ..tunables import COUNT_STEP_US, COUNT_GO_US, FOUL_US
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 OFF = const(5)  # Countdown.cue of a countdown called off by a false start
 

@@ -2,11 +2,7 @@
 #   standard deck: suits 0..3 = clubs, diamonds, hearts, spades; ranks 1..13 (A=1 .. K=13)
 #   jokers:        0x40 and 0x41 (suit 4)
 #   Speed Run:     suits 0..3 = earthworms, raccoons, geckos, gorillas; ranks 1..10
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 JOKER = const(0x40)
 STD_SUITS = "CDHS"

@@ -41,7 +41,7 @@ API (all indices are PLAYER indices into `players`, except where "seat" is said)
 
 Every illegal entry raises RuleError and leaves the game unchanged.
 """
-from speedref.engine.errors import RuleError, is_int
+from .errors import RuleError, is_int
 
 # Trump names in suit order (cards.py suits 0..3), then notrump (index 4).
 TRUMPS = ("clubs", "diamonds", "hearts", "spades", "notrump")

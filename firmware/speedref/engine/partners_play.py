@@ -28,17 +28,13 @@ The Engine API of every card-level game (docs/architecture.md):
 Actions: DEAL (chance), PASS, bid_action(number, trump_index), PARTNER + player,
 or a card (cards.py int).
 """
-from speedref.engine import CHANCE, TERMINAL
-from speedref.engine import cards
-from speedref.engine.errors import RuleError, is_int
-from speedref.engine.partners import MIN_BID, TRICKS, TRUMPS, PartnersGame
-from speedref.engine.rng import Rng
+from . import CHANCE, TERMINAL
+from . import cards
+from .errors import RuleError, is_int
+from .partners import MIN_BID, TRICKS, TRUMPS, PartnersGame
+from .rng import Rng
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 # Action numbers: cards are 17..61, so the other actions sit above them.
 PASS = const(64)

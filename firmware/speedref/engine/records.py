@@ -17,8 +17,8 @@
 #   tiebreak       str: what decided the winner, for a person to read
 #   rows()         [(label, [cell str per player], [running total per player])]
 #   to_record()    the canonical record (replay(r).to_record() == r, normalised)
-from speedref.engine.errors import RuleError
-from speedref import games
+from .errors import RuleError
+from .. import games
 
 
 def game_module(name):

@@ -39,7 +39,7 @@ API
     .winners(), .tiebreak, .rows(), .to_record()
   replay(record) -> SpeedMatch    (records.replay dispatches here)
 """
-from speedref.engine.errors import RuleError, is_int, is_names
+from .errors import RuleError, is_int, is_names
 
 LAYOUTS = ("pagat", "classic")
 DEFAULT_TARGET = 25

@@ -21,12 +21,12 @@ The Engine API of every card-level game (docs/architecture.md):
 Actions: play_action(pile, card) = pile * 256 + card (pile 0 or 1), DRAW, STUCK,
 READY, SLAP, DEAL.  Times are the simulation's microseconds, compared with ticks_diff.
 """
-from speedref.engine import CHANCE, SIMULTANEOUS, TERMINAL
-from speedref.engine import cards as C
-from speedref.engine.errors import RuleError
-from speedref.engine.rng import Rng
-from speedref.engine.speed import cards_per_player, check_options, reserve_size
-from speedref.ticks import ticks_diff
+from . import CHANCE, SIMULTANEOUS, TERMINAL
+from . import cards as C
+from .errors import RuleError
+from .rng import Rng
+from .speed import cards_per_player, check_options, reserve_size
+from ..ticks import ticks_diff
 
 RACE_US = 150000  # SP-13: nobody reacts to a new top card faster than this
 READY = 0x300

@@ -33,13 +33,9 @@ dicts and lists: the record's dicts are built only when asked for
 (hand(), to_record()).  The hand being played keeps its entries as a list of
 small ints (no allocation per entry beyond the list's growth).
 """
-from speedref.engine.errors import RuleError, is_int, is_names
+from .errors import RuleError, is_int, is_names
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 HANDS = {"short": 6, "medium": 9, "long": 12}
 TRUMPS = ("earthworms", "raccoons", "geckos", "gorillas", "none")

@@ -24,17 +24,13 @@ Actions: a card (suit*16 + rank) | TRUMP + i (TRUMPS[i]) | RANK + i (RANKINGS[i]
 | CONTRACT + i (NORMAL[i]; CONTRACT + 9 is Pass) | REDO + i (Redo naming
 NORMAL[i]) | REVEAL (turn your contract face up, on your turn) | DEAL (chance).
 """
-from speedref.engine import CHANCE, TERMINAL
-from speedref.engine import cards
-from speedref.engine.errors import RuleError
-from speedref.engine.rng import Rng
-from speedref.engine.speedrun import (SpeedRunGame, TRUMPS, RANKINGS, NORMAL, direction)
+from . import CHANCE, TERMINAL
+from . import cards
+from .errors import RuleError
+from .rng import Rng
+from .speedrun import (SpeedRunGame, TRUMPS, RANKINGS, NORMAL, direction)
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from micropython import const
 
 TRUMP = const(64)
 RANK = const(72)

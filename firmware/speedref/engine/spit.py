@@ -56,14 +56,10 @@ Record: {"game": "spit", "players": [2 names],
 A record holds no restarts: replay restarts as often as the round's end needs
 (none before a slap, until the winner has no spit cards, until nobody has any).
 """
-from speedref.engine.errors import RuleError, is_int, is_names
-from speedref.ticks import ticks_add, ticks_diff
+from .errors import RuleError, is_int, is_names
+from ..ticks import ticks_add, ticks_diff
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]  # same as micropython.const
-        return x
+from micropython import const
 
 DECK = 52
 LAYOUT = 15  # five stock piles of 1, 2, 3, 4 and 5 cards

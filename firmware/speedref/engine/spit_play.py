@@ -22,13 +22,13 @@ Actions: play_action(stock_pile, centre) = centre * 8 + stock_pile, turn_action(
 move_action(i, j), SPIT, slap_action(centre), DEAL.  Stock piles 0..4, centre piles
 0..1 (centre pile p is on player p's side).
 """
-from speedref.engine import CHANCE, SIMULTANEOUS, TERMINAL
-from speedref.engine import cards as C
-from speedref.engine.errors import RuleError
-from speedref.engine.rng import Rng
-from speedref.engine.speed_play import RACE_US, fits
-from speedref.engine.spit import centre_piles
-from speedref.ticks import ticks_diff
+from . import CHANCE, SIMULTANEOUS, TERMINAL
+from . import cards as C
+from .errors import RuleError
+from .rng import Rng
+from .speed_play import RACE_US, fits
+from .spit import centre_piles
+from ..ticks import ticks_diff
 
 SPIT = 0x80
 _TURN = 0x20

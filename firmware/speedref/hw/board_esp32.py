@@ -5,7 +5,7 @@
 # Avoided: strapping pins 0, 2, 5, 12, 15 (a pull-up on GPIO12 at reset
 # selects 1.8 V flash), 6..11 (SPI flash) and 34..39 (input only, no
 # internal pull-ups).
-from speedref.tunables import TIE_ESP32_IRQ_US
+from ..tunables import TIE_ESP32_IRQ_US
 
 NAME = "esp32"
 PLATFORM = "esp32"

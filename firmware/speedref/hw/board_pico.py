@@ -5,7 +5,7 @@
 #  - one shift turns the SIO input register into the button mask (the pin
 #    interrupt path, when the PIO cannot start).
 # GP23, GP24, GP25 and GP29 are avoided: the Pico W's radio uses them.
-from speedref.tunables import TIE_PIO_US, TIE_RP2_IRQ_US
+from ..tunables import TIE_PIO_US, TIE_RP2_IRQ_US
 
 NAME = "pico"
 PLATFORM = "rp2"

@@ -33,9 +33,9 @@ def select(machine=None):
     m = machine or _uname_machine()
     c = chip(m)
     if c in PICO_CHIPS:
-        from speedref.hw import board_pico as board
+        from . import board_pico as board
     elif c in ESP32_CHIPS:
-        from speedref.hw import board_esp32 as board
+        from . import board_esp32 as board
     else:
         raise UnknownBoard("no board file for %r (chip %r): speedref runs on RP2040, "
                            "RP2350 and the original ESP32; add one in speedref/hw" % (m, c))
@@ -54,7 +54,7 @@ def make_capture(board, ring, machine, mode=None):
     mode = mode or board.CAPTURE
     if mode == "pio":
         try:
-            from speedref.hw.pio_capture import PioCapture
+            from .pio_capture import PioCapture
             pins = board.BUTTON_PINS
             if tuple(pins) != tuple(range(pins[0], pins[0] + len(pins))):
                 raise ValueError("the PIO capture needs the buttons on consecutive pins")
@@ -70,7 +70,7 @@ def make_capture(board, ring, machine, mode=None):
 
 def _irq_capture(board, ring, machine):
     import time
-    from speedref.hw.capture import Capture
+    from .capture import Capture
     Pin = machine.Pin
     pins = [Pin(n, Pin.IN, Pin.PULL_UP) for n in board.BUTTON_PINS]
     schedule = None

@@ -1,6 +1,6 @@
 # A piezo buzzer on PWM that never blocks: cues wait in a small queue and
 # the device loop's now_us decides when a tone ends and the next starts.
-from speedref.ticks import ticks_add, ticks_diff
+from ..ticks import ticks_add, ticks_diff
 
 QUEUE = 8  # cues waiting; more are dropped (a beep late is worse than none)
 DUTY_ON = 32768  # half duty: the loudest square wave for a piezo

@@ -35,8 +35,8 @@
 # 2**30, and the desktop simulator drives this same handler with virtual
 # pins; `machine` is imported only by the board-specific code (hw/boards.py,
 # speedref/wiring.py).
-from speedref.ticks import ticks_diff as _ticks_diff
-from speedref.tunables import LOCKOUT_US  # arcade microswitches settle in a few ms
+from ..ticks import ticks_diff as _ticks_diff
+from ..tunables import LOCKOUT_US  # arcade microswitches settle in a few ms
 
 AHEAD_US = 1000000  # how far after a clock reading a lockout may have started
 

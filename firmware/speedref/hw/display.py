@@ -5,11 +5,7 @@
 #
 # The power-up sequence is our own (_INIT below): micropython-lib's `ssd1306`
 # driver is not needed, and would keep a second, unused 1 KB frame buffer.
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]  # same as micropython.const
-        return x
+from micropython import const
 
 WIDTH = const(128)
 HEIGHT = const(64)

@@ -45,15 +45,10 @@
 # microseconds, and the longest stalls with interrupts off (a 4 KB flash
 # erase: 45 ms typical, 400 ms at worst) stay inside it.
 
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
+from micropython import const
 
 
-from speedref.ticks import ticks_add, ticks_diff
+from ..ticks import ticks_add, ticks_diff
 
 
 # What adafruit_pioasm assembles pio_capture.pio into: the same words for
