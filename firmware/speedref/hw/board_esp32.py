@@ -47,6 +47,9 @@ LOG_QUEUE = 4096  # bytes of whole lines waiting: a game_end line (~2 KB) and wh
 LOG_PASS_BYTES = 64
 LOG_BAUD = 115200
 LOG_FIFO = 128
+# Firmware files no other board loads: speedref-flash copies them, and this
+# file, to ESP32 boards only.
+OWN_FILES = ("speedref/spool.py",)
 
 CAPTURE = "irq"  # no PIO on the ESP32
 CAPTURE_FALLBACK = None

@@ -39,6 +39,9 @@ GPIO_MEM = "mem16"
 CAPTURE = "pio"  # every button sampled by a PIO state machine (hw/pio_capture.py)
 CAPTURE_FALLBACK = "irq"  # pin interrupts if the PIO path cannot start
 HARD_IRQ = True  # rp2 supports hard pin interrupts
+# Firmware files no other board loads: speedref-flash copies them, and this
+# file, to rp2 boards only.
+OWN_FILES = ("speedref/hw/pio_capture.py",)
 # Default tie window per capture path (docs/timing.md, speedref/tunables.py):
 # PIO margins are exact to 1 us; the hard IRQ's are off by up to ~75 us.
 TIE_US = {"pio": TIE_PIO_US, "irq": TIE_RP2_IRQ_US}
