@@ -315,14 +315,8 @@ def test_a_press_at_the_flip_instant_is_no_claim_SP25(rig, tick_first):
     t_go = (f.countdown.t0 + 3000000) % (1 << 30)
     rig.release(0)
     rig.release(1)
-    rig.wait((t_go - rig.t) % (1 << 30) - 1)
-    if tick_first:
-        rig.app.tick(t_go)
-    rig.t = t_go
-    rig.press(0)
-    rig.wait(60 * MS)
-    rig.release(0)
-    rig.wait(600 * MS)
+    rig.to_instant(t_go, tick_first)
+    rig.tap(0, gap_us=600 * MS)  # down at the flip instant
     assert f.deal.flips == 1 and f.phase == sf.PLAY and f.entries == "F", "SP-25"
 
 

@@ -258,8 +258,9 @@ def test_what_goes_to_a_board_imports_only_what_goes_to_it(platform, others):
     """Every speedref module a board's files import (in any function) is on
     that board, but for the other board's own files (loaded only where the
     board file asks for them: the PIO capture, the ESP32's log queue).  The
-    card level stays off every board, and so do the deck and the seeded
-    shuffle, which only the card level uses."""
+    card level stays off every board, and so do the deck, the seeded
+    shuffle and the turn order of simultaneous play, which only the card
+    level uses."""
     from host_tools.build import FIRMWARE, imports, module_name
     on_board = flash.firmware_files(FIRMWARE, platform)
     names = set(module_name(rel) for rel in on_board if rel.suffix == ".py")
@@ -273,7 +274,8 @@ def test_what_goes_to_a_board_imports_only_what_goes_to_it(platform, others):
     assert sorted(missing) == sorted(module_name(f) for f in others)
     off = sorted(str(rel) for rel in build.firmware_sources(FIRMWARE) if rel not in on_board)
     assert off == sorted(["manifest.py", "speedref/engine/cards.py", "speedref/engine/partners_play.py",
-                          "speedref/engine/rng.py", "speedref/engine/speed_play.py",
+                          "speedref/engine/rng.py", "speedref/engine/simultaneous.py",
+                          "speedref/engine/speed_play.py",
                           "speedref/engine/speedrun_play.py", "speedref/engine/spit_play.py"] + others)
 
 

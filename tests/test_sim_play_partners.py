@@ -16,6 +16,7 @@ import random
 
 import pytest
 
+from play_person import ScriptedPerson
 from sim import compat
 
 compat.install()
@@ -27,30 +28,16 @@ from speedref.engine import partners  # noqa: E402
 ENTER = 10
 
 
-class ScriptedPerson:
-    """Acts every 50 ms of simulated time, 300 ms after their last key."""
+class PartnersPerson(ScriptedPerson):
+    """P1 at the partners table."""
 
     def __init__(self, tb, term, rng, mistakes=True):
-        self.tb = tb
-        self.term = term
-        self.rng = rng
-        self.mistakes = mistakes
-        self.next_t = 0
-        self.keys = []
-        self.refused = []
+        super().__init__(tb, term, rng, mistakes)
         self.wait = False        # a test holds the person back
 
-    def key(self, ch):
-        self.keys.append(ch)
-        self.term.feed_key(ch if isinstance(ch, int) else ord(ch), self.tb.t)
-        self.next_t = self.tb.t + 300000
-
-    def tick(self):
+    def act(self):
         tb = self.tb
-        self.term.release_due(tb.t)
-        if not tb.done:
-            tb.at(tb.t + 50000, self.tick)
-        if tb.t < self.next_t or self.wait:
+        if self.wait:
             return
         f = tb._flow()
         st = tb.st
@@ -103,7 +90,7 @@ def _start(seed, target=100, pace="fast"):
     tb = PartnersPlay(seed, realtime=False, pace=pace, target=target)
     tb.start()
     term = cls(tb, 500000, 150000)
-    person = ScriptedPerson(tb, term, random.Random(seed))
+    person = PartnersPerson(tb, term, random.Random(seed))
     tb.at(tb.t + 100000, person.tick)
     return tb, term, person
 

@@ -15,6 +15,7 @@ import random
 
 import pytest
 
+from play_person import ScriptedPerson
 from sim import compat
 
 compat.install()
@@ -25,35 +26,19 @@ from speedref.engine import spit  # noqa: E402
 ENTER = 10
 
 
-class ScriptedPerson:
-    """Acts every 50 ms of simulated time, 300 ms after their last key."""
+class SpitPerson(ScriptedPerson):
+    """P1 at the Spit table."""
 
     def __init__(self, tb, term, rng, mistakes=True):
-        self.tb = tb
-        self.term = term
-        self.rng = rng
-        self.mistakes = mistakes
-        self.next_t = 0
+        super().__init__(tb, term, rng, mistakes)
         self.last = None
-        self.keys = []
         self.early = []          # (when, round) of the presses made before a GO on purpose
-        self.refused = []        # the panel's reason for each refused pad press
         self.slap_at = None
         self.early_at = None
         self.tried = set()
 
-    def key(self, ch):
-        self.keys.append(ch)
-        self.term.feed_key(ch if isinstance(ch, int) else ord(ch), self.tb.t)
-        self.next_t = self.tb.t + 300000
-
-    def tick(self):
+    def act(self):
         tb = self.tb
-        self.term.release_due(tb.t)
-        if not tb.done:
-            tb.at(tb.t + 50000, self.tick)
-        if tb.t < self.next_t:
-            return
         F = tb.F
         ph = tb.phase
         st = tb.st
@@ -139,7 +124,7 @@ def play_game(seed, pace="fast", mistakes=True):
     tb = SpitPlay(seed, realtime=False, pace=pace)
     tb.start()
     term = cls(tb, 500000, 150000)
-    person = ScriptedPerson(tb, term, random.Random(seed), mistakes)
+    person = SpitPerson(tb, term, random.Random(seed), mistakes)
     tb.at(tb.t + 100000, person.tick)
     try:
         tb.run(lambda: tb.done, limit_us=3 * 3600 * 1000000)

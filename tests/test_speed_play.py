@@ -5,8 +5,9 @@ import pytest
 
 from speedref.engine import cards as C
 from speedref.engine.errors import RuleError
-from speedref.engine.speed_play import (CHANCE, DEAL, DRAW, READY, SIMULTANEOUS, SLAP, STUCK,
-                                        TERMINAL, RACE_US, State, fits, play_action)
+from speedref.engine import SIMULTANEOUS, TERMINAL
+from speedref.engine.speed_play import (CHANCE, DEAL, DRAW, READY, SLAP, STUCK, RACE_US, State, fits,
+                                        play_action)
 
 H = lambda r: C.card(2, r)  # hearts  # noqa: E731
 S = lambda r: C.card(3, r)  # spades  # noqa: E731

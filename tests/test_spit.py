@@ -10,8 +10,9 @@ from speedref.engine import records, spit
 from speedref.engine.errors import RuleError
 from speedref.engine.rng import Rng
 from speedref.engine.spit import SpitGame
-from speedref.engine.spit_play import (CHANCE, DEAL, SIMULTANEOUS, SPIT, TERMINAL, State,
-                                       move_action, play_action, slap_action, turn_action)
+from speedref.engine import SIMULTANEOUS, TERMINAL
+from speedref.engine.spit_play import (CHANCE, DEAL, SPIT, State, move_action, play_action,
+                                       slap_action, turn_action)
 
 
 

@@ -376,14 +376,7 @@ class SpitPlay(SpitTable):
                 self._plan(BOT, self.t)
             return None
         # your last stock card went down (SPIT-9)
-        if tag == "round":
-            self._round_ended()
-        elif tag == "out":
-            self.t_rounds.append((dict(st.rounds[-1]), self.restarts_now))
-        self.live = False
-        self.gen = [x + 1 for x in self.gen]
-        self.planned = [None, None]
-        self._let_go(BOT, self.t + self.person(BOT).reaction())
+        self._cleared(HUMAN, tag)
         self.cleared_tap = True
         self.note = "Cleared! Tap your pad (z)"
         return None

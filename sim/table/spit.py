@@ -346,17 +346,22 @@ class SpitTable(Table):
             self._plan(p, self.t)
             return
         # p's last stock card went down (SPIT-9): the round is over at the table
+        self._cleared(p, tag)
+        pe = self.person(p)
+        self.tap(self.t + pe.reaction(), p, pe.tap_us(), pe)  # "cleared!"
+
+    def _cleared(self, p, tag):
+        """Player p has put down their last stock card (SPIT-9): play stops,
+        pending plans are dropped and the other player lets go of their pad."""
         if tag == "round":
             self._round_ended()
         elif tag == "out":
-            self.t_rounds.append((dict(st.rounds[-1]), self.restarts_now))
+            self.t_rounds.append((dict(self.st.rounds[-1]), self.restarts_now))
         self.live = False
         self.gen = [x + 1 for x in self.gen]
         self.planned = [None, None]
         q = 1 - p
         self._let_go(q, self.t + self.person(q).reaction())
-        pe = self.person(p)
-        self.tap(self.t + pe.reaction(), p, pe.tap_us(), pe)  # "cleared!"
 
     def _stuck(self, p, g):
         if g != self.gen[p] or not self.live:

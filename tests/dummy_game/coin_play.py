@@ -7,7 +7,8 @@
   s.actors(), s.legal_actions(p), s.apply(p, SLAP, t_us), s.is_terminal()
   s.record(), s.check()
 """
-from speedref.engine import CHANCE, SIMULTANEOUS, TERMINAL
+from speedref.engine import CHANCE
+from speedref.engine.simultaneous import Simultaneous
 from speedref.engine.errors import RuleError
 from speedref.engine.rng import Rng
 from dummy_game.coin import CoinGame
@@ -16,23 +17,12 @@ DEAL = 0
 SLAP = 1
 
 
-class State:
+class State(Simultaneous):
     def __init__(self, seed, target=3):
         self.game = CoinGame(target)
         self.rng = Rng(seed)
         self.phase = "deal"
         self.side = None  # what the coin shows: 0 heads, 1 tails
-
-    def current_player(self):
-        if self.phase == "deal":
-            return CHANCE
-        return TERMINAL if self.phase == "over" else SIMULTANEOUS
-
-    def is_terminal(self):
-        return self.phase == "over"
-
-    def actors(self):
-        return [0, 1] if self.phase == "play" else []
 
     def legal_actions(self, p):
         if p == CHANCE:

@@ -4,7 +4,7 @@
 # comparison that forgets ticks_diff breaks) and helpers to tap and hold
 # buttons while the app gets its ticks.
 import json
-from speedref.ticks import ticks_add
+from speedref.ticks import ticks_add, ticks_diff
 from speedref.storage import Store
 from speedref.log import Log
 from speedref.app.core import App, UP, DOWN, OK, BACK
@@ -80,6 +80,15 @@ class Rig:
 
     def back(self):
         self.tap(BACK)
+
+    def to_instant(self, t, tick_first):
+        """Bring the clock to instant `t` (a countdown's GO) and stop there:
+        up to 1 us before it with ticks, then either the device loop's tick
+        reaches `t` first (tick_first) or the next event arrives at `t`."""
+        self.wait(ticks_diff(t, self.t) - 1)
+        if tick_first:
+            self.app.tick(t)
+        self.t = t
 
     def phase(self):
         f = self.app.flow

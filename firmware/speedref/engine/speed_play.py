@@ -21,10 +21,11 @@ The Engine API of every card-level game (docs/architecture.md):
 Actions: play_action(pile, card) = pile * 256 + card (pile 0 or 1), DRAW, STUCK,
 READY, SLAP, DEAL.  Times are the simulation's microseconds, compared with ticks_diff.
 """
-from . import CHANCE, SIMULTANEOUS, TERMINAL
+from . import CHANCE
 from . import cards as C
 from .errors import RuleError
 from .rng import Rng
+from .simultaneous import Simultaneous
 from .speed import cards_per_player, check_options, reserve_size
 from ..ticks import ticks_diff
 
@@ -56,7 +57,7 @@ def fits(card, top, doubles=False):
     return d == 1 or d == 12 or (doubles and d == 0)
 
 
-class State:
+class State(Simultaneous):
     def __init__(self, seed, layout="pagat", jokers=False, doubles=False, hand_limit=5,
                  slap_to_win=False):
         check_options(layout, jokers, doubles, hand_limit, slap_to_win)
@@ -119,14 +120,6 @@ class State:
     def _can_draw(self, p):
         return len(self.stocks[p]) > 0 and len(self.hands[p]) < self.hand_limit
 
-    def current_player(self):
-        if self.phase == "deal":
-            return CHANCE
-        return TERMINAL if self.phase == "over" else SIMULTANEOUS
-
-    def is_terminal(self):
-        return self.phase == "over"
-
     def legal_actions(self, p):
         if p == CHANCE:
             return [DEAL] if self.phase == "deal" else []
@@ -144,9 +137,6 @@ class State:
         if not acts and not self.stuck[p]:
             acts.append(STUCK)
         return acts
-
-    def actors(self):
-        return [p for p in (0, 1) if self.legal_actions(p)]
 
     def score(self):
         """SP-18: (winner, cards the loser holds in hand and stock)."""

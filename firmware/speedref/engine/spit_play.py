@@ -22,10 +22,11 @@ Actions: play_action(stock_pile, centre) = centre * 8 + stock_pile, turn_action(
 move_action(i, j), SPIT, slap_action(centre), DEAL.  Stock piles 0..4, centre piles
 0..1 (centre pile p is on player p's side).
 """
-from . import CHANCE, SIMULTANEOUS, TERMINAL
+from . import CHANCE
 from . import cards as C
 from .errors import RuleError
 from .rng import Rng
+from .simultaneous import Simultaneous
 from .speed_play import RACE_US, fits
 from .spit import centre_piles
 from ..ticks import ticks_diff
@@ -53,7 +54,7 @@ def slap_action(c):
     return _SLAP + c
 
 
-class State:
+class State(Simultaneous):
     def __init__(self, seed):
         self.rng = Rng(seed)
         self.phase = "deal"
@@ -126,14 +127,6 @@ class State:
                     out.append(move_action(i, empty[0]))
         return out
 
-    def current_player(self):
-        if self.phase == "deal":
-            return CHANCE
-        return TERMINAL if self.phase == "over" else SIMULTANEOUS
-
-    def is_terminal(self):
-        return self.phase == "over"
-
     def legal_actions(self, p):
         if p == CHANCE:
             return [DEAL] if self.phase == "deal" else []
@@ -149,9 +142,6 @@ class State:
         if not acts and not self.calls[p]:
             acts.append(SPIT)  # SPIT-8: stuck
         return acts
-
-    def actors(self):
-        return [p for p in (0, 1) if self.legal_actions(p)]
 
     # -- actions -------------------------------------------------------------------
     def apply(self, p, a, t_us=None):
