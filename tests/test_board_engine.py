@@ -46,12 +46,14 @@ def _mpy(src, board_path):
 
 
 def engine_files():
-    """The card-level modules speedref-flash leaves on the laptop, and the
-    golden drivers, as {board path: .mpy bytes}."""
+    """The card level speedref-flash leaves on the laptop (the *_play models
+    and what only they import), and the golden drivers, as {board path:
+    .mpy bytes}."""
+    from host_tools import build, flash
+    sources = [rel for rel in build.firmware_sources() if rel.suffix == ".py"]
     files = {}
-    for src in sorted((ROOT / "firmware" / "speedref" / "engine").glob("*_play.py")):
-        rel = "speedref/engine/" + src.name
-        files["/" + rel[:-3] + ".mpy"] = _mpy(src, rel)
+    for rel in sorted(flash.card_level(sources, build.FIRMWARE)):  # *_play, cards, rng ...
+        files["/" + rel.with_suffix(".mpy").as_posix()] = _mpy(build.FIRMWARE / rel, rel.as_posix())
     for name in DRIVERS:
         files["/lib/%s.mpy" % name] = _mpy(SUPPORT / (name + ".py"), name + ".py")
     return files

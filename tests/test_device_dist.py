@@ -10,12 +10,10 @@ FW = ROOT / "firmware"
 
 
 def expected_urls():
-    """Every .py under firmware/speedref plus main.py; the card-level *_play.py
-    modules are left out: the app never imports them on the board."""
-    files = ["main.py"] + sorted(
-        str(p.relative_to(FW)) for p in (FW / "speedref").rglob("*.py")
-        if not p.name.endswith("_play.py") and "__pycache__" not in p.parts)
-    return [[f, f] for f in files]
+    """The files speedref-flash puts on a board of any kind (main.py and the
+    speedref package), not the card level: the app never imports it."""
+    from host_tools import flash
+    return [[str(rel), str(rel)] for rel in flash.firmware_files(FW) if rel.suffix == ".py"]
 
 
 def test_package_json_matches_the_firmware_tree():
