@@ -5,7 +5,7 @@
   in the real MicroPython Unix port from .mpy with a 64 KB-equivalent heap (a desktop
   CPU: a Pico at 125 MHz is roughly 30-60x slower; the handler itself is separate);
 - bytes sent to the SSD1306 for that update (page diff) and for a full frame;
-- the .mpy size of the firmware (all of it, and what package.json installs).
+- the .mpy size of the firmware: all of it, and what speedref-flash installs on each board.
 
 First with the small race app from tests/mpy/device_testapp.py (tie window 0):
 the loop's own cost; then through the real referee app (a Spit slap race on the
@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import mpyrun  # noqa: E402
-from host_tools.build import compile_tree  # noqa: E402
+from host_tools import flash  # noqa: E402
+from host_tools.build import FIRMWARE, compile_tree  # noqa: E402
 from mpyhelp import compile_modules  # noqa: E402
 
 DRIVER = r'''
@@ -119,10 +120,11 @@ def main():
         r2 = mpyrun.run(code=code, extra_path=[Path(tmp) / "all"], use_mpy=False, heap="128wK")
         real = json.loads(r2.stdout.strip().splitlines()[-1])
     total = sum(s for _, s in built)
-    pkg = json.loads((ROOT / "firmware" / "package.json").read_text())
-    listed = {u[0] for u in pkg["urls"]}
-    installed = sum(s for p, s in built
-                    if str(p.with_suffix(".py")) in listed or str(p) in listed)
+    size = dict((str(p.with_suffix(".py")) if p.suffix == ".mpy" else str(p), s) for p, s in built)
+    installed = {}  # what speedref-flash puts on each kind of board (main.py as source)
+    for platform in ("rp2", "esp32", None):
+        files = flash.firmware_files(FIRMWARE, platform)
+        installed[platform] = (sum(size[str(rel)] for rel in files), len(files))
     print("pad edge -> verdict in frame buffer (Unix port, .mpy, 64wK heap, 300 runs):")
     print("  median %d us, p99 %d us, max %d us" % (d["median_us"], d["p99_us"], d["max_us"]))
     print("through the real app (Spit slap race, tie window 0, 20 races):")
@@ -130,8 +132,9 @@ def main():
           % (real["median_us"], real["max_us"], real["bytes"]))
     print("bytes to the SSD1306: verdict update %d, full frame %d"
           % (d["bytes_verdict"], d["bytes_full_frame"]))
-    print("firmware .mpy size: %d bytes in %d files; as installed by package.json: %d bytes"
-          % (total, len(built), installed))
+    print("firmware .mpy size: %d bytes in %d files (the card level too)" % (total, len(built)))
+    print("as speedref-flash installs it: a Pico %d bytes in %d files, an ESP32 %d in %d;"
+          " package.json (every board's files) %d in %d" % (installed["rp2"] + installed["esp32"] + installed[None]))
 
 
 if __name__ == "__main__":
