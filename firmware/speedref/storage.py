@@ -27,6 +27,8 @@
 import json
 import os
 
+from micropython import const
+
 
 
 def _crc32(data, value=None):
@@ -46,14 +48,14 @@ except ImportError:
 
 KEEP = 50  # game records kept on flash (at least 50 games of history)
 GAME = "game.json"
-SETTINGS = "settings.json"
-SEQ = "seq.json"
-REC_DIR = "rec"
+_SETTINGS = const("settings.json")
+_SEQ = const("seq.json")
+_REC_DIR = const("rec")
 
 # Load outcomes of one file.
 OK = 0
-MISSING = 1
-DAMAGED = 2
+_MISSING = const(1)
+_DAMAGED = const(2)
 
 
 def _exists(path):
@@ -81,7 +83,7 @@ def _replace(src, dst):
 
 
 BLANK_HEAD = b"SRF1 00000000 0000000000\n"  # the width of every header written
-CHUNK = 256  # bytes read back at a time for the CRC
+_CHUNK = const(256)  # bytes read back at a time for the CRC
 
 
 def _head(crc, n):
@@ -90,7 +92,7 @@ def _head(crc, n):
 
 def _crc_rest(f):
     """(CRC-32, length) of the rest of open binary file f, read a chunk at a time."""
-    buf = bytearray(CHUNK)
+    buf = bytearray(_CHUNK)
     mv = memoryview(buf)
     crc = 0
     n = 0
@@ -115,21 +117,21 @@ def write_file(path, obj):
 
 
 def read_file(f):
-    """(OK, obj) for an intact open binary file, (DAMAGED, None) otherwise."""
+    """(OK, obj) for an intact open binary file, (_DAMAGED, None) otherwise."""
     head = f.readline(40)
     parts = head.split()
     if len(parts) != 3 or parts[0] != b"SRF1" or head[-1:] != b"\n":
-        return DAMAGED, None
+        return _DAMAGED, None
     try:
         want_crc = int(parts[1], 16)
         want_n = int(parts[2])
         crc, n = _crc_rest(f)
         if n != want_n or crc != want_crc:
-            return DAMAGED, None
+            return _DAMAGED, None
         f.seek(len(head))
         return OK, json.load(f)
     except ValueError:
-        return DAMAGED, None
+        return _DAMAGED, None
 
 
 def encode(obj):
@@ -140,21 +142,21 @@ def encode(obj):
 
 
 def decode(data):
-    """(OK, obj) for an intact file's bytes, (DAMAGED, None) otherwise: the
+    """(OK, obj) for an intact file's bytes, (_DAMAGED, None) otherwise: the
     whole-file loader, kept for tools; read_file streams the same check."""
     nl = data.find(b"\n")
     if nl < 0:
-        return DAMAGED, None
+        return _DAMAGED, None
     parts = data[:nl].split()
     body = data[nl + 1:]
     try:
         if len(parts) != 3 or parts[0] != b"SRF1":
-            return DAMAGED, None
+            return _DAMAGED, None
         if int(parts[2]) != len(body) or int(parts[1], 16) != crc32(body) & 0xFFFFFFFF:
-            return DAMAGED, None
+            return _DAMAGED, None
         return OK, json.loads(body)
     except ValueError:
-        return DAMAGED, None
+        return _DAMAGED, None
 
 
 def _unique_id():
@@ -172,7 +174,7 @@ class Store:
         self.keep = keep
         self.settings_problem = None  # set by load_settings for the app to show
         self.writes = 0  # files written (flash wear, for tests and the log)
-        for d in (self.root, self._p(REC_DIR)):
+        for d in (self.root, self._p(_REC_DIR)):
             try:
                 os.mkdir(d)
             except OSError:
@@ -195,11 +197,11 @@ class Store:
         try:
             f = open(path, "rb")
         except OSError:
-            return MISSING, None
+            return _MISSING, None
         try:
             return read_file(f)
         except OSError:
-            return MISSING, None  # as if the file were not there (as before streaming)
+            return _MISSING, None  # as if the file were not there (as before streaming)
         finally:
             f.close()
 
@@ -208,7 +210,7 @@ class Store:
         path = self._p(name)
         problem = None
         status, obj = self._read(path)
-        if status == MISSING:
+        if status == _MISSING:
             # A cut between "main -> .bak" and ".tmp -> main" leaves a
             # complete .tmp: it is the newest good state.
             tstatus, tobj = self._read(path + ".tmp")
@@ -218,7 +220,7 @@ class Store:
         _remove(path + ".tmp")  # an unfinished write, never the only copy
         if status == OK:
             return obj, None
-        if status == DAMAGED:
+        if status == _DAMAGED:
             _replace(path, path + ".bad")
             problem = name + " damaged, set aside"
         bstatus, bobj = self._read(path + ".bak")
@@ -226,18 +228,18 @@ class Store:
             if problem:
                 problem += "; backup used"
             return bobj, problem
-        if bstatus == DAMAGED:
+        if bstatus == _DAMAGED:
             _replace(path + ".bak", path + ".bak.bad")
             problem = (problem + "; backup damaged") if problem else name + " backup damaged"
         return None, problem
 
     # --- the interface the app uses -------------------------------------
     def load_settings(self):
-        obj, self.settings_problem = self._load(SETTINGS)
+        obj, self.settings_problem = self._load(_SETTINGS)
         return obj if isinstance(obj, dict) else {}
 
     def save_settings(self, d):
-        self._write(SETTINGS, d)
+        self._write(_SETTINGS, d)
 
     def save_game(self, d):
         self._write(GAME, d)
@@ -264,24 +266,24 @@ class Store:
     # and "game over" are one fact on flash, the rename of that file.
     def _seqs(self):
         out = []
-        for name in os.listdir(self._p(REC_DIR)):
+        for name in os.listdir(self._p(_REC_DIR)):
             if name.endswith(".json") and name[:-5].isdigit():
                 out.append(int(name[:-5]))
         out.sort()
         return out
 
     def _rec_name(self, seq):
-        return REC_DIR + "/%08d.json" % seq
+        return _REC_DIR + "/%08d.json" % seq
 
     def new_game_seq(self):
         """Reserve the next sequence number for a game being started (never
         reused: a game abandoned leaves a gap)."""
         seqs = self._seqs()
-        saved, _ = self._load(SEQ)
+        saved, _ = self._load(_SEQ)
         last = saved if isinstance(saved, int) else 0
         if seqs and seqs[-1] > last:
             last = seqs[-1]
-        self._write(SEQ, last + 1)
+        self._write(_SEQ, last + 1)
         return last + 1
 
     def has_record(self, seq):
@@ -310,7 +312,7 @@ class Store:
             status, obj = self._read(path)
             if status == OK:
                 yield obj
-            elif status == DAMAGED:
+            elif status == _DAMAGED:
                 _replace(path, path + ".bad")
 
     def records(self):

@@ -399,7 +399,7 @@ def game_modules(game):
 
 
 class Screen:
-    """Base for non-game screens: every event ignored unless overridden."""
+    """Base for screens and flows: every event ignored unless overridden."""
 
     def press(self, b, t_us):
         pass
@@ -415,6 +415,27 @@ class Screen:
 
     def draw(self, fb):
         pass
+
+
+class Flow(Screen):
+    """Base for a game's flow (docs/app.md): what every flow does the same
+    way, written once.  A flow keeps its phase in `phase` and lists one
+    drawing method per phase in its class's `_SCREENS`."""
+
+    def draw(self, fb):
+        self._SCREENS[self.phase](self, fb)
+
+    def interrupt(self, now_us):
+        pass  # the pause menu opened: a flow with nothing timed has nothing to stop
+
+    def _to(self, phase):
+        self.phase = phase
+        self.app.redraw()
+
+    def _log_undo(self, what, n):
+        # an undone deal, round or hand was logged when it ended: it no
+        # longer counts
+        self.app.emit({"ev": "undo", "game": self.GAME, "what": what, what: n})
 
 
 class Message(Screen):

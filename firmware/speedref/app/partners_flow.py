@@ -31,7 +31,7 @@
 from ..engine import partners
 from ..engine.errors import RuleError
 from . import ui
-from .core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
+from .core import Flow, UP, DOWN, OK, CLICK, CALL, WIN, ERROR
 
 from micropython import const
 
@@ -48,15 +48,15 @@ STOP = const(9)
 FINAL = const(10)
 
 NAMES = ("P1", "P2", "P3", "P4")
-PAD_NAMES = ("pad 1", "pad 2", "pad 3", "pad 4")
+_PAD_NAMES = const(("pad 1", "pad 2", "pad 3", "pad 4"))
 # Screen words for partners.TRUMPS (same order): long on the trump screen,
 # short next to the bid.
 TRUMP_WORDS = ("Clubs", "Diamonds", "Hearts", "Spades", "No trump")
-TRUMP_SHORT = ("C", "D", "H", "S", "NT")
+_TRUMP_SHORT = const(("C", "D", "H", "S", "NT"))
 NUM = tuple(str(i) for i in range(14))  # trick counts and bids, made once
 
 
-class PartnersFlow:
+class PartnersFlow(Flow):
     GAME = "partners"
     PHASES = FINAL + 1  # its phases are 0..FINAL (the conformance tests reach and draw each)
 
@@ -175,14 +175,8 @@ class PartnersFlow:
                 self.app.finish(rec)
                 self.app.close()
 
-    def release(self, b, t_us):
-        pass  # every entry is a press
-
-    def tick(self, now_us):
-        pass  # nothing is timed in partners
-
-    def interrupt(self, now_us):
-        pass  # nothing timed to cancel
+    # release, tick and interrupt: Flow's, which do nothing (every entry is
+    # a press, nothing is timed in partners)
 
     def can_undo(self):
         return self.phase != DEALER
@@ -219,10 +213,6 @@ class PartnersFlow:
             self._undo_hand()
 
     # ---- steps -----------------------------------------------------------
-    def _to(self, phase):
-        self.phase = phase
-        self.app.redraw()
-
     def _choose_dealer(self):
         # PT-3: the table chooses the first dealer.  A new game object: no
         # hand has been entered yet.
@@ -290,7 +280,7 @@ class PartnersFlow:
         self.trump = partners.TRUMPS.index(h[1])
         self.contractor = h[2]
         self.stopped = False
-        self.app.emit({"ev": "undo", "game": "partners", "what": "hand", "hand": n})
+        self._log_undo("hand", n)
         self._save()
         self._to(TRICKS)
 
@@ -298,9 +288,6 @@ class PartnersFlow:
         self.app.save(self, {"first": self.first, "hands": self.hands})
 
     # ---- screens: one per phase ------------------------------------------
-    def draw(self, fb):
-        self._SCREENS[self.phase](self, fb)
-
     def _draw_dealer(self, fb):
         ui.title(fb, "Partners to %d" % self.target)
         ui.center(fb, "Who deals first?", 13)
@@ -340,8 +327,8 @@ class PartnersFlow:
         a, b = g.swap
         ui.title(fb, "Swap seats!")
         ui.big_center(fb, "%s<>%s" % (NAMES[a], NAMES[b]), 13, 2)
-        fb.text("%s: go to %s" % (NAMES[a], PAD_NAMES[g.seat_of(a)]), 0, 33, 1)
-        fb.text("%s: go to %s" % (NAMES[b], PAD_NAMES[g.seat_of(b)]), 0, 43, 1)
+        fb.text("%s: go to %s" % (NAMES[a], _PAD_NAMES[g.seat_of(a)]), 0, 33, 1)
+        fb.text("%s: go to %s" % (NAMES[b], _PAD_NAMES[g.seat_of(b)]), 0, 43, 1)
         ui.hint(fb, "then OK")
 
     def _draw_tricks(self, fb):
@@ -358,7 +345,7 @@ class PartnersFlow:
         _grid(fb, g.tricks, c, p)
         ui.row(fb, 4, "Bid")
         ui.row(fb, 4, NUM[bid], 32)
-        ui.row(fb, 4, TRUMP_SHORT[self.trump], 32 + 8 * len(NUM[bid]))
+        ui.row(fb, 4, _TRUMP_SHORT[self.trump], 32 + 8 * len(NUM[bid]))
         ui.row(fb, 4, "side", 72)
         ui.row(fb, 4, NUM[g.tricks[c] + g.tricks[p]], 112)
         ui.hint(fb, "winner: tap pad")

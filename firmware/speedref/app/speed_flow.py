@@ -30,7 +30,7 @@ from ..engine import speed
 from ..arbiter import Race
 from . import ui
 from .timing import Countdown, PadHold, OFF
-from .core import UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR
+from .core import Flow, UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR
 from ..tunables import SPEED_HOLD_US, CLAIM_WAIT_US
 
 from micropython import const
@@ -49,7 +49,7 @@ FINAL = const(9)
 NAMES = ("P1", "P2")
 
 
-class SpeedFlow:
+class SpeedFlow(Flow):
     GAME = "speed"
     PHASES = FINAL + 1  # its phases are 0..FINAL (the conformance tests reach and draw each)
 
@@ -211,9 +211,6 @@ class SpeedFlow:
                 self._to(LEFT)
 
     # ---- screens: one per phase ------------------------------------------
-    def draw(self, fb):
-        self._SCREENS[self.phase](self, fb)
-
     def _draw_layout(self, fb):
         # SP-2/SP-3: the dealt hand is 5 cards in both layouts (SP-5)
         d = self.deal
@@ -333,10 +330,6 @@ class SpeedFlow:
             self.pads[p].forget()
 
     # ---- steps -----------------------------------------------------------
-    def _to(self, phase):
-        self.phase = phase
-        self.app.redraw()
-
     def lights(self):
         """Pads lit by the game's state (App adds verdict and false-start
         cues): in READY, the pads of the players who are ready."""
@@ -555,8 +548,7 @@ class SpeedFlow:
         w, left = self.match.deals[-1]
         n = self.match.hands_played
         self.match.undo_last()
-        # Its deal line was logged: tell the laptop it no longer counts.
-        self.app.emit({"ev": "undo", "game": "speed", "what": "deal", "deal": n})
+        self._log_undo("deal", n)  # its deal line was logged: tell the laptop
         code = self.codes.pop() if self.codes else "01"[w]
         self._save()
         self.entries = code

@@ -34,7 +34,7 @@ import gc
 from ..engine import speedrun
 from . import ui
 from .timing import PadHold
-from .core import UP, DOWN, OK, CLICK, CALL, WIN, ERROR
+from .core import Flow, UP, DOWN, OK, CLICK, CALL, WIN, ERROR
 from ..tunables import SPEEDRUN_HOLD_US
 
 from micropython import const
@@ -53,7 +53,7 @@ NAMES = ("P1", "P2", "P3")
 CANCEL = "Cancel"
 
 TRUMP_WORDS = ("Worms", "Raccoons", "Geckos", "Gorillas", "No trump")  # speedrun.TRUMPS order
-RANK_WORDS = ("10 high", "1 high", "Slalom", "Slalom", "Bell", "Bell")  # speedrun.RANKINGS order
+_RANK_WORDS = const(("10 high", "1 high", "Slalom", "Slalom", "Bell", "Bell"))  # speedrun.RANKINGS order
 _WORDS = {"W0": "Win 0", "W1": "Win 1", "W4": "Win 4", "W5": "Win 5", "W7": "Win 7",
           "W9": "Win 9", "FEWEST": "Fewest", "MIDDLE": "Middle", "MOST": "Most",
           "PASS": "Pass", "REDO": "Redo", "FOUL": "Foul"}
@@ -109,7 +109,7 @@ def unpack(s):
     return seq
 
 
-class SpeedRunFlow:
+class SpeedRunFlow(Flow):
     GAME = "speedrun"
     PHASES = FINAL + 1  # its phases are 0..FINAL (the conformance tests reach and draw each)
 
@@ -252,10 +252,6 @@ class SpeedRunFlow:
             self.pads[p].cancel()
 
     # ---- steps -----------------------------------------------------------
-    def _to(self, phase):
-        self.phase = phase
-        self.app.redraw()
-
     def _pick(self, phase, choices, cursor):
         self.choices = choices
         self.cursor = cursor
@@ -426,8 +422,7 @@ class SpeedRunFlow:
         n = len(self.done)
         g.undo()
         h = self.done.pop()
-        # Its hand line was logged when it was scored: it no longer counts.
-        self.app.emit({"ev": "undo", "game": "speedrun", "what": "hand", "hand": n})
+        self._log_undo("hand", n)  # its hand line was logged when it was scored
         self.seq = unpack(h[2])
         self.contracts = list(h[3])
         self.scores = None
@@ -444,9 +439,6 @@ class SpeedRunFlow:
             self._reopen(p)
 
     # ---- screens: one per phase ------------------------------------------
-    def draw(self, fb):
-        self._SCREENS[self.phase](self, fb)
-
     def _draw_hand(self, fb):
         g = self.g
         a, b = g.choosers()
@@ -474,7 +466,7 @@ class SpeedRunFlow:
             ui.big_center(fb, TRUMP_WORDS[self.cursor], 24, 2)
             ui.center(fb, "BACK: undo/quit", 44)
         else:
-            ui.big_center(fb, RANK_WORDS[self.cursor], 24, 2)
+            ui.big_center(fb, _RANK_WORDS[self.cursor], 24, 2)
             r = speedrun.RANKINGS[self.cursor]
             if r[0] == "s" or r[0] == "b":  # SR-9: the start direction
                 ui.center(fb, "trick 1: %d high" % speedrun.direction(r, 1), 44)

@@ -44,7 +44,7 @@ from ..engine.errors import RuleError
 from ..arbiter import Race, FALSE_START, COUNTED
 from . import ui
 from .timing import Countdown, PadHold, OFF
-from .core import UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
+from .core import Flow, UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
 from ..tunables import SPIT_HOLD_US, SLAP_WAIT_US, REPEAT_US, REPEAT_EVERY_US
 
 from micropython import const
@@ -61,7 +61,7 @@ FINAL = const(7)
 NAMES = ("P1", "P2")
 
 
-class SpitFlow:
+class SpitFlow(Flow):
     GAME = "spit"
     PHASES = FINAL + 1  # its phases are 0..FINAL (the conformance tests reach and draw each)
 
@@ -197,9 +197,6 @@ class SpitFlow:
                 self._step(self.key)
 
     # ---- screens: one per phase ------------------------------------------
-    def draw(self, fb):
-        self._SCREENS[self.phase](self, fb)
-
     def _draw_layout(self, fb):
         # SPIT-2/SPIT-3: five stock piles of 1..5 cards, the rest spit cards
         g = self.game
@@ -281,12 +278,12 @@ class SpitFlow:
         if self.entries:
             if self.game.phase == "over":
                 # The win's round line was logged when the winner cleared.
-                self._emit_undo(self.game.hands_played)
+                self._log_undo("round", self.game.hands_played)
             self.entries = self.entries[:-1]
         elif self.done:
             # back to the count of the last round: its slap stands, its
             # round line (logged with the count) no longer counts
-            self._emit_undo(len(self.done))
+            self._log_undo("round", len(self.done))
             e, a, b = self.done.pop()
             self.entries = e
             self.count = a
@@ -318,10 +315,6 @@ class SpitFlow:
         self.key = 0
 
     # ---- steps -----------------------------------------------------------
-    def _to(self, phase):
-        self.phase = phase
-        self.app.redraw()
-
     def lights(self):
         """Pads lit by the game's state (App adds verdict and false-start
         cues): in READY, the pads of the players who are ready."""
@@ -493,9 +486,6 @@ class SpitFlow:
         d["round"] = g.hands_played
         d["restarts"] = restarts
         self.app.emit(d)
-
-    def _emit_undo(self, n):
-        self.app.emit({"ev": "undo", "game": "spit", "what": "round", "round": n})
 
     def _save(self):
         g = self.game

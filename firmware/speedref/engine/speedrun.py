@@ -43,21 +43,21 @@ RANKINGS = ("10-high", "1-high", "slalom-10", "slalom-1", "bell-10", "bell-1")
 NORMAL = ("W0", "W1", "W4", "W5", "W7", "W9", "FEWEST", "MIDDLE", "MOST")
 PLACES = ("FEWEST", "MIDDLE", "MOST")
 
-# A contract in a row: its index in CONTRACTS, or REDO_CODE + the index in
+# A contract in a row: its index in CONTRACTS, or _REDO_CODE + the index in
 # NORMAL of the contract a Redo plays again (SR-19).
 CONTRACTS = NORMAL + ("PASS",)
-REDO_CODE = const(16)
-# An illegal contract card turned over (SR-30): FOUL_CODE + its index in CARDS.
+_REDO_CODE = const(16)
+# An illegal contract card turned over (SR-30): _FOUL_CODE + its index in CARDS.
 CARDS = NORMAL + ("PASS", "REDO")
-FOUL_CODE = const(32)
+_FOUL_CODE = const(32)
 FOUL_SCORE = const(12)  # the most an unrevealed contract can miss by (SR-30)
-NOT_SET = const(255)  # trump or ranking missing from a record's hand
+_NOT_SET = const(255)  # trump or ranking missing from a record's hand
 
-# A finished hand's row: byte offsets.  Scores are stored plus SCORE_BIAS
+# A finished hand's row: byte offsets.  Scores are stored plus _SCORE_BIAS
 # (a score is -4..24, SR-16/SR-21; a total changes by at most that).
 _FIRST = const(0)      # seat holding the first-player card (SR-5)
-_TRUMP = const(1)      # index in TRUMPS or NOT_SET
-_RANKING = const(2)    # index in RANKINGS or NOT_SET
+_TRUMP = const(1)      # index in TRUMPS or _NOT_SET
+_RANKING = const(2)    # index in RANKINGS or _NOT_SET
 _TRICKS = const(3)     # 3 bytes: tricks won per seat
 _CONTRACTS = const(6)  # 3 bytes: contract codes
 _REVEALED = const(9)   # bit s set: seat s played its contract face up (SR-21)
@@ -65,30 +65,30 @@ _WRITTEN = const(10)   # 3 bytes: score written this hand (a Pass: 0, unused)
 _KEPT = const(13)      # 3 bytes: what the sheet keeps (a Redo keeps the lower, SR-20)
 _DELTA = const(16)     # 3 bytes: how much the seat's total moved
 _LOG = const(19)       # the hand's entries in order, one code each (for undo)
-SCORE_BIAS = const(64)
+_SCORE_BIAS = const(64)
 
 # Entry codes, in the log of the hand being played and in a row.
-E_TRICK = const(0)     # + seat: that seat won a trick
-E_REVEAL = const(3)    # + seat: revealed the contract it then played
-E_REVEAL_REDO = const(6)  # + seat: revealed "REDO", target kept secret
-E_CHOICES = const(9)   # trump and ranking set
-E_COUNTS = const(10)   # the three trick counts entered at once
+_E_TRICK = const(0)    # + seat: that seat won a trick
+_E_REVEAL = const(3)   # + seat: revealed the contract it then played
+_E_REVEAL_REDO = const(6)  # + seat: revealed "REDO", target kept secret
+_E_CHOICES = const(9)  # trump and ranking set
+_E_COUNTS = const(10)  # the three trick counts entered at once
 
 
 def contract_code(c):
     """A valid contract name as its code in a row."""
     if c[:5] == "FOUL:":
-        return FOUL_CODE + CARDS.index(c[5:])
+        return _FOUL_CODE + CARDS.index(c[5:])
     if c[:5] == "REDO:":
-        return REDO_CODE + NORMAL.index(c[5:])
+        return _REDO_CODE + NORMAL.index(c[5:])
     return CONTRACTS.index(c)
 
 
 def contract_name(code):
-    if code >= FOUL_CODE:
-        return "FOUL:" + CARDS[code - FOUL_CODE]
-    if code >= REDO_CODE:
-        return "REDO:" + NORMAL[code - REDO_CODE]
+    if code >= _FOUL_CODE:
+        return "FOUL:" + CARDS[code - _FOUL_CODE]
+    if code >= _REDO_CODE:
+        return "REDO:" + NORMAL[code - _REDO_CODE]
     return CONTRACTS[code]
 
 
@@ -165,7 +165,7 @@ class SpeedRunGame:
         self.winners_seq = bytearray()  # seat that won each trick, in order
         self.tricks = [0, 0, 0]
         self.revealed = [None, None, None]  # contract shown face up, per seat
-        self._log = []  # this hand's entry codes (E_...), in order
+        self._log = []  # this hand's entry codes (_E_...), in order
 
     # -- who does what -------------------------------------------------------
     def choosers(self):
@@ -205,9 +205,13 @@ class SpeedRunGame:
             return "hand %d, all players: " % n
         return "hand %d, player %d (%s): " % (n, seat + 1, self.players[seat])
 
+    def _error(self, rule, msg, seat=None):
+        # the RuleError to raise, its message saying where (hand, seat)
+        return RuleError(rule, self._where(seat) + msg)
+
     def _need(self, phase, rule, what):
         if self.over:
-            raise RuleError("SR-28", self._where() + "the game is over")
+            raise self._error("SR-28", "the game is over")
         if self.phase != phase:
             raise RuleError(rule, self._where() + what)
 
@@ -215,41 +219,41 @@ class SpeedRunGame:
     def set_choices(self, trump, ranking):
         self._need("choose", "SR-7", "trump and ranking are already set")
         if trump not in TRUMPS:
-            raise RuleError("SR-7", self._where() + "trump %r is not one of %s" % (trump, ", ".join(TRUMPS)))
+            raise self._error("SR-7", "trump %r is not one of %s" % (trump, ", ".join(TRUMPS)))
         if ranking not in RANKINGS:
-            raise RuleError("SR-9", self._where() + "ranking %r is not one of %s" % (ranking, ", ".join(RANKINGS)))
+            raise self._error("SR-9", "ranking %r is not one of %s" % (ranking, ", ".join(RANKINGS)))
         self.trump = trump
         self.ranking = ranking
-        self._log.append(E_CHOICES)
+        self._log.append(_E_CHOICES)
 
     def direction(self, n=None):
         """10 or 1 for trick n (default: the next trick), under the ranking set."""
         if self.ranking is None:
-            raise RuleError("SR-9", self._where() + "no ranking set yet")
+            raise self._error("SR-9", "no ranking set yet")
         if n is None:
             n = self.tricks_played() + 1
         if n < 1 or n > 12:
-            raise RuleError("SR-12", self._where() + "a hand has tricks 1 to 12, not %r" % (n,))
+            raise self._error("SR-12", "a hand has tricks 1 to 12, not %r" % (n,))
         return direction(self.ranking, n)
 
     def record_trick(self, seat):
         if self.ranking is None and not self.over:
-            raise RuleError("SR-7", self._where() + "set trump and ranking before the first trick")
+            raise self._error("SR-7", "set trump and ranking before the first trick")
         self._need("play", "SR-12", "all twelve tricks are already in")
         if seat not in (0, 1, 2):
-            raise RuleError("SR-11", self._where() + "a trick is won by seat 0, 1 or 2")
+            raise self._error("SR-11", "a trick is won by seat 0, 1 or 2")
         self.winners_seq.append(seat)
         self.tricks[seat] += 1
-        self._log.append(E_TRICK + seat)
+        self._log.append(_E_TRICK + seat)
 
     def undo_trick(self):
         """Take back the last trick recorded (reveals made since then stay)."""
         i = len(self._log) - 1
-        while i >= 0 and self._log[i] >= E_REVEAL:
+        while i >= 0 and self._log[i] >= _E_REVEAL:
             i -= 1
         if i < 0:
-            raise RuleError("SR-12", self._where() + "no trick to take back")
-        seat = self._log.pop(i) - E_TRICK
+            raise self._error("SR-12", "no trick to take back")
+        seat = self._log.pop(i) - _E_TRICK
         self.winners_seq = self.winners_seq[:-1]
         self.tricks[seat] -= 1
 
@@ -257,31 +261,31 @@ class SpeedRunGame:
         """Enter the three trick counts at once (the referee counted the piles)."""
         self._need("play", "SR-12", "trick counts can be entered only before any trick is recorded")
         if self.tricks_played():
-            raise RuleError("SR-12", self._where() + "tricks already recorded one by one")
+            raise self._error("SR-12", "tricks already recorded one by one")
         bad = _bad_tricks(counts)
         if bad:
-            raise RuleError("SR-12", self._where() + bad)
+            raise self._error("SR-12", bad)
         self.tricks = list(counts)
         self.winners_seq = None
-        self._log.append(E_COUNTS)
+        self._log.append(_E_COUNTS)
 
     def reveal(self, seat, contract):
         """Turn a contract face up during the hand: it will score double (SR-21)."""
         if seat not in (0, 1, 2):
-            raise RuleError("SR-1", self._where() + "seats are 0, 1 and 2")
+            raise self._error("SR-1", "seats are 0, 1 and 2")
         if self.ranking is None and not self.over:
-            raise RuleError("SR-21", self._where(seat) + "contracts go down after trump and ranking are set")
+            raise self._error("SR-21", "contracts go down after trump and ranking are set", seat)
         self._need("play", "SR-21", "reveals end when the twelfth trick is played")
         if self.revealed[seat] is not None:
-            raise RuleError("SR-21", self._where(seat) + "already revealed")
+            raise self._error("SR-21", "already revealed", seat)
         if contract == "PASS":
-            raise RuleError("SR-22", self._where(seat) + "a Pass cannot be revealed")
+            raise self._error("SR-22", "a Pass cannot be revealed", seat)
         if contract != "REDO":
             self._check(seat, contract, False, self._where(seat))
         elif not self._redo_ok(seat):
-            raise RuleError("SR-19", self._where(seat) + "no Redo card, or nothing completed to redo")
+            raise self._error("SR-19", "no Redo card, or nothing completed to redo", seat)
         self.revealed[seat] = contract
-        self._log.append((E_REVEAL_REDO if contract == "REDO" else E_REVEAL) + seat)
+        self._log.append((_E_REVEAL_REDO if contract == "REDO" else _E_REVEAL) + seat)
 
     # -- contracts ------------------------------------------------------------
     def _redo_ok(self, seat):
@@ -345,12 +349,12 @@ class SpeedRunGame:
         """Score the hand: the three contracts, as turned over (SR-14..SR-23)."""
         self._need("score", "SR-12", "the hand has %d of 12 tricks" % self.tricks_played())
         if not isinstance(contracts, (list, tuple)) or len(contracts) != 3:
-            raise RuleError("SR-13", self._where() + "one contract per player")
+            raise self._error("SR-13", "one contract per player")
         for s in range(3):
             r = self.revealed[s]
             c = contracts[s]
             if r is not None and not (c == r or (r == "REDO" and isinstance(c, str) and c[:5] == "REDO:")):
-                raise RuleError("SR-21", self._where(s) + "revealed %s but played %r" % (r, c))
+                raise self._error("SR-21", "revealed %s but played %r" % (r, c), s)
         flags = [r is not None for r in self.revealed]
         return self._score(self.tricks, list(contracts), flags, self.trump, self.ranking, self._log)
 
@@ -358,7 +362,7 @@ class SpeedRunGame:
         # Check all three first: a RuleError leaves the game unchanged.
         for s in range(3):
             if revealed[s] is not True and revealed[s] is not False:
-                raise RuleError("SR-29", self._where(s) + "revealed must be true or false")
+                raise self._error("SR-29", "revealed must be true or false", s)
             self._check(s, contracts[s], revealed[s], self._where(s))
         if first is not None and first != self.first:
             self.first0 = self.first = first  # hand 1 of a record: whoever got the card
@@ -370,7 +374,7 @@ class SpeedRunGame:
             row[_CONTRACTS + s] = contract_code(c)
             if revealed[s]:
                 row[_REVEALED] |= 1 << s
-            row[_WRITTEN + s] = row[_KEPT + s] = row[_DELTA + s] = SCORE_BIAS
+            row[_WRITTEN + s] = row[_KEPT + s] = row[_DELTA + s] = _SCORE_BIAS
             if c == "PASS":  # writes nothing (SR-18)
                 self.held[s].remove("PASS")
                 continue
@@ -379,7 +383,7 @@ class SpeedRunGame:
                     self.held[s].remove(c[5:])  # the card played leaves the hand
                 self.totals[s] += FOUL_SCORE
                 results[s] = FOUL_SCORE
-                row[_WRITTEN + s] = row[_KEPT + s] = row[_DELTA + s] = FOUL_SCORE + SCORE_BIAS
+                row[_WRITTEN + s] = row[_KEPT + s] = row[_DELTA + s] = FOUL_SCORE + _SCORE_BIAS
                 continue
             name = c[5:] if c[:5] == "REDO:" else c
             d = difference(name, tricks, s)
@@ -401,12 +405,12 @@ class SpeedRunGame:
                 delta = kept - old
             self.totals[s] += delta
             results[s] = new
-            row[_WRITTEN + s] = new + SCORE_BIAS
-            row[_KEPT + s] = kept + SCORE_BIAS
-            row[_DELTA + s] = delta + SCORE_BIAS
+            row[_WRITTEN + s] = new + _SCORE_BIAS
+            row[_KEPT + s] = kept + _SCORE_BIAS
+            row[_DELTA + s] = delta + _SCORE_BIAS
         row[_FIRST] = self.first
-        row[_TRUMP] = NOT_SET if trump is None else TRUMPS.index(trump)
-        row[_RANKING] = NOT_SET if ranking is None else RANKINGS.index(ranking)
+        row[_TRUMP] = _NOT_SET if trump is None else TRUMPS.index(trump)
+        row[_RANKING] = _NOT_SET if ranking is None else RANKINGS.index(ranking)
         for i in range(len(log)):
             row[_LOG + i] = log[i]
         self._rows.append(row)
@@ -430,17 +434,17 @@ class SpeedRunGame:
         """Take back the last entry: a reveal, trick, the choices, or a finished hand."""
         if self._log:
             e = self._log.pop()
-            if e == E_CHOICES:
+            if e == _E_CHOICES:
                 self.trump = None
                 self.ranking = None
-            elif e == E_COUNTS:
+            elif e == _E_COUNTS:
                 self.tricks = [0, 0, 0]
                 self.winners_seq = bytearray()
-            elif e < E_REVEAL:
+            elif e < _E_REVEAL:
                 self.winners_seq = self.winners_seq[:-1]
-                self.tricks[e - E_TRICK] -= 1
+                self.tricks[e - _E_TRICK] -= 1
             else:
-                self.revealed[(e - E_REVEAL) % 3] = None
+                self.revealed[(e - _E_REVEAL) % 3] = None
             return
         if not self._rows:
             raise RuleError("SR-29", "nothing to undo")
@@ -454,20 +458,20 @@ class SpeedRunGame:
             self._score(h[0], h[1], h[2], h[3], h[4], row[_LOG:], row[_FIRST])
         trump, ranking = _choices(last)
         for e in last[_LOG:]:
-            if e == E_CHOICES:
+            if e == _E_CHOICES:
                 self.trump = trump
                 self.ranking = ranking
-            elif e == E_COUNTS:
+            elif e == _E_COUNTS:
                 self.tricks = [last[_TRICKS], last[_TRICKS + 1], last[_TRICKS + 2]]
                 self.winners_seq = None
-            elif e < E_REVEAL:
-                self.winners_seq.append(e - E_TRICK)
-                self.tricks[e - E_TRICK] += 1
-            elif e < E_REVEAL_REDO:
-                s = e - E_REVEAL
+            elif e < _E_REVEAL:
+                self.winners_seq.append(e - _E_TRICK)
+                self.tricks[e - _E_TRICK] += 1
+            elif e < _E_REVEAL_REDO:
+                s = e - _E_REVEAL
                 self.revealed[s] = contract_name(last[_CONTRACTS + s])
             else:
-                self.revealed[e - E_REVEAL_REDO] = "REDO"
+                self.revealed[e - _E_REVEAL_REDO] = "REDO"
         self._log = list(last[_LOG:])
 
     # -- the sheet -----------------------------------------------------------
@@ -511,12 +515,12 @@ class SpeedRunGame:
                 c = contract_name(code)
                 star = "*" if row[_REVEALED] >> s & 1 else ""
                 t = row[_TRICKS + s]
-                written = row[_WRITTEN + s] - SCORE_BIAS
-                running[s] += row[_DELTA + s] - SCORE_BIAS
+                written = row[_WRITTEN + s] - _SCORE_BIAS
+                running[s] += row[_DELTA + s] - _SCORE_BIAS
                 if c == "PASS":
                     cells.append("PASS")
-                elif REDO_CODE <= code < FOUL_CODE:
-                    cells.append("%s%s %d: %d keeps %d" % (c, star, t, written, row[_KEPT + s] - SCORE_BIAS))
+                elif _REDO_CODE <= code < _FOUL_CODE:
+                    cells.append("%s%s %d: %d keeps %d" % (c, star, t, written, row[_KEPT + s] - _SCORE_BIAS))
                 else:
                     cells.append("%s%s %d: %d" % (c, star, t, written))
             out.append(("hand %d" % (i + 1), cells, list(running)))
@@ -572,11 +576,11 @@ class SpeedRunGame:
         # The entries a referee would have made for this hand (for undo).
         log = []
         if ranking is not None:
-            log.append(E_CHOICES)
+            log.append(_E_CHOICES)
         for s in range(3):
             if revealed[s] is True:
-                log.append(E_REVEAL + s)
-        log.append(E_COUNTS)
+                log.append(_E_REVEAL + s)
+        log.append(_E_COUNTS)
         self._score(tricks, contracts, revealed, trump, ranking, log, first)
 
 
@@ -584,7 +588,7 @@ def _choices(row):
     """(trump, ranking) of a row, None where the record had none."""
     t = row[_TRUMP]
     r = row[_RANKING]
-    return (None if t == NOT_SET else TRUMPS[t]), (None if r == NOT_SET else RANKINGS[r])
+    return (None if t == _NOT_SET else TRUMPS[t]), (None if r == _NOT_SET else RANKINGS[r])
 
 
 def _unrow(row):

@@ -62,13 +62,13 @@ from ..ticks import ticks_add, ticks_diff
 from micropython import const
 
 DECK = 52
-LAYOUT = 15  # five stock piles of 1, 2, 3, 4 and 5 cards
+_LAYOUT = const(15)  # five stock piles of 1, 2, 3, 4 and 5 cards
 SLAP_GO_US = const(1000000)  # SPIT-17: one second, so the clearer's own tap gives no head start
 
 
 def spit_cards(n):
     # SPIT-2/SPIT-3: everything beyond the 15 layout cards is spit cards.
-    return n - LAYOUT if n > LAYOUT else 0
+    return n - _LAYOUT if n > _LAYOUT else 0
 
 
 def centre_piles(counts):

@@ -66,11 +66,11 @@ START_CYCLES = const(4)  # cycles from start to the first sample (set, mov, jmp,
 COUNT_BITS = const(22)
 COUNT_MASK = const(0x3FFFFF)
 LEVEL_SHIFT = const(2)  # sm.get(None, LEVEL_SHIFT): the word without its two zero bits
-MAX_BUTTONS = const(8)
-FIFO_DEPTH = const(8)  # the RX FIFO joined with the TX FIFO's storage
-# EXECCTRL: STATUS_SEL = RX FIFO level, STATUS_N = FIFO_DEPTH: `mov y, status`
-# reads all ones while fewer than FIFO_DEPTH words wait.
-STATUS_RX_ROOM = const((1 << 4) | FIFO_DEPTH)
+_MAX_BUTTONS = const(8)
+_FIFO_DEPTH = const(8)  # the RX FIFO joined with the TX FIFO's storage
+# EXECCTRL: STATUS_SEL = RX FIFO level, STATUS_N = _FIFO_DEPTH: `mov y, status`
+# reads all ones while fewer than _FIFO_DEPTH words wait.
+_STATUS_RX_ROOM = const((1 << 4) | _FIFO_DEPTH)
 # rp2.asm_pio's program list ends with execctrl, shiftctrl, out_init,
 # set_init, sideset_init (its length differs between ports and versions).
 _PROG_EXECCTRL = const(-5)
@@ -90,7 +90,7 @@ def program_words(n):
 
 
 def _check_buttons(n):
-    if not 1 <= n <= MAX_BUTTONS:
+    if not 1 <= n <= _MAX_BUTTONS:
         raise ValueError("1 to 8 buttons")
 
 
@@ -114,7 +114,7 @@ def build_program(rp2, n):
             if i == at_wrap:
                 wrap()  # noqa: F821
 
-    speedref_buttons[_PROG_EXECCTRL] |= STATUS_RX_ROOM
+    speedref_buttons[_PROG_EXECCTRL] |= _STATUS_RX_ROOM
     return speedref_buttons
 
 
@@ -255,7 +255,7 @@ class PioCapture(PioDecoder):
     def _drain(self, now):
         sm = self._sm
         n = sm.rx_fifo()
-        if n >= FIFO_DEPTH:
+        if n >= _FIFO_DEPTH:
             self.full += 1
         while n:
             self.feed(sm.get(None, LEVEL_SHIFT), now)
