@@ -108,7 +108,7 @@ def check(game, until_ms=None, all_tones=False):
     # The buzzer: the tones the PWM registers made, against the simulator's
     # (MicroPython's PWM.freq() picks a divider and TOP: within 1 %).  Presses
     # the board takes in a burst after a flash save can queue more cues than
-    # the buzzer keeps (hw/buzzer.QUEUE: a beep late is worse than none), so
+    # the buzzer keeps (hw/buzzer._QUEUE: a beep late is worse than none), so
     # the board may drop some; it never adds, changes or reorders one.
     sim_tones = [f for _, f, _ in on_simulator.tones]
     board_tones = [t.freq for t in ref.pico.tones]

@@ -20,12 +20,12 @@ ELSEWHERE = {
     "speedref/games.py": {"TIE_MS"},                # the tie windows the menu offers (its values)
     "speedref/engine/speed_play.py": {"RACE_US"},   # SP-13, card level (the simulator's players)
     "speedref/engine/spit.py": {"SLAP_GO_US"},      # SPIT-17, a rule
-    "speedref/inputs.py": {"STUCK_US", "AHEAD_US"},  # a jammed pad is logged; clock skew
+    "speedref/inputs.py": {"_STUCK_US", "_AHEAD_US"},  # a jammed pad is logged; clock skew
     "speedref/hw/capture.py": {"AHEAD_US"},         # clock skew of a lockout
-    "speedref/hw/pio_capture.py": {"LATE_US"},      # a FIFO word read this late is counted
+    "speedref/hw/pio_capture.py": {"_LATE_US"},     # a FIFO word read this late is counted
     "speedref/hw/board_pico.py": {"I2C_TIMEOUT_US", "TIE_US"},   # TIE_US from tunables
     "speedref/hw/board_esp32.py": {"I2C_TIMEOUT_US", "TIE_US"},
-    "speedref/device.py": {"IDLE_MS", "BUSY_US", "ERROR_LOG_US"},  # the loop's pace, log rate
+    "speedref/device.py": {"IDLE_MS", "BUSY_US", "_ERROR_LOG_US"},  # the loop's pace, log rate
 }
 
 

@@ -8,13 +8,15 @@
 # they wrap at 2**30 on a 32-bit board (about every 17.9 minutes).
 from .ticks import ticks_diff
 
-MAX_SEATS = 4
-MAX_WINDOW_US = 50000  # the issue allows a tie window of 0..50 ms
+from micropython import const
+
+_MAX_SEATS = const(4)  # the most pads a race times (Partners: four)
+MAX_WINDOW_US = const(50000)  # the issue allows a tie window of 0..50 ms
 
 # What press() says about a press, so the app can react (beep, log).
-FALSE_START = -1  # before GO
-IGNORED = 0  # race not open, seat already pressed, or verdict already given
-COUNTED = 1  # a valid press in this race
+FALSE_START = const(-1)  # before GO
+IGNORED = const(0)  # race not open, seat already pressed, or verdict already given
+COUNTED = const(1)  # a valid press in this race
 
 
 class Verdict:
@@ -87,14 +89,14 @@ class Race:
     """
 
     def __init__(self, seats=2, window_us=0):
-        if not 1 <= seats <= MAX_SEATS:
-            raise ValueError("seats must be 1..%d" % MAX_SEATS)
+        if not 1 <= seats <= _MAX_SEATS:
+            raise ValueError("seats must be 1..%d" % _MAX_SEATS)
         self.seats = seats
         self.set_window(window_us)
         # Preallocated per-seat slots: press() allocates nothing.
-        self._t = [0] * MAX_SEATS
-        self._in = [False] * MAX_SEATS
-        self._false = [False] * MAX_SEATS
+        self._t = [0] * _MAX_SEATS
+        self._in = [False] * _MAX_SEATS
+        self._false = [False] * _MAX_SEATS
         self.is_open = False
         self.go_us = 0
         self._first = 0
@@ -108,7 +110,7 @@ class Race:
 
     def open(self, go_us):
         """Start a race at go_us (the GO instant, or now for Spit's slap)."""
-        for s in range(MAX_SEATS):
+        for s in range(_MAX_SEATS):
             self._in[s] = False
             self._false[s] = False
         self.go_us = go_us

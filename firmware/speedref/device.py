@@ -8,7 +8,7 @@
 #
 # A failed display write (OSError: the OLED's I2C bus NACKed or timed out)
 # never stops the referee: it is counted, logged at most once every
-# ERROR_LOG_US, and the whole frame is sent again at the next pass (the
+# _ERROR_LOG_US, and the whole frame is sent again at the next pass (the
 # display forgets what the panel holds when a write fails).
 #
 # The log may be queued (a Spool, on a board whose console is a slow UART):
@@ -23,7 +23,9 @@ from array import array
 from .inputs import Inputs
 from .ticks import ticks_diff
 
-BATCH = 32  # ring events handled per drain (the ring is drained until empty)
+from micropython import const
+
+_BATCH = const(32)  # ring events handled per drain (the ring is drained until empty)
 # The loop's pace: a pass every ~1 ms while anything happens (a button, a
 # redraw, a sound) and for BUSY_US after; otherwise every IDLE_MS.  Presses
 # are timestamped by the capture, not by the loop, and every verdict and
@@ -33,7 +35,7 @@ BATCH = 32  # ring events handled per drain (the ring is drained until empty)
 IDLE_MS = 5
 BUSY_US = 100000
 LINE_MAX = 256  # longest console command line we accept
-ERROR_LOG_US = 10000000  # a repeating display error is logged once per 10 s
+_ERROR_LOG_US = const(10000000)  # a repeating display error is logged once per 10 s
 
 
 class Device:
@@ -50,8 +52,8 @@ class Device:
         self.capture = capture  # has poll() (IRQ or PIO path), or None
         self.console = console  # has readline() -> str or None, never blocks
         self.inputs = inputs or Inputs(app, on_stuck=self._stuck)
-        self._ts = array("l", [0] * BATCH)
-        self._ms = array("l", [0] * BATCH)
+        self._ts = array("l", [0] * _BATCH)
+        self._ms = array("l", [0] * _BATCH)
         self._dropped = ring.dropped
         self._late = 0  # the capture's late words and full FIFOs, as last logged
         self._full = 0
@@ -76,7 +78,7 @@ class Device:
             for i in range(n):
                 self.inputs.feed(self._ts[i], self._ms[i])
             self.events += n
-            n = self.ring.drain(self._ts, self._ms) if n == BATCH else 0
+            n = self.ring.drain(self._ts, self._ms) if n == _BATCH else 0
         self.inputs.tick(now_us)
         self.app.tick(now_us)
         if self.app.dirty or self._unshown:
@@ -173,7 +175,7 @@ class Device:
         self.display_errors += 1
         self._unshown = True
         t = self._err_logged
-        if t is None or ticks_diff(now_us, t) >= ERROR_LOG_US:
+        if t is None or ticks_diff(now_us, t) >= _ERROR_LOG_US:
             self._err_logged = now_us
             self.log.emit({"ev": "error", "what": "display", "msg": str(e),
                            "count": self.display_errors})

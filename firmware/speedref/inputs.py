@@ -13,7 +13,7 @@
 # debounce, the PIO path does not).
 # The loop reads its clock before it drains the ring, so an edge may be
 # stamped a little after the `now` that tick() gets: a lockout whose age
-# reads negative by up to AHEAD_US has not started yet and holds.  Only an
+# reads negative by up to _AHEAD_US has not started yet and holds.  Only an
 # age beyond that (more than half a tick period, about 9 minutes, without a
 # tick) means the lockout is long over, so a wrap never leaves one stuck.
 # When the lockout ends and the last snapshot disagrees with what the app
@@ -27,13 +27,15 @@
 from .ticks import ticks_diff
 from .tunables import BOUNCE_US
 
+from micropython import const
+
 BUTTONS = 8  # 0..3 pads P1..P4, 4 UP, 5 DOWN, 6 OK, 7 BACK
-STUCK_US = 60000000
-AHEAD_US = 1000000  # how far after `now` an event may be stamped
+_STUCK_US = const(60000000)  # a pad down this long is jammed: logged once
+_AHEAD_US = const(1000000)  # how far after `now` an event may be stamped
 
 
 class Inputs:
-    def __init__(self, app, buttons=BUTTONS, bounce_us=BOUNCE_US, stuck_us=STUCK_US,
+    def __init__(self, app, buttons=BUTTONS, bounce_us=BOUNCE_US, stuck_us=_STUCK_US,
                  on_stuck=None):
         self.app = app
         self.n = buttons
@@ -98,7 +100,7 @@ class Inputs:
 
     def _holds(self, b, now):
         # Button b's lockout is still on at `now` (see the header).
-        return -AHEAD_US <= ticks_diff(now, self._edge_t[b]) < self.bounce_us
+        return -_AHEAD_US <= ticks_diff(now, self._edge_t[b]) < self.bounce_us
 
     def _pass_on(self, b, t):
         bit = 1 << b

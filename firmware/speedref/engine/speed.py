@@ -246,8 +246,9 @@ class SpeedMatch:
     def new_deal(self):
         return SpeedDeal(self.layout, self.jokers, self.hand_limit, self.slap_to_win)
 
-    def left_bounds(self):
-        return (0 if self.slap_to_win else 1), cards_per_player(self.layout, self.jokers)
+    # SP-18: a match's deals have the bounds of its one deal (the same layout,
+    # jokers and slap-to-win)
+    left_bounds = SpeedDeal.left_bounds
 
     def add_deal(self, winner, left):
         n = len(self.deals) + 1

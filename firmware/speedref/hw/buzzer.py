@@ -2,15 +2,17 @@
 # the device loop's now_us decides when a tone ends and the next starts.
 from ..ticks import ticks_add, ticks_diff
 
-QUEUE = 8  # cues waiting; more are dropped (a beep late is worse than none)
-DUTY_ON = 32768  # half duty: the loudest square wave for a piezo
+from micropython import const
+
+_QUEUE = const(8)  # cues waiting; more are dropped (a beep late is worse than none)
+_DUTY_ON = const(32768)  # half duty: the loudest square wave for a piezo
 
 
 class Buzzer:
     def __init__(self, pwm):
         self.pwm = pwm
-        self._f = [0] * QUEUE  # freq_hz (0 = a rest)
-        self._ms = [0] * QUEUE
+        self._f = [0] * _QUEUE  # freq_hz (0 = a rest)
+        self._ms = [0] * _QUEUE
         self._head = 0
         self._n = 0
         self._busy = False
@@ -20,10 +22,10 @@ class Buzzer:
 
     def play(self, freq_hz, ms):
         """Queue a cue; it starts at the next update()."""
-        if self._n == QUEUE:
+        if self._n == _QUEUE:
             self.dropped += 1
             return
-        i = (self._head + self._n) % QUEUE
+        i = (self._head + self._n) % _QUEUE
         self._f[i] = freq_hz
         self._ms[i] = ms
         self._n += 1
@@ -37,11 +39,11 @@ class Buzzer:
         if self._n:
             f = self._f[self._head]
             ms = self._ms[self._head]
-            self._head = (self._head + 1) % QUEUE
+            self._head = (self._head + 1) % _QUEUE
             self._n -= 1
             if f > 0:
                 self.pwm.freq(f)
-                self.pwm.duty_u16(DUTY_ON)
+                self.pwm.duty_u16(_DUTY_ON)
             self._busy = True
             self._end = ticks_add(now_us, ms * 1000)
 

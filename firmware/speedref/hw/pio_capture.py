@@ -77,7 +77,7 @@ _PROG_EXECCTRL = const(-5)
 # A word read this long after its push came close to being dated a period
 # off (half the 570 ms count period): counted in `late`.  Words that wait out
 # a flash erase (~45 ms) keep exact times and are not late.
-LATE_US = const(285000)
+_LATE_US = const(285000)
 
 
 def program_words(n):
@@ -139,7 +139,7 @@ class PioDecoder:
         self._wrap_frac = period % cycles_per_us
         self.samples = 0  # words decoded
         self.wraps = 0  # count periods passed between two words
-        self.late = 0  # words read more than LATE_US after their push (nearly misdated)
+        self.late = 0  # words read more than _LATE_US after their push (nearly misdated)
         self.full = 0  # drains that found the FIFO full (changes may have waited)
         self.anchor(0)
 
@@ -181,7 +181,7 @@ class PioDecoder:
         self._c = c
         while ticks_diff(now_us, self._t) >= self._wrap_us:
             self._add_period()
-        if ticks_diff(now_us, self._t) > LATE_US:
+        if ticks_diff(now_us, self._t) > _LATE_US:
             self.late += 1
         self.samples += 1
         raw = (v >> COUNT_BITS) & 0xFF
