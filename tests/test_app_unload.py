@@ -21,9 +21,10 @@ def test_each_game_unloads_when_it_closes(tmp_path):
 
 
 def test_the_menu_leaves_the_heap_while_a_game_runs_and_comes_back_after(tmp_path):
-    """The menu and the registry are not used while a game runs: their code
-    leaves the heap to the game's, and the first event after the game
-    closes shows the game list again."""
+    """The menu, the registry and the tunables (copied by the game's modules
+    as they loaded) are not used while a game runs: their code leaves the
+    heap to the game's, and the first event after the game closes shows the
+    game list again."""
     r = mpyrun.run(script=mpyrun.SUPPORT / "app_unload.py", args=(str(tmp_path),), heap="64wK")
     lines = r.stdout.splitlines()
     during = lines[2].split()[1:]

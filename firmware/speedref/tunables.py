@@ -16,8 +16,8 @@
 # Module constants (micropython.const): a user that imports one gets a small
 # int, nothing is allocated when it is read.  Users copy them when they are
 # imported (`from ..tunables import X`), and nothing reads this
-# module afterwards: the board forgets it once the device is built and when
-# a game closes (wiring.build, App.close), so its names leave the heap.
+# module afterwards: the board forgets it once the device is built and once
+# a game's modules have loaded (wiring.build, App._run): its names leave the heap.
 from micropython import const
 
 # ---- the nav keys ------------------------------------------------------------

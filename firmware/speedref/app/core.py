@@ -291,8 +291,10 @@ class App:
         self._mods = game_modules(game)  # close() forgets them
         # The menu and the registry are not used while a game runs: their
         # code leaves the heap to the game's (close() loads them again).
+        # Nor are the tunables: the game's modules copied them as they loaded.
         forget("speedref.app.menu")
         forget("speedref.games")
+        forget("speedref.tunables")
 
     # ---- internals -----------------------------------------------------------
     def _refused(self, e):
@@ -387,15 +389,16 @@ def flow_class(game):
 
 def game_modules(game):
     """The modules a game's flow brings into the heap: its flow, its table
-    level, and what flows share (the arbiter, the timers, the tunables read
-    as they load).  App.close() forgets them, so playing all four games in
+    level, and what flows share (the arbiter, the timers).  App.close()
+    forgets them (the tunables they read as they loaded are gone by then:
+    _run), so playing all four games in
     turn never holds more than one game's code in a 64 KB heap, and the
     menu after a game holds what it held at boot (speedref.forget: only on
     MicroPython)."""
     from .. import games
     g = games.get(game)
     return (games.module(g.flow, "speedref.app"), games.module(g.engine, "speedref.engine"),
-            "speedref.arbiter", "speedref.app.timing", "speedref.tunables")
+            "speedref.arbiter", "speedref.app.timing")
 
 
 class Screen:
