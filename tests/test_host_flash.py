@@ -285,3 +285,38 @@ def test_a_board_of_unknown_platform_gets_every_boards_files():
     assert flash.firmware_files(FIRMWARE, "linux") == every
     assert set(flash.firmware_files(FIRMWARE, "rp2")) | set(flash.firmware_files(FIRMWARE, "esp32")) \
         == set(every)
+
+
+ESC = "\x1b]0;owned\x07\x1b[2J\u202e"
+
+
+def test_what_the_board_reports_reaches_the_terminal_escaped(tmp_path):
+    board = FakeBoard()
+    board.info["platform"] = "rp2" + ESC
+    board.info["free"] = 800000
+    outs = []
+    assert flash.flash(args_for(tiny_firmware(tmp_path), tmp_path / "o", port="p" + ESC), out=outs.append,
+                       runner=board) == 0
+    assert outs and not any(c in "".join(outs) for c in "\x1b\x07\u202e"), outs
+    assert any("\\x1b" in o for o in outs)
+
+
+@pytest.mark.parametrize("field, value", [("version", ["1" + ESC, 24]), ("version", "1.24"),
+                                          ("mpy", "6"), ("free", ESC), ("files", [1]),
+                                          ("dirs", {"a": 1}), ("platform", 5)])
+def test_a_probe_answer_of_the_wrong_shape_is_refused_in_one_line(tmp_path, field, value):
+    board = FakeBoard()
+    board.info[field] = value
+    with pytest.raises(flash.FlashError) as e:
+        flash.flash(args_for(tiny_firmware(tmp_path), tmp_path / "o", port="p"), out=lambda s: None,
+                    runner=board)
+    assert "probe" in str(e.value) and len(board.ran) == 1
+
+
+def test_an_mpremote_error_reaches_the_terminal_escaped(monkeypatch, capsys):
+    def fails(args):
+        raise flash.FlashError(flash.explain_mpremote_failure("p", "boom " + ESC))
+    monkeypatch.setattr(flash, "flash", fails)
+    assert flash.main(["--port", "p"]) == 1
+    err = capsys.readouterr().err
+    assert "boom" in err and not any(c in err for c in "\x1b\x07\u202e")

@@ -288,3 +288,80 @@ def test_reconnects_after_cable_pulled_mid_game_and_dedups_dump():
     assert sorted(r["id"] for _, r in core.db.games()) == [1, 2]
     assert core.duplicates == 1 and core.skipped == 1
     assert any("lost /dev/fake" in e for e in errs)
+
+
+# --- a slap belongs to its own game, or to none ------------------------------------------
+def slap_line(winner, margin, game="speed", **more):
+    return line(dict({"ev": "slap", "game": game, "kind": "out", "winner": winner, "margin_us": margin}, **more))
+
+
+def slaps_of(db):
+    """{game row: [(winner, margin)]} and the slaps tied to no game."""
+    out, none = {}, []
+    for game, kind, winner, margin, ref in db.slaps():
+        (out.setdefault(ref, []) if ref is not None else none).append((winner, margin))
+    return out, none
+
+
+def test_a_session_log_replayed_twice_gives_each_game_its_own_slaps_once():
+    """SP-17: the slaps of a game are its players'; the same log read again adds
+    nothing, and none of them go to the next game's seat 0."""
+    session = (slap_line(0, 1000, deal=1) + slap_line(1, 2000, deal=1) +
+               line({"ev": "game_end", "record": speed_single(players=("Ann", "Bob"), ident="a")}))
+    core, _, _ = make_core()
+    core.feed(session)
+    core.feed(session)
+    core.feed(slap_line(0, 3000, deal=1) +
+              line({"ev": "game_end", "record": speed_single(players=("Cat", "Dan"), ident="b")}))
+    by_game, none = slaps_of(core.db)
+    assert by_game == {1: [(0, 1000), (1, 2000)], 2: [(0, 3000)]} and none == []
+    assert core.db.count_slaps() == 3
+
+
+def test_an_abandoned_games_slaps_go_to_no_game():
+    core, outs, _ = make_core()
+    core.feed(slap_line(0, 1000, deal=1) + slap_line(1, 1500, deal=2))
+    core.feed(line({"ev": "abandon", "game": "speed"}))
+    core.feed(slap_line(1, 4000, deal=1) +
+              line({"ev": "game_end", "record": speed_single(players=("Cat", "Dan"), ident="b")}))
+    by_game, _ = slaps_of(core.db)
+    assert by_game == {1: [(1, 4000)]}
+    assert any("abandoned" in o and "2 slap" in o for o in outs), outs
+
+
+def test_a_game_that_vanished_without_a_line_keeps_its_slaps_from_the_next_game():
+    """A board reset with its save lost (no abandon line): the next game's deal 1
+    comes after deal 3's slap, so that slap was another game's."""
+    core, _, _ = make_core()
+    core.feed(slap_line(0, 1000, deal=3))
+    core.feed(line({"ev": "boot", "board": "pico"}))
+    core.feed(slap_line(1, 2000, deal=1) +
+              line({"ev": "game_end", "record": speed_single(players=("Cat", "Dan"), ident="b")}))
+    assert slaps_of(core.db)[0] == {1: [(1, 2000)]}
+
+
+def test_slaps_numbered_beyond_the_records_deals_are_not_its_own():
+    core, _, _ = make_core()
+    core.feed(slap_line(0, 1000, deal=2) + slap_line(1, 2000, deal=1))
+    core.feed(line({"ev": "game_end", "record": speed_single(ident="one-deal")}))   # one deal only
+    assert slaps_of(core.db)[0] == {1: [(1, 2000)]}
+
+
+def test_a_record_from_the_flash_dump_does_not_take_the_slaps_of_the_game_in_progress():
+    core, _, _ = make_core()
+    core.feed(slap_line(0, 1000, deal=1))
+    core.feed(line({"ev": "stored", "record": speed_single(players=("Old", "Game"), ident="old")}))
+    core.feed(line({"ev": "dump_end", "count": 1}))
+    core.feed(slap_line(1, 2000, deal=1) +
+              line({"ev": "game_end", "record": speed_single(players=("Cat", "Dan"), ident="now")}))
+    assert slaps_of(core.db)[0] == {2: [(0, 1000), (1, 2000)]}
+
+
+def test_a_game_seen_live_without_its_slaps_gets_them_from_a_later_capture_once():
+    core, _, _ = make_core()
+    rec = speed_single(ident="a")
+    core.feed(line({"ev": "game_end", "record": rec}))                # the laptop came in late
+    capture = slap_line(0, 1000, deal=1) + line({"ev": "game_end", "record": rec})
+    core.feed(capture)
+    core.feed(capture)
+    assert slaps_of(core.db)[0] == {1: [(0, 1000)]}

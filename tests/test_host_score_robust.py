@@ -108,3 +108,56 @@ def test_store_dir_scores_every_record_and_skips_damaged_ones(tmp_path):
 def test_a_file_that_is_not_a_database_exits_2(tmp_path):
     assert_refused(run(["--db", write(tmp_path, "not sqlite at all " * 20, "r.db"), "--id", "1"]),
                    "cannot read the database")
+
+
+@pytest.mark.parametrize("text", ["1e999", "-1e999", "[1e999]", '{"a": -1E400}', "Infinity", "-Infinity", "NaN"])
+def test_strict_json_refuses_numbers_beyond_a_double(text):
+    from host_tools import jsonin
+    with pytest.raises(jsonin.BadJSON):
+        jsonin.loads(text)
+
+
+def test_a_record_holding_1e999_is_refused(tmp_path):
+    payload = ('{"game": "speed", "layout": "pagat", "match": {"single": true}, "players": ["Ann", "Bob"],'
+               ' "deals": [{"winner": 0, "left": 1e999}]}')
+    assert_refused(run([write(tmp_path, payload)]), "not a finite number")
+
+
+@pytest.mark.parametrize("ident", ["\u00b2", "9" * 22, "9" * 5000, "-1", "1.5", "\u0661", " 1", "0x1", ""])
+def test_db_id_of_any_shape_is_looked_up_or_refused_in_one_line(tmp_path, ident):
+    from host_tools.db import ResultsDB
+    path = tmp_path / "r.db"
+    db = ResultsDB(path)
+    db.add_record(partners_game(ident="e6-3"))
+    db.close()
+    assert_refused(run(["--db", str(path), "--id", ident]), "no record with id")
+
+
+def test_db_id_finds_the_device_id_and_the_row_number(tmp_path):
+    from host_tools.db import ResultsDB
+    path = tmp_path / "r.db"
+    db = ResultsDB(path)
+    db.add_record(partners_game(ident="e6-3"))
+    db.add_record(speed_single(ident=7))
+    db.close()
+    for ident, title in (("e6-3", "record e6-3"), ("7", "record 7"), ("1", "record e6-3")):
+        r = run(["--db", str(path), "--id", ident])
+        assert r.returncode == 0 and title in r.stdout.splitlines()[0], (ident, r.stdout, r.stderr)
+
+
+def _closed_stdout():
+    os.close(1)
+
+
+@pytest.mark.parametrize("where", ["full", "closed"])
+def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path, where):
+    rec = write(tmp_path, partners_game())
+    if where == "full":
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([str(SCRIPT), rec], stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    else:
+        r = subprocess.run([str(SCRIPT), rec], stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                           preexec_fn=_closed_stdout)
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr and "Exception ignored" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "cannot write" in r.stderr, r.stderr
