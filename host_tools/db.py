@@ -7,7 +7,14 @@ a database written by an older speedref-log opens (and is upgraded) in a newer o
 A game record is stored once: records carrying the device's "id" are keyed by it;
 a record without one is keyed by a hash of its content (sorted-key JSON), so the
 same game pulled twice (live, then again from the device's flash) is one row.
+A game's slap verdicts are stored with it, in the same transaction, so a game
+is never half stored; the same verdicts received again add nothing.
+
+Every SQLite or file-system failure comes out as `DatabaseProblem`: one line
+naming the file and what went wrong, for the tools to print before exit 2.
+Whatever a failed write was doing is rolled back; what was stored stays.
 """
+import collections
 import contextlib
 import datetime
 import hashlib
@@ -18,6 +25,43 @@ from speedref.engine import records
 
 DEFAULT_DB_NAME = "speedref-results.db"
 BUSY_TIMEOUT_S = 30.0   # how long to wait for another process's write to finish
+TABLES = ("games", "slaps", "game_players")
+
+
+class DatabaseProblem(Exception):
+    """The database cannot be opened, read or written: the message is one line.
+
+    `locked`: another program held the write lock for the whole busy timeout
+    (worth trying again); anything else will not mend by itself.
+    """
+
+    def __init__(self, message, locked=False):
+        Exception.__init__(self, message)
+        self.locked = locked
+
+
+def _explain(e):
+    """SQLite's words for a failure, with what they mean for a person."""
+    text = str(e) or type(e).__name__
+    low = text.lower()
+    if "readonly" in low or "read-only" in low:
+        return "the database is read-only (%s): check the file's and its folder's permissions" % text
+    if "locked" in low or "busy" in low:
+        return "the database is locked: another program has been writing to it for too long (%s)" % text
+    if "disk i/o" in low or "full" in low:
+        return "%s: the disk may be full, or a file-size limit (ulimit -f) reached" % text
+    if "not a database" in low or "malformed" in low:
+        return "not an SQLite database, or a damaged one (%s)" % text
+    return text
+
+
+def problem(path, doing, e):
+    """A DatabaseProblem for an sqlite3 or OS error `e` met while `doing`."""
+    if isinstance(e, DatabaseProblem):
+        return e
+    text = str(e).lower()
+    return DatabaseProblem("%s: %s: %s" % (path, doing, _explain(e)),
+                           locked="locked" in text or "busy" in text)
 
 
 def canonical_json(obj):
@@ -110,54 +154,108 @@ def _now():
 
 
 class ResultsDB:
-    """Open (creating or upgrading) the database at `path` (":memory:" for tests)."""
+    """Open (creating or upgrading) the database at `path` (":memory:" for tests).
 
-    def __init__(self, path, busy_timeout_s=BUSY_TIMEOUT_S):
+    write=True: also make sure it can be written now (a read-only file, or one
+    another program keeps locked, is refused at once, before a board's lines
+    are read and lost).  Every failure is a DatabaseProblem.
+    """
+
+    def __init__(self, path, busy_timeout_s=BUSY_TIMEOUT_S, write=False):
         self.path = path
-        # isolation_level=None: no implicit transactions; every write is an
-        # explicit BEGIN IMMEDIATE (_write), taken at once or waited for up to
-        # busy_timeout_s while another process writes.
-        self.con = sqlite3.connect(str(path), timeout=busy_timeout_s, isolation_level=None)
-        self.con.execute("PRAGMA foreign_keys = ON")
-        self.migrate()
+        try:
+            # isolation_level=None: no implicit transactions; every write is an
+            # explicit BEGIN IMMEDIATE (_write), taken at once or waited for up to
+            # busy_timeout_s while another process writes.
+            self.con = sqlite3.connect(str(path), timeout=busy_timeout_s, isolation_level=None)
+        except (sqlite3.Error, OSError) as e:
+            raise problem(path, "cannot open the database", e)
+        try:
+            self.con.execute("PRAGMA foreign_keys = ON")
+            self.migrate()
+            self._check_tables()
+            if write:
+                with self._write("cannot write to the database"):
+                    # a write that changes nothing, rolled back: only to learn
+                    # whether this file takes writes at all
+                    self.con.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
+                    raise _RollBack
+        except _RollBack:
+            pass
+        except BaseException:
+            self.con.close()
+            raise
 
     @contextlib.contextmanager
-    def _write(self):
-        """One write transaction, holding the database's write lock from its start."""
-        self.con.execute("BEGIN IMMEDIATE")
+    def _write(self, doing="cannot store in the database"):
+        """One write transaction, holding the database's write lock from its start;
+        rolled back whole on any error, which comes out as a DatabaseProblem."""
+        try:
+            self.con.execute("BEGIN IMMEDIATE")
+        except (sqlite3.Error, OSError) as e:
+            raise problem(self.path, doing, e)
         try:
             yield
-        except BaseException:
-            self.con.execute("ROLLBACK")
+            self.con.execute("COMMIT")
+        except BaseException as e:
+            try:
+                if self.con.in_transaction:
+                    self.con.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass      # SQLite rolled back itself (a failed COMMIT, an I/O error)
+            if isinstance(e, (sqlite3.Error, OSError)):
+                raise problem(self.path, doing, e)
             raise
-        self.con.execute("COMMIT")
+
+    def _read(self, sql, args=()):
+        try:
+            return self.con.execute(sql, args).fetchall()
+        except (sqlite3.Error, OSError) as e:
+            raise problem(self.path, "cannot read the database", e)
 
     def close(self):
         self.con.close()
 
     @property
     def version(self):
-        return self.con.execute("PRAGMA user_version").fetchone()[0]
+        return self._read("PRAGMA user_version")[0][0]
+
+    def _newer(self, v):
+        return DatabaseProblem("%s has schema version %d; this speedref knows up to %d: upgrade speedref"
+                               % (self.path, v, SCHEMA_VERSION))
+
+    def _tables(self):
+        return set(r[0] for r in self._read("SELECT name FROM sqlite_master WHERE type = 'table'"))
 
     def migrate(self):
         v = self.version
         if v > SCHEMA_VERSION:
-            raise SystemExit("%s has schema version %d; this speedref knows up to %d: upgrade speedref"
-                             % (self.path, v, SCHEMA_VERSION))
+            raise self._newer(v)
         if v == SCHEMA_VERSION:
             return
+        if v == 0 and self._tables():
+            raise self._foreign()
         # All steps in one write transaction, the version read again inside it:
         # a second process that opened the database at the same moment waits,
         # then finds it already migrated.
-        with self._write():
+        with self._write("cannot upgrade the database to schema version %d" % SCHEMA_VERSION):
             v = self.version
             if v > SCHEMA_VERSION:
-                raise SystemExit("%s has schema version %d; this speedref knows up to %d: upgrade speedref"
-                                 % (self.path, v, SCHEMA_VERSION))
+                raise self._newer(v)
             while v < SCHEMA_VERSION:
                 MIGRATIONS[v](self.con)
                 v += 1
                 self.con.execute("PRAGMA user_version = %d" % v)   # an int we made, not input
+
+    def _foreign(self):
+        return DatabaseProblem("%s: not a speedref results database (its tables: %s; schema version %d)"
+                               % (self.path, ", ".join(sorted(self._tables())) or "none", self.version))
+
+    def _check_tables(self):
+        """A version number without our tables (someone else's file, or a
+        damaged one) is refused rather than written into."""
+        if not set(TABLES) <= self._tables():
+            raise self._foreign()
 
     # --- games ---------------------------------------------------------------
     def add_record(self, record, source="live", compare=False):
@@ -166,8 +264,21 @@ class ResultsDB:
         Returns (row id, True) when new, (existing row id, False) when a duplicate.
         With compare=True a third item says whether the stored record is the
         same as this one (a device id reused for other content is not).
-        The insert is one atomic statement in a write transaction, so several
-        speedref-log processes on one database never store a record twice.
+        """
+        row_id, new, same, _ = self.add_game(record, source)
+        return (row_id, new, same) if compare else (row_id, new)
+
+    def add_game(self, record, source="live", slaps=()):
+        """Store a validated record and the slap verdicts of its game, in one
+        write transaction: (row id, new, same content, slap verdicts added).
+
+        A record already stored (same key) is not stored again; `same` says
+        whether its content is the stored one's (a device id reused for other
+        content is not).  The slaps are added to the stored game unless it
+        holds them already (the same log read twice adds nothing); to a record
+        that differs from the stored one, none.  The insert is one atomic
+        statement, so several speedref-log processes on one database never
+        store a record twice.
         """
         key = dedup_key(record)
         text = canonical_json(record)
@@ -184,38 +295,63 @@ class ResultsDB:
                 row_id, stored = self.con.execute(
                     "SELECT id, record FROM games WHERE dedup_key = ?", (key,)).fetchone()
                 new, same = False, stored == text
-        return (row_id, new, same) if compare else (row_id, new)
+            added = self._add_slaps(row_id, slaps) if same else 0
+        return row_id, new, same, added
+
+    def _add_slaps(self, row_id, slaps):
+        """The slaps of game row_id it does not hold yet (counted as a multiset
+        of whole lines: two equal verdicts in one game are two)."""
+        have = collections.Counter(r[0] for r in self.con.execute(
+            "SELECT line FROM slaps WHERE game_ref = ?", (row_id,)).fetchall())
+        added = 0
+        for ev in slaps:
+            text = canonical_json(ev)
+            if have[text]:
+                have[text] -= 1
+                continue
+            self.con.execute(
+                "INSERT INTO slaps (game, kind, winner, margin_us, line, received_at, game_ref)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (ev["game"], ev.get("kind"), ev["winner"], ev["margin_us"], text, _now(), row_id))
+            added += 1
+        return added
 
     def games(self, game=None):
         """[(row id, record dict)] in the order they were stored."""
+        return [(row_id, json.loads(text)) for row_id, text in self.game_rows(game)]
+
+    def game_rows(self, game=None):
+        """[(row id, record text as stored)] in the order they were stored."""
         if game is None:
-            rows = self.con.execute("SELECT id, record FROM games ORDER BY id")
-        else:
-            rows = self.con.execute("SELECT id, record FROM games WHERE game = ? ORDER BY id", (game,))
-        return [(r[0], json.loads(r[1])) for r in rows.fetchall()]
+            return self._read("SELECT id, record FROM games ORDER BY id")
+        return self._read("SELECT id, record FROM games WHERE game = ? ORDER BY id", (game,))
 
     def find_record(self, ident):
-        """A stored record by the device's id (as text or number), else by row number."""
+        """A stored record by the device's id (as text, or as the number it
+        spells), else by row number; None when there is none.  Any text is a
+        fair question: an id is looked up as given, and only plain ASCII
+        digits that fit SQLite's integers are also tried as numbers."""
+        ident = str(ident)
         keys = ["id:" + canonical_json(ident)]
-        try:
-            keys.append("id:" + canonical_json(int(ident)))
-        except ValueError:
-            pass
+        number = int(ident) if ident.isascii() and ident.isdigit() and len(ident) <= 18 else None
+        if number is not None:
+            keys.append("id:" + canonical_json(number))
         for k in keys:
-            row = self.con.execute("SELECT record FROM games WHERE dedup_key = ?", (k,)).fetchone()
+            row = self._read("SELECT record FROM games WHERE dedup_key = ?", (k,))
             if row:
-                return json.loads(row[0])
-        if ident.isdigit():
-            row = self.con.execute("SELECT record FROM games WHERE id = ?", (int(ident),)).fetchone()
+                return json.loads(row[0][0])
+        if number is not None:
+            row = self._read("SELECT record FROM games WHERE id = ?", (number,))
             if row:
-                return json.loads(row[0])
+                return json.loads(row[0][0])
         return None
 
     def count_games(self):
-        return self.con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        return self._read("SELECT COUNT(*) FROM games")[0][0]
 
     # --- slaps ---------------------------------------------------------------
     def add_slap(self, ev):
+        """A slap verdict on its own, tied to no game (link_slaps ties it)."""
         with self._write():
             cur = self.con.execute(
                 "INSERT INTO slaps (game, kind, winner, margin_us, line, received_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -230,8 +366,15 @@ class ResultsDB:
 
     def slaps(self):
         """[(game, kind, winner seat or None, margin_us, game_ref or None)]"""
-        return self.con.execute(
-            "SELECT game, kind, winner, margin_us, game_ref FROM slaps ORDER BY id").fetchall()
+        return [r[1:] for r in self.slap_rows()]
+
+    def slap_rows(self):
+        """[(row id, game, kind, winner seat or None, margin_us, game_ref or None)]"""
+        return self._read("SELECT id, game, kind, winner, margin_us, game_ref FROM slaps ORDER BY id")
 
     def count_slaps(self):
-        return self.con.execute("SELECT COUNT(*) FROM slaps").fetchone()[0]
+        return self._read("SELECT COUNT(*) FROM slaps")[0][0]
+
+
+class _RollBack(Exception):
+    """Ends ResultsDB's write check: its transaction is rolled back."""

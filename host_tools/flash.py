@@ -29,7 +29,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from host_tools import build
+from host_tools import build, jsonin
 from host_tools.ports import candidate_ports, describe
 
 # sys.implementation._mpy: bits 0-7 .mpy version, 8-9 sub-version, 10+ native arch.
@@ -313,11 +313,51 @@ def run_mpremote(cmd, port):
     return r.stdout
 
 
+# The probe's answer, field by field: (type, what it must be).  A board (or
+# something pretending to be one) answering anything else is refused before
+# any of it is used.
+PROBE_FIELDS = {
+    "mpy": (int, "an int"),
+    "version": (list, "a list of ints"),
+    "platform": (str, "a string"),
+    "free": ((int, type(None)), "an int or null"),
+    "files": (dict, "an object of [size, sha256] pairs"),
+    "dirs": (list, "a list of strings"),
+}
+
+
+def probe_problem(info):
+    """Why the probe's answer cannot be used, or None."""
+    if not isinstance(info, dict):
+        return "not a JSON object"
+    for name, (kind, what) in PROBE_FIELDS.items():
+        v = info.get(name)
+        if not isinstance(v, kind) or isinstance(v, bool):
+            return "%s is not %s" % (name, what)
+    if not all(type(x) is int for x in info["version"]):
+        return "version is not a list of ints"
+    if not all(isinstance(d, str) for d in info["dirs"]):
+        return "dirs is not a list of strings"
+    for path, v in info["files"].items():
+        if not (isinstance(v, list) and len(v) == 2 and type(v[0]) is int and
+                (v[1] is None or isinstance(v[1], str))):
+            return "files[%r] is not [size, sha256]" % path
+    return None
+
+
 def probe(port, runner=run_mpremote):
     out = runner([mpremote_path(), "connect", port, "exec", PROBE], port)
     for ln in out.splitlines():
         if ln.startswith("SPEEDREF-PROBE "):
-            return json.loads(ln[len("SPEEDREF-PROBE "):])
+            try:
+                info = jsonin.loads(ln[len("SPEEDREF-PROBE "):])
+            except jsonin.BadJSON as e:
+                info, why = None, "not JSON: %s" % e
+            else:
+                why = probe_problem(info)
+            if why:
+                raise FlashError("the board on %s gave a probe answer we cannot use (%s)" % (port, why))
+            return info
     raise FlashError("the board on %s did not answer the probe (is it at the REPL?): %r"
                      % (port, out[-200:]))
 
@@ -342,6 +382,11 @@ def quote(cmd):
 
 
 def flash(args, out=print, runner=run_mpremote, comports=None):
+    # what the board reports (its platform, its files) is printed escaped
+    raw_out = out
+
+    def out(text):
+        raw_out(jsonin.printable(text))
     root = Path(args.firmware)
     if not (root / "main.py").exists():
         raise FlashError("%s has no main.py: nothing would start the referee on the board" % root)
@@ -404,8 +449,7 @@ def main(argv=None):
     try:
         return flash(args)
     except FlashError as e:
-        print("speedref-flash: " + str(e), file=sys.stderr)
-        return 1
+        return jsonin.complain("speedref-flash", str(e), 1)
 
 
 if __name__ == "__main__":

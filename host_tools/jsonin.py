@@ -5,17 +5,23 @@ is checked before any of it reaches SQLite, the engine or the terminal:
 
 * `loads(text)` parses JSON and raises `BadJSON` (a ValueError) for anything
   it will not accept: malformed text, a key given twice in one object (JSON
-  leaves that undefined; Python would silently keep the last), NaN/Infinity,
+  leaves that undefined; Python would silently keep the last), NaN/Infinity
+  and numbers too big for a double (`1e999`, which Python reads as infinity),
   nesting deeper than MAX_DEPTH (a very deep document would otherwise exhaust
   the parser's recursion: RecursionError), a string holding a lone UTF-16
   surrogate such as "\\ud800" (not text: it cannot be encoded as UTF-8 for
   SQLite or a terminal), and integers beyond 64 bits.
 * `printable(text)` escapes control characters (a newline in a player's name
-  would break a table) for text output.
+  would break a table), terminal escapes (ESC), bidirectional overrides and
+  every other invisible format character for text output.
+* `write_out(text)` writes the tool's output: a reader that went away ends it
+  quietly, an output that cannot be written (`/dev/full`, a closed stdout) is
+  one line on stderr and exit status 2.
 * `setup_stdio()` makes stdout/stderr write any character (backslash escapes
   where the terminal's encoding has none, e.g. an emoji under cp1252).
 """
 import json
+import math
 import sys
 
 MAX_DEPTH = 32          # a game record nests 4 deep; 32 is generous
@@ -40,6 +46,13 @@ def _no_constant(name):
     raise BadJSON("%s is not a JSON number" % name)
 
 
+def _finite(text):
+    x = float(text)
+    if not math.isfinite(x):
+        raise BadJSON("%s is not a finite number" % text[:30])
+    return x
+
+
 def _bad_string(s):
     for ch in s:
         if "\ud800" <= ch <= "\udfff":
@@ -59,7 +72,10 @@ def check_value(obj):
             if _bad_string(v):
                 raise BadJSON("a string holds a lone UTF-16 surrogate (not valid text): %s"
                               % json.dumps(v, ensure_ascii=True)[:60])
-        elif isinstance(v, bool) or v is None or isinstance(v, float):
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                raise BadJSON("%r is not a finite number" % v)
+        elif isinstance(v, bool) or v is None:
             pass
         elif isinstance(v, int):
             if not INT_MIN <= v <= INT_MAX:
@@ -83,7 +99,8 @@ def loads(text):
         except UnicodeDecodeError as e:
             raise BadJSON("not UTF-8: %s" % e)
     try:
-        obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant,
+                         parse_float=_finite)
     except BadJSON:
         raise
     except RecursionError:
@@ -95,7 +112,10 @@ def loads(text):
 
 
 def printable(text):
-    """text with control characters (and line/paragraph separators) escaped."""
+    """text with everything a terminal would act on or hide escaped: control
+    characters (ESC starts a terminal escape), line and paragraph separators,
+    and format characters (the bidirectional overrides such as RLO, which turn
+    the rest of a line around; zero-width characters; a BOM)."""
     text = str(text)
     if text.isprintable():
         return text
@@ -117,6 +137,37 @@ def setup_stdio():
                 reconfigure(errors="backslashreplace")
             except (ValueError, OSError):
                 pass
+
+
+def write_out(text, prog):
+    """Write text to stdout and flush: 0, or 2 with one line on stderr when the
+    output cannot be written (/dev/full, a closed stdout).  A reader that went
+    away (`| head -1`) ends the run quietly (0)."""
+    stream = sys.stdout
+    if stream is None:           # started with its stdout closed
+        return complain(prog, "cannot write the output: stdout is closed")
+    try:
+        stream.write(text)
+        stream.flush()
+    except BrokenPipeError:
+        quiet_broken_pipe()
+        return 0
+    except (OSError, ValueError) as e:   # ENOSPC, EIO, EBADF; ValueError: closed file
+        quiet_broken_pipe()              # the interpreter's last flush must not fail again
+        return complain(prog, "cannot write the output: %s" % (getattr(e, "strerror", None) or e))
+    return 0
+
+
+def complain(prog, text, status=2):
+    """One line on stderr (if there is one), escaped, after "prog: " unless prog
+    is None; returns the exit status."""
+    if sys.stderr is not None:
+        try:
+            sys.stderr.write((prog + ": " if prog else "") + printable(text) + "\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+    return status
 
 
 def quiet_broken_pipe():

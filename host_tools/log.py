@@ -22,13 +22,14 @@ from speedref.engine import records
 from speedref.engine.errors import RuleError, is_int
 
 from host_tools import jsonin
-from host_tools.db import ResultsDB, DEFAULT_DB_NAME as DEFAULT_DB
+from host_tools.db import ResultsDB, DatabaseProblem, DEFAULT_DB_NAME as DEFAULT_DB
 
 DUMP_COMMAND = b'{"cmd": "dump"}\n'
 MAX_LINE = 64 * 1024          # a "line" longer than this is noise, not a record
 BAUD = 115200
 MARGIN_MAX_US = 2 ** 30       # ticks_us wraps at 2**30: no margin between two presses is longer
 NAME_MAX = 64                 # a game or slap kind name is a short word
+LOCK_RETRIES = 3              # busy timeouts waited out again for another program's lock
 
 
 def _short(text, n=60):
@@ -55,7 +56,9 @@ def slap_problem(ev):
     kind = ev.get("kind")
     if kind is not None and (not isinstance(kind, str) or len(kind) > NAME_MAX):
         return "slap kind %s is not a short string or null" % _short(kind)
-    w = ev.get("winner")
+    if "winner" not in ev:
+        return "slap without a winner (a seat, or null for a tie)"
+    w = ev["winner"]
     if w is not None and (not is_int(w) or not 0 <= w <= 3):
         return "slap winner %r is not a seat 0..3 or null" % (w,)
     m = ev.get("margin_us")
@@ -80,23 +83,48 @@ def players_problem(record):
     return None
 
 
+# The field that numbers a game's part on its lines: a Speed deal, a Spit round.
+PART_FIELDS = ("deal", "round", "hand")
+
+
+def part_number(ev):
+    """The deal/round/hand number a game line carries, or None."""
+    for f in PART_FIELDS:
+        n = ev.get(f)
+        if is_int(n):
+            return n
+    return None
+
+
 class LineCore:
     """Turns bytes from the device into stored rows and readable lines.
 
-    `out(text)` gets the live view, `err(text)` the problems.  Counters
-    (stored, duplicates, slaps, skipped) let callers and tests see what happened.
+    `out(text)` gets the live view, `err(text)` the problems, both escaped
+    (nothing the device sends reaches a terminal raw).  Counters (stored,
+    duplicates, slaps, skipped) let callers and tests see what happened.
+
+    A slap verdict is held until its game's record arrives (`game_end`) and is
+    stored with it; the verdicts of a game abandoned, or of one that ended
+    unseen (its deal numbers start again), are never any game's.  A database
+    failure is a DatabaseProblem out of feed(): the line's own writes are rolled
+    back, everything stored before stays.  A lock held by another program is
+    waited out LOCK_RETRIES more times first.
     """
 
-    def __init__(self, db, out=print, err=None):
+    def __init__(self, db, out=print, err=None, source=None):
         self.db = db
-        self.out = out
-        self.err = err or (lambda text: print(text, file=sys.stderr))
+        raw_err = err or (lambda text: print(text, file=sys.stderr))
+        self.out = lambda text: out(jsonin.printable(text))
+        self.err = lambda text: raw_err(jsonin.printable(text))
+        self.source = source      # 'import' for files; None: game_end 'live', dump 'stored'
         self.buf = b""
+        self.discarding = False   # inside an over-long line: drop bytes to its newline
         self.stored = 0
         self.duplicates = 0
         self.slaps = 0
         self.skipped = 0
-        self.pending_slaps = {}   # game name -> slap row ids not yet tied to a finished game
+        self.refused = 0          # game records refused (invalid, or damaged)
+        self.pending_slaps = {}   # game name -> slap events not yet tied to a finished game
         self.dump_new = 0
 
     # --- bytes in ------------------------------------------------------------
@@ -107,16 +135,31 @@ class LineCore:
             if nl < 0:
                 break
             line, self.buf = self.buf[:nl], self.buf[nl + 1:]
-            self.line(line)
+            if self.discarding:
+                self.discarding = False       # the over-long line's tail: reported already
+            elif len(line) > MAX_LINE:
+                self.skip("line longer than %d bytes" % MAX_LINE)
+            else:
+                self.line(line)
         if len(self.buf) > MAX_LINE:
-            self.skip("line longer than %d bytes without a newline" % MAX_LINE)
+            if not self.discarding:
+                self.skip("line longer than %d bytes without a newline" % MAX_LINE)
+            self.discarding = True
             self.buf = b""
 
     def disconnected(self):
         """The port went away: whatever half line we hold was cut, so drop it."""
-        if self.buf.strip():
+        if self.buf.strip() and not self.discarding:
             self.skip("line cut by the disconnect: %s" % _short(self.buf))
         self.buf = b""
+        self.discarding = False
+
+    def finish(self):
+        """The end of the input: slap verdicts still waiting for their game's
+        record are not stored, and the count says so."""
+        self.disconnected()
+        for game in sorted(self.pending_slaps):
+            self.drop_slaps(game, "of a %s game whose record has not arrived" % game)
 
     def skip(self, why):
         self.skipped += 1
@@ -124,6 +167,19 @@ class LineCore:
 
     # --- one line ------------------------------------------------------------
     def line(self, raw):
+        for attempt in range(LOCK_RETRIES + 1):
+            try:
+                return self._line(raw)
+            except DatabaseProblem as e:
+                if not e.locked or attempt == LOCK_RETRIES:
+                    raise
+                self.err("%s; trying again (%d of %d)" % (e, attempt + 1, LOCK_RETRIES))
+            except Exception as e:
+                # A line that trips a fault of ours: that line is lost, never the rest.
+                return self.skip("could not handle the line (%s: %s): %s"
+                                 % (type(e).__name__, _short(str(e), 80), _short(raw)))
+
+    def _line(self, raw):
         raw = raw.strip()
         if not raw:
             return
@@ -138,69 +194,119 @@ class LineCore:
         if not isinstance(ev, dict) or not isinstance(ev.get("ev"), str):
             return self.skip("JSON without an \"ev\" key: %s" % _short(text))
         kind = ev["ev"]
+        self.notice_part(ev)
         if kind in ("game_end", "stored"):
-            self.record(ev, "live" if kind == "game_end" else "stored")
+            self.record(ev.get("record"), kind)
         elif kind == "slap":
             self.slap(ev)
+        elif kind == "abandon":
+            game = ev.get("game")
+            self.out("game abandoned on the device: %s" % _short(game))
+            if isinstance(game, str):
+                self.drop_slaps(game, "of the abandoned %s game" % game)
         elif kind == "dump_end":
-            self.out("device flash: %s records kept, %d new here" % (ev.get("count"), self.dump_new))
+            self.out("device flash: %s records kept, %d new here" % (_short(ev.get("count"), 20), self.dump_new))
             self.dump_new = 0
         elif kind == "boot":
             self.out("device booted")
         elif kind == "error":
-            self.out("device reports: %s" % jsonin.printable(ev.get("msg", ev.get("error", text))))
+            self.out("device reports: %s" % ev.get("msg", ev.get("error", text)))
         else:
             # deal / hand / round and anything newer: shown, not stored.
             rest = dict((k, v) for k, v in ev.items() if k != "ev")
-            self.out("%s: %s" % (jsonin.printable(kind), json.dumps(rest, sort_keys=True)))
+            self.out("%s: %s" % (kind, json.dumps(rest, sort_keys=True)))
 
-    def record(self, ev, source):
-        rec = ev.get("record")
-        where = "from flash" if source == "stored" else "game over"
-        try:
-            sheet = records.summary(rec)
-        except RuleError as e:
-            return self.skip("invalid record (%s): %s" % (where, e))
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-            # A game module that trips over a malformed record instead of
-            # raising RuleError: still not a valid record.
-            return self.skip("invalid record (%s): %s: %s" % (where, type(e).__name__, e))
-        problem = players_problem(rec)
-        if problem:
-            return self.skip("invalid record (%s): %s" % (where, problem))
-        row_id, new, same = self.db.add_record(rec, source, compare=True)
-        scores = jsonin.printable(", ".join("%s %s" % (p, t) for p, t in zip(sheet["players"], sheet["totals"])))
-        won = jsonin.printable(" and ".join(_seat_name(rec, w) for w in sheet["winners"]) or "nobody")
-        if new:
-            self.stored += 1
-            if source == "stored":
-                self.dump_new += 1
-            pend = self.pending_slaps.pop(rec["game"], None)
-            if pend:
-                self.db.link_slaps(pend, row_id)
-            self.out("%s: %s: %s; winner %s (stored as #%d)" % (where, rec["game"], scores, won, row_id))
-        else:
-            self.duplicates += 1
-            if not same:
-                self.err("record %s (%s) differs from the one already stored as #%d under that id; "
-                         "kept the stored one" % (_short(rec.get("id")), where, row_id))
-            self.out("%s: %s: %s; already stored as #%d" % (where, rec["game"], scores, row_id))
+    # --- slap verdicts and the game they belong to --------------------------------------
+    def notice_part(self, ev):
+        """A line numbering its game's deal or round below a held slap's: a
+        new game began, so the held slaps were a game's that ended unseen
+        (a reset whose save was lost, or while no laptop listened)."""
+        game = ev.get("game")
+        n = part_number(ev)
+        if n is None or not isinstance(game, str) or game not in self.pending_slaps:
+            return
+        if any((part_number(s) or 0) > n for s in self.pending_slaps[game]):
+            self.drop_slaps(game, "of a %s game that ended unseen (its deal or round numbers began again)"
+                            % game)
+
+    def drop_slaps(self, game, why):
+        held = self.pending_slaps.pop(game, None)
+        if held:
+            self.out("%d slap verdict%s %s: not counted" % (len(held), "" if len(held) == 1 else "s", why))
 
     def slap(self, ev):
         problem = slap_problem(ev)
         if problem:
             return self.skip(problem)
-        slap_id = self.db.add_slap(ev)
-        self.slaps += 1
-        self.pending_slaps.setdefault(ev["game"], []).append(slap_id)
+        self.pending_slaps.setdefault(ev["game"], []).append(ev)
         if ev["winner"] is None:
             verdict = "tie (%.1f ms apart)" % (ev["margin_us"] / 1000)
         elif ev["margin_us"] is None:
             verdict = "P%d (nobody else slapped)" % (ev["winner"] + 1)
         else:
             verdict = "P%d by %.1f ms" % (ev["winner"] + 1, ev["margin_us"] / 1000)
-        kind = (" " + jsonin.printable(ev["kind"])) if ev.get("kind") else ""
-        self.out("slap%s (%s): %s" % (kind, jsonin.printable(ev["game"]), verdict))
+        kind = (" " + ev["kind"]) if ev.get("kind") else ""
+        self.out("slap%s (%s): %s" % (kind, ev["game"], verdict))
+
+    def slaps_for(self, rec, sheet):
+        """The held slap verdicts of the game that just ended: those numbered
+        within its deals or rounds (a higher number was another game's)."""
+        held = self.pending_slaps.pop(rec["game"], [])
+        mine = [s for s in held if (part_number(s) or 0) <= sheet["hands_played"]]
+        if len(mine) < len(held):
+            n = len(held) - len(mine)
+            self.out("%d slap verdict%s numbered beyond this %s game's %d: not counted"
+                     % (n, "" if n == 1 else "s", rec["game"], sheet["hands_played"]))
+        return mine
+
+    # --- game records -----------------------------------------------------------
+    def record(self, rec, kind, where=None):
+        """A game record from a `game_end` or `stored` line (or a file: kind
+        'file', `where` naming it): validated, then stored once."""
+        where = where or ("from flash" if kind == "stored" else "game over")
+        try:
+            sheet = records.summary(rec)
+        except RuleError as e:
+            return self.refuse(rec, kind, "invalid record (%s): %s" % (where, e))
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as e:
+            # A game module that trips over a malformed record instead of
+            # raising RuleError: still not a valid record.
+            return self.refuse(rec, kind, "invalid record (%s): %s: %s" % (where, type(e).__name__, e))
+        problem = players_problem(rec)
+        if problem:
+            return self.refuse(rec, kind, "invalid record (%s): %s" % (where, problem))
+        # only the game that ends while we listen owns the slaps we hold; a
+        # record from the flash dump or a file is an older game's
+        slaps = self.slaps_for(rec, sheet) if kind == "game_end" else []
+        source = self.source or ("live" if kind == "game_end" else "stored")
+        row_id, new, same, added = self.db.add_game(rec, source, slaps)
+        self.slaps += added
+        scores = ", ".join("%s %s" % (p, t) for p, t in zip(sheet["players"], sheet["totals"]))
+        won = " and ".join(_seat_name(rec, w) for w in sheet["winners"]) or "nobody"
+        with_slaps = " with %d slap verdict%s" % (added, "" if added == 1 else "s") if added else ""
+        if new:
+            self.stored += 1
+            if kind == "stored":
+                self.dump_new += 1
+            self.out("%s: %s: %s; winner %s (stored as #%d%s)" % (where, rec["game"], scores, won, row_id,
+                                                                    with_slaps))
+        else:
+            self.duplicates += 1
+            if not same:
+                self.err("record %s (%s) differs from the one already stored as #%d under that id; "
+                         "kept the stored one" % (_short(rec.get("id")), where, row_id))
+                if slaps:
+                    self.out("%d slap verdicts of that game: not counted" % len(slaps))
+            self.out("%s: %s: %s; already stored as #%d%s" % (
+                where, rec["game"], scores, row_id,
+                "; %d slap verdict%s added to it" % (added, "" if added == 1 else "s") if added else ""))
+        return row_id
+
+    def refuse(self, rec, kind, why):
+        self.refused += 1
+        if kind == "game_end" and isinstance(rec, dict) and isinstance(rec.get("game"), str):
+            self.drop_slaps(rec["game"], "of that refused %s record" % rec["game"])
+        return self.skip(why)
 
 
 # --- the serial side ----------------------------------------------------------
@@ -266,6 +372,52 @@ def run(core, port=None, opener=open_serial, finder=find_port, sleep=time.sleep,
         sleep(retry_s)
 
 
+def ignore_file_size_signal():
+    """A file-size limit (ulimit -f) kills a process at the write past it
+    (SIGXFSZ) unless the signal is ignored: then the write fails, SQLite rolls
+    back, and the tool can say what happened."""
+    import signal
+    if hasattr(signal, "SIGXFSZ"):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+class LiveView:
+    """The live view on stdout.  Storing is the job: a view that cannot be
+    written (/dev/full) is reported once on stderr and the tool goes on."""
+
+    def __init__(self, prog):
+        self.prog = prog
+        self.broken = False
+
+    def __call__(self, text):
+        if self.broken:
+            return
+        stream = sys.stdout
+        try:
+            if stream is None:
+                raise ValueError("stdout is closed")
+            stream.write(text + "\n")
+            stream.flush()
+        except BrokenPipeError:
+            raise                      # the reader went away: main() ends quietly
+        except (OSError, ValueError) as e:
+            self.broken = True
+            jsonin.quiet_broken_pipe()
+            jsonin.complain(self.prog, "cannot write the live view (%s); still storing"
+                            % (getattr(e, "strerror", None) or e))
+
+
+def summary_line(core):
+    return ("%d new game records, %d duplicates, %d slap verdicts, %d lines skipped"
+            % (core.stored, core.duplicates, core.slaps, core.skipped))
+
+
+def stopped_by(prog, core, e):
+    """The line for a database failure mid-run: what happened, what is kept."""
+    return ("%s; %d new game records stored before this are kept; a board keeps its records on"
+            " its flash and sends them again when %s reconnects" % (e, core.stored, prog))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="speedref-log", description=__doc__.splitlines()[0])
     ap.add_argument("--port", help="serial port (default: the one attached MicroPython board)")
@@ -274,26 +426,31 @@ def main(argv=None):
                     help="exit after SECONDS without data (scripts and tests)")
     args = ap.parse_args(argv)
     jsonin.setup_stdio()
-    import sqlite3
+    ignore_file_size_signal()
+    prog = "speedref-log"
     try:
-        db = ResultsDB(args.db)
-    except sqlite3.Error as e:
-        print("speedref-log: %s: cannot open the database: %s" % (args.db, e), file=sys.stderr)
-        return 2
-    core = LineCore(db, out=lambda t: print(t, flush=True))
+        db = ResultsDB(args.db, write=True)
+    except DatabaseProblem as e:
+        return jsonin.complain(prog, str(e))
+    view = LiveView(prog)
+    core = LineCore(db, out=view)
+    status = 0
     try:
         run(core, port=args.port, idle_exit=args.idle_exit)
     except KeyboardInterrupt:
         pass
     except BrokenPipeError:         # the live view's reader went away
         jsonin.quiet_broken_pipe()
-        return 0
+        view.broken = True
+    except DatabaseProblem as e:
+        status = jsonin.complain(prog, stopped_by(prog, core, e))
     finally:
-        core.disconnected()
+        core.finish()
         db.close()
-    print("%d new game records, %d duplicates, %d slap verdicts, %d lines skipped"
-          % (core.stored, core.duplicates, core.slaps, core.skipped), flush=True)
-    return 0
+    view(summary_line(core))
+    if view.broken:
+        jsonin.complain(prog, summary_line(core), 0)
+    return status
 
 
 if __name__ == "__main__":

@@ -17,14 +17,15 @@ would run as a formula (starting with = + - @ tab or CR) get a leading '.
 import argparse
 import csv
 import json
-import sqlite3
 import statistics
 import sys
+import unicodedata
 
 from speedref.engine import records
+from speedref.engine.errors import RuleError, is_int
 
 from host_tools import jsonin
-from host_tools.db import ResultsDB, DEFAULT_DB_NAME
+from host_tools.db import ResultsDB, DatabaseProblem, DEFAULT_DB_NAME
 
 COLUMNS = ["game", "player", "games", "wins", "average_score", "perfect_bonuses",
            "slap_wins", "median_margin_us"]
@@ -44,8 +45,48 @@ def perfect_counts(record):
     return None
 
 
-def standings(db):
-    """(rows as dicts in COLUMNS order, number of slaps not tied to any game)."""
+def _replayable(text):
+    """(record, summary) of a stored record's text, or raise ValueError saying
+    why it cannot be counted: not strict JSON, not an object, or refused by
+    the rules as they are now (tampered, or written under older rules)."""
+    try:
+        rec = jsonin.loads(text)
+    except jsonin.BadJSON as e:
+        raise ValueError("not JSON (%s)" % e)
+    if not isinstance(rec, dict):
+        raise ValueError("not a game record (a JSON object)")
+    try:
+        s = records.summary(rec)
+        perfect = perfect_counts(rec) if rec.get("game") == "speedrun" else None
+    except RuleError as e:
+        raise ValueError("the rules refuse it: %s" % e)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as e:
+        raise ValueError("the rules cannot replay it: %s: %s" % (type(e).__name__, e))
+    names = [str(p) for p in rec.get("players", [])]
+    return rec, s, names, perfect
+
+
+def _slap_problem(winner, margin, names):
+    """Why a stored slap verdict cannot be counted for its game, or None."""
+    if winner is not None and (not is_int(winner) or not 0 <= winner < len(names)):
+        return "winner %s is not a seat of its game (0..%d, or null for a tie)" % (
+            jsonin.printable(repr(winner))[:30], len(names) - 1)
+    if margin is not None and (not is_int(margin) or margin < 0):
+        return "margin_us %s is not a whole number of microseconds" % jsonin.printable(repr(margin))[:30]
+    if winner is None and margin is None:
+        return "a tie without a margin"
+    return None
+
+
+def standings(db, skipped=None):
+    """(rows as dicts in COLUMNS order, number of slaps not tied to any game).
+
+    A stored row that cannot be counted (a record that is not JSON or that the
+    rules refuse, a slap whose winner is not a seat of its game or whose margin
+    is not a whole number) is left out; `skipped`, a list, gets
+    {"table", "row", "why"} for each.
+    """
+    skipped = [] if skipped is None else skipped
     table = {}   # (game, player) -> accumulating dict
 
     def entry(game, player):
@@ -56,12 +97,15 @@ def standings(db):
         return table[key]
 
     players_of = {}
-    for row_id, rec in db.games():
-        names = [str(p) for p in rec.get("players", [])]
+    for row_id, text in db.game_rows():
+        try:
+            rec, s, names, perfect = _replayable(text)
+        except ValueError as e:
+            skipped.append({"table": "games", "row": row_id, "why": str(e)})
+            continue
         players_of[row_id] = names
         # wins from the record itself, so a database filled before the
         # unfinished-game rule (PT-20) is counted the same way
-        s = records.summary(rec)
         winners = s["winners"] if records.counts_as_win(s) else ()
         counted = {}   # name -> whether a win was counted: each player once a game
         for seat, name in enumerate(names):
@@ -77,26 +121,27 @@ def standings(db):
             e["wins"] += 1 if won else 0
             if seat < len(s["totals"]):
                 e["_scores"].append(s["totals"][seat])
-    # Perfect Bonuses (SR-16, SR-26) are Speed Run's own column: no other
-    # game's sheet counts them, so only its records are asked
-    for row_id, rec in db.games("speedrun"):
-        counts = perfect_counts(rec)
-        if counts is None:
-            continue
-        seen = set()
-        for seat, name in enumerate(players_of[row_id]):
-            if name in seen or seat >= len(counts):
-                continue
-            seen.add(name)
-            e = entry("speedrun", name)
-            e["perfect_bonuses"] = (e["perfect_bonuses"] or 0) + counts[seat]
+        # Perfect Bonuses (SR-16, SR-26) are Speed Run's own column: no other
+        # game's sheet counts them
+        if perfect is not None:
+            seen = set()
+            for seat, name in enumerate(names):
+                if name in seen or seat >= len(perfect):
+                    continue
+                seen.add(name)
+                e = entry("speedrun", name)
+                e["perfect_bonuses"] = (e["perfect_bonuses"] or 0) + perfect[seat]
     unlinked = 0
-    for game, kind, winner, margin, game_ref in db.slaps():
+    for slap_id, game, kind, winner, margin, game_ref in db.slap_rows():
         if game_ref is None or game_ref not in players_of:
             unlinked += 1
             continue
         names = players_of[game_ref]
-        if winner is None or winner >= len(names):
+        why = _slap_problem(winner, margin, names)
+        if why:
+            skipped.append({"table": "slaps", "row": slap_id, "why": why})
+            continue
+        if winner is None:
             continue          # a tie is nobody's win
         e = entry(game, names[winner])
         e["slap_wins"] += 1
@@ -139,53 +184,93 @@ def text_report(rows, unlinked):
     return "\n".join(lines).rstrip()
 
 
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# What a spreadsheet runs as a formula (OWASP, "CSV Injection"): a cell whose
+# first character is = + - or @, or that starts with a tab or a carriage
+# return (and ASVS adds NUL).  Spreadsheets differ in what they skip before
+# looking: some trim spaces, NBSP, a BOM, bidirectional marks, zero-width
+# characters or line breaks, and some (Excel with an East Asian IME among
+# them) read the fullwidth ＝ ＋ － ＠ and the small ﹦ ﹢ ﹣ as their ASCII
+# selves.  So a cell is neutralised when its first visible character, in its
+# NFKC form, is one of these, whatever invisible characters come before it.
+FORMULA_CHARS = "=+-@"
+FORMULA_START = ("\t", "\r", "\x00")
+
+
+def _invisible(ch):
+    # white space (Zs, Zl, Zp and the C0 blanks) and control or format
+    # characters (Cc, Cf: BOM, RLO, ZWSP...) show nothing a person would see
+    return ch.isspace() or unicodedata.category(ch)[0] in "CZ"
+
+
+def runs_as_formula(text):
+    if text.startswith(FORMULA_START):
+        return True
+    for ch in text:
+        if not _invisible(ch):
+            return unicodedata.normalize("NFKC", ch)[:1] in FORMULA_CHARS
+    return False
 
 
 def csv_cell(v):
-    """A CSV cell a spreadsheet shows as text: a string it would run as a
+    """A CSV cell a spreadsheet shows as text: a string it could run as a
     formula gets a leading ' (OWASP's advice on CSV injection)."""
     if v is None:
         return ""
-    if isinstance(v, str) and v.startswith(FORMULA_START):
+    if isinstance(v, str) and runs_as_formula(v):
         return "'" + v
     return v
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="speedref-results", description=__doc__.splitlines()[0])
+def write_csv(path, rows):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w.writeheader()
+        for r in rows:
+            w.writerow(dict((k, csv_cell(v)) for k, v in r.items()))
+
+
+PROG = "speedref-results"
+
+
+def build_parser():
+    """The command line: the standings (with --csv, --json), and room for
+    more outputs of the same standings beside them."""
+    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
     ap.add_argument("--db", default=DEFAULT_DB_NAME, help="results database (default %(default)s)")
     ap.add_argument("--csv", metavar="FILE", help="also write the standings as CSV")
     ap.add_argument("--json", action="store_true", help="print the standings as JSON")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def read_standings(path):
+    """(rows, unlinked slaps, skipped rows) of the database at path; DatabaseProblem."""
+    db = ResultsDB(path)
+    try:
+        skipped = []
+        rows, unlinked = standings(db, skipped)
+    finally:
+        db.close()
+    return rows, unlinked, skipped
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
     jsonin.setup_stdio()
     try:
-        db = ResultsDB(args.db)
-        try:
-            rows, unlinked = standings(db)
-        finally:
-            db.close()
-    except sqlite3.Error as e:
-        print("speedref-results: %s: cannot read the database: %s" % (args.db, e), file=sys.stderr)
-        return 2
+        rows, unlinked, skipped = read_standings(args.db)
+    except DatabaseProblem as e:
+        return jsonin.complain(PROG, str(e))
+    for s in skipped:
+        jsonin.complain(None, "skipped: %s row #%d: %s" % (s["table"], s["row"], s["why"]), 0)
     if args.csv:
         try:
-            with open(args.csv, "w", newline="", encoding="utf-8") as f:
-                w = csv.DictWriter(f, fieldnames=COLUMNS)
-                w.writeheader()
-                for r in rows:
-                    w.writerow(dict((k, csv_cell(v)) for k, v in r.items()))
+            write_csv(args.csv, rows)
         except OSError as e:
-            print("speedref-results: cannot write %s: %s" % (args.csv, e.strerror or e), file=sys.stderr)
-            return 2
-    text = (json.dumps({"standings": rows, "unlinked_slaps": unlinked}, indent=1) if args.json
-            else text_report(rows, unlinked))
-    try:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        jsonin.quiet_broken_pipe()
-    return 0
+            return jsonin.complain(PROG, "cannot write %s: %s" % (args.csv, e.strerror or e))
+    text = (json.dumps({"standings": rows, "unlinked_slaps": unlinked, "skipped": skipped}, indent=1)
+            if args.json else text_report(rows, unlinked))
+    status = jsonin.write_out(text + "\n", PROG)
+    return status or (2 if skipped else 0)
 
 
 if __name__ == "__main__":

@@ -41,18 +41,17 @@ class Invalid(Exception):
 
 def load_record(args):
     if args.db:
-        from host_tools.db import ResultsDB
+        from host_tools.db import ResultsDB, DatabaseProblem
         if args.id is None:
             raise Invalid("--db needs --id ID (the record's id, or its row number)")
-        import sqlite3
         try:
             db = ResultsDB(args.db)
             try:
                 rec = db.find_record(args.id)
             finally:
                 db.close()
-        except sqlite3.Error as e:
-            raise Invalid("%s: cannot read the database: %s" % (args.db, e))
+        except DatabaseProblem as e:
+            raise Invalid(str(e))
         if rec is None:
             raise Invalid("%s: no record with id %s" % (args.db, args.id))
         return rec, "%s#%s" % (args.db, args.id)
@@ -222,14 +221,9 @@ def print_store(args):
 
 
 def emit(texts, sep="\n"):
-    """Print; a reader that went away (`| head -1`) ends the run quietly."""
-    try:
-        if texts:
-            sys.stdout.write(sep.join(texts) + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        jsonin.quiet_broken_pipe()
-    return 0
+    """Print: 0; a reader that went away (`| head -1`) ends the run quietly,
+    an output that cannot be written is one line on stderr and 2."""
+    return jsonin.write_out(sep.join(texts) + "\n" if texts else "", "speedref-score")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,12 @@ def run_log(db, data, idle_exit="1", extra=(), preexec_fn=None, env=None, cwd=No
     proc = subprocess.Popen(cmd + list(extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, preexec_fn=preexec_fn, env=env, cwd=cwd)
 
+    opened = threading.Event()
+
     def feed():
+        # pyserial flushes the input when it opens the port: write only once
+        # the tool has asked for the dump, as a board answers it
+        opened.wait(60)
         view = memoryview(data)
         while view:
             try:
@@ -32,12 +37,18 @@ def run_log(db, data, idle_exit="1", extra=(), preexec_fn=None, env=None, cwd=No
             view = view[n:]
 
     def drain():               # what the tool writes to the "board" ({"cmd": "dump"})
+        got = b""
         while True:
             try:
-                if not os.read(master, 4096):
-                    return
+                chunk = os.read(master, 4096)
             except OSError:
+                chunk = b""
+            if not chunk:
+                opened.set()
                 return
+            got += chunk
+            if b'"dump"' in got:
+                opened.set()
 
     threads = [threading.Thread(target=feed, daemon=True), threading.Thread(target=drain, daemon=True)]
     for t in threads:

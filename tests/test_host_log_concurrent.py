@@ -22,8 +22,8 @@ core = LineCore(db, out=lambda t: None, err=errs.append)
 ids = list(range(40))
 random.Random(me).shuffle(ids)
 for i in ids[:30]:                  # overlapping: each worker sends 30 of the 40 records
-    core.feed((json.dumps({"ev": "game_end", "record": speed_match(i, ident="g%d" % i)}) + "\n").encode())
     core.feed((json.dumps({"ev": "slap", "game": "speed", "winner": 0, "margin_us": me * 1000 + i}) + "\n").encode())
+    core.feed((json.dumps({"ev": "game_end", "record": speed_match(i, ident="g%d" % i)}) + "\n").encode())
 db.close()
 print(json.dumps({"stored": core.stored, "duplicates": core.duplicates, "slaps": core.slaps, "errs": errs}))
 """

@@ -2,13 +2,13 @@
 skipped with a message, and the good line after it is still stored."""
 import json
 import os
-from pathlib import Path
 
 import pytest
 
 from host_tools import log as logmod
 from host_tools.db import ResultsDB
 from host_fixtures import speed_single
+from log_pty import run_log
 
 
 def line(obj):
@@ -83,7 +83,8 @@ def test_a_file_that_is_not_a_database_exits_2(tmp_path, capsys):
     p = tmp_path / "r.db"
     p.write_text("not sqlite " * 50)
     assert logmod.main(["--db", str(p), "--port", "/dev/null", "--idle-exit", "0"]) == 2
-    assert "cannot open the database" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "r.db" in err and "not an SQLite database" in err
 
 
 # --- one bad line never stops the reader -------------------------------------------
@@ -243,7 +244,6 @@ def test_a_database_claiming_a_schema_without_its_tables_is_refused(tmp_path):
 
 
 # --- the same, through the real speedref-log on a pseudo-terminal ------------------------
-from log_pty import run_log   # noqa: E402
 
 
 def records_lines(n, prefix="g"):
@@ -274,35 +274,45 @@ def test_log_user_version_without_tables_exits_2(tmp_path):
     assert_exit_2(*run_log(path, records_lines(1), idle_exit="0.5"), "not a speedref results database")
 
 
-def _as_nobody():
-    os.setgid(65534)
-    os.setuid(65534)
+def test_log_read_only_database_exits_2_before_reading_the_port(tmp_path, monkeypatch, capsys):
+    """SQLite's own read-only refusal (the file opened read-only, as for a user
+    without write permission), met at start: exit 2, nothing read, nothing lost."""
+    import sqlite3
+    path = tmp_path / "r.db"
+    db = ResultsDB(path)
+    db.add_record(speed_single(ident="kept"))
+    db.close()
+    real = sqlite3.connect
+
+    def read_only(name, *a, **kw):
+        return real("file:%s?mode=ro" % name, *a, uri=True, **kw)
+    monkeypatch.setattr(sqlite3, "connect", read_only)
+    opened = []
+    monkeypatch.setattr(logmod, "open_serial", lambda port: opened.append(port))
+    assert logmod.main(["--db", str(path), "--port", "/dev/ttyACM0", "--idle-exit", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "r.db" in err and "read-only" in err and "Traceback" not in err and opened == []
+    monkeypatch.setattr(sqlite3, "connect", real)
+    db = ResultsDB(path)
+    assert [r["id"] for _, r in db.games()] == ["kept"]
+    db.close()
 
 
-def test_log_read_only_database_exits_2_before_reading_the_port(tmp_path):
-    import tempfile
-    d = Path(tempfile.mkdtemp(prefix="speedref-ro-"))
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes a file whatever its permissions")
+def test_log_read_only_file_exits_2(tmp_path):
+    path = tmp_path / "r.db"
+    db = ResultsDB(path)
+    db.add_record(speed_single(ident="kept"))
+    db.close()
+    os.chmod(path, 0o444)
     try:
-        os.chmod(d, 0o755)
-        path = d / "r.db"
-        db = ResultsDB(path)
-        db.add_record(speed_single(ident="kept"))
-        db.close()
-        os.chmod(path, 0o444)
-        os.chmod(d, 0o555)
-        rc, out, err = run_log(path, records_lines(2), idle_exit="0.5",
-                               preexec_fn=_as_nobody if os.geteuid() == 0 else None)
-        assert_exit_2(rc, out, err, "r.db")
-        assert "read-only" in err or "readonly" in err or "cannot write" in err, err
-        os.chmod(d, 0o755)
-        os.chmod(path, 0o644)
-        db = ResultsDB(path)
-        assert [r["id"] for _, r in db.games()] == ["kept"]
-        db.close()
+        rc, out, err = run_log(path, records_lines(2), idle_exit="0.5")
     finally:
-        os.chmod(d, 0o755)
-        import shutil
-        shutil.rmtree(d)
+        os.chmod(path, 0o644)
+    assert_exit_2(rc, out, err, "read-only")
+    db = ResultsDB(path)
+    assert [r["id"] for _, r in db.games()] == ["kept"]
+    db.close()
 
 
 def test_log_file_size_limit_exits_2_and_keeps_what_was_stored(tmp_path):
