@@ -381,6 +381,12 @@ def ignore_file_size_signal():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
 
+class ViewGone(BaseException):
+    """The live view's reader went away (`| head -1`): the run ends quietly.
+    A BaseException, as KeyboardInterrupt is, so that no line's fault
+    handling takes it for a bad line."""
+
+
 class LiveView:
     """The live view on stdout.  Storing is the job: a view that cannot be
     written (/dev/full) is reported once on stderr and the tool goes on."""
@@ -399,7 +405,9 @@ class LiveView:
             stream.write(text + "\n")
             stream.flush()
         except BrokenPipeError:
-            raise                      # the reader went away: main() ends quietly
+            self.broken = True
+            jsonin.quiet_broken_pipe()
+            raise ViewGone()
         except (OSError, ValueError) as e:
             self.broken = True
             jsonin.quiet_broken_pipe()
@@ -433,23 +441,27 @@ def main(argv=None):
     except DatabaseProblem as e:
         return jsonin.complain(prog, str(e))
     view = LiveView(prog)
-    core = LineCore(db, out=view)
+    core = LineCore(db, out=view, err=lambda text: jsonin.complain(None, text, 0))
     status = 0
     try:
         run(core, port=args.port, idle_exit=args.idle_exit)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, ViewGone):
         pass
-    except BrokenPipeError:         # the live view's reader went away
-        jsonin.quiet_broken_pipe()
-        view.broken = True
     except DatabaseProblem as e:
         status = jsonin.complain(prog, stopped_by(prog, core, e))
     finally:
-        core.finish()
+        try:
+            core.finish()
+        except ViewGone:
+            pass
         db.close()
-    view(summary_line(core))
     if view.broken:
         jsonin.complain(prog, summary_line(core), 0)
+    else:
+        try:
+            view(summary_line(core))
+        except ViewGone:
+            pass
     return status
 
 

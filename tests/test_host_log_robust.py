@@ -331,3 +331,27 @@ def test_log_file_size_limit_exits_2_and_keeps_what_was_stored(tmp_path):
     assert 0 < len(ids) < 400 and ids == ["g%d" % i for i in range(len(ids))]
     assert "%d new game records" % len(ids) in out + err
     db.close()
+
+
+def test_a_live_view_on_dev_full_is_reported_once_and_storing_goes_on(tmp_path):
+    import subprocess
+    import tty
+    path = tmp_path / "r.db"
+    from log_pty import BIN
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    with open("/dev/full", "w") as full:
+        proc = subprocess.Popen([str(BIN / "speedref-log"), "--port", os.ttyname(slave), "--db", str(path),
+                                 "--idle-exit", "1"], stdout=full, stderr=subprocess.PIPE, text=True)
+        got = b""
+        while b'"dump"' not in got:
+            got += os.read(master, 4096)
+        os.write(master, records_lines(3))
+        err = proc.communicate(timeout=120)[1]
+    os.close(slave)
+    os.close(master)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    assert err.count("cannot write the live view") == 1 and "3 new game records" in err, err
+    db = ResultsDB(path)
+    assert db.count_games() == 3
+    db.close()
