@@ -137,7 +137,19 @@ def table(header, rows):
     return lines
 
 
-def sheet_text(record, sheet, summary):
+def sheet_parts(record, sheet, summary):
+    """The score sheet as its parts, for the text here and the results page
+    (host_tools/results_page.py), so both show the same numbers:
+      head     the title line: game, options, record id
+      unit     what one row is called, (singular, plural): ("Deal", "deals")
+      names    a column per scored side: the players, or "side N"
+      rows     [(label, [(cell, running total) per column])]
+      totals   [(name, total)]
+      result   "Winner: Ann", "Shared win: Ann and Bob" or "No winner"
+      decided  what decided it, or None
+      played   "3 deals played", ", ended early" when it was
+    Strings are as the device sent them: the text escapes control characters,
+    the page HTML-escapes."""
     players = [str(p) for p in sheet.players]
     g = _game(record)
     title = g.title if g else str(record.get("game"))
@@ -145,32 +157,43 @@ def sheet_text(record, sheet, summary):
     head = title + (" (" + ", ".join(extra) + ")" if extra else "")
     if record.get("id") is not None:
         head += "  record " + str(record["id"])
-    lines = [head, ""]
     ncol = len(summary["totals"])
     names = players if len(players) == ncol else ["side %d" % (i + 1) for i in range(ncol)]
-    rows = []
-    for label, cells, running in sheet.rows():
-        row = [str(label)]
-        for c, t in zip(cells, running):
-            row.append(("%s  = %s" % (c, t)) if str(c) != "" else "= %s" % t)
-        rows.append(row)
-    # what one row of the sheet is called (hands_played counts these)
-    unit = (g.unit.capitalize(), g.unit + "s") if g else ("Hand", "hands")
-    lines += table([unit[0]] + names, rows)
-    lines.append("")
-    lines.append("Totals: " + ", ".join("%s %s" % (n, t) for n, t in zip(names, summary["totals"])))
+    rows = [(str(label), list(zip((str(c) for c in cells), running)))
+            for label, cells, running in sheet.rows()]
     win = summary["winners"]
     who = " and ".join(players[w] if w < len(players) else "seat %d" % w for w in win)
     if len(win) > 1:
-        lines.append("Shared win: " + who)
+        result = "Shared win: " + who
     elif win:
-        lines.append("Winner: " + who)
+        result = "Winner: " + who
     else:
-        lines.append("No winner")
-    if summary.get("tiebreak"):
-        lines.append("Decided by: " + str(summary["tiebreak"]))
-    lines.append("%d %s played%s" % (summary["hands_played"], unit[1],
-                                     ", ended early" if summary["ended_early"] else ""))
+        result = "No winner"
+    # what one row of the sheet is called (hands_played counts these)
+    unit = (g.unit.capitalize(), g.unit + "s") if g else ("Hand", "hands")
+    return {"head": head, "unit": unit, "names": names, "rows": rows,
+            "totals": list(zip(names, summary["totals"])), "result": result,
+            "decided": str(summary["tiebreak"]) if summary.get("tiebreak") else None,
+            "played": "%d %s played%s" % (summary["hands_played"], unit[1],
+                                          ", ended early" if summary["ended_early"] else "")}
+
+
+def cell_text(cell, running):
+    """One sheet cell with its running total: "won +15  = 15", or "= 40"."""
+    return ("%s  = %s" % (cell, running)) if cell != "" else "= %s" % running
+
+
+def sheet_text(record, sheet, summary):
+    parts = sheet_parts(record, sheet, summary)
+    lines = [parts["head"], ""]
+    rows = [[label] + [cell_text(c, t) for c, t in cells] for label, cells in parts["rows"]]
+    lines += table([parts["unit"][0]] + parts["names"], rows)
+    lines.append("")
+    lines.append("Totals: " + ", ".join("%s %s" % (n, t) for n, t in parts["totals"]))
+    lines.append(parts["result"])
+    if parts["decided"]:
+        lines.append("Decided by: " + parts["decided"])
+    lines.append(parts["played"])
     return "\n".join(jsonin.printable(line) for line in lines)
 
 
