@@ -1,6 +1,8 @@
 """speedref-results: standings per game and player from the results database.
 
     speedref-results [--db FILE] [--csv FILE] [--json]
+    speedref-results [--db FILE] --html FILE     the results page (host_tools/results_page.py)
+    speedref-results [--db FILE] --serve [--port N]   the same page on 127.0.0.1
 
 Per game and player: games played, wins (a shared win counts for each winner;
 an unfinished game is nobody's win unless the table agreed to stop it, PT-20),
@@ -239,6 +241,11 @@ def build_parser():
     ap.add_argument("--db", default=DEFAULT_DB_NAME, help="results database (default %(default)s)")
     ap.add_argument("--csv", metavar="FILE", help="also write the standings as CSV")
     ap.add_argument("--json", action="store_true", help="print the standings as JSON")
+    ap.add_argument("--html", metavar="FILE",
+                    help="write the results page: standings, score sheets and charts in one file")
+    ap.add_argument("--serve", action="store_true",
+                    help="serve the results page on 127.0.0.1 (rebuilt at every request) until Ctrl-C")
+    ap.add_argument("--port", type=int, default=8080, help="with --serve: the port (default %(default)s)")
     return ap
 
 
@@ -256,6 +263,9 @@ def read_standings(path):
 def main(argv=None):
     args = build_parser().parse_args(argv)
     jsonin.setup_stdio()
+    if args.html or args.serve:
+        from host_tools import results_page
+        return results_page.main(args)
     try:
         rows, unlinked, skipped = read_standings(args.db)
     except DatabaseProblem as e:

@@ -1,0 +1,360 @@
+"""The results page: the standings, every game's score sheet and charts, from
+the results database, as one self-contained HTML file.
+
+    speedref-results --html FILE      write the page (opens offline, from file://)
+    speedref-results --serve          serve it on 127.0.0.1 only, rebuilt per request
+
+Nothing here scores a game.  The standings are host_tools.results.standings
+(the table speedref-results prints), a score sheet is host_tools.score's
+sheet_parts (what speedref-score prints), both replaying records through the
+engine's rules (records.replay).  The page lays them out: a Jinja2 template
+(templates/results.html, autoescaped) and pygal's SVG charts, inlined, so the
+file needs no network and no script.
+
+Every string a device sent (player names, record and device ids) is
+untrusted: control characters are escaped as the text output escapes them
+(jsonin.printable), Jinja2 HTML-escapes it in the page and pygal XML-escapes it
+in a chart.  The charts' own script (pygal's tooltip configuration) is removed,
+and the page's Content-Security-Policy allows no script at all, so whatever a
+name holds, nothing in the page runs.
+"""
+import datetime
+import http.server
+import sqlite3
+import sys
+
+import jinja2
+import pygal
+from markupsafe import Markup
+from pygal.etree import etree
+from pygal.style import Style
+
+from speedref import games
+from speedref.engine.errors import RuleError
+
+from host_tools import jsonin, results, score
+
+TEMPLATE = "results.html"
+# No script, no network: styles inline, pictures only as data: URLs.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+HOST = "127.0.0.1"          # --serve answers this machine only
+DEFAULT_PORT = 8080
+SERVE_REFRESH_S = 30        # a served page reloads itself: new games show up on the club's screen
+OPEN_SHEETS = 3             # the newest games' sheets are shown open, older ones folded
+NO_DEVICE = "(no id)"       # the table of a record without an id
+
+# One colour per player on every chart (Okabe and Ito's colour-blind safe
+# set, then a few more), in the order players first appear in the standings.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
+           "#000000", "#8C564B", "#7F7F7F", "#17BECF", "#BCBD22", "#F0E442")
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
+
+
+def device_of(record):
+    """The table (device) a record was played at: its id's first part.
+
+    A board's record id is "<machine.unique_id() in hex>-<sequence>", the
+    simulator's "sim-<n>", the web page's "web-<n>"; an id that carries an
+    install part after the device ("<device>-<install>-<seq>") keeps the same
+    first part, so a board whose flash was wiped is still the same table.
+    """
+    ident = record.get("id")
+    if ident is None:
+        return NO_DEVICE
+    return str(ident).split("-", 1)[0] or NO_DEVICE
+
+
+class Subset:
+    """The database as standings() reads it, limited to some of its games and
+    the slaps tied to them: one table's standings come from the same code as
+    everyone's."""
+
+    def __init__(self, db, row_ids):
+        self.db = db
+        self.row_ids = set(row_ids)
+
+    def games(self, game=None):
+        return [(i, r) for i, r in self.db.games(game) if i in self.row_ids]
+
+    def slaps(self):
+        return [s for s in self.db.slaps() if s[4] in self.row_ids]
+
+
+def _title(game_id):
+    try:
+        return games.get(game_id).title
+    except games.UnknownGame:
+        return jsonin.printable(game_id)
+
+
+def _margin(us):
+    return "-" if us is None else "%.1f ms" % (us / 1000)
+
+
+def standings_cells(row):
+    """A standings row as the text report shows it (speedref-results)."""
+    return {"player": jsonin.printable(row["player"]), "games": str(row["games"]), "wins": str(row["wins"]),
+            "average_score": results._cell(row["average_score"]),
+            "perfect_bonuses": results._cell(row["perfect_bonuses"]),
+            "slap_wins": str(row["slap_wins"]), "median_margin": _margin(row["median_margin_us"])}
+
+
+# --- charts -----------------------------------------------------------------
+def _style(colors):
+    return Style(background="transparent", plot_background="transparent", font_family=FONT,
+                 foreground="#222", foreground_strong="#111", foreground_subtle="#bbb",
+                 colors=tuple(colors) or PALETTE[:1], label_font_size=15, major_label_font_size=15,
+                 value_font_size=15, legend_font_size=15, title_font_size=17, tooltip_font_size=14,
+                 value_label_font_size=15, opacity=".9", opacity_hover=".9")
+
+
+def svg(chart):
+    """A pygal chart as inline SVG, without its script (pygal's tooltip
+    configuration, which needs pygal.js from the network anyway)."""
+    root = chart.render_tree()
+    for parent in list(root.iter()):
+        for child in list(parent):
+            if isinstance(child.tag, str) and child.tag.rsplit("}", 1)[-1] == "script":
+                parent.remove(child)
+    return Markup(etree.tostring(root, encoding="unicode"))
+
+
+def count_ticks(top):
+    """Whole-number ticks from 0 past `top`, a step of 1, 2 or 5 times a power
+    of ten, so that there are at most 7 of them (counts have no fractions)."""
+    top = max(top, 1)
+    step, power = 1, 1
+    while top > 6 * step:
+        for m in (1, 2, 5):
+            step = m * power
+            if top <= 6 * step:
+                break
+        else:
+            power *= 10
+    return list(range(0, top + step, step)) if top % step else list(range(0, top + 1, step))
+
+
+def wins_chart(title, names, wins, colors):
+    """A bar per player: wins, printed on the bar."""
+    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=560, height=60 + 34 * len(names),
+                            show_legend=False, print_values=True, print_zeroes=True, title=title,
+                            min_scale=1, max_scale=8, margin=10, spacing=8,
+                            value_formatter=lambda v: "%d" % v)
+    # pygal draws the first label at the bottom: reversed, the leader is on top
+    c.x_labels = list(reversed(names))
+    c.y_labels = count_ticks(max(wins or [0]))
+    c.add("wins", [{"value": w, "color": col} for w, col in reversed(list(zip(wins, colors)))])
+    return svg(c)
+
+
+def players_chart(names, per_game, colors_of_game):
+    """Wins per player over every game, stacked by game."""
+    c = pygal.HorizontalStackedBar(style=_style([colors_of_game[g] for g, _ in per_game]), js=[],
+                                   width=760, height=110 + 44 * len(names), title="Wins per player",
+                                   legend_at_bottom=True, min_scale=1, max_scale=8, margin=10,
+                                   spacing=8, value_formatter=lambda v: "%d" % v)
+    c.x_labels = list(reversed(names))
+    c.y_labels = count_ticks(max([sum(w) for w in zip(*[wins for _, wins in per_game])] or [0]))
+    for game_id, wins in per_game:
+        c.add(_title(game_id), list(reversed(wins)))
+    return svg(c)
+
+
+def running_chart(parts, colors):
+    """The running totals through a game's rows (deals, rounds, hands)."""
+    c = pygal.Line(style=_style(colors), js=[], width=500, height=290, margin=10,
+                   title="Running totals", x_title=parts["unit"][1], legend_at_bottom=True,
+                   dots_size=4, truncate_legend=18, min_scale=3, max_scale=6)
+    c.x_labels = [str(i + 1) for i in range(len(parts["rows"]))]
+    for col, name in enumerate(parts["names"]):
+        c.add(jsonin.printable(name), [cells[col][1] for _, cells in parts["rows"]])
+    return svg(c)
+
+
+# --- the page's contents ------------------------------------------------------
+def page_data(db):
+    """Everything the template shows, as plain values (strings as a device
+    sent them, control characters escaped)."""
+    rows, unlinked = results.standings(db)
+    stored = db.games()
+    # the registry's order (Speed first), then any game it does not know
+    game_ids = sorted(set(r["game"] for r in rows),
+                      key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
+    # one colour per player on every chart: the order of the standings
+    color = {}
+    for r in rows:
+        color.setdefault(r["player"], PALETTE[len(color) % len(PALETTE)])
+    game_color = dict((g, PALETTE[i % len(PALETTE)]) for i, g in enumerate(game_ids))
+
+    by_device = {}
+    for row_id, rec in stored:
+        by_device.setdefault(rec.get("game"), {}).setdefault(device_of(rec), []).append(row_id)
+
+    sections = []
+    for g in game_ids:
+        mine = [r for r in rows if r["game"] == g]
+        names = [r["player"] for r in mine]
+        devices = by_device.get(g, {})
+        tables = []
+        if len(devices) > 1:
+            for dev in sorted(devices):
+                sub, _ = results.standings(Subset(db, devices[dev]))
+                tables.append({"device": jsonin.printable(dev), "games": len(devices[dev]),
+                               "rows": [standings_cells(r) for r in sub if r["game"] == g]})
+        sections.append({
+            "id": g, "title": _title(g), "games": sum(len(v) for v in devices.values()),
+            "speedrun": g == "speedrun", "rows": [standings_cells(r) for r in mine], "tables": tables,
+            "chart": wins_chart("Wins", [jsonin.printable(n) for n in names], [r["wins"] for r in mine],
+                                [color[n] for n in names])})
+
+    # per player over every game: the standings' own counts, added up
+    players = {}
+    for r in rows:
+        p = players.setdefault(r["player"], {"games": 0, "wins": 0, "by_game": {}})
+        p["games"] += r["games"]
+        p["wins"] += r["wins"]
+        p["by_game"][r["game"]] = r["wins"]
+    order = sorted(players, key=lambda n: (-players[n]["wins"], -players[n]["games"], n))
+    player_rows = [{"player": jsonin.printable(n), "games": players[n]["games"], "wins": players[n]["wins"],
+                    "by_game": [players[n]["by_game"].get(g) for g in game_ids]} for n in order]
+    chart = (players_chart([jsonin.printable(n) for n in order],
+                           [(g, [players[n]["by_game"].get(g, 0) for n in order]) for g in game_ids],
+                           game_color) if order else None)
+
+    sheets, skipped = [], []
+    for row_id, rec in reversed(stored):          # the newest game first
+        try:
+            sheet, summary = score.check(rec, "#%d" % row_id)
+        except score.Invalid as e:
+            skipped.append(score.one_line(e))
+            continue
+        parts = score.sheet_parts(rec, sheet, summary)
+        cols = [color.get(n, PALETTE[i % len(PALETTE)]) for i, n in enumerate(parts["names"])]
+        sheets.append({
+            "row": row_id, "game": rec.get("game"), "device": jsonin.printable(device_of(rec)),
+            "head": jsonin.printable(parts["head"]), "unit": parts["unit"][0],
+            "names": [jsonin.printable(n) for n in parts["names"]],
+            "rows": [(jsonin.printable(label), [(jsonin.printable(c), t) for c, t in cells])
+                     for label, cells in parts["rows"]],
+            "totals": [(jsonin.printable(n), t) for n, t in parts["totals"]],
+            "result": jsonin.printable(parts["result"]),
+            "decided": jsonin.printable(parts["decided"]) if parts["decided"] else None,
+            "played": parts["played"], "open": len(sheets) < OPEN_SHEETS,
+            "chart": running_chart(parts, cols) if parts["rows"] else None})
+
+    devices = sorted(set(device_of(rec) for _, rec in stored))
+    return {"sections": sections, "game_titles": [_title(g) for g in game_ids], "players": player_rows,
+            "players_chart": chart, "sheets": sheets, "skipped": skipped, "unlinked": unlinked,
+            "count": len(stored), "devices": [jsonin.printable(d) for d in devices]}
+
+
+_env = None
+
+
+def _environment():
+    global _env
+    if _env is None:
+        _env = jinja2.Environment(loader=jinja2.PackageLoader("host_tools", "templates"),
+                                  autoescape=True, undefined=jinja2.StrictUndefined,
+                                  trim_blocks=True, lstrip_blocks=True)
+    return _env
+
+
+def render(db, source="", refresh_s=None, now=None):
+    """The page as one HTML string."""
+    now = now or datetime.datetime.now().astimezone()
+    data = page_data(db)
+    return _environment().get_template(TEMPLATE).render(
+        csp=CSP, source=jsonin.printable(source), refresh_s=refresh_s,
+        generated=now.strftime("%Y-%m-%d %H:%M"), **data)
+
+
+def write(db, path, source=""):
+    """Write the page to `path` (OSError when it cannot be written)."""
+    text = render(db, source)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return len(text.encode("utf-8"))
+
+
+# --- --serve ----------------------------------------------------------------
+class _Handler(http.server.BaseHTTPRequestHandler):
+    open_db = None        # set by serve(): () -> a ResultsDB to read and close
+    source = ""
+
+    def do_GET(self):
+        if self.path.split("?", 1)[0] not in ("/", "/index.html"):
+            return self._send(404, b"not found\n", "text/plain; charset=utf-8")
+        try:
+            db = self.open_db()
+            try:
+                body = render(db, self.source, refresh_s=SERVE_REFRESH_S).encode("utf-8")
+            finally:
+                db.close()
+        except (OSError, RuleError, sqlite3.Error) as e:
+            return self._send(500, ("cannot read the results: %s\n" % e).encode("utf-8"),
+                              "text/plain; charset=utf-8")
+        self._send(200, body, "text/html; charset=utf-8")
+
+    def _send(self, status, body, ctype):
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *a):
+        pass
+
+
+def make_server(open_db, source="", port=DEFAULT_PORT):
+    """A server on 127.0.0.1:port (0: any free port) rendering the page from
+    open_db() at every request."""
+    handler = type("Handler", (_Handler,), {"open_db": staticmethod(open_db), "source": source})
+    return http.server.ThreadingHTTPServer((HOST, port), handler)
+
+
+def serve(open_db, source="", port=DEFAULT_PORT, out=print):
+    """Serve until Ctrl-C."""
+    srv = make_server(open_db, source, port)
+    out("serving the results page on http://%s:%d/ (this machine only); Ctrl-C stops"
+        % (HOST, srv.server_address[1]))
+    try:
+        srv.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        srv.server_close()
+    return 0
+
+
+def main(args):
+    """speedref-results --html FILE / --serve: exit status 0, or 2 with one line."""
+    from host_tools.db import ResultsDB
+    name = str(args.db)
+    if args.html:
+        try:
+            db = ResultsDB(args.db)
+            try:
+                size = write(db, args.html, name)
+                n = db.count_games()
+            finally:
+                db.close()
+        except sqlite3.Error as e:
+            print("speedref-results: %s: cannot read the database: %s" % (name, e), file=sys.stderr)
+            return 2
+        except OSError as e:
+            print("speedref-results: cannot write %s: %s" % (args.html, e.strerror or e), file=sys.stderr)
+            return 2
+        print("wrote %s: %d games, %d bytes" % (jsonin.printable(args.html), n, size))
+    if args.serve:
+        try:
+            return serve(lambda: ResultsDB(args.db), name, args.port, out=lambda t: print(t, flush=True))
+        except OSError as e:
+            print("speedref-results: cannot serve on %s:%d: %s" % (HOST, args.port, e.strerror or e),
+                  file=sys.stderr)
+            return 2
+    return 0
