@@ -72,6 +72,19 @@ def test_control_characters_in_names_are_escaped_in_the_sheet(tmp_path):
     assert not any(l.startswith("Winner: Bob") for l in r.stdout.splitlines())
 
 
+def test_escaped_names_keep_the_sheets_columns_aligned(tmp_path):
+    """A name escaped for the console ("\\u202e", "\\n": longer than the name)
+    still has its column under its heading, every row's cells at the dashes."""
+    r = run([write(tmp_path, speed_single(players=("Zo\u00eb\u202e\n", "Bob")))])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    header, dashes, body = lines[2], lines[3], lines[4]
+    starts = [i for i, c in enumerate(dashes) if c == "-" and (i == 0 or dashes[i - 1] == " ")]
+    assert header[starts[2]:].startswith("Bob"), r.stdout
+    assert body[starts[2]:].startswith("5 left"), r.stdout
+    assert header[starts[1]:starts[2]].rstrip() == "Zo\u00eb\\u202e\\n"
+
+
 def test_device_record_file_is_read_and_its_crc_checked(tmp_path):
     good = write(tmp_path, storage.encode(partners_game(ident="e6-3")), "00000003.json")
     r = run([good, "--json"])
