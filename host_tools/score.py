@@ -185,9 +185,11 @@ def cell_text(cell, running):
 
 def sheet_text(record, sheet, summary):
     parts = sheet_parts(record, sheet, summary)
+    p = jsonin.printable
     lines = [parts["head"], ""]
-    rows = [[label] + [cell_text(c, t) for c, t in cells] for label, cells in parts["rows"]]
-    lines += table([parts["unit"][0]] + parts["names"], rows)
+    # escaped before the columns are measured: an escape is longer than its character
+    rows = [[p(label)] + [p(cell_text(c, t)) for c, t in cells] for label, cells in parts["rows"]]
+    lines += table([parts["unit"][0]] + [p(n) for n in parts["names"]], rows)
     lines.append("")
     lines.append("Totals: " + ", ".join("%s %s" % (n, t) for n, t in parts["totals"]))
     lines.append(parts["result"])
