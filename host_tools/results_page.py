@@ -243,7 +243,7 @@ def page_data(db):
             "chart": running_chart(parts, cols) if parts["rows"] else None})
 
     devices = sorted(set(device_of(rec) for _, rec in stored))
-    return {"sections": sections, "game_titles": [_title(g) for g in game_ids], "players": player_rows,
+    return {"sections": sections, "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows,
             "players_chart": chart, "sheets": sheets, "skipped": skipped, "unlinked": unlinked,
             "count": len(stored), "devices": [jsonin.printable(d) for d in devices]}
 
