@@ -10,7 +10,6 @@ The page in a real browser: tests/test_web_results_page.py.
 import io
 import json
 import re
-import sqlite3
 import urllib.error
 import urllib.request
 from contextlib import redirect_stderr, redirect_stdout
@@ -83,8 +82,8 @@ def test_columns_left_out_have_nothing_to_show(page, evening):
         for col in check.STANDINGS_HEADS:
             if col not in shown["standings"][game][0]:
                 assert set(r[col] for r in rows) <= {"-", "0"}, (game, col)
-    assert "perfect" in shown["standings"]["speedrun"][0], "SR-26"
-    assert "slap wins" in shown["standings"]["spit"][0], "SPIT-8: the smaller pile's slap"
+    assert "perfect" in shown["standings"]["speedrun"][0], "SR-16: Perfect Bonuses"
+    assert "slap wins" in shown["standings"]["spit"][0], "SPIT-10: the slap for the smaller pile"
 
 
 def svg_values(fig):
