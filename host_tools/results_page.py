@@ -76,8 +76,14 @@ class Subset:
     def games(self, game=None):
         return [(i, r) for i, r in self.db.games(game) if i in self.row_ids]
 
+    def game_rows(self, game=None):
+        return [(i, t) for i, t in self.db.game_rows(game) if i in self.row_ids]
+
     def slaps(self):
-        return [s for s in self.db.slaps() if s[4] in self.row_ids]
+        return [s for s in self.db.slaps() if s[-1] in self.row_ids]
+
+    def slap_rows(self):
+        return [s for s in self.db.slap_rows() if s[-1] in self.row_ids]
 
 
 def _title(game_id):
