@@ -20,8 +20,6 @@ name holds, nothing in the page runs.
 """
 import datetime
 import http.server
-import sqlite3
-import sys
 
 import jinja2
 import pygal
@@ -30,10 +28,11 @@ from pygal.etree import etree
 from pygal.style import Style
 
 from speedref import games
-from speedref.engine.errors import RuleError
 
 from host_tools import jsonin, results, score
+from host_tools.db import DatabaseProblem, ResultsDB
 
+PROG = "speedref-results"
 TEMPLATE = "results.html"
 # No script, no network: styles inline, pictures only as data: URLs.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
@@ -84,6 +83,11 @@ class Subset:
 
     def slap_rows(self):
         return [s for s in self.db.slap_rows() if s[-1] in self.row_ids]
+
+
+def skipped_line(s):
+    """A row the standings left out, as speedref-results names it on stderr."""
+    return jsonin.printable("skipped: %s row #%d: %s" % (s["table"], s["row"], s["why"]))
 
 
 def _title(game_id):
@@ -181,8 +185,15 @@ def running_chart(parts, colors):
 def page_data(db):
     """Everything the template shows, as plain values (strings as a device
     sent them, control characters escaped)."""
-    rows, unlinked = results.standings(db)
-    stored = db.games()
+    skipped = []
+    rows, unlinked = results.standings(db, skipped)
+    # the rows the standings counted, and only those: a row they skip (not
+    # JSON, or refused by the rules) is named in the notes, as the CLI names it
+    left_out = set(s["row"] for s in skipped if s["table"] == "games")
+    stored = []
+    for row_id, text in db.game_rows():
+        if row_id not in left_out:
+            stored.append((row_id, jsonin.loads(text)))
     # the registry's order (Speed first), then any game it does not know
     game_ids = sorted(set(r["game"] for r in rows),
                       key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
@@ -204,7 +215,7 @@ def page_data(db):
         tables = []
         if len(devices) > 1:
             for dev in sorted(devices):
-                sub, _ = results.standings(Subset(db, devices[dev]))
+                sub, _ = results.standings(Subset(db, devices[dev]), [])   # skips: named above
                 tables.append({"device": jsonin.printable(dev), "games": len(devices[dev]),
                                "rows": [standings_cells(r) for r in sub if r["game"] == g]})
         sections.append({
@@ -227,13 +238,9 @@ def page_data(db):
                            [(g, [players[n]["by_game"].get(g, 0) for n in order]) for g in game_ids],
                            game_color) if order else None)
 
-    sheets, skipped = [], []
+    sheets = []
     for row_id, rec in reversed(stored):          # the newest game first
-        try:
-            sheet, summary = score.check(rec, "#%d" % row_id)
-        except score.Invalid as e:
-            skipped.append(score.one_line(e))
-            continue
+        sheet, summary = score.check(rec, "#%d" % row_id)   # the standings replayed it: it is valid
         parts = score.sheet_parts(rec, sheet, summary)
         cols = [color.get(n, PALETTE[i % len(PALETTE)]) for i, n in enumerate(parts["names"])]
         sheets.append({
@@ -250,7 +257,8 @@ def page_data(db):
 
     devices = sorted(set(device_of(rec) for _, rec in stored))
     return {"sections": sections, "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows,
-            "players_chart": chart, "sheets": sheets, "skipped": skipped, "unlinked": unlinked,
+            "players_chart": chart, "sheets": sheets, "skipped": [skipped_line(x) for x in skipped],
+            "unlinked": unlinked,
             "count": len(stored), "devices": [jsonin.printable(d) for d in devices]}
 
 
@@ -267,20 +275,13 @@ def _environment():
 
 
 def render(db, source="", refresh_s=None, now=None):
-    """The page as one HTML string."""
+    """(the page as one HTML string, the lines naming the rows left out)."""
     now = now or datetime.datetime.now().astimezone()
     data = page_data(db)
-    return _environment().get_template(TEMPLATE).render(
+    text = _environment().get_template(TEMPLATE).render(
         csp=CSP, source=jsonin.printable(source), refresh_s=refresh_s,
         generated=now.strftime("%Y-%m-%d %H:%M"), **data)
-
-
-def write(db, path, source=""):
-    """Write the page to `path` (OSError when it cannot be written)."""
-    text = render(db, source)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    return len(text.encode("utf-8"))
+    return text, data["skipped"]
 
 
 # --- --serve ----------------------------------------------------------------
@@ -294,11 +295,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         try:
             db = self.open_db()
             try:
-                body = render(db, self.source, refresh_s=SERVE_REFRESH_S).encode("utf-8")
+                body = render(db, self.source, refresh_s=SERVE_REFRESH_S)[0].encode("utf-8")
             finally:
                 db.close()
-        except (OSError, RuleError, sqlite3.Error) as e:
-            return self._send(500, ("cannot read the results: %s\n" % e).encode("utf-8"),
+        except DatabaseProblem as e:
+            return self._send(500, (jsonin.printable(str(e)) + "\n").encode("utf-8"),
                               "text/plain; charset=utf-8")
         self._send(200, body, "text/html; charset=utf-8")
 
@@ -323,9 +324,8 @@ def make_server(open_db, source="", port=DEFAULT_PORT):
     return http.server.ThreadingHTTPServer((HOST, port), handler)
 
 
-def serve(open_db, source="", port=DEFAULT_PORT, out=print):
+def serve(srv, out=print):
     """Serve until Ctrl-C."""
-    srv = make_server(open_db, source, port)
     out("serving the results page on http://%s:%d/ (this machine only); Ctrl-C stops"
         % (HOST, srv.server_address[1]))
     try:
@@ -338,29 +338,36 @@ def serve(open_db, source="", port=DEFAULT_PORT, out=print):
 
 
 def main(args):
-    """speedref-results --html FILE / --serve: exit status 0, or 2 with one line."""
-    from host_tools.db import ResultsDB
+    """speedref-results --html FILE / --serve: exit status 0; 2 with one line
+    on stderr when the database cannot be read, the file written or the port
+    served; 2 also when rows were left out (each named on stderr and on the
+    page, as the text report names them)."""
     name = str(args.db)
+    status = 0
     if args.html:
         try:
             db = ResultsDB(args.db)
             try:
-                size = write(db, args.html, name)
+                text, skipped = render(db, name)
                 n = db.count_games()
             finally:
                 db.close()
-        except sqlite3.Error as e:
-            print("speedref-results: %s: cannot read the database: %s" % (name, e), file=sys.stderr)
-            return 2
+        except DatabaseProblem as e:
+            return jsonin.complain(PROG, str(e))
+        for line in skipped:
+            jsonin.complain(None, line, 0)
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(text)
         except OSError as e:
-            print("speedref-results: cannot write %s: %s" % (args.html, e.strerror or e), file=sys.stderr)
-            return 2
-        print("wrote %s: %d games, %d bytes" % (jsonin.printable(args.html), n, size))
+            return jsonin.complain(PROG, "cannot write %s: %s" % (args.html, e.strerror or e))
+        status = jsonin.write_out("wrote %s: %d games, %d bytes\n"
+                                  % (jsonin.printable(args.html), n, len(text.encode("utf-8"))), PROG)
+        status = status or (2 if skipped else 0)
     if args.serve:
         try:
-            return serve(lambda: ResultsDB(args.db), name, args.port, out=lambda t: print(t, flush=True))
+            srv = make_server(lambda: ResultsDB(args.db), name, args.port)
         except OSError as e:
-            print("speedref-results: cannot serve on %s:%d: %s" % (HOST, args.port, e.strerror or e),
-                  file=sys.stderr)
-            return 2
-    return 0
+            return jsonin.complain(PROG, "cannot serve on %s:%d: %s" % (HOST, args.port, e.strerror or e))
+        return serve(srv, out=lambda t: jsonin.write_out(t + "\n", PROG)) or status
+    return status

@@ -172,6 +172,37 @@ def _in_svg(n):
     return False
 
 
+def test_rows_the_standings_skip_are_skipped_on_the_page_with_the_same_report(evening, tmp_path):
+    """A stored row that cannot be counted (not JSON, refused by the rules, a
+    game nobody knows, a slap whose winner is no seat) is left out of the page
+    as speedref-results leaves it out, named in the same words; --html exits 2."""
+    import shutil
+    import sqlite3
+    db = tmp_path / "bad.db"
+    shutil.copy(evening[0], db)
+    con = sqlite3.connect(db)
+    good = con.execute("SELECT id, record FROM games WHERE game = 'speed' ORDER BY id").fetchone()
+    tampered = json.loads(good[1])
+    tampered["deals"][0]["left"] = 99                                      # SP-18
+    tampered["id"] = "e6614103e7a52b21-99"
+    for text, game in (("{not json", "speed"), (json.dumps(tampered), "speed"),
+                       (json.dumps({"game": "chess", "players": ["Ann", "Bob"]}), "chess")):
+        con.execute("INSERT INTO games (dedup_key, game, record, source, received_at) VALUES (?,?,?,?,?)",
+                    ("raw:" + text, game, text, "live", "then"))
+    con.execute("INSERT INTO slaps (game, kind, winner, margin_us, line, received_at, game_ref)"
+                " VALUES ('speed', 'out', 7, 500, '{}', 'then', ?)", (good[0],))
+    con.commit()
+    con.close()
+    code, out, err = cli(["--db", str(db), "--html", str(tmp_path / "bad.html")])
+    assert code == 2 and out.startswith("wrote ")
+    page = check.from_html((tmp_path / "bad.html").read_text(encoding="utf-8"))
+    skips = [x for x in page["notes"] if x.startswith("skipped: ")]
+    assert err.splitlines() == skips and len(skips) == 4
+    assert any("SP-18" in x for x in skips) and any("not JSON" in x for x in skips)
+    assert len(page["sheets"]) == 14, "the left-out games have no sheet"
+    check.check_against_cli(page, db, evening[1])
+
+
 def test_empty_database_says_so(tmp_path):
     code, out, _ = cli(["--db", str(tmp_path / "e.db"), "--html", str(tmp_path / "e.html")])
     assert code == 0 and "0 games" in out
