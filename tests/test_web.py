@@ -295,3 +295,215 @@ def test_record_download_is_the_engines_record(browser, site):
     body = dict(rec)
     body.pop("id")
     assert records.replay(body).to_record() == body
+
+
+# ---- bad input: the stored flash ----------------------------------------------
+FLASH_KEY = "speedref-flash"
+SET_ASIDE_KEY = "speedref-flash.bad"
+
+
+def plant(drv, site, value, key=FLASH_KEY):
+    """localStorage[key] = value (None: cleared) from a same-origin page that
+    runs no referee (a running page saves its flash as it leaves)."""
+    drv.get("about:blank")
+    drv.get(site + "no-referee-here")
+    drv.execute_script("localStorage.clear();"
+                       "if (arguments[1] !== null) localStorage.setItem(arguments[0], arguments[1]);",
+                       key, value)
+
+
+def stored(drv, key=FLASH_KEY):
+    return drv.execute_script("return localStorage.getItem(arguments[0])", key)
+
+
+def note(drv):
+    return drv.find_element("id", "note").get_attribute("textContent")
+
+
+def screen_name(drv):
+    return py(drv, "type(board.app.screen).__name__")
+
+
+def b64(data):
+    return base64.b64encode(data).decode()
+
+
+def flash_file(obj):
+    """A file's bytes as the storage module writes it on flash."""
+    from speedref import storage
+    return storage.encode(obj)
+
+
+def assert_usable(drv):
+    """The board's clock runs and OK leads from the boot screen to the game list."""
+    assert drv.title == "speedref"
+    assert screen_name(drv) == "Boot"
+    t = board_ms(drv) + 60
+    tap(drv, 6, t)
+    wait_board(drv, t + 100)
+    assert screen_name(drv) == "Games"
+
+
+# Stores the page cannot use as they are: not a JSON object of file names to
+# base64 text, names that are no file in the flash folder, text that is not
+# base64.
+BAD_STORES = [
+    "null", "[1,2]", '"text"', "5", "true", "{", "{}}", '{"game.json":5}', '{"game.json":null}',
+    '{"game.json":"not base64!"}', '{"game.json":{"a":1}}', '{"rec":"aGk="}', '{"":"aGk="}',
+    '{"rec/":"aGk="}', '{"/":"aGk="}', '{"rec//x.json":"aGk="}', '{"game.json/x":"aGk="}',
+    '{"rec/00000001.json/x":"aGk=","rec/00000001.json":"aGk="}',
+]
+
+
+@pytest.mark.parametrize("value", BAD_STORES)
+def test_bad_store_is_set_aside_and_the_page_boots(browser, site, value):
+    plant(browser, site, value)
+    open_page(browser, site + "#sw=0")
+    assert "set aside" in note(browser)
+    assert stored(browser, SET_ASIDE_KEY) == value  # kept as it was, for a person to look at
+    # the store the page writes back holds only files it can restore
+    now = wait(browser, lambda: stored(browser), "the flash saved again", 30)
+    assert isinstance(json.loads(now), dict)
+    assert_usable(browser)
+    open_page(browser, site + "#sw=0")  # the next load is clean
+    assert note(browser) == ""
+    assert screen_name(browser) == "Boot"
+
+
+def test_bad_store_keeps_the_good_files(browser, site):
+    """One bad entry sets the store aside, but every good file is restored:
+    the finished game's record is still there."""
+    rec = {"game": "spit", "v": 1, "id": "web-7"}
+    value = json.dumps({"rec/00000007.json": b64(flash_file(rec)), "rec": "aGk=",
+                        "seq.json": b64(flash_file(7))})
+    plant(browser, site, value)
+    open_page(browser, site + "#sw=0")
+    assert "set aside" in note(browser)
+    assert stored(browser, SET_ASIDE_KEY) == value
+    assert py(browser, "board.store.records()") == [rec]
+    assert py(browser, "board.store.new_game_seq()") == 8
+
+
+def test_damaged_files_are_the_firmwares_to_set_aside(browser, site):
+    """Files that are base64 but damaged on "flash" are the storage module's
+    business (set aside as .bad, the backup used): the page boots."""
+    value = json.dumps({"game.json": b64(b"SRF1 junk"), "settings.json": b64(b"\xff\x00"),
+                        "seq.json": b64(flash_file("seven")), "rec/00000001.json": b64(b"{}")})
+    plant(browser, site, value)
+    open_page(browser, site + "#sw=0")
+    assert_usable(browser)
+
+
+def test_a_store_the_device_crashes_on_is_set_aside(browser, site):
+    """Whatever the store holds, the page never stays broken.  A device that
+    crashes is restarted from its flash, as a board resets; when it crashes
+    again and again, the store is set aside (its records kept) and the page
+    boots without it."""
+    rec = {"game": "spit", "v": 1, "id": "web-1"}
+    value = json.dumps({"game.json": b64(flash_file({"v": 1, "game": "spit", "opts": {}, "state": {}})),
+                        "rec/00000001.json": b64(flash_file(rec))})
+    plant(browser, site, value)
+    open_page(browser, site + "#sw=0")
+    assert note(browser) == ""
+    assert py(browser, "board.app.screen.saved['game']") == "spit"
+    # from now on the device's loop raises while that save is on its flash
+    browser.execute_script("window.speedref.mp.runPython(arguments[0])", CRASH_ON_SAVE)
+    wait(browser, lambda: "set aside" in note(browser), "the store set aside", 30)
+    assert stored(browser, SET_ASIDE_KEY) == value
+    crashes = [x for x in log_lines(browser) if x["ev"] == "error" and x.get("what") == "crash"]
+    assert len(crashes) == 3 and "ZeroDivisionError" in crashes[0]["msg"]
+    assert py(browser, "board.store.records()") == [rec]
+    assert_usable(browser)
+
+
+CRASH_ON_SAVE = """
+import os
+from speedref import device
+_step = device.Device.step
+def _crashing(self, now):
+    try:
+        os.stat("/flash/game.json")
+    except OSError:
+        return _step(self, now)
+    1 // 0
+device.Device.step = _crashing
+"""
+
+
+# ---- bad input: file names from storage never leave the flash folder --------------
+PLANTED = "import builtins\nbuiltins.PLANTED = True\n"
+ESCAPES = ["../lib/speedref/app/menu.py", "/lib/speedref/app/menu.py", "rec/../../lib/speedref/app/menu.py",
+           "../lib/speedref/app/core.py", "..", "rec/..", "./game.json", "../flash2/x", "rec/../../x.py"]
+
+
+def test_stored_names_never_leave_the_flash_folder(browser, site):
+    web_build = _web_build()
+    menu = web_build.python_sources()["speedref/app/menu.py"]
+    rec = {"game": "spit", "v": 1, "id": "web-1"}
+    files = {k: b64((PLANTED + menu).encode()) for k in ESCAPES}
+    files["rec/00000001.json"] = b64(flash_file(rec))
+    value = json.dumps(files)
+    plant(browser, site, value)
+    open_page(browser, site + "#sw=0")
+    assert "set aside" in note(browser)
+    assert stored(browser, SET_ASIDE_KEY) == value
+    assert py(browser, "open('/lib/speedref/app/menu.py').read()") == menu
+    assert py(browser, "open('/lib/speedref/app/core.py').read()") == \
+        web_build.python_sources()["speedref/app/core.py"]
+    for d, name in (("/", "x.py"), ("/", "flash2"), ("/lib", "x.py")):
+        assert name not in py(browser, "__import__('os').listdir(%r)" % d), d + name
+    assert py(browser, "board.store.records()") == [rec]  # the good file is kept
+    assert_usable(browser)  # the menu is imported now: still the bundle's
+    assert not py(browser, "hasattr(__import__('builtins'), 'PLANTED')")
+    saved = json.loads(wait(browser, lambda: stored(browser), "the flash saved again", 30))
+    assert sorted(saved) == ["rec/00000001.json"]
+
+
+def _web_build():
+    sys.path.insert(0, str(ROOT / "web"))
+    try:
+        import build as web_build
+    finally:
+        sys.path.pop(0)
+    return web_build
+
+
+# ---- bad input: page options ----------------------------------------------------
+BAD_OPTIONS = [
+    ("hold=abc", "hold"), ("hold=1e12", "hold"), ("hold=-5", "hold"), ("hold=Infinity", "hold"),
+    ("hold=", "hold"), ("hold=0x10", "hold"), ("game=chess", "game"), ("game=", "game"),
+    ("pads=9", "pads"), ("pads=abc", "pads"), ("flat=yes", "flat"), ("uid=../../x", "uid"),
+    ("uid=" + "x" * 200, "uid"), ("script=%%%", "script"), ("script=AAAA", "script"),
+    ("heap=2", "heap"), ("sw=maybe", "sw"), ("colour=red", "colour"),
+]
+
+
+@pytest.mark.parametrize("option,name", BAD_OPTIONS)
+def test_bad_page_option_is_ignored_with_a_note(browser, site, option, name):
+    plant(browser, site, None)
+    open_page(browser, site + "#sw=0&" + option)
+    assert browser.title == "speedref"
+    assert name in note(browser) and "ignored" in note(browser)
+    assert browser.execute_script("return window.speedref.hold") == 40
+    if name == "uid":
+        assert py(browser, "board.store.uid") != option.partition("=")[2]
+    assert py(browser, "board.app.flow") is None  # no game started
+    assert len(visible_pads(browser)) == 2
+    wait_board(browser, board_ms(browser) + 200)  # the board's clock runs
+    assert_usable(browser)
+
+
+def test_good_page_options_give_no_note(browser, site):
+    plant(browser, site, None)
+    open_page(browser, site + "#sw=0&hold=25&pads=3&flat=1&uid=table-2&game=speed")
+    assert note(browser) == ""
+    assert browser.execute_script("return window.speedref.hold") == 25
+    assert py(browser, "board.store.uid") == "table-2"
+    assert py(browser, "board.app.flow.GAME") == "speed"
+
+
+def visible_pads(drv):
+    """The labels of the pads on screen, in page order."""
+    return drv.execute_script(
+        "return [...document.querySelectorAll('#table .pad')]"
+        ".filter((e) => e.getClientRects().length).map((e) => e.textContent)")
