@@ -88,7 +88,8 @@ def make_driver(profile, downloads=None):
         opts.add_argument(a)
     if downloads:
         opts.add_experimental_option("prefs", {"download.default_directory": str(downloads),
-                                               "download.prompt_for_download": False})
+                                               "download.prompt_for_download": False,
+                                               "profile.default_content_setting_values.automatic_downloads": 1})
     drv = webdriver.Chrome(options=opts, service=Service(shutil.which("chromedriver")))
     drv.set_script_timeout(60)
     return drv
@@ -409,7 +410,7 @@ def test_a_store_the_device_crashes_on_is_set_aside(browser, site):
     # from now on the device's loop raises while that save is on its flash
     browser.execute_script("window.speedref.mp.runPython(arguments[0])", CRASH_ON_SAVE)
     wait(browser, lambda: "set aside" in note(browser), "the store set aside", 30)
-    assert stored(browser, SET_ASIDE_KEY) == value
+    assert json.loads(stored(browser, SET_ASIDE_KEY)) == json.loads(value)  # the flash it crashed on
     crashes = [x for x in log_lines(browser) if x["ev"] == "error" and x.get("what") == "crash"]
     assert len(crashes) == 3 and "ZeroDivisionError" in crashes[0]["msg"]
     assert py(browser, "board.store.records()") == [rec]
@@ -507,3 +508,208 @@ def visible_pads(drv):
     return drv.execute_script(
         "return [...document.querySelectorAll('#table .pad')]"
         ".filter((e) => e.getClientRects().length).map((e) => e.textContent)")
+
+
+# ---- the table: pads follow the game, the log out of the way, every layout fits ---
+SIZES = [(1280, 800), (800, 1280), (390, 844)]
+ARTEFACTS = ROOT / "build" / "test-artefacts" / "web"  # screenshots of every layout (docs/web.md)
+
+
+@pytest.fixture
+def viewport(browser):
+    """set(w, h): the page's viewport at exactly w x h CSS pixels."""
+    def set_size(w, h):
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": False})
+    yield set_size
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+GEOMETRY_JS = """
+const box = (e) => { const r = e.getBoundingClientRect();
+  return {x: r.left, y: r.top, w: r.width, h: r.height, label: e.textContent,
+          near: !!e.closest('.near')}; };
+const shown = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length);
+return {vw: innerWidth, vh: innerHeight,
+        sw: document.documentElement.scrollWidth, sh: document.documentElement.scrollHeight,
+        pads: shown('#table .pad').map(box), oleds: shown('canvas.oled').map(box),
+        nav: shown('.nav button').map(box), table: box(document.getElementById('table'))};
+"""
+
+
+def geometry(drv):
+    return drv.execute_script(GEOMETRY_JS)
+
+
+def inside(b, g):
+    return b["x"] >= -0.5 and b["y"] >= -0.5 and b["x"] + b["w"] <= g["vw"] + 0.5 \
+        and b["y"] + b["h"] <= g["vh"] + 0.5
+
+
+def centre(b):
+    return (b["x"] + b["w"] / 2, b["y"] + b["h"] / 2)
+
+
+def assert_fits(g, n, what):
+    labels = sorted(p["label"] for p in g["pads"])
+    assert labels == ["P%d" % (i + 1) for i in range(n)], what
+    for b in g["pads"] + g["oleds"] + g["nav"]:
+        assert inside(b, g), "%s: %s %r is not whole on the screen (%dx%d)" % (
+            what, b["label"] or "OLED", b, g["vw"], g["vh"])
+    sizes = {(round(p["w"]), round(p["h"])) for p in g["pads"]}
+    assert max(p["w"] for p in g["pads"]) - min(p["w"] for p in g["pads"]) < 1.5 and \
+        max(p["h"] for p in g["pads"]) - min(p["h"] for p in g["pads"]) < 1.5, \
+        "%s: the pads are not all the same size: %s" % (what, sizes)
+    assert min(p["w"] for p in g["pads"]) >= 60 and min(p["h"] for p in g["pads"]) >= 60, what
+    assert g["sw"] <= g["vw"], "%s: the page scrolls sideways (%d > %d)" % (what, g["sw"], g["vw"])
+    assert g["sh"] <= g["vh"], "%s: the page scrolls (%d > %d)" % (what, g["sh"], g["vh"])
+
+
+def shoot(drv, name):
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    drv.save_screenshot(str(ARTEFACTS / (name + ".png")))
+
+
+@pytest.mark.parametrize("flat", [0, 1], ids=["upright", "flat"])
+@pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.parametrize("size", SIZES, ids=["%dx%d" % s for s in SIZES])
+def test_layout_fits_the_screen(browser, site, viewport, size, n, flat):
+    """Every pad whole on the screen, all the same size, nothing scrolling;
+    lying flat, each seat faces its own side, and with four the partners'
+    seats (P1 and P3, P2 and P4) are opposite each other."""
+    w, h = size
+    what = "%dx%d %s %d pads" % (w, h, "flat" if flat else "upright", n)
+    viewport(w, h)
+    plant(browser, site, None)
+    open_page(browser, site + "#sw=0&pads=%d&flat=%d" % (n, flat))
+    time.sleep(0.2)  # a frame or two: the OLED drawn for the screenshot
+    g = geometry(browser)
+    assert (g["vw"], g["vh"]) == (w, h)
+    shoot(browser, "layout-%dx%d-%s-%dpads" % (w, h, "flat" if flat else "upright", n))
+    assert_fits(g, n, what)
+    pads = {p["label"]: p for p in g["pads"]}
+    if not flat:
+        assert all(p["near"] for p in g["pads"]), what
+        return
+    assert len(g["oleds"]) == 2, what + ": an OLED for each side"
+    assert pads["P1"]["near"] and not pads["P2" if n == 2 else "P3"]["near"], what
+    if n == 4:
+        cx, cy = centre(g["table"])
+        for a, b in (("P1", "P3"), ("P2", "P4")):
+            (ax, ay), (bx, by) = centre(pads[a]), centre(pads[b])
+            assert pads[a]["near"] != pads[b]["near"], "%s: %s and %s on one side" % (what, a, b)
+            assert abs(ax + bx - 2 * cx) < 2 and abs(ay + by - 2 * cy) < 2, \
+                "%s: %s and %s are not opposite each other" % (what, a, b)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pads_follow_the_game(browser, site, game):
+    """As a game starts, the pads are its seats (the registry's players);
+    the selector still changes them afterwards."""
+    from speedref.games import get
+    seats = get(game).players
+    plant(browser, site, None)
+    other = 4 if seats != 4 else 2
+    open_page(browser, site + "#sw=0&pads=%d" % other)
+    assert len(visible_pads(browser)) == other
+    open_page(browser, site + "#sw=0&game=" + game)
+    wait(browser, lambda: len(visible_pads(browser)) == seats, "%d pads for %s" % (seats, game), 10)
+    assert visible_pads(browser) == ["P%d" % (i + 1) for i in range(seats)]
+    assert browser.find_element("id", "npads").get_attribute("value") == str(seats)
+    from selenium.webdriver.support.ui import Select
+    Select(browser.find_element("id", "npads")).select_by_visible_text(str(other))
+    assert len(visible_pads(browser)) == other
+
+
+def test_pads_follow_a_game_started_from_the_menu_and_resumed(browser, site):
+    plant(browser, site, None)
+    open_page(browser, site + "#sw=0&pads=2")
+    t = board_ms(browser) + 60
+    for i, b in enumerate((6, 5, 5, 6, 6)):  # OK, DOWN, DOWN (Speed Run), OK, OK: Start
+        tap(browser, b, t + 150 * i)
+    wait(browser, lambda: py(browser, "board.app.flow and board.app.flow.GAME") == "speedrun",
+         "Speed Run started from the menu", 30)
+    wait(browser, lambda: len(visible_pads(browser)) == 3, "3 pads", 10)
+    wait(browser, lambda: "game.json" in (stored(browser) or ""), "the game saved", 30)
+    open_page(browser, site + "#sw=0&pads=2")  # a reload: 2 pads until the game resumes
+    assert len(visible_pads(browser)) == 2
+    t = board_ms(browser) + 60
+    tap(browser, 6, t)  # OK: resume
+    wait(browser, lambda: len(visible_pads(browser)) == 3, "3 pads for the resumed game", 10)
+
+
+LONG_LINE = "board.log.emit({'ev': 'note', 'text': 'x' * 3000})"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["%dx%d" % s for s in SIZES])
+def test_log_is_behind_its_button(browser, site, viewport, size):
+    """The raw log is not on the players' screen; opened, it covers part of
+    the page without moving or shrinking a pad, and nothing scrolls sideways,
+    however many and however long its lines."""
+    w, h = size
+    viewport(w, h)
+    plant(browser, site, None)
+    open_page(browser, site + "#sw=0&game=partners&flat=1")
+    wait(browser, lambda: len(visible_pads(browser)) == 4, "4 pads", 10)
+    log = browser.find_element("id", "log")
+    assert not log.is_displayed()
+    before = geometry(browser)
+    assert_fits(before, 4, "log closed")
+    for _ in range(40):
+        py(browser, LONG_LINE + " or 0")
+    wait_board(browser, board_ms(browser))
+    assert geometry(browser)["pads"] == before["pads"]
+    browser.find_element("id", "logbutton").click()
+    assert log.is_displayed()
+    wait(browser, lambda: "xxxx" in log.get_attribute("textContent"), "the lines in the log", 10)
+    shoot(browser, "log-open-%dx%d" % (w, h))
+    g = geometry(browser)
+    assert g["pads"] == before["pads"], "opening the log moved or shrank a pad"
+    assert g["sw"] <= g["vw"], "the log scrolls the page sideways"
+    panel = browser.execute_script("const r = document.getElementById('logpanel').getBoundingClientRect();"
+                                   "return [r.left, r.right, r.bottom, document.getElementById('log').scrollWidth,"
+                                   "document.getElementById('log').clientWidth]")
+    assert panel[0] >= 0 and panel[1] <= w and panel[2] <= h
+    assert panel[3] <= panel[4], "the log's lines run off its side"
+    browser.find_element("id", "logclose").click()
+    assert not log.is_displayed()
+
+
+def test_records_download_after_a_reload(browser, site):
+    """A game finished on the page is kept on its flash; after a reload its
+    record is still downloaded by "record JSON" (what speedref-score reads),
+    and every stored record as log lines (what speedref-log reads)."""
+    plant(browser, site, None)
+    open_page(browser, site + "#sw=0")
+    assert browser.find_element("id", "record").get_attribute("disabled")
+    text = (SCRIPTS / "spit.txt").read_text()
+    browser.execute_script("window.speedref.mp.globals.set('_script', arguments[0])", text)
+    # The committed Spit game, played on the live board from now on (its
+    # clock runs ahead of the page's for the length of the game).
+    browser.execute_script("window.speedref.mp.runPython(arguments[0])", PLAY_SCRIPT)
+    end = wait(browser, lambda: [x for x in log_lines(browser) if x["ev"] == "game_end"],
+               "the game's end", 30)[0]["record"]
+    wait(browser, lambda: "rec/" in (stored(browser) or ""), "the record saved", 30)
+    open_page(browser, site + "#sw=0")
+    assert not [x for x in log_lines(browser) if x["ev"] == "game_end"]
+    assert not browser.find_element("id", "record").get_attribute("disabled")
+    for f in list(browser.downloads.glob("*.json*")):
+        f.unlink()
+    browser.find_element("id", "record").click()
+    f = wait(browser, lambda: list(browser.downloads.glob("speedref-*.json")), "the download", 30)[0]
+    assert json.loads(f.read_text()) == end
+    browser.find_element("id", "logbutton").click()
+    browser.find_element("id", "records").click()
+    f = wait(browser, lambda: list(browser.downloads.glob("speedref-records.jsonl")), "the download", 30)[0]
+    assert [json.loads(s) for s in f.read_text().splitlines()] == [{"ev": "stored", "record": end}]
+
+
+PLAY_SCRIPT = """
+from sim import script as _s
+_t = board.clock.elapsed_us + 1000
+board.run_until(_t)
+board.start_game("spit")
+for _e in _s.parse(_script):
+    board.edge(_t + _e[0], _e[1], _e[2])
+board.run_until(board.clock.elapsed_us + 2000000)
+"""
