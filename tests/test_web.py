@@ -713,3 +713,12 @@ for _e in _s.parse(_script):
     board.edge(_t + _e[0], _e[1], _e[2])
 board.run_until(board.clock.elapsed_us + 2000000)
 """
+
+
+@pytest.mark.parametrize("value", ["null", "[", '{"pads":9,"flat":"yes"}', '{"pads":"4"}', '"4"'])
+def test_bad_layout_settings_are_left_out(browser, site, value):
+    plant(browser, site, value, key="speedref-prefs")
+    open_page(browser, site + "#sw=0")
+    assert visible_pads(browser) == ["P1", "P2"]
+    assert browser.find_element("id", "table").get_attribute("class") == "upright pads-2"
+    assert_usable(browser)

@@ -28,8 +28,9 @@ from sim.hardware import GpioRegister, VirtualGPIO, VirtualPWM, VirtualSSD1306, 
 from sim import script as script_mod
 from speedref.hw import board_pico as PICO
 
-BUTTONS = 8
 from speedref import games as registry
+
+BUTTONS = 8
 LOOP_US = 1000  # the loop runs every 1 ms of board time (as sim/board.py)
 PERIOD = 1 << 30  # ticks_us wraps here on a 32-bit board
 MASK = PERIOD - 1
@@ -39,6 +40,17 @@ ROOT = "/flash"  # the board's flash in the WebAssembly file system
 # panel reports contacts once per scan (60-240 Hz), so two hands within one
 # 60 Hz scan (16.7 ms) cannot be told apart (docs/web.md).
 TOUCH_TIE_US = 17000
+
+
+def game_known(game):
+    """Is `game` a game id of the registry (speedref/games.py)?"""
+    return game in registry.IDS
+
+
+def pads_for(game):
+    """How many pads the page shows for `game`: its seats at the table, from
+    the registry (the one place the page reads them)."""
+    return registry.get(game).players
 
 
 class Clock:
@@ -97,6 +109,7 @@ class Board:
         self._shown = -1  # oled.updates when the page last took the screen
         self._flash = None  # what the flash looked like when the page last saved it
         self._tone = 0  # tones handed to the page so far
+        self._flow = None  # the game the page last took from game_started()
 
     def _capture_ticks(self):
         # A pin interrupt reads the clock at the edge: the edge's own instant.
@@ -191,8 +204,28 @@ class Board:
         self._flash = sig
         return True
 
-    def records_json(self):
-        return json.dumps(self.store.records())
+    def game_started(self):
+        """The pads for a game started (or resumed) since the last call, or 0."""
+        f = self.app.flow
+        if f is self._flow:
+            return 0
+        self._flow = f
+        return 0 if f is None else pads_for(f.GAME)
+
+    def newest_record_json(self):
+        """The newest stored record as JSON ("null" when none is stored)."""
+        newest = None
+        for rec in self.store.iter_records():
+            newest = rec
+        return json.dumps(newest)
+
+    def records_jsonl(self):
+        """Every stored record as a log line ("stored", as a dump sends them:
+        speedref-log reads the file), oldest first."""
+        out = []
+        for rec in self.store.iter_records():
+            out.append(json.dumps({"ev": "stored", "record": rec}))
+        return "\n".join(out)
 
     def heap(self):
         return heap()

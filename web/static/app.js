@@ -5,20 +5,17 @@
 // buzzer's tones play on WebAudio, the flash files live in localStorage.
 //
 // Page options (after #, like a query): game=<a game id of speedref/games.py>
-// starts that game with its defaults; pads=2|3|4; flat=1 (lying flat
+// starts that game with its defaults; pads=2|3|4; flat=0|1 (lying flat
 // between the players); hold=MS (how far the board runs behind the page's
-// clock, see HOLD_MS); script=<base64url> replays an event script in
-// simulated time (the speedref-sim --script format) and writes the log.
+// clock, see HOLD_MS); uid=ID (the records' id prefix); script=<base64url>
+// replays an event script in simulated time (the speedref-sim --script
+// format) and writes the log; heap=1 measures the heap in a replay; sw=0
+// leaves the service worker out.  A bad option is ignored with a note.
 import { loadMicroPython } from "./micropython.mjs";
 
-const params = new URLSearchParams(location.hash.slice(1));
 const FLASH_KEY = "speedref-flash";
+const SET_ASIDE_KEY = "speedref-flash.bad";  // a store the page could not use, kept as it was
 const PREFS_KEY = "speedref-prefs";
-// The board runs this far behind the page's clock, so that a touch reaches
-// it before the loop passes the touch's timestamp: touches are handed to
-// the page some milliseconds after the panel saw them (docs/web.md).  An
-// edge that arrives later still is taken at its own timestamp.
-const HOLD_MS = Number(params.get("hold") ?? 40);
 const TOUCH_TIE_US = 17000;
 const ON = [0xdf, 0xf3, 0xff];
 const OFF = [0, 0, 0];
@@ -26,6 +23,7 @@ const OFF = [0, 0, 0];
 const $ = (s) => document.querySelector(s);
 const logEl = $("#log");
 const statusEl = $("#status");
+const noteEl = $("#note");
 let mp = null;
 let board = null;
 const logLines = [];
@@ -35,10 +33,57 @@ window.speedref = { marks, logLines, ready: false };
 
 function setStatus(s) { statusEl.textContent = s; }
 
+// Notes for the person looking after the device: options ignored, stored
+// files set aside, crashes.  Shown as text, never as markup.
+const notes = [];
+function note(s) {
+  notes.push(s);
+  noteEl.textContent = notes.join("; ");
+  console.warn(s);
+}
+const shown = (v) => JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v);
+
+// ---- page options -----------------------------------------------------------
+// Each option's check; a value that fails it is ignored with a note and the
+// option keeps its default.  game= is checked against the registry later.
+const OPTIONS = {
+  game: { ok: (v) => /^[a-z0-9_]{1,32}$/.test(v), want: "a game id" },
+  pads: { ok: (v) => /^[234]$/.test(v), want: "2, 3 or 4" },
+  flat: { ok: (v) => /^[01]$/.test(v), want: "0 or 1" },
+  hold: { ok: (v) => /^[0-9]{1,4}$/.test(v) && Number(v) <= 1000, want: "whole milliseconds, 0 to 1000" },
+  uid: { ok: (v) => /^[A-Za-z0-9_-]{1,32}$/.test(v), want: "1 to 32 letters, digits, - or _" },
+  script: { ok: (v) => /^[A-Za-z0-9_-]+={0,2}$/.test(v), want: "a script in base64url" },
+  heap: { ok: (v) => /^[01]$/.test(v), want: "0 or 1" },
+  sw: { ok: (v) => /^[01]$/.test(v), want: "0 or 1" },
+};
+const params = new Map();
+for (const [k, v] of new URLSearchParams(location.hash.slice(1))) {
+  const opt = OPTIONS[k];
+  if (!opt) note("option " + shown(k) + " ignored: no such option");
+  else if (!opt.ok(v)) note(k + "=" + shown(v) + " ignored: " + k + " is " + opt.want);
+  else params.set(k, v);
+}
+function dropOption(k, why) {
+  note(k + "=" + shown(params.get(k)) + " ignored: " + why);
+  params.delete(k);
+}
+
+// The board runs this far behind the page's clock, so that a touch reaches
+// it before the loop passes the touch's timestamp: touches are handed to
+// the page some milliseconds after the panel saw them (docs/web.md).  An
+// edge that arrives later still is taken at its own timestamp.
+const HOLD_MS = params.has("hold") ? Number(params.get("hold")) : 40;
+
 function b64urlDecode(s) {
   const b = atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4));
   const bytes = Uint8Array.from(b, (c) => c.charCodeAt(0));
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+}
+
+// The last line of a Python traceback ("ZeroDivisionError: divide by zero").
+function pyError(e) {
+  const lines = String((e && e.message) || e).trim().split("\n");
+  return lines[lines.length - 1];
 }
 
 async function start() {
@@ -57,23 +102,31 @@ async function start() {
   marks.runtime = performance.now();
   const wb = mp.pyimport("web.board");
   window.speedref.mp = mp;
+  window.speedref.micropython = bundle.micropython;
   // A Python expression's value (as JSON) for tests and the benchmark.
   window.speedref.py = (expr) => {
     mp.runPython("import json\n_r = json.dumps(" + expr + ")");
     return JSON.parse(mp.globals.get("_r"));
   };
   wireDownloads();
-  if (params.has("script")) return replay(wb);
+  if (params.has("game") && !wb.game_known(params.get("game"))) dropOption("game", "no such game");
+  if (params.has("script") && await replay(wb)) return;
   return live(wb);
 }
 
 // ---- replay: a script in simulated time ----------------------------------
+// False (with a note) when the script cannot be read: then the page runs live.
 async function replay(wb) {
-  document.body.classList.add("replay");
-  const text = b64urlDecode(params.get("script"));
   const game = params.get("game") || null;
   const measure = params.get("heap") === "1";
-  const r = wb.Replay(text, game, "/flash", params.get("uid") || "sim", measure);
+  let r;
+  try {
+    r = wb.Replay(b64urlDecode(params.get("script")), game, "/flash", params.get("uid") || "sim", measure);
+  } catch (e) {
+    dropOption("script", "not a script (" + pyError(e) + ")");
+    return false;
+  }
+  document.body.classList.add("replay");
   const b = r.board;
   mp.globals.set("board", b);
   let done = false;
@@ -87,6 +140,7 @@ async function replay(wb) {
   if (measure) window.speedref.heap = { base: r.base, script: r.script, peak: r.peak };
   window.speedref.ready = true;
   document.title = "done";
+  return true;
 }
 
 function addLine(line) {
@@ -155,18 +209,71 @@ function playTones(text) {
 }
 
 // ---- the flash ---------------------------------------------------------------
-function restoreFlash(FS) {
-  let saved = {};
-  try { saved = JSON.parse(localStorage.getItem(FLASH_KEY) || "{}"); } catch (e) { saved = {}; }
-  FS.mkdirTree("/flash/rec");
-  for (const [path, b64] of Object.entries(saved)) {
-    const full = "/flash/" + path;
-    FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
-    FS.writeFile(full, Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+// The browser keeps the flash as {file name inside /flash: its bytes in
+// base64}.  A name is a plain file name (letters, digits, "_", "-", ".";
+// not starting with "."), alone or in the records folder ("rec/", the
+// storage module's one folder), so no name from storage ever leads outside
+// the flash folder or puts a folder where the storage module writes a file.
+// A store the page cannot use whole is set aside as it was (SET_ASIDE_KEY)
+// and every good file in it is restored: the storage module then checks
+// each file as on a board (a damaged one becomes <name>.bad, the backup used).
+const NAME_PART = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/;
+const FOLDERS = ["rec"];
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function flashName(name) {
+  const parts = name.split("/");
+  if (parts.length === 2 && !FOLDERS.includes(parts[0])) return false;
+  return parts.length <= 2 && parts.every((p) => NAME_PART.test(p)) && !FOLDERS.includes(parts[parts.length - 1]);
+}
+
+// The files of a stored flash: {files: [[name, bytes]], problems: [text]}.
+function readStore(raw) {
+  const out = { files: [], problems: [] };
+  if (raw === null) return out;
+  let obj;
+  try { obj = JSON.parse(raw); } catch (e) { out.problems.push("not JSON"); return out; }
+  if (!obj || typeof obj !== "object" || Array.isArray(obj)) {
+    out.problems.push("not an object of files");
+    return out;
+  }
+  for (const [name, b64] of Object.entries(obj)) {
+    if (!flashName(name)) out.problems.push(shown(name) + " is no file name in the flash folder");
+    else if (typeof b64 !== "string" || !BASE64.test(b64)) out.problems.push(shown(name) + " is not base64");
+    else out.files.push([name, Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))]);
+  }
+  return out;
+}
+
+function setAside(raw, problems, what) {
+  try {
+    localStorage.setItem(SET_ASIDE_KEY, raw);
+    note(what + " set aside in localStorage \"" + SET_ASIDE_KEY + "\" (" + problems[0] +
+         (problems.length > 1 ? " and " + (problems.length - 1) + " more" : "") + ")");
+  } catch (e) {
+    note(what + " could not be set aside (" + e.message + "): " + problems[0]);
   }
 }
 
-function saveFlash(FS) {
+function restoreFlash(FS) {
+  let raw = null;
+  try { raw = localStorage.getItem(FLASH_KEY); } catch (e) { note("no browser storage: nothing is kept"); }
+  const { files, problems } = readStore(raw);
+  FS.mkdirTree("/flash/rec");
+  for (const [name, bytes] of files) {
+    const full = "/flash/" + name;
+    try {
+      FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+      FS.writeFile(full, bytes);
+    } catch (e) {
+      problems.push(shown(name) + ": " + (e.message || e.code || e));
+    }
+  }
+  if (problems.length) setAside(raw, problems, "the stored flash (its good files restored) was");
+}
+
+// The flash files as the browser keeps them (the FLASH_KEY format).
+function flashFiles(FS) {
   const out = {};
   const walk = (dir, rel) => {
     for (const name of FS.readdir(dir)) {
@@ -183,8 +290,17 @@ function saveFlash(FS) {
     }
   };
   walk("/flash", "");
-  try { localStorage.setItem(FLASH_KEY, JSON.stringify(out)); }
+  return out;
+}
+
+function saveFlash(FS) {
+  try { localStorage.setItem(FLASH_KEY, JSON.stringify(flashFiles(FS))); }
   catch (e) { setStatus("could not save: " + e.message); }
+}
+
+// Remove flash files whose name `drop` picks (empty folders stay).
+function dropFiles(FS, drop) {
+  for (const name of Object.keys(flashFiles(FS))) if (drop(name)) FS.unlink("/flash/" + name);
 }
 
 // ---- downloads -----------------------------------------------------------------
@@ -198,18 +314,112 @@ function download(name, text, type) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+// The newest record: this page's last finished game, else the newest kept on
+// the flash (a record stored before a reload).
+function newestRecord() {
+  if (lastRecord) return lastRecord;
+  return board ? JSON.parse(board.newest_record_json()) : null;
+}
+
+function showRecords() {
+  $("#record").disabled = !newestRecord();
+}
+
 function wireDownloads() {
-  $("#record").onclick = () => lastRecord && download(
-    "speedref-" + (lastRecord.id || "record") + ".json", JSON.stringify(lastRecord, null, 1) + "\n",
-    "application/json");
+  $("#record").onclick = () => {
+    const rec = newestRecord();
+    if (rec) download("speedref-" + (rec.id || "record") + ".json", JSON.stringify(rec, null, 1) + "\n",
+      "application/json");
+  };
   $("#logfile").onclick = () => download("speedref-log.jsonl", logLines.join("\n") + "\n",
     "application/x-ndjson");
+  $("#records").onclick = () => {
+    const text = board ? board.records_jsonl() : "";
+    download("speedref-records.jsonl", text ? text + "\n" : "", "application/x-ndjson");
+  };
+  const panel = $("#logpanel");
+  const openLog = (open) => {
+    panel.hidden = !open;
+    $("#logbutton").setAttribute("aria-expanded", String(open));
+    if (open) logEl.scrollTop = logEl.scrollHeight;
+  };
+  $("#logbutton").onclick = () => openLog(panel.hidden);
+  $("#logclose").onclick = () => openLog(false);
 }
 
 // ---- live: the device on this page's clock --------------------------------------
+let wbMod = null;  // web.board
 let t0 = 0;
 const pending = [];  // edges not yet handed to the board: {t, button, down}
 const usOf = (ts) => Math.max(0, Math.round((ts - t0) * 1000));
+
+// A crash in the device is what a board's main.py does with one: the error
+// is logged and the device starts again from its flash (a game resumes from
+// its save).  CRASH_LIMIT crashes in a row (no clean minute between) set the
+// save and settings aside, as the files it boots and resumes from; as many
+// again set the whole flash aside; after that the page gives up and says so.
+const CRASH_LIMIT = 3;
+const CLEAN_MS = 60000;
+let crashes = 0;
+let bootedAt = 0;
+
+function boot(first) {
+  board = null;
+  const b = wbMod.Board("/flash", params.get("uid") || "web", TOUCH_TIE_US, 0);
+  t0 = performance.now();
+  bootedAt = t0;
+  pending.length = 0;
+  b.boot_line();
+  b.step();  // the loop's first pass shows the boot screen
+  if (first && params.has("game")) b.start_game(params.get("game"));
+  board = b;
+  window.speedref.board = b;
+  window.speedref.t0 = t0;
+  mp.globals.set("board", b);
+  showRecords();
+}
+
+// Boot, restarting after each crash; throws when the page gives up.
+function bootSafely(first) {
+  for (;;) {
+    try { return boot(first); } catch (e) { if (!crashed(e)) throw e; }
+    first = false;
+  }
+}
+
+// Log a crash and decide what the next boot starts from; false: give up.
+function crashed(e) {
+  board = null;
+  const msg = pyError(e);
+  addLine(JSON.stringify({ ev: "error", what: "crash", msg, traceback: String((e && e.message) || e) }));
+  if (performance.now() - bootedAt > CLEAN_MS) crashes = 0;
+  crashes += 1;
+  if (crashes % CRASH_LIMIT) {
+    note("the referee crashed (" + msg + ") and started again");
+    return true;
+  }
+  const FS = mp.FS;
+  const why = ["the referee crashed " + CRASH_LIMIT + " times in a row: " + msg];
+  if (crashes === CRASH_LIMIT) {
+    setAside(JSON.stringify(flashFiles(FS)), why, "the stored save and settings (the records kept) were");
+    dropFiles(FS, (n) => /^(game|settings)\.json/.test(n));
+  } else if (crashes === 2 * CRASH_LIMIT) {
+    note("the whole stored flash left out (" + why[0] + ")");
+    dropFiles(FS, () => true);
+  } else {
+    return false;
+  }
+  saveFlash(FS);
+  return true;
+}
+
+function fail(e) {
+  board = null;
+  console.error(e);
+  setStatus("error: " + pyError(e));
+  logEl.append("error: " + ((e && (e.stack || e.message)) || e) + "\n");
+  document.title = "error";
+}
 
 function pushEdge(ts, button, down) {
   pending.push({ t: usOf(ts), button, down });
@@ -218,6 +428,19 @@ function pushEdge(ts, button, down) {
 
 function pump(now) {
   if (!board) return;
+  try {
+    pumpBoard(now);
+  } catch (e) {
+    try {
+      if (!crashed(e)) throw e;
+      bootSafely(false);
+    } catch (e2) {
+      fail(e2);
+    }
+  }
+}
+
+function pumpBoard(now) {
   const horizon = usOf(now - HOLD_MS);
   pending.sort((a, b) => a.t - b.t);  // stable: same-instant edges keep their order
   while (pending.length && pending[0].t <= horizon) {
@@ -241,7 +464,12 @@ function pump(now) {
     if (verdict) marks.verdict = performance.now();  // the verdict is on the canvas
   }
   playTones(board.take_tones());
-  if (board.flash_changed()) saveFlash(mp.FS);
+  const pads = board.game_started();  // a game started or resumed: its seats
+  if (pads) { prefs.pads = pads; setLayout(); }
+  if (board.flash_changed()) {
+    saveFlash(mp.FS);
+    showRecords();
+  }
 }
 
 function frame(now) {
@@ -324,43 +552,45 @@ function wireInputs() {
   });
 }
 
+// The table's layout, kept between visits: pads 2|3|4, flat true|false.
+// Anything else stored there is left out (the defaults are used).
+const prefs = { pads: 2, flat: false };
+
 function loadPrefs() {
-  try { return JSON.parse(localStorage.getItem(PREFS_KEY) || "{}"); } catch (e) { return {}; }
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem(PREFS_KEY) || "{}"); } catch (e) { saved = null; }
+  if (saved && [2, 3, 4].includes(saved.pads)) prefs.pads = saved.pads;
+  if (saved && typeof saved.flat === "boolean") prefs.flat = saved.flat;
 }
 
-function setLayout(prefs) {
+function setLayout() {
   const t = $("#table");
   t.className = (prefs.flat ? "flat" : "upright") + " pads-" + prefs.pads;
-  $("#flat").setAttribute("aria-pressed", String(!!prefs.flat));
+  $("#flat").setAttribute("aria-pressed", String(prefs.flat));
   $("#npads").value = String(prefs.pads);
-  localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+  try { localStorage.setItem(PREFS_KEY, JSON.stringify(prefs)); } catch (e) { /* kept for this visit */ }
 }
 
 async function live(wb) {
-  const prefs = Object.assign({ pads: 2, flat: false }, loadPrefs());
+  wbMod = wb;
+  loadPrefs();
   if (params.has("pads")) prefs.pads = Number(params.get("pads"));
   if (params.has("flat")) prefs.flat = params.get("flat") === "1";
-  setLayout(prefs);
-  $("#flat").onclick = () => { prefs.flat = !prefs.flat; setLayout(prefs); };
-  $("#npads").onchange = (e) => { prefs.pads = Number(e.target.value); setLayout(prefs); };
+  setLayout();
+  // The pads follow each game as it starts; the selector is for a table
+  // that wants something else.
+  $("#flat").onclick = () => { prefs.flat = !prefs.flat; setLayout(); };
+  $("#npads").onchange = (e) => { prefs.pads = Number(e.target.value); setLayout(); };
 
   restoreFlash(mp.FS);
-  board = wb.Board("/flash", params.get("uid") || "web", TOUCH_TIE_US, 0);
-  window.speedref.board = board;
-  mp.globals.set("board", board);
-  t0 = performance.now();
-  board.boot_line();
-  board.step();  // the loop's first pass shows the boot screen
-  const game = params.get("game");
-  if (game) board.start_game(game);
+  bootSafely(true);
   wireInputs();
   pump(performance.now());
   requestAnimationFrame(frame);
   setInterval(() => pump(performance.now()), 250);  // keeps time moving when frames stop
-  addEventListener("pagehide", () => saveFlash(mp.FS));
-  setStatus("MicroPython " + (mp.runPython("import sys; sys.version") || "") + " (WebAssembly)");
+  addEventListener("pagehide", () => { if (board) saveFlash(mp.FS); });
+  setStatus("MicroPython " + window.speedref.micropython + " (WebAssembly)");
   window.speedref.ready = true;
-  window.speedref.t0 = t0;
   window.speedref.hold = HOLD_MS;
   document.title = "speedref";
 }
@@ -369,9 +599,4 @@ if ("serviceWorker" in navigator && !params.has("script") && params.get("sw") !=
   navigator.serviceWorker.register("sw.js").catch((e) => console.warn("no offline cache:", e));
 }
 
-start().catch((e) => {
-  console.error(e);
-  setStatus("error: " + e.message);
-  logEl.append("error: " + (e.stack || e.message) + "\n");
-  document.title = "error";
-});
+start().catch(fail);
