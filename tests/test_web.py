@@ -512,7 +512,7 @@ def visible_pads(drv):
 
 # ---- the table: pads follow the game, the log out of the way, every layout fits ---
 SIZES = [(1280, 800), (800, 1280), (390, 844)]
-ARTEFACTS = ROOT / "build" / "test-artefacts" / "web"  # screenshots of every layout (docs/web.md)
+ARTEFACTS = ROOT / "build" / "test-artifacts" / "web"  # screenshots of every layout (docs/web.md)
 
 
 @pytest.fixture
