@@ -153,7 +153,7 @@ def test_first_dealer_chosen_by_pad_then_the_contractor_deals_PT3_PT17(rig):
     assert f.phase == pf.BID and f.game.dealer == 2
     assert "Dealer: P3" in screen_text(rig)
     t = Table()
-    d.play_hand(rig, t, (7, "clubs", 3, 1, [3, 4, 3, 3]))
+    d.play_hand(rig, t, (7, "notrump", 3, 1, [3, 4, 3, 3]))
     assert f.phase == pf.TOTALS and "Next: P4 deals" in screen_text(rig)
     tap(rig, OK)
     assert "Dealer: P4" in screen_text(rig)
@@ -213,6 +213,7 @@ def test_partner_opposite_nobody_moves_PT8(rig):
 def test_swap_seats_prompt_names_who_moves_where_and_seats_stay_PT8_PT9_PT17(rig):
     d.start(rig)
     f = flow(rig)
+    tap(rig, UP)  # 8
     tap(rig, OK)
     tap(rig, OK)
     tap(rig, 1)  # P2 won the auction
@@ -236,13 +237,14 @@ def test_swap_seats_prompt_names_who_moves_where_and_seats_stay_PT8_PT9_PT17(rig
     tap(rig, OK)
     tap(rig, OK)
     assert list(f.game.seats) == [0, 1, 3, 2]
-    assert d.enter_contract(rig, t, 7, "clubs", 0, 3) is None  # P4 now sits opposite P1
+    assert d.enter_contract(rig, t, 8, "clubs", 0, 3) is None  # P4 now sits opposite P1
     assert f.phase == pf.TRICKS and list(f.game.seats) == [0, 1, 3, 2]
 
 
 def test_partner_cannot_be_the_contractor_PT8(rig):
     d.start(rig)
     f = flow(rig)
+    tap(rig, UP)
     tap(rig, OK)
     tap(rig, OK)
     tap(rig, 2)
@@ -250,7 +252,46 @@ def test_partner_cannot_be_the_contractor_PT8(rig):
     assert f.phase == pf.PARTNER and f.game.contract is None
     assert rig.sounds[-1] == ERROR and "not P3! (PT-8)" in screen_text(rig)
     tap(rig, 0)
-    assert f.game.contract == (7, "clubs", 2, 0) and f.phase == pf.TRICKS
+    assert f.game.contract == (8, "clubs", 2, 0) and f.phase == pf.TRICKS
+
+
+def test_a_non_dealer_at_7_in_a_suit_is_refused_PT24(rig):
+    """PT-24: P1 deals, the final bid is 7 hearts: P2's pad as the contractor is
+    refused in words (only the dealer wins the auction at 7 in a suit) and
+    nothing is entered; the dealer's pad is taken.  7 notrump stays P2's."""
+    d.start(rig)  # P1 deals
+    f = flow(rig)
+    tap(rig, OK)  # bid 7
+    tap(rig, UP, 2)  # clubs -> hearts
+    tap(rig, OK)
+    tap(rig, 1)  # P2: "I won the bid"
+    assert f.phase == pf.CONTRACTOR and f.game.contract is None, "PT-24"
+    assert rig.sounds[-1] == ERROR and "7H: dealer only" in screen_text(rig), screen_text(rig)
+    tap(rig, 0)  # P1, the dealer
+    assert f.phase == pf.PARTNER and f.contractor == 0
+    tap(rig, 2)
+    assert f.game.contract == (7, "hearts", 0, 2)
+    # the next hand: P1 deals again; P2 at 7 notrump is a contract
+    d.play_tricks(rig, Table(), [0] * 13)
+    tap(rig, OK)
+    tap(rig, OK)
+    assert f.game.dealer == 0 and f.phase == pf.BID
+    tap(rig, OK)
+    tap(rig, UP, 4)  # notrump
+    tap(rig, OK)
+    tap(rig, 1)
+    assert f.phase == pf.PARTNER and f.contractor == 1 and rig.sounds[-1] != ERROR
+
+
+def test_a_saved_non_dealer_at_7_in_a_suit_is_reported_PT24(rig):
+    """PT-24: a save holding such a hand (written before the rule) is refused
+    with its rule, not resumed."""
+    rig.store.save_game({"v": 1, "game": "partners", "opts": {"target": 100},
+                         "state": {"first": 0, "hands": [[7, "hearts", 1, 3, [1] * 13]]}})
+    rig.reboot()
+    tap(rig, OK)  # resume
+    assert rig.app.flow is None and rig.screen_name() == "Message"
+    assert "PT-24" in rig.log.of("error")[-1]["msg"]
 
 
 # ---- tricks and the hand's scores ---------------------------------------------------

@@ -102,7 +102,7 @@ t = d.Table()
 d.start(rig)
 f = rig.app.flow
 d.tap(rig, 3)             # BID: a pad means nothing
-d.tap(rig, OK); d.tap(rig, OK)
+d.tap(rig, UP); d.tap(rig, OK); d.tap(rig, OK)   # 8 clubs
 d.tap(rig, 1); d.tap(rig, 1)   # the contractor as partner: refused
 refused = f.game.contract is None
 d.tap(rig, 2)             # P3: beside P2, so P3 and P4 swap

@@ -445,9 +445,9 @@ def test_partners_sweep_PT13_PT23(rig):
         tap(rig, OK)
     assert f.phase == ptf.CONTRACTOR
     sw.at(rig, "CONTRACTOR")
-    tap(rig, 1)
+    tap(rig, 0)  # the dealer: 7 clubs is the dealer's contract only (PT-24)
     sw.at(rig, "PARTNER")
-    tap(rig, 2)
+    tap(rig, 1)
     if f.phase == ptf.SWAP:
         sw.at(rig, "SWAP")
         tap(rig, OK)

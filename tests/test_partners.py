@@ -228,7 +228,7 @@ def test_pt19_several_pass_the_target_highest_wins():
     play_hand(g, 9, "hearts", 0, 2, [5, 3, 2, 3])  # failed: 0, 18, 0, 18 -> tie at the top
     assert g.totals == [0, 18, 0, 18]
     assert not g.over and "play on" in g.tiebreak  # PT-19: tied at the top: play on
-    play_hand(g, 7, "hearts", 1, 3, [2, 4, 1, 6])  # 4+7=11 made; 4+7, 6+7 -> 11, 13
+    play_hand(g, 7, "notrump", 1, 3, [2, 4, 1, 6])  # 4+7=11 made; 4+7, 6+7 -> 11, 13
     assert g.totals == [2, 29, 1, 31]
     assert g.over and g.winners() == [3] and "Di" in g.tiebreak
 
@@ -327,7 +327,10 @@ def records_st(draw):
         p = draw(st.sampled_from([x for x in range(4) if x != c]))
         cuts = sorted(draw(st.lists(st.integers(0, 13), min_size=3, max_size=3)))
         tricks = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], 13 - cuts[2]]
-        h = hand(g.dealer, c, p, draw(st.integers(7, 13)), draw(st.sampled_from(P.TRUMPS)), tricks)
+        bid = draw(st.integers(7, 13))
+        # PT-24: a non-dealer wins the auction at 7 notrump or more
+        trump = draw(st.sampled_from([t for t in P.TRUMPS if g.contract_possible(bid, t, c)]))
+        h = hand(g.dealer, c, p, bid, trump, tricks)
         play_hand(g, h["bid"], h["trump"], c, p, tricks)
         hands.append(h)
     return rec(hands, target)
@@ -355,9 +358,9 @@ def test_property_totals_are_the_sum_of_hand_scores(r):
 def test_pt3_first_dealer_is_the_tables_choice_then_the_contractor():
     """PT-3: a record's first hand may name any dealer; the next dealer must be its contractor."""
     for first in range(4):
-        r = rec([hand(first, 2, 0, 7, "hearts", [3, 3, 4, 3]), hand(2, 1, 3, 8, "clubs", [2, 6, 2, 3])])
+        r = rec([hand(first, 2, 0, 7, "notrump", [3, 3, 4, 3]), hand(2, 1, 3, 8, "clubs", [2, 6, 2, 3])])
         assert P.replay(r).dealer == 1
-    r = rec([hand(3, 2, 0, 7, "hearts", [3, 3, 4, 3]), hand(3, 1, 3, 8, "clubs", [2, 6, 2, 3])])
+    r = rec([hand(3, 2, 0, 7, "notrump", [3, 3, 4, 3]), hand(3, 1, 3, 8, "clubs", [2, 6, 2, 3])])
     with pytest.raises(RuleError) as e:
         P.replay(r)
     assert e.value.rule == "PT-17" and "hand 2, player 4 (Di)" in str(e.value)
@@ -365,7 +368,7 @@ def test_pt3_first_dealer_is_the_tables_choice_then_the_contractor():
 
 def test_pt19_record_may_continue_after_a_tie_at_the_target():
     """PT-19: a tie at the top past the target is not the end, so the next hand is valid."""
-    r = rec([hand(0, 0, 2, 9, "hearts", [5, 3, 2, 3]), hand(0, 1, 3, 7, "hearts", [2, 4, 1, 6])],
+    r = rec([hand(0, 0, 2, 9, "hearts", [5, 3, 2, 3]), hand(0, 1, 3, 7, "notrump", [2, 4, 1, 6])],
             target=15)
     sheet = P.replay(r)
     assert sheet.over and sheet.winners() == [3] and not sheet.ended_early
@@ -385,3 +388,49 @@ def test_pt22_messages_count_players_from_one_like_the_other_games(seat):
     e = _bad(lambda x: x.update(r))
     assert "hand 1, player %d (%s)" % (seat + 1, names[seat]) in str(e), "PT-22: %s" % e
     assert "player 0" not in str(e), "PT-22"
+
+
+# ---- the auction's result (PT-24) ---------------------------------------------
+
+@pytest.mark.parametrize("trump", ["clubs", "diamonds", "hearts", "spades"])
+@pytest.mark.parametrize("contractor", [1, 2, 3])
+def test_pt24_a_non_dealer_never_wins_the_auction_at_7_in_a_suit(trump, contractor):
+    """PT-24: the dealer opens at 7 or more (PT-6) and every later bid is bigger
+    (PT-5), so an auction a non-dealer wins ends at 7 notrump or more.  Entered
+    at the table level it is refused and nothing changes."""
+    g = P.PartnersGame(100, NAMES, dealer=0)
+    partner = 0 if contractor != 0 else 1
+    with pytest.raises(RuleError) as e:
+        g.set_contract(7, trump, contractor, partner)
+    assert e.value.rule == "PT-24", e.value
+    assert "player %d (%s)" % (contractor + 1, NAMES[contractor]) in str(e.value)
+    assert "dealer" in str(e.value) and "7 notrump" in str(e.value)
+    assert g.contract is None and list(g.seats) == [0, 1, 2, 3] and g.phase == "contract"
+    assert not g.contract_possible(7, trump, contractor)
+
+
+@pytest.mark.parametrize("bid,trump,contractor", [
+    (7, "hearts", 0),      # the dealer opened and everyone passed
+    (7, "notrump", 2),     # bigger than the dealer's 7 in a suit
+    (8, "clubs", 1),
+    (13, "spades", 3),
+    (7, "notrump", 0),
+])
+def test_pt24_what_an_auction_can_end_on_stays_legal(bid, trump, contractor):
+    """PT-24: 7 in a suit by the dealer, 7 notrump and 8+ by anyone are contracts."""
+    g = P.PartnersGame(100, NAMES, dealer=0)
+    assert g.contract_possible(bid, trump, contractor)
+    g.set_contract(bid, trump, contractor, (contractor + 1) % 4)
+    assert g.contract[:3] == (bid, trump, contractor)
+
+
+def test_pt24_a_record_with_a_non_dealer_at_7_in_a_suit_is_invalid():
+    """PT-24: dealer player 1, contractor player 2 at 7 hearts cannot come out of
+    an auction, so the record is refused (it used to score [3, 11, 3, 10])."""
+    r = rec([hand(0, 1, 3, 7, "hearts", [3, 5, 2, 3])])
+    with pytest.raises(RuleError) as e:
+        P.replay(r)
+    assert e.value.rule == "PT-24" and "hand 1, player 2 (Bo)" in str(e.value), e.value
+    # the same hand dealt by player 2, or bid 7 notrump, is a contract
+    assert P.replay(rec([hand(1, 1, 3, 7, "hearts", [3, 5, 2, 3])])).totals == [3, 12, 2, 10]
+    assert P.replay(rec([hand(0, 1, 3, 7, "notrump", [3, 5, 2, 3])])).hands_played == 1

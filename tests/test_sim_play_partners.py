@@ -236,7 +236,8 @@ def test_pt8_the_interactive_simulator_names_pads_by_who_sits_there():
         key("1")                                                    # PT-3: P1 deals
         assert flow.phase == F.BID
         key(ENTER)                                                  # bid 7
-        key(ENTER)                                                  # clubs
+        key("j")                                                    # clubs -> no trump
+        key(ENTER)                                                  # 7 notrump (PT-24)
         assert sim.legend()[0].startswith("tap:  P1 [1/z]  P2 [2/m]  P3 [3]  P4 [4]")
         key("3")                                                    # PT-7: P3 won the bid
         assert flow.phase == F.PARTNER

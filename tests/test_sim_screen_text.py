@@ -238,6 +238,7 @@ def test_partners_shared_win_names_are_spaced(rig):
     rig.tap(P1)  # P1 deals first
     assert rig.phase() == pf.BID and rig.shows("BACK: undo/quit")
     rig.tap(OK)  # bid 7
+    rig.tap(DOWN)  # clubs -> no trump: 7 notrump can be P2's (PT-24)
     rig.tap(OK)  # trump
     rig.tap(P2)  # P2 won the bid
     rig.tap(P4)  # P4 is the partner (opposite: no swap)

@@ -121,10 +121,7 @@ class PartnersFlow(Flow):
             if ph == TRICKS:
                 self._trick(b)
             elif ph == CONTRACTOR:
-                self.contractor = self.game.seats[b]
-                self.note = ""
-                self.app.sound(CLICK)
-                self._to(PARTNER)
+                self._contractor(self.game.seats[b])
             elif ph == PARTNER:
                 self._partner(self.game.seats[b])
             elif ph == DEALER:
@@ -227,6 +224,19 @@ class PartnersFlow(Flow):
         self.trump = 0
         self.note = ""
         self._to(BID)
+
+    def _contractor(self, p):
+        if not self.game.contract_possible(self.bid, partners.TRUMPS[self.trump], p):
+            # PT-24: 7 in a suit is the dealer's contract only.  Refused,
+            # nothing changes: the dealer's pad, or undo back to the bid.
+            self.note = "7%s: dealer only" % _TRUMP_SHORT[self.trump]
+            self.app.sound(ERROR)
+            self.app.redraw()
+            return
+        self.contractor = p
+        self.note = ""
+        self.app.sound(CLICK)
+        self._to(PARTNER)
 
     def _partner(self, p):
         g = self.game

@@ -15,6 +15,8 @@ API (all indices are PLAYER indices into `players`, except where "seat" is said)
   g.swap_for(contractor, partner)
                              None if the partner already sits opposite, else
                              (partner, other): those two exchange seats (PT-8)
+  g.contract_possible(bid, trump, contractor)
+                             can an auction the dealer opened end so (PT-24)?
   g.set_contract(bid, trump, contractor, partner)
                              enter the final bid (bid 7..13, trump one of
                              TRUMPS) and the partner; applies the seat swap
@@ -141,6 +143,11 @@ class PartnersGame:
             raise RuleError(rule, "%sthe %s must be a player index 0..3 (players 1..4), not %r"
                             % ("" if by is None else self.who(by) + ": ", what, p))
 
+    def contract_possible(self, bid, trump, contractor):
+        """PT-24: the dealer opens at 7 or more (PT-6) and every later bid is
+        bigger (PT-5), so 7 in a suit is the dealer's contract only."""
+        return bid != MIN_BID or trump == TRUMPS[4] or contractor == self.dealer
+
     def set_contract(self, bid, trump, contractor, partner):
         """The auction's result (PT-7) and the partner (PT-8); returns the seat swap."""
         if self.over:
@@ -156,6 +163,10 @@ class PartnersGame:
         self._player(partner, "PT-8", "partner", contractor)
         if partner == contractor:
             raise RuleError("PT-8", self.who(contractor) + ": the contractor cannot be their own partner")
+        if not self.contract_possible(bid, trump, contractor):
+            raise RuleError("PT-24", "%s: only the dealer, %s, can win the auction at 7 %s: the "
+                            "dealer opens at 7 or more and a later bid must be bigger (7 notrump "
+                            "or 8+)" % (self.who(contractor), self.who(self.dealer), trump))
         swap = self.swap_for(contractor, partner)
         self._exchange(swap)
         self.contract = (bid, trump, contractor, partner)
@@ -174,7 +185,7 @@ class PartnersGame:
 
     def trick_at_seat(self, seat):
         if not is_int(seat) or not 0 <= seat < 4:
-            raise RuleError("PT-1", "a seat is 0..3, not %r" % (seat,))
+            raise RuleError("PT-1", "a seat is 0..3 (pads 1..4), not %r" % (seat,))
         self.trick(self.seats[seat])
 
     def finish_hand(self):
