@@ -42,16 +42,17 @@ def test_complete_game_record_equals_engine_SPIT15(tmp_path):
     assert rec["rounds"] == [
         {"cleared": 0, "slap": 1, "cards": [20, 32]},
         {"cleared": 0, "slap": 0, "cards": [12, 40]},
-        {"cleared": 1, "cards": [18, 34]},
-        {"blocked": True, "cards": [10, 42]},
+        {"cleared": 1, "cards": [30, 22]},
+        {"blocked": True, "cards": [12, 40]},
         {"cleared": 0, "cards": [0, 52]},
     ]
     assert r["totals"] == [0, 52] and r["winners"] == [0]
     lines = r["round_lines"]
     assert [x["round"] for x in lines] == [1, 2, 3, 4, 5]
     assert [x["cards"] for x in lines] == [x["cards"] for x in rec["rounds"]]
-    # restarts: P1 with 18 cards has 3 spit cards (one at the start, two
-    # restarts), then P2's 16 left go two at a time onto both piles (SPIT-8)
+    # restarts of the blocked round: P2 with 22 cards has 7 spit cards (one
+    # at the start, six restarts), then P1's 8 left go two at a time onto
+    # both piles (SPIT-8)
     assert [x["restarts"] for x in lines] == [1, 0, 2, 10, 1]
     assert [(s["winner"], s["margin_us"], s["takes_smaller"]) for s in r["slaps"]] == [
         (1, 7300, 1), (0, 7300, 0)]
@@ -382,8 +383,8 @@ def test_one_centre_pile_clearing_gives_the_other_the_pile_SPIT11(rig):
     assert f.phase == sp.CARDS and f.game.slap_winner is None and f.game.cleared == 1
     assert len(rig.log.of("slap")) == slaps
     assert f.slap_text == ""  # round 1's margin is not shown for this round
-    enter_cards(rig, 25)
-    assert f.game.rounds[-1] == {"cleared": 1, "cards": [25, 27]}
+    enter_cards(rig, 30)
+    assert f.game.rounds[-1] == {"cleared": 1, "cards": [30, 22]}
 
 
 def test_clearing_without_spit_cards_wins_SPIT14(rig):
@@ -413,7 +414,7 @@ def test_clearing_after_last_spit_card_used_wins_SPIT14(rig):
 
 
 # ---- the relayout count -------------------------------------------------------------
-def test_count_is_bounded_and_held_keys_repeat_SPIT12(rig):
+def test_count_is_bounded_and_held_keys_repeat_SPIT12_SPIT22(rig):
     f = start(rig)
     to_cards_after_slap(rig)
     assert f.phase == sp.CARDS and f.count == 26  # the last count is the first guess
@@ -424,15 +425,33 @@ def test_count_is_bounded_and_held_keys_repeat_SPIT12(rig):
     rig.press(UP)
     rig.wait(5000 * MS)
     rig.release(UP)
-    assert f.count == 51  # nobody has 0 after a relayout
+    # SPIT-22: P1 cleared two piles from 26 cards (11 spit cards): P1's spit
+    # cards left and the pile taken make at least 11, and P2 keeps a stock
+    # card and at least their 11 spit cards' worth, so 11..40 (1..51 before)
+    assert f.count == 40, "SPIT-22"
     rig.press(DOWN)
     rig.wait(8000 * MS)
     rig.release(DOWN)
-    assert f.count == 1
+    assert f.count == 11, "SPIT-22"
     rig.wait(1000 * MS)
-    assert f.count == 1  # released: no more repeats
+    assert f.count == 11  # released: no more repeats
     rig.tap(OK)
-    assert f.game.cards == [1, 51] and f.phase == sp.LAYOUT
+    assert f.game.cards == [11, 41] and f.phase == sp.LAYOUT
+
+
+def test_the_count_after_one_pile_starts_and_stays_in_what_the_round_leaves_SPIT22(rig):
+    """SPIT-22: P1 (12 cards, no spit cards) takes the one pile P2 cleared, so
+    P1 now holds at least 12 + 15 + 1: the first guess is 28, not the 12 of
+    the round's start, and DOWN stops there."""
+    f = start(rig)
+    play_round(rig, ("slap", 0, 0, 12, 0))
+    start_round(rig)
+    rig.tap(1)  # P2 cleared the one pile
+    assert f.phase == sp.CARDS and f.count == 28, "SPIT-22"
+    rig.tap(DOWN)
+    assert f.count == 28, "SPIT-22"
+    rig.tap(UP)
+    assert f.count == 29
 
 
 # ---- presses that mean nothing ---------------------------------------------------------
@@ -668,8 +687,9 @@ def test_blocked_round_screen_names_who_takes_the_pile_SPIT13(rig):
     both_stuck(rig)
     assert f.phase == sp.CARDS and f.game.blocked and f.game.taker() == 1
     assert "P2 takes pile" in drawn_texts(rig, f)
-    enter_cards(rig, 20)
-    assert f.game.rounds[-1] == {"blocked": True, "cards": [20, 32]}
+    enter_cards(rig, 10)  # SPIT-22: P1 kept some of their 12 stock cards
+    assert f.game.rounds[-1] == {"blocked": True, "cards": [10, 42]}
+    play_round(rig, ("pile", 1, 26, 0))  # P1 takes the one pile P2 cleared
     # two piles: each takes their own side
     start_round(rig)
     while f.game.can_spit():

@@ -95,8 +95,8 @@ def test_spit_game_slaps_one_pile_blocked_and_win_SPIT4_SPIT8_SPIT10_SPIT15(spit
     assert rec == {"game": "spit", "players": ["P1", "P2"], "rounds": [
         {"cleared": 0, "slap": 1, "cards": [20, 32]},
         {"cleared": 0, "slap": 0, "cards": [12, 40]},
-        {"cleared": 1, "cards": [18, 34]},     # one centre pile: P1 takes it (SPIT-11)
-        {"blocked": True, "cards": [10, 42]},  # SPIT-13
+        {"cleared": 1, "cards": [30, 22]},     # one centre pile: P1 takes it (SPIT-11)
+        {"blocked": True, "cards": [12, 40]},  # SPIT-13
         {"cleared": 0, "cards": [0, 52]},      # P1 out of cards: the win (SPIT-14)
     ]}
     assert summary(rec) == ([0, 52], [0])
@@ -433,9 +433,10 @@ def record_spit():
     r.comment("Two restarts (SPIT-8): only P2 has spit cards and turns one onto the pile.")
     restart(r)
     restart(r)
-    r.comment("P2 taps: stock piles empty; P1 takes the one centre pile (SPIT-11).")
+    r.comment("P2 taps: stock piles empty; P1 takes the one centre pile (SPIT-11), with\n"
+              "P2's 15 stock cards and the 3 spit cards in it: 28 at least (SPIT-22).")
     r.tap(1)
-    cards(18, "")
+    cards(30, "")
 
     go(4)
     start_round(r)
@@ -446,7 +447,8 @@ def record_spit():
         if _is_cards(r):
             break
         r.wait(3000 * MS)
-    cards(10, "Blocked.")
+    cards(12, "Blocked: each takes the pile on their side, 11 spit cards at least, and\n"
+             "keeps a stock card: 12 at least (SPIT-22).")
 
     go(5)
     start_round(r)

@@ -80,7 +80,7 @@ def test_spit13_blocked_round():
 
 
 def test_spit14_the_win_and_nothing_after_it():
-    rounds = [{"cleared": 0, "slap": 1, "cards": [10, 42]}, {"cleared": 0, "cards": [0, 52]}]
+    rounds = [{"cleared": 0, "slap": 1, "cards": [11, 41]}, {"cleared": 0, "cards": [0, 52]}]
     g = records.replay(rec(rounds))
     assert g.winner == 0 and g.winners() == [0] and not g.ended_early
     assert g.tiebreak == "got rid of all cards in round 2" and g.totals == [0, 52]
@@ -378,6 +378,72 @@ def test_spit12_spit14_relayout_counts_are_1_to_51():
     assert not spit.relayout_ok(0) and not spit.relayout_ok(52)
 
 
+def _ended(g, how):
+    """End g's round `how`: "slap" (player 1 clears, player 2 takes the smaller
+    pile), "one pile" (the player with spit cards clears) or "blocked"."""
+    g.spit(0), g.spit(1)
+    if how == "blocked":
+        while g.can_spit():
+            g.spit(0), g.spit(1)
+        g.block()
+    elif how == "slap":
+        g.clear(0)
+        g.slap(1)
+    else:
+        g.clear(0 if g.spit_left[0] else 1)
+    assert g.phase == "relayout"
+    return g
+
+
+@pytest.mark.parametrize("how,start,lo,hi", [
+    # two piles cleared from 26 each (11 spit cards): the clearer's spit cards
+    # left and either pile make at least 11; the other keeps a stock card and
+    # their spit cards left and pile make at least 11 too
+    ("slap", None, 11, 40),
+    # player 1 had 17 cards (2 spit cards): at least 2; player 2 had 35
+    ("slap", (17, 35), 2, 31),
+    # player 1 had 36 (21 spit cards): once player 2's one spit card is up,
+    # player 1 turns one onto each pile, so 12
+    ("slap", (36, 16), 12, 50),
+    # blocked with two piles: the 22 spit cards went 11 onto each pile, and
+    # each player still has a stock card
+    ("blocked", None, 12, 40),
+    # one pile, player 2 (41 cards, 26 spit cards) cleared: player 1 takes
+    # the pile, with player 2's 15 stock cards and the first spit card in it
+    ("one pile", (11, 41), 27, 51),
+    # blocked with one pile: player 2 started it and takes it; player 1 keeps
+    # only stock cards, at most the 11 they had
+    ("blocked", (11, 41), 1, 11),
+])
+def test_spit22_counts_a_round_can_leave(how, start, lo, hi):
+    """SPIT-22: the relayout counts the engine takes are those the round can
+    leave: player 1's bounds after each kind of round, and every count
+    outside them is refused, naming the round, the player and the least or
+    most they can hold; nothing changes."""
+    g = _ended(SpitGame() if start is None else game_at(*start), how)
+    assert g.count_range() == (lo, hi), how
+    for bad in (lo - 1, hi + 1):
+        if 0 < bad < 52:
+            msg = raises("SPIT-22", g.relayout, bad, 52 - bad)
+            assert "round %d, player" % (g.hands_played + 1) in msg and g.phase == "relayout", msg
+    g.relayout(lo, 52 - lo)
+    assert g.rounds[-1]["cards"] == [lo, 52 - lo]
+
+
+def test_spit22_a_record_with_counts_no_round_leaves_is_invalid():
+    """SPIT-22: after a two-pile clearing neither player can hold 1 card (the
+    other still holds a stock card and a centre pile), so [1, 51] and [51, 1]
+    are refused in a record; from 26 each, [11, 41] is a round."""
+    for cards in ([1, 51], [51, 1], [10, 42]):
+        msg = raises("SPIT-22", records.replay, rec([{"cleared": 0, "slap": 1, "cards": cards}]))
+        assert msg.startswith("SPIT-22: round 1, player"), msg
+    assert records.replay(rec([{"cleared": 0, "slap": 1, "cards": [11, 41]}])).cards == [11, 41]
+    # one pile: player 2 held 41 and cleared, so player 1 holds at least 11 + 16
+    one = [{"cleared": 0, "slap": 1, "cards": [11, 41]}]
+    raises("SPIT-22", records.replay, rec(one + [{"cleared": 1, "cards": [26, 26]}]))
+    assert records.replay(rec(one + [{"cleared": 1, "cards": [27, 25]}])).cards == [27, 25]
+
+
 def test_spit17_the_slaps_go_is_one_second_after_the_clearing_across_the_wrap():
     g = SpitGame()
     raises("SPIT-17", g.arm_slap, 0)  # no slap to arm
@@ -401,6 +467,12 @@ def test_spit18_a_slap_before_go_is_a_false_start_and_go_comes_again():
     raises("SPIT-18", g.false_start, 0, g.slap_go)  # at GO a slap counts
     assert g.slap(0, g.slap_go) == 0 and g.phase == "relayout"
     raises("SPIT-18", SpitGame().false_start, 0, 0)  # no slap phase: named, refused
+
+
+def _in_range(g, s):
+    # SPIT-22: what the cards left, the table level's bounds allow
+    lo, hi = g.count_range()
+    assert lo <= s.rounds[-1]["cards"][0] <= hi, (s.rounds[-1], g.cards, lo, hi)
 
 
 def _mirror(seed, steps, seen):
@@ -427,6 +499,7 @@ def _mirror(seed, steps, seen):
         elif tag == "blocked":
             assert not g.can_spit()
             g.block()
+            _in_range(g, s)
             g.relayout(*s.rounds[-1]["cards"])
         elif tag == "out":
             g.clear(p)
@@ -439,9 +512,11 @@ def _mirror(seed, steps, seen):
             g.clear(p)
             assert g.phase == "relayout" and g.taker() == 1 - p
             tag = "one pile"
+            _in_range(g, s)
             g.relayout(*s.rounds[-1]["cards"])
         elif tag == "round":
             g.slap(s.rounds[-1]["slap"])
+            _in_range(g, s)
             g.relayout(*s.rounds[-1]["cards"])
         seen.add(tag)
         if s.phase in ("spit", "play"):

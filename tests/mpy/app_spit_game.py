@@ -63,7 +63,10 @@ def enter_cards(rig, a):
     """UP/DOWN from the suggested count to P1's count `a`, then OK."""
     f = rig.app.flow
     while f.count != a:
+        was = f.count
         rig.tap(UP if f.count < a else DOWN, 30 * MS, 30 * MS)
+        if f.count == was:
+            raise AssertionError("the round cannot leave P1 %d cards (SPIT-22)" % a)
     rig.tap(OK)
 
 
@@ -106,14 +109,16 @@ def play_game(rig, rounds, opts=None, gap_us=7300):
 
 
 # A whole game that visits every kind of round: the slap lost and won by the
-# clearer, one centre pile (P1 has 12 cards, no spit cards: SPIT-3/SPIT-11),
-# a blocked round after every spit card is used, and the win by a player
-# without spit cards (SPIT-14).
+# clearer, one centre pile (P1 has 12 cards, no spit cards: SPIT-3/SPIT-11;
+# taking it P1 gets P2's 15 stock cards, the 3 spit cards turned and P1's own
+# plays), a blocked round after every spit card is used (11 on each pile, so
+# P1 keeps at least 12: SPIT-22), and the win by a player without spit cards
+# (SPIT-14).
 GAME = [
     ("slap", 0, 1, 20, 1),
     ("slap", 0, 0, 12, 0),
-    ("pile", 1, 18, 2),
-    ("blocked", 10),
+    ("pile", 1, 30, 2),
+    ("blocked", 12),
     ("out", 0, 1),
 ]
 

@@ -29,7 +29,7 @@
 # (g.spit_left, g.can_spit()), one centre pile or two (g.piles), whether a
 # clearing is the win (g.clear), the slap's GO and false starts
 # (g.slap_go, g.false_start), a tie (g.slap(None)), who takes a pile
-# (g.taker()) and the possible counts (spit.relayout_ok).  The flow only
+# (g.taker()) and the counts the round can leave (g.count_range()).  The flow only
 # times, draws, logs and saves.
 #
 # Entries of a round, kept as a short code string so undo and a resumed game
@@ -95,7 +95,7 @@ class SpitFlow(Flow):
         if state is not None and self.game.phase == "relayout":
             self.slap_text = str(state.get("text", ""))
         if self.game.phase == "relayout":
-            self.count = self.game.cards[0]
+            self._first_guess()
         if state is None:
             self._save()  # a power cut in round 1 can be resumed too
 
@@ -455,13 +455,20 @@ class SpitFlow(Flow):
     def _round_over(self):
         # The round has ended (slap, one pile, blocked): save now, because a
         # slap verdict cannot be played again after a power cut.
-        self.count = self.game.cards[0]
+        self._first_guess()
         self._save()
         self._to(CARDS)
 
+    def _first_guess(self):
+        # P1's count at the round's start, or the nearest the round can leave
+        lo, hi = self.game.count_range()  # SPIT-22
+        c = self.game.cards[0]
+        self.count = lo if c < lo else hi if c > hi else c
+
     def _step(self, b):
         v = self.count + (1 if b == UP else -1)
-        if spit.relayout_ok(v):  # SPIT-12/SPIT-14: nobody has 0 after a relayout
+        lo, hi = self.game.count_range()  # SPIT-12, SPIT-14, SPIT-22
+        if lo <= v <= hi:
             self.count = v
             self.app.redraw()
 

@@ -44,7 +44,9 @@ API
                                one pile of a blocked round (SPIT-13); None when each
                                takes their own (blocked, two piles)
     .block()                   both stuck, nobody has spit cards      (SPIT-13)
-    .relayout(a, b)            counts after the new layout            (SPIT-12)
+    .count_range()             (least, most) cards player 1 can hold after this
+                               round's relayout; player 2 holds the rest (SPIT-22)
+    .relayout(a, b)            counts after the new layout            (SPIT-12, SPIT-22)
     .players, .totals, .hands_played, .ended_early, .winners(), .tiebreak,
     .rows(), .to_record()
   replay(record) -> SpitGame  (records.replay dispatches here)
@@ -63,6 +65,7 @@ from micropython import const
 
 DECK = 52
 _LAYOUT = const(15)  # five stock piles of 1, 2, 3, 4 and 5 cards
+_HALF_SPIT = const(11)  # half the 52 - 2 * 15 spit cards of a round with two piles
 SLAP_GO_US = const(1000000)  # SPIT-17: one second, so the clearer's own tap gives no head start
 
 
@@ -238,6 +241,36 @@ class SpitGame:
             return self.slap_winner  # SPIT-10: the smaller pile
         return 1 - self.cleared  # SPIT-11: the one pile
 
+    def _bounds(self, p):
+        """SPIT-22: (least, most) cards player p can hold after this round,
+        from how the card level plays it (seeds/spit.md has the working)."""
+        n = self.cards[p]
+        if self.blocked:
+            if self.piles == 2:
+                # every spit card is up, half of them on each pile (SPIT-8),
+                # and each player still has a stock card
+                return _HALF_SPIT + 1, DECK - _HALF_SPIT - 1
+            if spit_cards(n):
+                return n, DECK - 1  # started the one pile and takes it
+            return 1, n  # keeps some of their stock cards, takes nothing
+        c = self.cleared
+        if p != c:
+            lo, hi = self._bounds(c)  # the other holds the rest
+            return DECK - hi, DECK - lo
+        if self.piles == 2:
+            # spit cards left and a pile: at least the spit cards dealt, or 12
+            # once the other ran out; the other keeps a stock card and their
+            # spit cards left and pile make at least their own spit cards
+            return min(spit_cards(n), _HALF_SPIT + 1), n + _LAYOUT - 1
+        return 1, n - _LAYOUT - 1  # one pile: only spit cards, one went up
+
+    def count_range(self):
+        """SPIT-22: (least, most) cards player 1 can hold after this round's
+        relayout (player 2 holds the rest of the 52)."""
+        lo0, hi0 = self._bounds(0)
+        lo1, hi1 = self._bounds(1)
+        return max(lo0, DECK - hi1), min(hi0, DECK - lo1)
+
     def relayout(self, a, b):
         self._need("relayout", "SPIT-12", "the relayout")
         rnd = {"cards": [a, b]}
@@ -248,8 +281,19 @@ class SpitGame:
             if self.slap_winner is not None:
                 rnd["slap"] = self.slap_winner
         _check_counts(a, b, self.cleared, self._where())
+        for p in (0, 1):
+            lo, hi = self._bounds(p)
+            n = b if p else a
+            if not lo <= n <= hi:
+                raise RuleError("SPIT-22", "%s: %s leaves %d..%d cards, not %d"
+                                % (self._where(p), self._kind(), lo, hi, n))
         self._finish(rnd)
         self._new_round()
+
+    def _kind(self):
+        if self.blocked:
+            return "a blocked round"
+        return "a clearing with %s" % ("two piles" if self.piles == 2 else "one pile")
 
     def _finish(self, rnd):
         self.rounds.append(rnd)
