@@ -609,3 +609,30 @@ def test_sr30_a_foul_scores_twelve_completes_nothing_and_only_an_illegal_card_is
     assert e.value.rule == "SR-30"
     g = SpeedRunGame("short", P)
     assert g.foul_cards(0) == ["REDO"] and g.legal_contracts(0) == ["W0", "W1", "W4", "W5", "MIDDLE", "PASS"]
+
+
+def test_sr30_a_revealed_foul_is_refused_because_a_foul_cannot_be_revealed():
+    """SR-30: the refusal says why: a foul cannot be revealed (not that the card
+    is not one that may not be played, which FOUL:REDO with nothing completed is)."""
+    msg = raises("SR-30", replay, rec([H([6, 3, 3], ["W4", "W4", "FOUL:REDO"], [False, False, True])]))
+    assert "hand 1, player 3 (Cy)" in msg and "a foul cannot be revealed" in msg, msg
+    assert "may not be played" not in msg, msg
+    # the table level refuses it at the reveal too, and nothing changes
+    g = SpeedRunGame("short", P)
+    g.set_choices("none", "10-high")
+    before = snapshot(g)
+    msg = raises("SR-30", g.reveal, 2, "FOUL:REDO")
+    assert "a foul cannot be revealed" in msg and snapshot(g) == before, msg
+    # an unrevealed card that may be played is still not a foul, in words
+    msg = raises("SR-30", replay, rec([H([6, 3, 3], ["FOUL:W5", "W4", "W4"])]))
+    assert "W5 may be played" in msg, msg
+
+
+def test_sr29_sr5_the_first_player_message_counts_players_from_1():
+    """SR-29: messages count players from 1 (seat 0 is "player 1"); the record's
+    "first" value stays a seat index, and the message says which player it means."""
+    msg = raises("SR-5", replay, rec([H([4, 4, 4], ["W4"] * 3, first=2), H([4, 4, 4], ["W0"] * 3, first=2)]))
+    assert "hand 2" in msg and "player 1 (Ann)" in msg and "player 3 (Cy)" in msg, msg
+    assert "seat 0" not in msg and "seat 2" not in msg, msg
+    msg = raises("SR-5", replay, rec([H([4, 4, 4], ["W4"] * 3, first=3)]))
+    assert "seat" not in msg or "player" in msg, msg

@@ -52,6 +52,8 @@ CARDS = NORMAL + ("PASS", "REDO")
 _FOUL_CODE = const(32)
 FOUL_SCORE = const(12)  # the most an unrevealed contract can miss by (SR-30)
 _NOT_SET = const(255)  # trump or ranking missing from a record's hand
+# SR-30: reveals go through the device, which offers only the legal cards
+_NO_FOUL_REVEAL = const("a foul cannot be revealed: only a card that may be played is turned face up")
 
 # A finished hand's row: byte offsets.  Scores are stored plus _SCORE_BIAS
 # (a score is -4..24, SR-16/SR-21; a total changes by at most that).
@@ -141,7 +143,7 @@ class SpeedRunGame:
         if not is_names(players, 3):
             raise RuleError("SR-1", "Speed Run needs exactly three player names")
         if not is_int(first) or first not in (0, 1, 2):
-            raise RuleError("SR-5", "the first-player card is held by seat 0, 1 or 2")
+            raise RuleError("SR-5", "the first-player card is held by seat 0, 1 or 2 (players 1..3)")
         self.length = length
         self.players = list(players)
         self.hands_total = HANDS[length]
@@ -199,11 +201,15 @@ class SpeedRunGame:
     def hands_played(self):
         return len(self._rows)
 
+    def _who(self, seat):
+        # seats as people count them, from 1 (SR-29): seat 0 is "player 1 (Ann)"
+        return "player %d (%s)" % (seat + 1, self.players[seat])
+
     def _where(self, seat=None):
         n = len(self._rows) + 1
         if seat is None:
             return "hand %d, all players: " % n
-        return "hand %d, player %d (%s): " % (n, seat + 1, self.players[seat])
+        return "hand %d, %s: " % (n, self._who(seat))
 
     def _error(self, rule, msg, seat=None):
         # the RuleError to raise, its message saying where (hand, seat)
@@ -241,7 +247,7 @@ class SpeedRunGame:
             raise self._error("SR-7", "set trump and ranking before the first trick")
         self._need("play", "SR-12", "all twelve tricks are already in")
         if seat not in (0, 1, 2):
-            raise self._error("SR-11", "a trick is won by seat 0, 1 or 2")
+            raise self._error("SR-11", "a trick is won by seat 0, 1 or 2 (players 1..3)")
         self.winners_seq.append(seat)
         self.tricks[seat] += 1
         self._log.append(_E_TRICK + seat)
@@ -272,7 +278,7 @@ class SpeedRunGame:
     def reveal(self, seat, contract):
         """Turn a contract face up during the hand: it will score double (SR-21)."""
         if seat not in (0, 1, 2):
-            raise self._error("SR-1", "seats are 0, 1 and 2")
+            raise self._error("SR-1", "seats are 0, 1 and 2 (players 1..3)")
         if self.ranking is None and not self.over:
             raise self._error("SR-21", "contracts go down after trump and ranking are set", seat)
         self._need("play", "SR-21", "reveals end when the twelfth trick is played")
@@ -280,6 +286,8 @@ class SpeedRunGame:
             raise self._error("SR-21", "already revealed", seat)
         if contract == "PASS":
             raise self._error("SR-22", "a Pass cannot be revealed", seat)
+        if isinstance(contract, str) and contract[:5] == "FOUL:":
+            raise self._error("SR-30", _NO_FOUL_REVEAL, seat)
         if contract != "REDO":
             self._check(seat, contract, False, self._where(seat))
         elif not self._redo_ok(seat):
@@ -324,9 +332,13 @@ class SpeedRunGame:
         if not isinstance(c, str):
             raise RuleError("SR-3", where + "contract %r is not a contract name" % (c,))
         if c[:5] == "FOUL:":
-            # a revealed card was checked when it was revealed
-            if revealed or c[5:] not in self.foul_cards(seat):
-                raise RuleError("SR-30", where + "%s: not a card of this length that may not be played" % c)
+            if revealed:
+                raise RuleError("SR-30", where + _NO_FOUL_REVEAL)
+            if c[5:] not in self.foul_cards(seat):
+                if c[5:] in contract_cards(self.length):
+                    raise RuleError("SR-30", where + "%s: %s may be played, so it is no foul" % (c, c[5:]))
+                raise RuleError("SR-30", where + "%s: %s is no contract card of a %s game"
+                                % (c, c[5:], self.length))
         elif c == "PASS":
             if "PASS" not in self.held[seat]:
                 raise RuleError("SR-13", where + "PASS is not in that player's hand")
@@ -565,8 +577,12 @@ class SpeedRunGame:
             raise RuleError("SR-29", where + "revealed must list three true/false values")
         first = h.get("first", self.first)
         if not is_int(first) or first not in (0, 1, 2) or (self._rows and first != self.first):
-            raise RuleError("SR-5", where + "first player is seat %d (the card passes clockwise), not %r"
-                            % (self.first, first))
+            # players counted from 1 (SR-29); "first" itself is a seat index 0..2
+            said = self._who(first) if is_int(first) and first in (0, 1, 2) else repr(first)
+            if not self._rows:
+                raise RuleError("SR-5", where + '"first" is a seat 0..2 (players 1..3), not %s' % said)
+            raise RuleError("SR-5", where + "the first-player card is with %s (it passes clockwise), "
+                            "not %s" % (self._who(self.first), said))
         trump = h.get("trump")
         if trump is not None and trump not in TRUMPS:
             raise RuleError("SR-7", where + "trump %r is not one of %s" % (trump, ", ".join(TRUMPS)))
