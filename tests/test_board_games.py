@@ -95,10 +95,24 @@ def settled(events):
     return out + [len(events) + 1]  # and the end, 2 s after the last event
 
 
+def same_margin(board, sim):
+    """The board's line with a slap's margin_us taken as the simulator's when
+    they are within 1 us: the PIO samples every 136 ns and each press's time
+    is floored to the microsecond, so the sampled margin of a 7.3 ms race is
+    7299, 7300 or 7301 us depending on where the presses fall between two
+    samples (which moves with the boot's length).  Everything else exact."""
+    if board.get("ev") == "slap" and sim.get("ev") == "slap":
+        b, s = board.get("margin_us"), sim.get("margin_us")
+        if isinstance(b, int) and isinstance(s, int) and abs(b - s) <= 1:
+            return dict(board, margin_us=s)
+    return board
+
+
 def check(game, until_ms=None, all_tones=False):
     events = events_of(game, until_ms)
     sim_lines, sim_frames = on_simulator(game, events)
     board_lines, board_frames, ref = on_board(game, events)
+    board_lines = [same_margin(b, s) for b, s in zip(board_lines, sim_lines)] + board_lines[len(sim_lines):]
     assert [without_id(l) for l in board_lines] == [without_id(l) for l in sim_lines]
     assert sim_lines, "the script printed nothing"
     shown = settled(events)
