@@ -40,6 +40,8 @@ HOST = "127.0.0.1"          # --serve answers this machine only
 DEFAULT_PORT = 8080
 SERVE_REFRESH_S = 30        # a served page reloads itself: new games show up on the club's screen
 OPEN_SHEETS = 3             # the newest games' sheets are shown open, older ones folded
+CHARTED_SHEETS = 30         # and the newest games' sheets get a running-totals chart: a chart
+                            # costs ~12 KB and ~12 ms, a season's thousand games would be 12 MB
 NO_DEVICE = "(no id)"       # the table of a record without an id
 
 # One colour per player on every chart (Okabe and Ito's colour-blind safe
@@ -253,7 +255,7 @@ def page_data(db):
             "result": jsonin.printable(parts["result"]),
             "decided": jsonin.printable(parts["decided"]) if parts["decided"] else None,
             "played": parts["played"], "open": len(sheets) < OPEN_SHEETS,
-            "chart": running_chart(parts, cols) if parts["rows"] else None})
+            "chart": running_chart(parts, cols) if parts["rows"] and len(sheets) < CHARTED_SHEETS else None})
 
     devices = sorted(set(device_of(rec) for _, rec in stored))
     return {"sections": sections, "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows,
@@ -286,8 +288,10 @@ def render(db, source="", refresh_s=None, now=None):
 
 # --- --serve ----------------------------------------------------------------
 class _Handler(http.server.BaseHTTPRequestHandler):
-    open_db = None        # set by serve(): () -> a ResultsDB to read and close
+    open_db = None        # set by make_server(): () -> a ResultsDB to read and close
     source = ""
+    made = None           # [(games, slaps) stored, the page made from them]: screens reload
+                          # the page every 30 s, and most of the time nothing new was stored
 
     def do_GET(self):
         if self.path.split("?", 1)[0] not in ("/", "/index.html"):
@@ -295,7 +299,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         try:
             db = self.open_db()
             try:
-                body = render(db, self.source, refresh_s=SERVE_REFRESH_S)[0].encode("utf-8")
+                # rows are only ever added (a game with its slaps, in one
+                # transaction), so the counts say whether anything changed
+                key = (db.count_games(), db.count_slaps())
+                cached = self.made[0]
+                if cached is None or cached[0] != key:
+                    cached = self.made[0] = (key, render(db, self.source, refresh_s=SERVE_REFRESH_S)[0]
+                                             .encode("utf-8"))
+                body = cached[1]
             finally:
                 db.close()
         except DatabaseProblem as e:
@@ -320,7 +331,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 def make_server(open_db, source="", port=DEFAULT_PORT):
     """A server on 127.0.0.1:port (0: any free port) rendering the page from
     open_db() at every request."""
-    handler = type("Handler", (_Handler,), {"open_db": staticmethod(open_db), "source": source})
+    handler = type("Handler", (_Handler,), {"open_db": staticmethod(open_db), "source": source,
+                                            "made": [None]})
     return http.server.ThreadingHTTPServer((HOST, port), handler)
 
 

@@ -224,6 +224,17 @@ def test_html_of_a_file_that_is_not_a_database_exits_2(tmp_path):
     assert code == 2 and "cannot read the database" in err and not (tmp_path / "x.html").exists()
 
 
+def test_older_sheets_keep_their_table_without_a_chart(evening, tmp_path, monkeypatch):
+    monkeypatch.setattr(results_page, "CHARTED_SHEETS", 2)
+    assert cli(["--db", str(evening[0]), "--html", str(tmp_path / "p.html")])[0] == 0
+    doc = check.parse((tmp_path / "p.html").read_text(encoding="utf-8"))
+    sheets = list(doc.find_all("details", cls="sheet"))
+    assert [d.find("figure", data_chart="running") is not None for d in sheets] == [True] * 2 + [False] * 12
+    assert all(d.find("table", cls="sheet") is not None for d in sheets)
+    check.check_against_cli(check.from_html((tmp_path / "p.html").read_text(encoding="utf-8")),
+                            evening[0], evening[1])
+
+
 def test_newest_sheets_open_older_folded(page):
     doc = check.parse(page)
     opened = ["open" in d.attrs for d in doc.find_all("details", cls="sheet")]
@@ -254,6 +265,7 @@ def test_serve_on_loopback_rebuilds_the_page_per_request(evening, tmp_path):
         assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
         assert headers["Content-Security-Policy"] == results_page.CSP
         assert '<meta http-equiv="refresh" content="30">' in body
+        assert fetch(url)[2] == body, "nothing new stored: the same page"
         written = tmp_path / "page.html"
         assert cli(["--db", str(db), "--html", str(written)])[0] == 0
         assert check.from_html(body) == check.from_html(written.read_text(encoding="utf-8"))
@@ -269,6 +281,29 @@ def test_serve_on_loopback_rebuilds_the_page_per_request(evening, tmp_path):
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+def test_serve_from_the_command_line_until_ctrl_c(evening):
+    """speedref-results --serve --port 0: says where, serves, and Ctrl-C ends it with exit 0."""
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+    p = subprocess.Popen([str(Path(sys.executable).parent / "speedref-results"), "--db", str(evening[0]),
+                          "--serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = p.stdout.readline()
+        m = re.match(r"serving the results page on (http://127\.0\.0\.1:(\d+)/) \(this machine only\)", line)
+        assert m, line
+        status, _, body = fetch(m.group(1))
+        assert status == 200 and check.from_html(body)["summary"].startswith("14 games")
+        p.send_signal(signal.SIGINT)
+        assert p.wait(timeout=30) == 0
+        assert "Traceback" not in p.stderr.read()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
 
 
 def test_serve_port_taken_exits_2(evening):
