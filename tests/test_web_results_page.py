@@ -64,6 +64,7 @@ def browser(tmp_path_factory):
     drv = make_driver(tmp_path_factory.mktemp("profile"))
     drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                         {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
+    drv.execute_cdp_cmd("Emulation.setScrollbarsHidden", {"hidden": True})   # the screenshot is the page alone
     drv.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH_JS})
     yield drv
     drv.quit()
