@@ -7,7 +7,7 @@ speedref-score's; every chart is drawn; a page of hostile names runs none of
 them; the served page (--serve) is the same page; and a screenshot at
 1280x800 is readable (text sizes, nothing wider than the screen, the first
 game's standings above the fold).  The screenshot is kept as
-build/test-artefacts/results_page.png (docs/screens/results_page.png is a copy
+build/test-artifacts/results_page.png (docs/screens/results_page.png is a copy
 for the README).
 
 Needs Chromium and chromedriver (Debian: apt-get install chromium
@@ -26,7 +26,7 @@ import results_page_check as check
 import results_sample as sample
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTEFACTS = ROOT / "build" / "test-artefacts"
+ARTEFACTS = ROOT / "build" / "test-artifacts"
 BIN = Path(sys.executable).parent
 WIDTH, HEIGHT = 1280, 800
 
