@@ -60,3 +60,81 @@ def test_four_processes_share_one_new_database(tmp_path):
         assert players == 2 * len(sent)
     finally:
         db.close()
+
+
+# --- four boards on one laptop: four ptys fed at once from recorded logs -----------------------
+# four boards' machine.unique_id(), as the firmware writes them into record ids
+UIDS = ["e6614c31032a5b2e", "e6614c31032a7f01", "de6330f1a2b3c4d5", "e66138935f4b6a2c"]
+
+
+def recorded_log(board, store, monkeypatch):
+    """What one board printed over an evening: the firmware's own lines from
+    three games at the simulator's virtual table (computer players; Spit has
+    slap races, Speed may), a reconnect's flash dump between the second and
+    the third game (records the laptop has seen already), in CR LF lines as a
+    board's USB serial sends them.  Returns (bytes, [(record, [slap lines])])."""
+    import functools
+    from sim import compat
+    compat.install()
+    from sim import table
+    from sim.board import Board
+    monkeypatch.setattr(table, "Board", functools.partial(Board, uid=UIDS[board]))
+    lines, games, slaps = [], [], []
+    for n, game in enumerate(("spit", "speed", "spit")):
+        tb, bad = table.play_game(game, "board%d" % board, n, store=str(store))
+        assert bad == [], bad
+        for _, obj in tb.lines:
+            lines.append(obj)
+            if obj["ev"] == "slap":
+                slaps.append(obj)
+            elif obj["ev"] == "game_end":
+                games.append((obj["record"], slaps))
+                slaps = []
+        if n == 1:
+            lines += [{"ev": "stored", "record": rec} for rec, _ in games]
+            lines.append({"ev": "dump_end", "count": len(games)})
+    data = b"".join(json.dumps(o).encode() + b"\r\n" for o in lines)
+    return data, games
+
+
+def test_four_boards_logged_at_once_into_one_database_each_game_with_its_own_slaps(tmp_path, monkeypatch):
+    import threading
+    from log_pty import run_log
+    from host_tools.db import canonical_json
+    db_path = tmp_path / "club.db"
+    logs = [recorded_log(b, tmp_path / ("board%d" % b), monkeypatch) for b in range(4)]
+    results = [None] * 4
+
+    def board(b):
+        results[b] = run_log(db_path, logs[b][0], idle_exit="2")
+    threads = [threading.Thread(target=board, args=(b,)) for b in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(600)
+    for rc, out, err in results:
+        assert rc == 0 and "Traceback" not in err, err
+    from host_tools.db import ResultsDB
+    db = ResultsDB(db_path)
+    try:
+        rows = db.con.execute("SELECT id, record FROM games ORDER BY id").fetchall()
+        slap_rows = db.con.execute("SELECT line, game_ref FROM slaps ORDER BY id").fetchall()
+    finally:
+        db.close()
+    want = {}
+    for _, games in logs:
+        for rec, slaps in games:
+            want[canonical_json(rec)] = [canonical_json(s) for s in slaps]
+    assert len(want) == 12                                      # twelve games, none alike
+    for b, (_, games) in enumerate(logs):                       # each game names its table
+        assert all(rec["id"].startswith(UIDS[b] + "-") for rec, _ in games)
+    got = dict((text, row) for row, text in rows)
+    assert len(rows) == 12 and set(got) == set(want)            # nothing lost, nothing twice
+    by_row = {}
+    for text, ref in slap_rows:
+        by_row.setdefault(ref, []).append(text)
+    for text, expect in want.items():                           # each game has its own board's slaps
+        assert by_row.get(got[text], []) == expect
+    assert sum(len(v) for v in want.values()) == len(slap_rows) > 12
+    assert sum(r[1].count("(stored as #") for r in results) == 12         # new: each game once
+    assert sum(r[1].count("already stored as #") for r in results) == 4 * 2  # the dumps' records
