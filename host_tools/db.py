@@ -7,6 +7,12 @@ a database written by an older speedref-log opens (and is upgraded) in a newer o
 A game record is stored once: records carrying the device's "id" are keyed by it;
 a record without one is keyed by a hash of its content (sorted-key JSON), so the
 same game pulled twice (live, then again from the device's flash) is one row.
+A record whose id is stored already with other content is another game that
+reused the id (two simulator stores both at "sim-1", a board numbering again
+from 1 after its flash was wiped): it is kept beside the first, keyed by its id
+and its content's hash, and the caller is told both row numbers.  Any id is
+accepted as it comes (the firmware's "<device>-<seq>" and
+"<device>-<install>-<seq>", a number, any string).
 A game's slap verdicts are stored with it, in the same transaction, so a game
 is never half stored; the same verdicts received again add nothing.
 
@@ -23,7 +29,7 @@ import sqlite3
 
 from speedref.engine import records
 
-DEFAULT_DB_NAME = "speedref-results.db"
+DB_ENV = "SPEEDREF_DB"   # names the results database when --db is not given
 BUSY_TIMEOUT_S = 30.0   # how long to wait for another process's write to finish
 TABLES = ("games", "slaps", "game_players")
 
@@ -62,6 +68,37 @@ def problem(path, doing, e):
     text = str(e).lower()
     return DatabaseProblem("%s: %s: %s" % (path, doing, _explain(e)),
                            locked="locked" in text or "busy" in text)
+
+
+def default_path(environ=None):
+    """The results database when no --db is given: $SPEEDREF_DB, else
+    results.db in the user's data folder: $XDG_DATA_HOME/speedref (an absolute
+    XDG_DATA_HOME only, as the XDG spec says), else ~/.local/share/speedref;
+    on Windows %LOCALAPPDATA%\\speedref, on macOS ~/Library/Application
+    Support/speedref.  One place, whichever folder the tools run in."""
+    import os
+    import sys
+    env = os.environ if environ is None else environ
+    if env.get(DB_ENV):
+        return env[DB_ENV]
+    home = env.get("HOME") or os.path.expanduser("~")
+    if sys.platform.startswith("win") and env.get("LOCALAPPDATA"):
+        base = env["LOCALAPPDATA"]
+    elif sys.platform == "darwin":
+        base = os.path.join(home, "Library", "Application Support")
+    elif os.path.isabs(env.get("XDG_DATA_HOME") or ""):
+        base = env["XDG_DATA_HOME"]
+    else:
+        base = os.path.join(home, ".local", "share")
+    return os.path.join(base, "speedref", "results.db")
+
+
+DEFAULT_HELP = ("default: $%s, else results.db in the user's data folder (now %%s)" % DB_ENV)
+
+
+def db_help():
+    """--db's help text, naming where the default is today."""
+    return DEFAULT_HELP % default_path().replace("%", "%%")
 
 
 def canonical_json(obj):
@@ -161,8 +198,20 @@ class ResultsDB:
     are read and lost).  Every failure is a DatabaseProblem.
     """
 
-    def __init__(self, path, busy_timeout_s=BUSY_TIMEOUT_S, write=False):
+    def __init__(self, path, busy_timeout_s=BUSY_TIMEOUT_S, write=False, create=True):
         self.path = path
+        import os
+        if str(path) != ":memory:" and not os.path.exists(path):
+            if not create:
+                # a read-only command never makes a database (a typo would
+                # otherwise answer "no games yet" from an empty new file)
+                raise DatabaseProblem("%s: no results database there: speedref-log or speedref-results"
+                                      " import creates and fills one" % path)
+            folder = os.path.dirname(os.path.abspath(path))
+            try:
+                os.makedirs(folder, exist_ok=True)
+            except OSError as e:
+                raise problem(path, "cannot create its folder", e)
         try:
             # isolation_level=None: no implicit transactions; every write is an
             # explicit BEGIN IMMEDIATE (_write), taken at once or waited for up to
@@ -262,41 +311,52 @@ class ResultsDB:
         """Store a record already validated with records.replay.
 
         Returns (row id, True) when new, (existing row id, False) when a duplicate.
-        With compare=True a third item says whether the stored record is the
-        same as this one (a device id reused for other content is not).
+        With compare=True a third item says whether it is the game first stored
+        under its id (False: a record reusing a stored id for other content,
+        kept as a game of its own).
         """
-        row_id, new, same, _ = self.add_game(record, source)
-        return (row_id, new, same) if compare else (row_id, new)
+        got = self.add_game(record, source)
+        return (got.row, got.new, got.reused is None) if compare else (got.row, got.new)
 
     def add_game(self, record, source="live", slaps=()):
         """Store a validated record and the slap verdicts of its game, in one
-        write transaction: (row id, new, same content, slap verdicts added).
+        write transaction: a Stored(row, new, slaps, reused).
 
-        A record already stored (same key) is not stored again; `same` says
-        whether its content is the stored one's (a device id reused for other
-        content is not).  The slaps are added to the stored game unless it
-        holds them already (the same log read twice adds nothing); to a record
-        that differs from the stored one, none.  The insert is one atomic
+        A record already stored (the same id and content, or for a record
+        without an id the same content) is not stored again (new False).  A
+        record whose id is stored already with other content is another game:
+        it is kept under its id and its content's hash, and `reused` is the row
+        of the game first stored under that id (None otherwise).  The slaps are
+        added to the game unless it holds them already (the same log read twice
+        adds nothing); `slaps` says how many were.  Each insert is one atomic
         statement, so several speedref-log processes on one database never
         store a record twice.
         """
         key = dedup_key(record)
         text = canonical_json(record)
         with self._write():
-            cur = self.con.execute(
-                "INSERT INTO games (dedup_key, game, record, source, received_at) VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT(dedup_key) DO NOTHING",
-                (key, record["game"], text, source, _now()))
-            if cur.rowcount == 1:
-                row_id, new, same = cur.lastrowid, True, True
-                self.con.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, ?)",
-                                     _players_rows(row_id, record))
-            else:
-                row_id, stored = self.con.execute(
-                    "SELECT id, record FROM games WHERE dedup_key = ?", (key,)).fetchone()
-                new, same = False, stored == text
-            added = self._add_slaps(row_id, slaps) if same else 0
-        return row_id, new, same, added
+            row, new, stored = self._insert(key, record, text, source)
+            reused = None
+            if stored != text:
+                reused = row
+                digest = hashlib.sha256(text.encode()).hexdigest()
+                row, new, _ = self._insert(key + " sha256:" + digest, record, text, source)
+            added = self._add_slaps(row, slaps)
+        return Stored(row, new, added, reused)
+
+    def _insert(self, key, record, text, source):
+        """(row id, new, the text stored under key) for `record` under `key`."""
+        cur = self.con.execute(
+            "INSERT INTO games (dedup_key, game, record, source, received_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT(dedup_key) DO NOTHING",
+            (key, record["game"], text, source, _now()))
+        if cur.rowcount == 1:
+            self.con.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, ?)",
+                                 _players_rows(cur.lastrowid, record))
+            return cur.lastrowid, True, text
+        row_id, stored = self.con.execute(
+            "SELECT id, record FROM games WHERE dedup_key = ?", (key,)).fetchone()
+        return row_id, False, stored
 
     def _add_slaps(self, row_id, slaps):
         """The slaps of game row_id it does not hold yet (counted as a multiset
@@ -328,7 +388,8 @@ class ResultsDB:
 
     def find_record(self, ident):
         """A stored record by the device's id (as text, or as the number it
-        spells), else by row number; None when there is none.  Any text is a
+        spells; the first game stored under it when several reused it), else
+        by row number; None when there is none.  Any text is a
         fair question: an id is looked up as given, and only plain ASCII
         digits that fit SQLite's integers are also tried as numbers."""
         ident = str(ident)
@@ -345,6 +406,14 @@ class ResultsDB:
             if row:
                 return json.loads(row[0][0])
         return None
+
+    def rows_with_id(self, ident):
+        """Row ids of every game stored under the device id `ident` (several
+        when games reused an id), in the order they were stored."""
+        key = "id:" + canonical_json(ident)
+        return [r[0] for r in self._read(
+            "SELECT id FROM games WHERE dedup_key = ? OR (dedup_key >= ? AND dedup_key < ?) ORDER BY id",
+            (key, key + " sha256:", key + " sha256;"))]
 
     def count_games(self):
         return self._read("SELECT COUNT(*) FROM games")[0][0]
@@ -374,6 +443,9 @@ class ResultsDB:
 
     def count_slaps(self):
         return self._read("SELECT COUNT(*) FROM slaps")[0][0]
+
+
+Stored = collections.namedtuple("Stored", "row new slaps reused")
 
 
 class _RollBack(Exception):

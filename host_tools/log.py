@@ -2,6 +2,11 @@
 
     speedref-log [--port PORT] [--db FILE]
 
+The database is --db, else $SPEEDREF_DB, else results.db in the user's data
+folder (~/.local/share/speedref; host_tools/db.py default_path).  A log, a
+record or a store saved to a file goes in with `speedref-results import`,
+through this same line core.
+
 The device prints one JSON object per line, each with an "ev" key (see
 docs/serial-protocol.md).  This tool shows them live in a readable form, stores
 every finished game record ("game_end", and "stored" ones pulled from the
@@ -15,6 +20,7 @@ it with bytes; `run()` is the serial loop around it.
 """
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -22,7 +28,8 @@ from speedref.engine import records
 from speedref.engine.errors import RuleError, is_int
 
 from host_tools import jsonin
-from host_tools.db import ResultsDB, DatabaseProblem, DEFAULT_DB_NAME as DEFAULT_DB
+from host_tools import db as dbmod
+from host_tools.db import ResultsDB, DatabaseProblem
 
 DUMP_COMMAND = b'{"cmd": "dump"}\n'
 MAX_LINE = 64 * 1024          # a "line" longer than this is noise, not a record
@@ -111,10 +118,13 @@ class LineCore:
     waited out LOCK_RETRIES more times first.
     """
 
-    def __init__(self, db, out=print, err=None, source=None):
+    def __init__(self, db, out=print, err=None, source=None, live=True):
         self.db = db
         raw_err = err or (lambda text: print(text, file=sys.stderr))
         self.out = lambda text: out(jsonin.printable(text))
+        # live=False (an import): only records and problems are shown, not
+        # the play by play (deals, rounds, slaps, boots)
+        self.live = self.out if live else (lambda text: None)
         self.err = lambda text: raw_err(jsonin.printable(text))
         self.source = source      # 'import' for files; None: game_end 'live', dump 'stored'
         self.buf = b""
@@ -201,20 +211,20 @@ class LineCore:
             self.slap(ev)
         elif kind == "abandon":
             game = ev.get("game")
-            self.out("game abandoned on the device: %s" % _short(game))
+            self.live("game abandoned on the device: %s" % _short(game))
             if isinstance(game, str):
                 self.drop_slaps(game, "of the abandoned %s game" % game)
         elif kind == "dump_end":
-            self.out("device flash: %s records kept, %d new here" % (_short(ev.get("count"), 20), self.dump_new))
+            self.live("device flash: %s records kept, %d new here" % (_short(ev.get("count"), 20), self.dump_new))
             self.dump_new = 0
         elif kind == "boot":
-            self.out("device booted")
+            self.live("device booted")
         elif kind == "error":
-            self.out("device reports: %s" % ev.get("msg", ev.get("error", text)))
+            self.live("device reports: %s" % ev.get("msg", ev.get("error", text)))
         else:
             # deal / hand / round and anything newer: shown, not stored.
             rest = dict((k, v) for k, v in ev.items() if k != "ev")
-            self.out("%s: %s" % (kind, json.dumps(rest, sort_keys=True)))
+            self.live("%s: %s" % (kind, json.dumps(rest, sort_keys=True)))
 
     # --- slap verdicts and the game they belong to --------------------------------------
     def notice_part(self, ev):
@@ -246,7 +256,7 @@ class LineCore:
         else:
             verdict = "P%d by %.1f ms" % (ev["winner"] + 1, ev["margin_us"] / 1000)
         kind = (" " + ev["kind"]) if ev.get("kind") else ""
-        self.out("slap%s (%s): %s" % (kind, ev["game"], verdict))
+        self.live("slap%s (%s): %s" % (kind, ev["game"], verdict))
 
     def slaps_for(self, rec, sheet):
         """The held slap verdicts of the game that just ended: those numbered
@@ -279,28 +289,28 @@ class LineCore:
         # record from the flash dump or a file is an older game's
         slaps = self.slaps_for(rec, sheet) if kind == "game_end" else []
         source = self.source or ("live" if kind == "game_end" else "stored")
-        row_id, new, same, added = self.db.add_game(rec, source, slaps)
-        self.slaps += added
+        got = self.db.add_game(rec, source, slaps)
+        self.slaps += got.slaps
         scores = ", ".join("%s %s" % (p, t) for p, t in zip(sheet["players"], sheet["totals"]))
         won = " and ".join(_seat_name(rec, w) for w in sheet["winners"]) or "nobody"
-        with_slaps = " with %d slap verdict%s" % (added, "" if added == 1 else "s") if added else ""
-        if new:
+        verdicts = "%d slap verdict%s" % (got.slaps, "" if got.slaps == 1 else "s")
+        if got.reused is not None and got.new:
+            # never dropped in silence: a game that reused a stored game's id
+            # (a board numbering again after its flash was wiped, two stores
+            # both at "sim-1") is a game of its own
+            self.err("record %s (%s) differs from the one already stored as #%d under that id: "
+                     "kept both, this one as #%d" % (_short(rec.get("id")), where, got.reused, got.row))
+        if got.new:
             self.stored += 1
             if kind == "stored":
                 self.dump_new += 1
-            self.out("%s: %s: %s; winner %s (stored as #%d%s)" % (where, rec["game"], scores, won, row_id,
-                                                                    with_slaps))
+            self.out("%s: %s: %s; winner %s (stored as #%d%s)" % (
+                where, rec["game"], scores, won, got.row, " with " + verdicts if got.slaps else ""))
         else:
             self.duplicates += 1
-            if not same:
-                self.err("record %s (%s) differs from the one already stored as #%d under that id; "
-                         "kept the stored one" % (_short(rec.get("id")), where, row_id))
-                if slaps:
-                    self.out("%d slap verdicts of that game: not counted" % len(slaps))
             self.out("%s: %s: %s; already stored as #%d%s" % (
-                where, rec["game"], scores, row_id,
-                "; %d slap verdict%s added to it" % (added, "" if added == 1 else "s") if added else ""))
-        return row_id
+                where, rec["game"], scores, got.row, "; %s added to it" % verdicts if got.slaps else ""))
+        return got.row
 
     def refuse(self, rec, kind, why):
         self.refused += 1
@@ -429,15 +439,20 @@ def stopped_by(prog, core, e):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="speedref-log", description=__doc__.splitlines()[0])
     ap.add_argument("--port", help="serial port (default: the one attached MicroPython board)")
-    ap.add_argument("--db", default=DEFAULT_DB, help="SQLite results database (default %(default)s)")
+    ap.add_argument("--db", help="SQLite results database (%s)" % dbmod.db_help())
     ap.add_argument("--idle-exit", type=float, metavar="SECONDS",
                     help="exit after SECONDS without data (scripts and tests)")
     args = ap.parse_args(argv)
     jsonin.setup_stdio()
     ignore_file_size_signal()
     prog = "speedref-log"
+    if args.port and os.path.isfile(args.port):
+        return jsonin.complain(prog, "%s is a file, not a serial port: to read a saved log, record or store"
+                                     " into the database, run: speedref-results import %s"
+                               % (args.port, args.port))
+    path = args.db or dbmod.default_path()
     try:
-        db = ResultsDB(args.db, write=True)
+        db = ResultsDB(path, write=True)
     except DatabaseProblem as e:
         return jsonin.complain(prog, str(e))
     view = LiveView(prog)

@@ -3,6 +3,7 @@
     speedref-results [--db FILE] [--csv FILE] [--json]
     speedref-results [--db FILE] --html FILE     the results page (host_tools/results_page.py)
     speedref-results [--db FILE] --serve [--port N]   the same page on 127.0.0.1
+    speedref-results import PATH... [--db FILE]   (host_tools/importer.py)
 
 Per game and player: games played, wins (a shared win counts for each winner;
 an unfinished game is nobody's win unless the table agreed to stop it, PT-20),
@@ -27,7 +28,7 @@ from speedref.engine import records
 from speedref.engine.errors import RuleError, is_int
 
 from host_tools import jsonin
-from host_tools.db import ResultsDB, DatabaseProblem, DEFAULT_DB_NAME
+from host_tools.db import ResultsDB, DatabaseProblem, db_help, default_path
 
 COLUMNS = ["game", "player", "games", "wins", "average_score", "perfect_bonuses",
            "slap_wins", "median_margin_us"]
@@ -235,10 +236,16 @@ PROG = "speedref-results"
 
 
 def build_parser():
-    """The command line: the standings (with --csv, --json), and room for
-    more outputs of the same standings beside them."""
-    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
-    ap.add_argument("--db", default=DEFAULT_DB_NAME, help="results database (default %(default)s)")
+    """The command line: the standings (with --csv, --json), or `import PATH...`;
+    other outputs of the same standings go beside --csv and --json."""
+    ap = argparse.ArgumentParser(
+        prog=PROG, description=__doc__.splitlines()[0],
+        epilog="speedref-results import PATH... [--db FILE]: bring game records into the database from log"
+               " captures (JSON lines), record files (JSON, or a device's SRF1 file), simulator --store"
+               " folders and copies of a board's flash store (host_tools/importer.py)")
+    ap.add_argument("command", nargs="?", choices=["import"], help="import PATH... into the database")
+    ap.add_argument("paths", nargs="*", metavar="PATH", help="with import: what to import")
+    ap.add_argument("--db", help="results database (%s)" % db_help())
     ap.add_argument("--csv", metavar="FILE", help="also write the standings as CSV")
     ap.add_argument("--json", action="store_true", help="print the standings as JSON")
     ap.add_argument("--html", metavar="FILE",
@@ -249,9 +256,13 @@ def build_parser():
     return ap
 
 
+STANDINGS_ONLY = ("csv", "json", "html", "serve")   # options that belong to the standings, not to import
+
+
 def read_standings(path):
-    """(rows, unlinked slaps, skipped rows) of the database at path; DatabaseProblem."""
-    db = ResultsDB(path)
+    """(rows, unlinked slaps, skipped rows) of the database at path (it must
+    exist: a read-only command creates nothing); DatabaseProblem."""
+    db = ResultsDB(path, create=False)
     try:
         skipped = []
         rows, unlinked = standings(db, skipped)
@@ -260,14 +271,40 @@ def read_standings(path):
     return rows, unlinked, skipped
 
 
+def import_main(args, ap):
+    from host_tools import importer
+    from host_tools.log import ignore_file_size_signal
+    if not args.paths:
+        ap.error("import needs at least one PATH")
+    for name in STANDINGS_ONLY:
+        if getattr(args, name):
+            ap.error("--%s does not go with import" % name)
+    ignore_file_size_signal()
+    try:
+        db = ResultsDB(args.db or default_path(), write=True)
+    except DatabaseProblem as e:
+        return jsonin.complain(PROG, str(e))
+    try:
+        return importer.run(db, args.paths, PROG, out=lambda t: jsonin.write_out(t + "\n", PROG),
+                            err=lambda t: jsonin.complain(None, t, 0))
+    finally:
+        db.close()
+
+
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    ap = build_parser()
+    args = ap.parse_args(argv)
     jsonin.setup_stdio()
+    if args.command == "import":
+        return import_main(args, ap)
+    if args.paths:
+        ap.error("unrecognized arguments: %s" % " ".join(args.paths))
+    path = args.db = args.db or default_path()
     if args.html or args.serve:
         from host_tools import results_page
         return results_page.main(args)
     try:
-        rows, unlinked, skipped = read_standings(args.db)
+        rows, unlinked, skipped = read_standings(path)
     except DatabaseProblem as e:
         return jsonin.complain(PROG, str(e))
     for s in skipped:

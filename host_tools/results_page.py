@@ -358,7 +358,7 @@ def main(args):
     status = 0
     if args.html:
         try:
-            db = ResultsDB(args.db)
+            db = ResultsDB(args.db, create=False)
             try:
                 text, skipped = render(db, name)
                 n = db.count_games()
@@ -378,7 +378,11 @@ def main(args):
         status = status or (2 if skipped else 0)
     if args.serve:
         try:
-            srv = make_server(lambda: ResultsDB(args.db), name, args.port)
+            ResultsDB(args.db, create=False).close()   # a missing database: said once, not at every request
+        except DatabaseProblem as e:
+            return jsonin.complain(PROG, str(e))
+        try:
+            srv = make_server(lambda: ResultsDB(args.db, create=False), name, args.port)
         except OSError as e:
             return jsonin.complain(PROG, "cannot serve on %s:%d: %s" % (HOST, args.port, e.strerror or e))
         return serve(srv, out=lambda t: jsonin.write_out(t + "\n", PROG)) or status

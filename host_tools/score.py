@@ -1,7 +1,7 @@
 """speedref-score: print the scoresheet of a game record.
 
     speedref-score FILE [--json]          FILE is a record (JSON object); '-' = stdin
-    speedref-score --db FILE --id ID      a record kept in the results database
+    speedref-score [--db FILE] --id ID    a record kept in the results database
     speedref-score --store DIR [--json]   every record in a device store (DIR or DIR/rec)
 
 FILE may be plain JSON or a record file as the device keeps it on flash
@@ -40,21 +40,28 @@ class Invalid(Exception):
 
 
 def load_record(args):
-    if args.db:
-        from host_tools.db import ResultsDB, DatabaseProblem
+    if args.db or args.id is not None:
+        from host_tools.db import ResultsDB, DatabaseProblem, default_path
         if args.id is None:
             raise Invalid("--db needs --id ID (the record's id, or its row number)")
+        path = args.db or default_path()
         try:
-            db = ResultsDB(args.db)
+            db = ResultsDB(path, create=False)
             try:
                 rec = db.find_record(args.id)
+                others = db.rows_with_id(args.id)[1:]
             finally:
                 db.close()
         except DatabaseProblem as e:
             raise Invalid(str(e))
         if rec is None:
-            raise Invalid("%s: no record with id %s" % (args.db, args.id))
-        return rec, "%s#%s" % (args.db, args.id)
+            raise Invalid("%s: no record with id %s" % (path, args.id))
+        if others:
+            # games that reused this id were kept beside the first one
+            jsonin.complain(None, "note: %s also holds %s with id %s: --id %s" % (
+                path, "games" if len(others) > 1 else "a game", args.id,
+                " or ".join(str(r) for r in others)), 0)
+        return rec, "%s#%s" % (path, args.id)
     if args.file is None:
         raise Invalid("give a record FILE ('-' for stdin), --db FILE --id ID or --store DIR")
     return read_record_file(args.file)
@@ -208,8 +215,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="speedref-score", description=__doc__.splitlines()[0])
     ap.add_argument("file", nargs="?", help="record file (JSON); '-' reads stdin")
     ap.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    ap.add_argument("--db", help="results database (speedref-log's)")
-    ap.add_argument("--id", help="with --db: the record's id (or row number)")
+    from host_tools.db import db_help
+    ap.add_argument("--db", help="results database (speedref-log's; %s)" % db_help())
+    ap.add_argument("--id", help="a record in the database: its id (or row number)")
     ap.add_argument("--store", metavar="DIR",
                     help="every record in a device store folder (its rec/ files); "
                          "damaged ones are named on stderr and skipped (exit 2)")

@@ -99,6 +99,20 @@ def check_dir(option, path):
         raise UsageError("%s %s: cannot write into it" % (option, path))
 
 
+def check_store_for_cards(args):
+    """--table and --play deal their own cards, so they start new games only:
+    a --store holding a game in progress (a --play quit half way, a terminal
+    session cut off) is refused, never discarded; the terminal mode resumes it."""
+    if not args.store:
+        return
+    check_dir("--store", args.store)
+    from speedref import storage
+    if any(os.path.exists(os.path.join(args.store, storage.GAME + suffix)) for suffix in ("", ".bak", ".tmp")):
+        raise UsageError("--store %s holds a game in progress (%s): --table and --play deal new cards, so"
+                         " they start new games only; resume or abandon it with `speedref-sim --store %s`,"
+                         " or use another folder" % (args.store, storage.GAME, args.store))
+
+
 def make_board(args, **kw):
     from sim.board import Board
     if args.store:
@@ -220,9 +234,12 @@ def main(argv=None):
             return run_script(args)
         if args.table:
             from sim import table
-            return table.main(args.table, args.games, 1 if args.seed is None else args.seed, sys.stdout)
+            check_store_for_cards(args)
+            return table.main(args.table, args.games, 1 if args.seed is None else args.seed, sys.stdout,
+                              store=args.store)
         if args.play:
             from sim.table import play
+            check_store_for_cards(args)
             return play.main(args)
         return interactive(args)
     except UsageError as e:

@@ -77,6 +77,7 @@ def test_cli_json_csv_and_text(tmp_path, capsys):
 
 
 def test_empty_database(tmp_path, capsys):
+    ResultsDB(tmp_path / "e.db").close()
     assert results.main(["--db", str(tmp_path / "e.db")]) == 0
     assert "no games" in capsys.readouterr().out
 

@@ -80,14 +80,16 @@ class Table:
     microseconds since the game began); the device loop runs every loop_us
     and right after every edge, as the board's loop would see it."""
 
-    def __init__(self, seed, loop_us=LOOP_US, start_us=None, realtime=False):
+    def __init__(self, seed, loop_us=LOOP_US, start_us=None, realtime=False, store=None):
         self.rng = random.Random(seed)
         self.seed = seed
         self.start_us = self.rng.randrange(PERIOD) if start_us is None else start_us & MASK
         # realtime: a person plays too; the board follows the host clock and
         # pump() runs whatever is due (sim/table/play.py)
         self.realtime = realtime
-        self.board = Board(start_us=self.start_us, realtime=realtime)
+        # store: the board's flash folder (speedref-sim --store), kept after
+        # the table closes; None: a fresh temporary one
+        self.board = Board(root=store, start_us=self.start_us, realtime=realtime)
         self.loop_us = loop_us
         self.t = 0
         self._q = []
@@ -301,8 +303,8 @@ class SpeedTable(Table):
     GAME = "speed"
 
     def __init__(self, seed, loop_us=LOOP_US, start_us=None, opts=None, mistakes=True,
-                 lift_early=True, false_start=0.06, realtime=False):
-        Table.__init__(self, seed, loop_us, start_us, realtime)
+                 lift_early=True, false_start=0.06, realtime=False, store=None):
+        Table.__init__(self, seed, loop_us, start_us, realtime, store)
         # lift_early: stuck players may take their hands off the pads once the
         # flip countdown runs (and always to rebuild the reserves), as people do.
         self.lift_early = lift_early
@@ -776,7 +778,9 @@ def run(game, games, seed, out=None, verbose=False, **kw):
     return s
 
 
-def main(game, games, seed, out):
+def main(game, games, seed, out, store=None):
+    """speedref-sim --table GAME: `games` games; store: the board's flash
+    folder every game's record is kept in (--store), else a fresh one each."""
     try:
         table_class(game)
     except (ValueError, ImportError) as e:
@@ -784,5 +788,5 @@ def main(game, games, seed, out):
         sys.stderr.write("speedref-sim: the table plays the registered games (%s), not %s: %s\n"
                          % (", ".join(registry.IDS), game, e))
         return 2
-    s = run(game, games, seed, out)
+    s = run(game, games, seed, out, store=store)
     return 1 if s["disagreements"] else 0

@@ -395,7 +395,7 @@ def terminal_class():
 
 def table(args):
     """The --play speed table for the command line's options."""
-    return SpeedPlay(args.seed, start_us=args.start_us, pace=args.pace or DEFAULT_PACE)
+    return SpeedPlay(args.seed, start_us=args.start_us, pace=args.pace or DEFAULT_PACE, store=args.store)
 
 
 def play_module(game):
@@ -427,4 +427,9 @@ def run_terminal(tb, cls, curses, args):
         return 1
     finally:
         tb.close()
+    store = getattr(args, "store", None)
+    if store and os.path.exists(os.path.join(store, "game.json")):
+        # quit half way: the board keeps the game, as a real one does at a power cut
+        sys.stderr.write("speedref-sim: the game in progress is saved in %s: `speedref-sim --store %s`"
+                         " resumes it\n" % (store, store))
     return 0

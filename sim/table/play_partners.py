@@ -39,9 +39,9 @@ SUITS = "CDHS"
 class PartnersPlay(PartnersTable):
     """A partners table: player 0 a person, players 1..3 computer players."""
 
-    def __init__(self, seed=None, realtime=True, pace=DEFAULT_PACE, start_us=None, target=None):
+    def __init__(self, seed=None, realtime=True, pace=DEFAULT_PACE, start_us=None, target=None, store=None):
         PartnersTable.__init__(self, seed, start_us=start_us, mistakes=False, stop=0,
-                               realtime=realtime)
+                               realtime=realtime, store=store)
         set_pace([None] + self.people[1:], pace)
         self.think_us = tuple(int(x * PACES[pace]) for x in THINK_US)
         self.target = target
@@ -584,4 +584,4 @@ def terminal_class():
 
 def table(args):
     """The --play partners table for the command line's options."""
-    return PartnersPlay(args.seed, start_us=args.start_us, pace=args.pace or DEFAULT_PACE)
+    return PartnersPlay(args.seed, start_us=args.start_us, pace=args.pace or DEFAULT_PACE, store=args.store)

@@ -48,8 +48,8 @@ class SpeedRunPlay(Table):
     GAME = "speedrun"
 
     def __init__(self, seed=None, realtime=True, length=None, start_us=None, loop_us=LOOP_US,
-                 reveal_chance=0.15, pace=DEFAULT_PACE):
-        Table.__init__(self, seed, loop_us, start_us, realtime)
+                 reveal_chance=0.15, pace=DEFAULT_PACE, store=None):
+        Table.__init__(self, seed, loop_us, start_us, realtime, store)
         from speedref.app import speedrun_flow as F
         from speedref.engine import speedrun_play as SRP
         from speedref.engine import speedrun as SR
@@ -501,4 +501,4 @@ def table(args):
     """The --play speedrun table for the command line's options (--length: the
     game's length, else the device's own)."""
     return SpeedRunPlay(args.seed, start_us=args.start_us, length=args.length,
-                        pace=args.pace or DEFAULT_PACE)
+                        pace=args.pace or DEFAULT_PACE, store=args.store)

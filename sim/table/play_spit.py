@@ -499,4 +499,4 @@ def terminal_class():
 
 def table(args):
     """The --play spit table for the command line's options."""
-    return SpitPlay(args.seed, start_us=args.start_us, pace=args.pace or DEFAULT_PACE)
+    return SpitPlay(args.seed, start_us=args.start_us, pace=args.pace or DEFAULT_PACE, store=args.store)

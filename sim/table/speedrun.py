@@ -51,8 +51,9 @@ class EntryTable(Table):
 
     NSEATS = 3
 
-    def __init__(self, seed, loop_us=LOOP_US, start_us=None, mistakes=True, realtime=False, **_ignored):
-        Table.__init__(self, seed, loop_us, start_us, realtime)
+    def __init__(self, seed, loop_us=LOOP_US, start_us=None, mistakes=True, realtime=False, store=None,
+                 **_ignored):
+        Table.__init__(self, seed, loop_us, start_us, realtime, store)
         self.mistakes = mistakes
         self.people = [Person(self.rng, s, bounce=0.08 if mistakes else 0) for s in range(self.NSEATS)]
         self.resume = None       # what to do when the pause menu closes after "Undo last"
@@ -239,8 +240,8 @@ class SpeedRunTable(EntryTable):
     NSEATS = 3
 
     def __init__(self, seed, loop_us=LOOP_US, start_us=None, opts=None, mistakes=True,
-                 reveal=0.06, wrong_contract=0.05, **kw):
-        EntryTable.__init__(self, seed, loop_us, start_us, mistakes)
+                 reveal=0.06, wrong_contract=0.05, store=None, **kw):
+        EntryTable.__init__(self, seed, loop_us, start_us, mistakes, store=store)
         from speedref.app import speedrun_flow as F
         from speedref.engine import speedrun_play as SP
         self.F = F

@@ -71,8 +71,8 @@ class SpitTable(Table):
     GAME = "spit"
 
     def __init__(self, seed, loop_us=LOOP_US, start_us=None, opts=None, mistakes=True,
-                 lift_early=True, false_start=0.06, realtime=False, idle_us=IDLE_LOOP_US):
-        Table.__init__(self, seed, loop_us, start_us, realtime)
+                 lift_early=True, false_start=0.06, realtime=False, idle_us=IDLE_LOOP_US, store=None):
+        Table.__init__(self, seed, loop_us, start_us, realtime, store)
         self.idle_us = idle_us    # None: the loop every loop_us throughout (Table.run)
         from speedref.app import spit_flow as F
         from speedref.engine import spit_play as SP
