@@ -204,11 +204,20 @@ def test_rows_the_standings_skip_are_skipped_on_the_page_with_the_same_report(ev
 
 
 def test_empty_database_says_so(tmp_path):
+    ResultsDB(tmp_path / "e.db").close()
     code, out, _ = cli(["--db", str(tmp_path / "e.db"), "--html", str(tmp_path / "e.html")])
     assert code == 0 and "0 games" in out
     doc = check.parse((tmp_path / "e.html").read_text(encoding="utf-8"))
     assert "No games in the database yet." in doc.find("main").text()
     assert not list(doc.find_all("table"))
+
+
+@pytest.mark.parametrize("mode", [["--html", "p.html"], ["--serve", "--port", "0"]])
+def test_a_database_that_does_not_exist_is_said_and_nothing_is_created(tmp_path, mode, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli(["--db", "typo.db"] + mode)
+    assert code == 2 and "typo.db" in err and "no results database" in err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_html_cannot_write_exits_2_one_line(evening, tmp_path):
