@@ -3,7 +3,7 @@
 A game is its registry entry (firmware/speedref/games.py) plus its own files;
 these checks use nothing else:
 
-  * the entry: id, players, prefix, options, defaults, and the modules it names;
+  * the entry: id, seats, prefix, options, defaults, and the modules it names;
   * the flow class, driven through the referee app (press/release/tick, the
     pause menu, power cuts: a new App on the same Store), its `phase` and
     its `PHASES` (phases are 0..PHASES-1);
@@ -16,8 +16,12 @@ these checks use nothing else:
     -> (lines, record)`, on CPython and MicroPython) and its transcripts
     `tests/golden/<id>_<seed>[_<arg>].txt`.
 
-tests/test_conformance.py runs every check on every registered game;
-tests/test_dummy_game.py runs them on a game registered only for that test.
+tests/test_conformance.py runs every check on every registered game, at
+every seat count of its range (the entry's `seats`): the flow's checks at
+the counts its flow referees (its SEATS, else the whole range), the rules'
+checks (card level, golden playthroughs) at every count; check_entry and
+check_seats once a game.  tests/test_dummy_game.py runs them on a game
+registered only for that test.
 Each check is a function of a Subject (the game and where its files are)
 that raises AssertionError naming the game, the step and the rule cited.
 docs/architecture.md, "Adding a game", says what a game provides.
@@ -53,10 +57,13 @@ CARD_STEPS = 4000      # actions at most in one of them
 
 
 class Subject:
-    """A game and where its own files are."""
+    """A game at one of its seat counts (default its fewest), and where its
+    own files are."""
 
-    def __init__(self, game, script=None, golden_dir=None, playthrough=None, mpy_path=(), rules_dir=None):
+    def __init__(self, game, script=None, golden_dir=None, playthrough=None, mpy_path=(), rules_dir=None,
+                 seats=None):
         self.game = game
+        self.seats = game.seats[0] if seats is None else seats
         self.rules_dir = Path(rules_dir) if rules_dir else TESTS.parent / "seeds"
         self.script = Path(script) if script else TESTS / "sim_scripts" / (game.id + ".txt")
         self.golden_dir = Path(golden_dir) if golden_dir else TESTS / "golden"
@@ -64,12 +71,27 @@ class Subject:
         self.mpy_path = tuple(mpy_path)  # more MICROPYPATH entries for its modules
 
     def __repr__(self):
-        return "Subject(%r)" % self.game.id
+        return "Subject(%r, seats=%d)" % (self.game.id, self.seats)
 
 
-def defaults(g):
-    """The options the menu starts `g` with when nothing is remembered."""
-    return dict(menu.merge_settings({})[g.id])
+def seat_counts(g):
+    """Every seat count of the entry's range: (2, 4) -> [2, 3, 4]."""
+    return list(range(g.seats[0], g.seats[1] + 1))
+
+
+def flow_seats(g):
+    """The seat counts the game's flow referees: its SEATS, else the range."""
+    lo, hi = getattr(flow_class(g.id), "SEATS", g.seats)
+    return list(range(lo, hi + 1))
+
+
+def defaults(g, seats=None):
+    """The options the menu starts `g` with when nothing is remembered (with
+    `seats` players chosen, for a game with a seat count to choose)."""
+    d = dict(menu.merge_settings({})[g.id])
+    if seats is not None and "seats" in d:
+        d["seats"] = seats
+    return d
 
 
 def _cite(rules):
@@ -239,7 +261,7 @@ class Walk:
         self.rig = rig = Rig(str(self.dirs.new("walk")))
         self.start = rig.t
         self.times = [0] + [e[0] for e in self.events]
-        rig.app.start(g.id, rig.t, defaults(g))
+        rig.app.start(g.id, rig.t, defaults(g, self.s.seats))
         rig.app.tick(rig.t)
         self.writes = None
         self.resumed = None      # (flash copy, screen bytes, phase) the last save resumes to
@@ -422,7 +444,7 @@ _WALKS = {}
 
 def walk(subject, root):
     """The script's walk, once per game and registry (several checks read it)."""
-    key = (subject.game.id, id(games.GAMES), str(subject.script))
+    key = (subject.game.id, id(games.GAMES), str(subject.script), subject.seats)
     if key not in _WALKS:
         _WALKS[key] = Walk(subject, root).run()
     return _WALKS[key]
@@ -437,7 +459,9 @@ def check_entry(s, root=None, rules=()):
     g = s.game
     text = (s.rules_dir / (g.rules + ".md")).read_text(encoding="utf-8")
     assert "**%s-1 " % g.prefix in text, "%s: rule %s-1 is in %s.md%s" % (g.id, g.prefix, g.rules, _cite(rules))
-    assert 2 <= g.players <= 4, "%s: one slap pad a player, four pads" % g.id
+    lo, hi = g.seats
+    assert all(type(x) is int for x in g.seats) and 2 <= lo <= hi <= 4, (
+        "%s: seats %r: one slap pad a player, four pads" % (g.id, g.seats))
     for key, label, values in g.options:
         assert g.defaults.get(key, values[0]) in values, "%s: option %s's default" % (g.id, key)
     assert set(g.defaults) <= set(k for k, _, _ in g.options), g.id
@@ -524,17 +548,21 @@ def _start(g, root, opts):
 def check_options(s, root, rules=()):
     """The game starts with its default options and with each value of each
     option (with the others at their defaults, or, where the rules refuse
-    that combination by a rule number, with one other option changed)."""
+    that combination by a rule number, with one other option changed), at
+    the subject's seat count (the seat count is not varied here)."""
     g = s.game
     dirs = Dirs(root)
-    base = defaults(g)
+    base = defaults(g, s.seats)
     r, probs = _start(g, dirs.new("opts"), base)
     assert r.app.flow is not None and not probs, "%s: defaults %r: %s%s" % (g.id, base, probs, _cite(rules))
     for key, _, values in g.options:
+        if key == "seats":
+            continue
         for v in values:
             opts = dict(base)
             opts[key] = v
-            tries = [opts] + [dict(opts, **{k2: v2}) for k2, _, vs2 in g.options if k2 != key for v2 in vs2]
+            tries = [opts] + [dict(opts, **{k2: v2}) for k2, _, vs2 in g.options if k2 not in (key, "seats")
+                              for v2 in vs2]
             for o in tries:
                 r, probs = _start(g, dirs.new("opts"), o)
                 assert not probs, "\n".join(probs) + _cite(rules)
@@ -594,14 +622,33 @@ def golden_cases(s):
     return out
 
 
+_PLAYED = {}
+
+
+def _played(s, path, args):
+    """play(*args) of the subject's playthrough on CPython, once a transcript."""
+    key = (s.playthrough, str(path))
+    if key not in _PLAYED:
+        _PLAYED[key] = importlib.import_module(s.playthrough).play(*args)
+    return _PLAYED[key]
+
+
+def seated_golden_cases(s):
+    """The golden cases whose game is played by the subject's seat count (a
+    record names one player a seat); at least one for every seat count."""
+    out = [(path, args) for path, args in golden_cases(s)
+           if len(_played(s, path, args)[1].get("players", ())) == s.seats]
+    assert out, "%s: no golden transcript %s_<seed>[_<arg>].txt in %s for %d players" % (
+        s.game.id, s.game.id, s.golden_dir, s.seats)
+    return out
+
+
 def check_golden(s, root=None, rules=()):
-    """The golden playthroughs come out as committed, and each one's record
-    is canonical and over (replay(r).to_record() == r, JSON round trip)."""
-    cases = golden_cases(s)
-    assert cases, "%s: no golden transcript %s_<seed>.txt in %s" % (s.game.id, s.game.id, s.golden_dir)
-    play = importlib.import_module(s.playthrough).play
-    for path, args in cases:
-        lines, rec = play(*args)
+    """The golden playthroughs of the subject's seat count come out as
+    committed, and each one's record is canonical and over
+    (replay(r).to_record() == r, JSON round trip)."""
+    for path, args in seated_golden_cases(s):
+        lines, rec = _played(s, path, args)
         assert "\n".join(lines) + "\n" == path.read_text(), "%s: %s differs%s" % (
             s.game.id, path.name, _cite(rules))
         probs = record_problems(s.game, rec, "%s %s" % (s.game.id, path.name))
@@ -621,7 +668,7 @@ for args in %r:
 def check_golden_micropython(s, root=None, rules=()):
     """The same transcripts on the MicroPython Unix port (64 KB heap, the
     compiled .mpy firmware), byte for byte: one run for all of them."""
-    cases = golden_cases(s)
+    cases = seated_golden_cases(s)
     out = mpyrun.run(code=_GOLDEN_MPY % (s.playthrough, [a for _, a in cases]), heap="64wK",
                      extra_path=s.mpy_path).stdout
     got = out.split("=== end\n")
@@ -638,18 +685,24 @@ class Cards:
     (the running totals, or None), check()."""
 
 
-def card_level(g, seed, opts):
+def card_level(g, seed, opts, seats=None):
     """The card level of `g` (its entry's `play` module), started from `seed`
-    with the options its State takes.  This is the one place that names the
-    card level's API (docs/architecture.md, "Engine API"): `State(seed,
-    **options)`, `current_player()` (CHANCE when a deal is due), `actors()`,
+    with the options its State takes, for `seats` players (default the
+    fewest).  This is the one place that names the card level's API
+    (docs/architecture.md, "Engine API"): `State(seed, **options)` (with
+    `seats=n` where the entry's range has more than one count),
+    `current_player()` (CHANCE when a deal is due), `actors()`,
     `legal_actions(p)`, `apply(p, a, t_us)`, `apply(CHANCE, DEAL)`,
     `is_terminal()`; `record()` or `rounds`, `check()`."""
     from speedref.engine import CHANCE
     mod = games.load(g.play, "speedref.engine")
     cls = mod.State
     params = inspect.signature(cls).parameters
-    st = cls(seed, **dict((k, v) for k, v in opts.items() if k in params))
+    n = g.seats[0] if seats is None else seats
+    opts = dict((k, v) for k, v in opts.items() if k in params)
+    if g.seats[0] != g.seats[1]:
+        opts["seats"] = n
+    st = cls(seed, **opts)
     c = Cards()
     c.state = st
     c.legal = st.legal_actions
@@ -661,11 +714,12 @@ def card_level(g, seed, opts):
     if hasattr(st, "record"):
         c.record = st.record
     elif hasattr(st, "rounds"):
-        names = ["P%d" % (i + 1) for i in range(g.players)]
+        names = ["P%d" % (i + 1) for i in range(n)]
         c.record = lambda: {"game": g.id, "players": names, "rounds": list(st.rounds)}
     else:
         c.record = lambda: None
     c.scores = getattr(st, "scores", lambda: None)
+    c.seats = n
     return c
 
 
@@ -688,15 +742,15 @@ def freeze(o):
     return o
 
 
-def card_game(g, seed, rnd, illegal_every=0):
-    """One random legal card-level game: options drawn from the menu's (the
-    defaults where the rules refuse the draw), actions drawn by `rnd`.
-    Checks as it goes; returns the Cards at its end."""
+def card_game(g, seed, rnd, illegal_every=0, seats=None):
+    """One random legal card-level game of `seats` players: options drawn
+    from the menu's (the defaults where the rules refuse the draw), actions
+    drawn by `rnd`.  Checks as it goes; returns the Cards at its end."""
     opts = dict((k, rnd.choice(vs)) for k, _, vs in g.options)
     try:
-        c = card_level(g, seed, opts)
+        c = card_level(g, seed, opts, seats)
     except RuleError:
-        c = card_level(g, seed, defaults(g))
+        c = card_level(g, seed, defaults(g), seats)
     c.check()
     t = 0
     for step in range(CARD_STEPS + 1):
@@ -705,7 +759,7 @@ def card_game(g, seed, rnd, illegal_every=0):
         assert step < CARD_STEPS, "%s seed %d: not over after %d actions" % (g.id, seed, step)
         who = c.to_act()
         assert who, "%s seed %d: nobody may act in a game that is not over (step %d)" % (g.id, seed, step)
-        for q in range(g.players):
+        for q in range(c.seats):
             assert q in who or c.legal(q) == [], "%s seed %d: seat %d is not to act but has legal actions" % (
                 g.id, seed, q)
         p = rnd.choice(who)
@@ -739,10 +793,11 @@ def check_card_level(s, root=None, rules=()):
     scores as its totals, and is over when the game is."""
     g = s.game
     for i in range(CARD_EXAMPLES):
-        rnd = random.Random("%s card %d" % (g.id, i))
+        rnd = random.Random("%s card %d" % (g.id, i) if s.seats == g.seats[0] else
+                            "%s card %d seats %d" % (g.id, i, s.seats))
         seed = rnd.randrange(2 ** 32)
         try:
-            c = card_game(g, seed, rnd, illegal_every=97)
+            c = card_game(g, seed, rnd, illegal_every=97, seats=s.seats)
         except AssertionError as e:
             raise AssertionError("%s%s" % (e, _cite(rules)))
         rec = c.record()
@@ -758,5 +813,58 @@ def check_card_level(s, root=None, rules=()):
                 g.id, seed, _cite(rules))
 
 
-CHECKS = (check_entry, check_script, check_screens, check_power_cut, check_abandon, check_random_presses,
-          check_options, check_menu, check_golden, check_golden_micropython, check_card_level)
+def check_seats(s, root, rules=()):
+    """The seat range is data: a game with a choice of seat counts has a
+    "seats" option listing them in order from the fewest (its default), and
+    its card level's State takes `seats`; a game with one count has neither.
+    Its flow referees counts within the range (its SEATS); a count of the
+    range the flow does not referee yet is refused when the game starts,
+    naming one of the game's rules, with nothing saved or stored."""
+    g = s.game
+    lo, hi = g.seats
+    opts = dict((k, vs) for k, _, vs in g.options)
+    params = inspect.signature(games.load(g.play, "speedref.engine").State).parameters
+    if lo < hi:
+        assert tuple(opts.get("seats", ())) == tuple(seat_counts(g)), (
+            "%s: seats %r, but its \"seats\" option is %r%s" % (g.id, g.seats, opts.get("seats"), _cite(rules)))
+        assert defaults(g)["seats"] == lo, "%s: the fewest players by default%s" % (g.id, _cite(rules))
+        assert "seats" in params, "%s: its State takes seats%s" % (g.id, _cite(rules))
+    else:
+        assert "seats" not in opts and "seats" not in params, (
+            "%s: seats %r is one count: no seats option%s" % (g.id, g.seats, _cite(rules)))
+    refereed = flow_seats(g)
+    assert refereed and lo <= refereed[0] and refereed[-1] <= hi, (
+        "%s: its flow referees %r, outside seats %r%s" % (g.id, refereed, g.seats, _cite(rules)))
+    dirs = Dirs(root)
+    for n in seat_counts(g):
+        if n in refereed:
+            continue
+        r, probs = _start(g, dirs.new("seats"), defaults(g, n))
+        assert r.app.flow is None, "%s starts with %d players, though its flow referees %r%s" % (
+            g.id, n, refereed, _cite(rules))
+        assert not probs, "%s, %d players: %s%s" % (g.id, n, probs, _cite(rules))
+        assert r.store.load_game() == (None, None) and r.store.records() == [], (
+            "%s, %d players: refused, but saved or stored%s" % (g.id, n, _cite(rules)))
+
+
+CHECKS = (check_entry, check_seats, check_script, check_screens, check_power_cut, check_abandon,
+          check_random_presses, check_options, check_menu, check_golden, check_golden_micropython,
+          check_card_level)
+# once a game; at each seat count the flow referees; at each seat count of the rules
+ONCE = (check_entry, check_seats, check_menu)
+FLOW = (check_script, check_screens, check_power_cut, check_abandon, check_random_presses, check_options)
+RULES = (check_golden, check_golden_micropython, check_card_level)
+
+
+def seated_checks(g):
+    """(check, seats) for every check of CHECKS at the seat counts it runs at."""
+    out = []
+    for check in CHECKS:
+        if check in ONCE:
+            counts = [g.seats[0]]
+        elif check in FLOW:
+            counts = flow_seats(g)
+        else:
+            counts = seat_counts(g)
+        out += [(check, n) for n in counts]
+    return out

@@ -28,7 +28,8 @@ DRIVERS = ("play_speed", "play_spit", "play_speedrun", "play_partners")
 
 # (golden file, driver, the call that prints the transcript line by line)
 CASES = [
-    ("speed_2.txt", "play_speed", "play(2, print)"),
+    ("speed_2.txt", "play_speed", "play(2, out=print)"),
+    ("speed_14_4.txt", "play_speed", "play(14, 4, print)"),
     ("spit_1.txt", "play_spit", "play(1, print)"),
     ("speedrun_3_short.txt", "play_speedrun", "play(3, 'short', print)"),
     ("partners_1.txt", "play_partners", "play(1, 100, print)"),

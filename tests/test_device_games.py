@@ -92,7 +92,7 @@ def speed_scenario(seed):
     and turn it into table events: per deal the stuck events (F flip, R
     rebuild + flip), the winner and the loser's cards left."""
     lines = []
-    _, rec = play_speed.play(seed, lines.append)
+    _, rec = play_speed.play(seed, out=lines.append)
     layout, match, jokers, doubles, limit, slap = play_speed.VARIANTS[seed % 3]
     fmt = "single" if "single" in match else ("best_of" if "best_of" in match else "target")
     opts = {"layout": layout, "jokers": jokers, "doubles": doubles, "hand_limit": limit,

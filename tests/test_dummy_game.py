@@ -16,7 +16,7 @@ from speedref.engine import records
 
 HERE = Path(__file__).resolve().parent / "dummy_game"
 
-COIN = games.Game("coin", "Coin", 2, "CN", "coin", "point",
+COIN = games.Game("coin", "Coin", (2, 2), "CN", "coin", "point",
                   "dummy_game.coin", "dummy_game.coin_play",
                   "dummy_game.coin_flow:CoinFlow", "dummy_game.coin_table:CoinTable",
                   (("target", "Target", (3, 5)),), {}, None)

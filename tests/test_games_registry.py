@@ -21,7 +21,7 @@ def test_each_game_is_registered_once_with_its_own_rules_file():
     for g in games.GAMES:
         text = (ROOT / "seeds" / (g.rules + ".md")).read_text(encoding="utf-8")
         assert "**%s-1" % g.prefix in text, "%s: rule %s-1 is in seeds/%s.md" % (g.id, g.prefix, g.rules)
-        assert 2 <= g.players <= 4, "one slap pad per player, four pads"
+        assert 2 <= g.seats[0] <= g.seats[1] <= 4, "one slap pad per player, four pads"
 
 
 def test_the_menu_lists_the_registry_in_its_order_with_its_options():
@@ -58,7 +58,7 @@ def test_a_broken_import_inside_a_flow_is_not_hidden(tmp_path, monkeypatch):
 
 
 def _with_entry(monkeypatch, flow):
-    g = games.Game("dummy", "Dummy", 2, "DU", "dummy", "deal", "speedref.engine.speed",
+    g = games.Game("dummy", "Dummy", (2, 2), "DU", "dummy", "deal", "speedref.engine.speed",
                    "speedref.engine.speed_play", flow, "sim.table:SpeedTable", (), {}, None)
     monkeypatch.setattr(games, "GAMES", games.GAMES + (g,))
     monkeypatch.setattr(games, "IDS", games.IDS + ("dummy",))

@@ -44,7 +44,8 @@ def _game(opts, seed, **kw):
 
 
 BASE = {"layout": "classic", "jokers": False, "doubles": False, "hand_limit": 5,
-        "slap_to_win": False, "match": "best_of", "target": 25, "tie_ms": "auto"}  # 5 ms on the simulated board
+        "slap_to_win": False, "match": "best_of", "target": 25, "tie_ms": "auto",  # 5 ms on the simulated board
+        "seats": 2}
 
 
 def test_sp16_sp18_best_of_three_record_equals_the_engine_deals():

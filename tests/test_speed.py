@@ -1,5 +1,8 @@
 """Speed at the table level (engine/speed.py): layouts, the deal tracker, matches,
 records.  Rule numbers from seeds/speed.md."""
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given, strategies as st
 
@@ -23,10 +26,18 @@ def raises(rule, fn, *a, **kw):
 
 
 # -- layouts and options ---------------------------------------------------------
-def test_sp1_two_players_and_known_layouts_only():
-    raises("SP-1", SpeedMatch, "pagat", players=["a", "b", "c"])
+def test_sp1_sp27_two_to_four_players_and_known_layouts_only():
+    assert SpeedMatch().seats == 2 and SpeedDeal().seats == 2
+    assert SpeedMatch("pagat", players=["a", "b", "c"]).seats == 3
+    assert SpeedMatch("pagat", players=["a", "b", "c", "d"]).totals == [0, 0, 0, 0]
+    raises("SP-1", SpeedMatch, "pagat", players=["a", "b", "c", "d", "e"])
+    raises("SP-1", SpeedMatch, "pagat", players=["a"])
+    raises("SP-1", SpeedMatch, "pagat", players="ab")
     raises("SP-1", SpeedMatch, "bavarian")
-    raises("SP-1", SpeedDeal().ready, 2)
+    assert "0 or 1" in raises("SP-1", SpeedDeal().ready, 2)
+    assert "0..2" in raises("SP-1", SpeedDeal(seats=3).ready, 3)
+    for bad in (1, 5, True, "3"):
+        raises("SP-27", SpeedDeal, seats=bad)
 
 
 def test_sp2_sp3_sp4_cards_per_player_and_reserves():
@@ -251,3 +262,225 @@ def test_sp18_sp19_totals_equal_sum_of_deal_scores(deals, match):
     assert m.totals == want
     assert [r[2] for r in m.rows()][-1:] == ([want] if m.deals else [])
     assert speed.replay(m.to_record()).totals == want
+
+
+# -- three and four players (SP-27 ..) ----------------------------------------------------
+def started_n(n, **kw):
+    d = SpeedDeal(seats=n, **kw)
+    for p in range(n):
+        assert d.ready(p) is (p == n - 1)
+    d.start_flip()
+    return d
+
+
+def rec_n(names, deals, match=None, layout="pagat", **kw):
+    r = {"game": "speed", "layout": layout, "match": match or {"target": 25},
+         "players": list(names), "deals": [{"winner": w, "left": list(n)} for w, n in deals]}
+    r.update(kw)
+    return r
+
+
+NAMES3 = ["Ann", "Bob", "Cy"]
+NAMES4 = ["Ann", "Bob", "Cy", "Di"]
+
+
+def test_sp28_half_a_deck_per_player():
+    assert [speed.deck_size(n) for n in (2, 3, 4)] == [52, 78, 104]
+    assert [speed.deck_size(n, jokers=True) for n in (2, 3, 4)] == [54, 81, 108]
+    # every player's share is the two-player one: stock and hand, reserve, start card
+    for layout, jokers in (("pagat", False), ("classic", False), ("classic", True)):
+        share = speed.cards_per_player(layout, jokers) + speed.reserve_size(layout) + 1
+        for n in (2, 3, 4):
+            assert n * share == speed.deck_size(n, jokers), (layout, jokers, n)
+    raises("SP-4", SpeedDeal, "pagat", jokers=True, seats=3)
+
+
+def test_sp30_the_start_waits_for_every_player():
+    d = SpeedDeal(seats=4)
+    assert d.ready(0) is False and d.ready(2) is False and d.ready(3) is False
+    msg = raises("SP-6", d.start_flip)
+    assert "all players" in msg
+    assert d.ready(1) is True
+    d.start_flip()
+    assert d.phase == "play"
+
+
+def test_sp31_a_flip_only_when_every_player_is_stuck():
+    d = started_n(3)
+    assert d.stuck(0) is False and d.stuck(2) is False
+    assert "all players" in raises("SP-14", d.flip)
+    d.unstuck(2)
+    assert d.stuck(1) is False and not d.flip_due
+    assert d.stuck(2) is True
+    d.flip()
+    assert d.flips == 1 and d.reserve_left == 9
+    assert [d.is_stuck(p) for p in range(3)] == [False] * 3
+
+
+def test_sp32_a_rebuild_of_n_reserves_gives_cards_over_n_flips():
+    d = started_n(4, layout="classic")
+    for _ in range(5):
+        for p in range(4):
+            d.stuck(p)
+        d.flip()
+    for p in range(4):
+        d.stuck(p)
+    assert d.rebuild_due
+    raises("SP-15", d.rebuild, 3)    # fewer than a card a reserve
+    raises("SP-15", d.rebuild, 97)   # 104 - 4 tops - a card each
+    d.rebuild(96)
+    assert d.reserve_left == 24
+    d2 = started_n(3, layout="classic", jokers=True)
+    for _ in range(5):
+        for p in range(3):
+            d2.stuck(p)
+        d2.flip()
+    for p in range(3):
+        d2.stuck(p)
+    raises("SP-15", d2.rebuild, 76)  # 81 - 3 - 3
+    d2.rebuild(11)
+    assert d2.reserve_left == 3      # 4, 4 and 3: three flips
+
+
+def test_sp33_sp35_a_claim_is_confirmed_with_every_losers_count():
+    d = started_n(3)
+    d.claim_out(1)
+    assert d.left_bounds() == (1, 15)
+    raises("SP-35", d.confirm, 7)               # one count for three players
+    raises("SP-35", d.confirm, [3, 0])          # a count a player
+    assert "player 2" in raises("SP-35", d.confirm, [3, 1, 4])  # the winner holds none
+    assert "player 3" in raises("SP-18", d.confirm, [3, 0, 16])
+    assert "player 1" in raises("SP-18", d.confirm, [0, 0, 5])
+    assert d.phase == "claim"
+    d.reject()
+    assert d.phase == "play" and d.claimant is None
+    d.claim_out(2)
+    d.confirm([3, 9, 0])
+    assert d.result == (2, (3, 9, 0)) and d.phase == "over"
+
+
+def test_sp35_two_players_may_give_the_per_player_form_and_keep_the_count():
+    d = started()
+    d.claim_out(1)
+    d.confirm([6, 0])
+    assert d.result == (1, 6)
+    m = SpeedMatch()
+    m.add_deal(0, [0, 4])
+    assert m.deals == [(0, 4)] and m.to_record()["deals"] == [{"winner": 0, "left": 4}]
+    # a record has one way to write a two-player deal
+    raises("SP-35", records.replay, rec([]) | {"deals": [{"winner": 0, "left": [0, 4]}]})
+
+
+def test_sp34_slap_to_win_lets_any_loser_hold_nothing():
+    d = started_n(4, layout="classic", jokers=True, slap_to_win=True)
+    d.claim_out(3)
+    assert d.left_bounds() == (0, 21)
+    d.confirm((0, 21, 0, 0))
+    assert d.result == (3, (0, 21, 0, 0))
+    raises("SP-18", records.replay, rec_n(NAMES3, [(0, (0, 0, 4))]))
+    assert records.replay(rec_n(NAMES3, [(0, (0, 0, 4))], slap_to_win=True)).totals == [4, 0, 0]
+
+
+def test_sp35_the_winner_scores_every_other_players_cards():
+    m = SpeedMatch("pagat", players=NAMES4)
+    m.add_deal(2, (3, 4, 0, 5))
+    assert m.totals == [0, 0, 12, 0] and m.wins == [0, 0, 1, 0]
+    assert m.rows() == [("deal 1", ["3 left", "4 left", "won +12", "5 left"], [0, 0, 12, 0])]
+    m.add_deal(0, [0, 1, 1, 1])
+    assert m.totals == [3, 0, 12, 0]
+    m.undo_last()
+    assert m.totals == [0, 0, 12, 0] and m.hands_played == 1
+    msg = raises("SP-18", m.add_deal, 1, (2, 0, 16, 1))
+    assert msg.startswith("SP-18: deal 2, player 3:")
+    assert "deal 2: winner must be 0..3" in raises("SP-20", m.add_deal, 4, (1, 1, 1, 0))
+    assert m.hands_played == 1
+
+
+def test_sp36_target_with_more_players_first_to_reach_it():
+    r = rec_n(NAMES3, [(0, (0, 9, 8)), (1, (2, 0, 3)), (0, (0, 5, 6))])
+    m = records.replay(r)
+    assert m.totals == [28, 5, 0] and m.over and m.winners() == [0]
+    assert m.tiebreak == "first to 25 points (28-5-0 points)"
+    assert m.to_record() == r
+    msg = raises("SP-19", records.replay, rec_n(NAMES3, [(0, (0, 13, 12)), (1, (1, 0, 1))]))
+    assert msg.startswith("SP-19: deal 2, player 2:")
+
+
+def test_sp36_best_of_three_is_the_first_to_two_wins():
+    deals = [(0, (0, 1, 1)), (1, (1, 0, 1)), (2, (1, 1, 0))]
+    m = records.replay(rec_n(NAMES3, deals, match={"best_of": 3}))
+    assert not m.over and m.ended_early and m.winners() == [0, 1, 2]
+    assert m.tiebreak == "ended early, level at 1-1-1 deals"
+    m.add_deal(2, (4, 4, 0))
+    assert m.over and m.winners() == [2] and m.hands_played == 4
+    assert m.tiebreak == "first to 2 deals, best of 3 (points are not counted)"
+    raises("SP-19", m.add_deal, 0, (0, 1, 1))
+
+
+def test_sp36_single_deal_and_level_leaders():
+    m = records.replay(rec_n(NAMES4, [(3, (2, 2, 2, 0))], match={"single": True}))
+    assert m.over and m.winners() == [3] and m.tiebreak == "won the single deal (+6)"
+    m = records.replay(rec_n(NAMES4, [(3, (2, 2, 2, 0)), (1, (1, 0, 4, 1))]))
+    assert m.ended_early and m.winners() == [1, 3] and m.tiebreak == "ended early, level at 6-6-0-0 points"
+    s = records.summary(rec_n(NAMES4, [(3, (2, 2, 2, 0))]))
+    assert s["totals"] == [0, 0, 0, 6] and s["winners"] == [3] and s["players"] == NAMES4
+
+
+def test_sp35_record_seat_count_is_the_number_of_players():
+    r = rec_n(NAMES4, [(1, (5, 0, 2, 7))], layout="classic", jokers=True, doubles=True, hand_limit=6)
+    m = records.replay(r)
+    assert m.seats == 4 and m.to_record() == r and m.new_deal().seats == 4
+    raises("SP-35", records.replay, rec_n(NAMES3, []) | {"deals": [{"winner": 0, "left": 5}]})
+    raises("SP-35", records.replay, rec_n(NAMES3, []) | {"deals": [{"winner": 0, "left": [0, 5]}]})
+    raises("SP-35", records.replay, rec_n(NAMES3, []) | {"deals": [{"winner": 0, "left": [True, 5, 5]}]})
+
+
+@given(st.integers(2, 4).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.lists(st.integers(1, 20), min_size=n, max_size=n)),
+                         max_size=10))),
+       st.sampled_from([{"target": 25}, {"target": 60}, {"best_of": 3}, {"single": True}]))
+def test_sp35_sp36_totals_are_the_sum_of_every_losers_cards(case, match):
+    """Property: for 2 to 4 players a winner's total is the sum of the other
+    players' counts in the deals they won; a record is accepted exactly up to
+    the deal that ends the match, and replays to itself."""
+    n, deals = case
+    m = SpeedMatch("classic", match, ["P%d" % (q + 1) for q in range(n)])
+    want = [0] * n
+    for w, counts in deals:
+        counts[w] = 0
+        if m.over:
+            with pytest.raises(RuleError):
+                m.add_deal(w, counts)
+            break
+        m.add_deal(w, counts)
+        want[w] += sum(counts)
+    assert m.totals == want and sum(m.wins) == m.hands_played
+    assert speed.replay(m.to_record()).to_record() == m.to_record()
+    if "single" in match:
+        assert m.over == (m.hands_played == 1)
+    elif "target" in match:
+        assert m.over == (max(want) >= match["target"])
+    else:
+        assert m.over == (max(m.wins) == 2)
+
+
+# -- seats are data: no two-seat literal in Speed's engine -------------------------------
+TWO_SEATS = re.compile(r"\(0, 1\)|\"01\"\[|\b[12] - [a-z_]|\[(False|True|0|None|bytearray\(\)), \1\]"
+                       r"|range\(2\)|for \w+ in \(0, 1\)")
+SEATED = ("firmware/speedref/engine/speed.py", "firmware/speedref/engine/speed_play.py",
+          "firmware/speedref/engine/simultaneous.py")
+
+
+def test_sp27_the_seat_count_is_data_in_speeds_engine():
+    """The table and card levels take the seat count from their `seats`: a
+    two-seat literal (`(0, 1)`, `"01"[p]`, `1 - p`, `[False, False]`,
+    `range(2)`) coming back in them fails here."""
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for rel in SEATED:
+        for n, line in enumerate((root / rel).read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#")[0]
+            if TWO_SEATS.search(code):
+                found.append("%s:%d: %s" % (rel, n, line.strip()))
+    assert not found, "\n".join(found)
+    assert TWO_SEATS.search("q = 1 - p") and TWO_SEATS.search('"01"[w]') and TWO_SEATS.search("[0, 0]")

@@ -16,7 +16,10 @@ from collections import namedtuple
 # entry on the board's heap):
 #   id        the name in records, settings, scripts and command lines
 #   title     what the OLED menu and the score sheets call it
-#   players   seats at the table: one slap pad each
+#   seats     (fewest, most) players the rules seat, one slap pad each: (2, 4)
+#             for Speed, (2, 2) for Spit.  A game with a choice has a "seats"
+#             option listing the counts in order (the menu's "Players" row),
+#             which its flow and its card level's State take as `seats`
 #   prefix    its rule numbers in seeds/<rules>.md ("SP" for SP-1, SP-2 ...)
 #   rules     the seeds file, without ".md"
 #   unit      what one scored part of the game is called: deal, round, hand
@@ -36,7 +39,7 @@ from collections import namedtuple
 # A dotted name is itself ("sim.table:SpeedTable", or a game kept outside
 # these packages).  Short names cost the board's heap least: a string of
 # more than 10 characters is a heap object when the module is loaded.
-Game = namedtuple("Game", ("id", "title", "players", "prefix", "rules", "unit", "engine", "play",
+Game = namedtuple("Game", ("id", "title", "seats", "prefix", "rules", "unit", "engine", "play",
                            "flow", "table", "options", "defaults", "person"))
 
 
@@ -47,7 +50,7 @@ Game = namedtuple("Game", ("id", "title", "players", "prefix", "rules", "unit", 
 TIE_MS = ("auto", 0, 1, 2, 10, 20, 50)
 
 GAMES = (
-    Game("speed", "Speed", 2, "SP", "speed", "deal",
+    Game("speed", "Speed", (2, 4), "SP", "speed", "deal",
          "speed", "speed_play",
          "speed_flow:SpeedFlow", "sim.table:SpeedTable",
          (("layout", "Layout", ("pagat", "classic")),
@@ -57,18 +60,19 @@ GAMES = (
           ("slap_to_win", "Slap win", (False, True)),
           ("match", "Match", ("target", "best_of", "single")),
           ("target", "Target", (15, 25, 50, 100)),
-          ("tie_ms", "Tie ms", TIE_MS)),
+          ("tie_ms", "Tie ms", TIE_MS),
+          ("seats", "Players", (2, 3, 4))),
          {"target": 25}, "play"),
-    Game("spit", "Spit", 2, "SPIT", "spit", "round",
+    Game("spit", "Spit", (2, 2), "SPIT", "spit", "round",
          "spit", "spit_play",
          "spit_flow:SpitFlow", "spit:SpitTable",
          (("tie_ms", "Tie ms", TIE_MS),), {}, "play_spit"),
-    Game("speedrun", "Speed Run", 3, "SR", "speedrun", "hand",
+    Game("speedrun", "Speed Run", (3, 3), "SR", "speedrun", "hand",
          "speedrun", "speedrun_play",
          "speedrun_flow:SpeedRunFlow", "speedrun:SpeedRunTable",
          (("length", "Length", ("short", "medium", "long")),),
          {"length": "long"}, "play_speedrun"),
-    Game("partners", "Partners", 4, "PT", "partners", "hand",
+    Game("partners", "Partners", (4, 4), "PT", "partners", "hand",
          "partners", "partners_play",
          "partners_flow:PartnersFlow", "partners:PartnersTable",
          (("target", "Target", (50, 100, 150, 200)),),

@@ -257,7 +257,8 @@ class Table:
 
 def menu_buttons(board, game, opts):
     """The presses that take the menu from the game list to `game` started
-    with `opts` (the OK on Boot first when it is showing)."""
+    with `opts` (the OK on Boot first when it is showing); an option `opts`
+    does not name stays as the menu shows it."""
     out = []
     if seen(board) == "Boot":
         out.append(OK)
@@ -268,7 +269,7 @@ def menu_buttons(board, game, opts):
     row = 0
     shown = board.app.settings[game]
     for i, (key, label, values) in enumerate(registry.get(game).options, 1):
-        k = (values.index(opts[key]) - values.index(shown[key])) % len(values)
+        k = (values.index(opts.get(key, shown[key])) - values.index(shown[key])) % len(values)
         if k:
             out += [DOWN] * (i - row)
             row = i
@@ -294,6 +295,7 @@ def speed_options(rng):
         "match": rng.choice(("single", "single", "best_of", "target")),
         "target": rng.choice((15, 15, 25, 25, 50)),
         "tie_ms": rng.choice(("auto", 0, 1, 2, 10, 20, 50)),
+        "seats": 2,  # the two computer players of SpeedTable
     }
 
 

@@ -1,12 +1,14 @@
 """Golden Speed playthrough: a full seeded match on CPython or MicroPython.
 
-    micropython tests/mpy/play_speed.py SEED      (MICROPYPATH: firmware or build/mpy)
-    python tests/mpy/play_speed.py SEED
+    micropython tests/mpy/play_speed.py SEED [SEATS]   (MICROPYPATH: firmware or build/mpy)
+    python tests/mpy/play_speed.py SEED [SEATS]
 
-Both players follow a simple policy driven by Rng(seed); their reaction times
+Every player follows a simple policy driven by Rng(seed); their reaction times
 come from the same rng, so plays on one pile within RACE_US happen (SP-13).
 One line per event; the output must be byte-identical on both runtimes.
-The variant (layout, match, options) is chosen by seed % 3.
+The variant (layout, match, options) is chosen by seed % 3; SEATS players
+(2 by default, 3 or 4: SP-27) play, and tests/golden/speed_<seed>_<seats>.txt
+is play(seed, seats).
 """
 import sys
 
@@ -24,8 +26,11 @@ MAX_EVENTS = 50000
 
 
 def _tops(st):
-    return "%s %s" % (C.name(st.piles[0][-1]) if st.piles[0] else "--",
-                      C.name(st.piles[1][-1]) if st.piles[1] else "--")
+    return " ".join([C.name(b[-1]) if b else "--" for b in st.piles])
+
+
+def _counts(st):
+    return " ".join(["%d+%d" % (len(st.hands[p]), len(st.stocks[p])) for p in range(st.seats)])
 
 
 def _what(st, p, a, tag):
@@ -38,7 +43,7 @@ def _what(st, p, a, tag):
     if tag == "stuck":
         return "stuck"
     if tag == "flip":
-        return "stuck; both flip a reserve card (flip %d)" % st.flips
+        return "stuck; %s flip a reserve card (flip %d)" % ("both" if st.seats == 2 else "all", st.flips)
     if tag == "rebuild":
         return "stuck; reserves rebuilt (%d), flip %d" % (st.rebuilds, st.flips)
     if tag == "slap":
@@ -73,42 +78,55 @@ def _decide(st, rng, p, now, pending):
 
 def play_deal(st, rng, emit):
     """Drive one dealt State to its end; each event becomes a line."""
-    pending = [None, None]
-    _decide(st, rng, 0, 0, pending)
-    _decide(st, rng, 1, 0, pending)
+    seats = range(st.seats)
+    pending = [None] * st.seats
+    for q in seats:
+        _decide(st, rng, q, 0, pending)
     n = 0
     while st.phase != "over":
         n += 1
-        if n > MAX_EVENTS or (pending[0] is None and pending[1] is None):
+        p = None  # the earliest plan acts; at the same instant the lowest seat (SP-13)
+        for q in seats:
+            if pending[q] is not None and (p is None or pending[q][0] < pending[p][0]):
+                p = q
+        if n > MAX_EVENTS or p is None:
             raise RuntimeError("speed deal did not finish")
-        if pending[1] is None or (pending[0] is not None and pending[0][0] <= pending[1][0]):
-            p = 0
-        else:
-            p = 1
         t, a = pending[p]
         pending[p] = None
-        q = 1 - p
-        before = st.legal_actions(q)
+        before = [st.legal_actions(q) for q in seats]
         tag = st.apply(p, a, t)
-        emit("%d P%d %s | %s | %d+%d %d+%d" % (
-            t, p + 1, _what(st, p, a, tag), _tops(st),
-            len(st.hands[0]), len(st.stocks[0]), len(st.hands[1]), len(st.stocks[1])))
-        other = pending[q]
-        if other is not None:
-            # The other player's plan stands if it still fits, or if it races this
-            # play (SP-13: aimed at the top this card just covered).
-            tq, aq = other
-            race = (tag in ("play", "out") and aq < SP.READY and (aq >> 8) == (a >> 8)
-                    and tq - t < SP.RACE_US and aq in before)
-            if not race and aq not in st.legal_actions(q):
-                pending[q] = None
-        if pending[q] is None:
-            _decide(st, rng, q, t, pending)
+        emit("%d P%d %s | %s | %s" % (t, p + 1, _what(st, p, a, tag), _tops(st), _counts(st)))
+        for q in seats:
+            if q == p:
+                continue
+            other = pending[q]
+            if other is not None:
+                # Another player's plan stands if it still fits, or if it races this
+                # play (SP-13: aimed at the top this card just covered).
+                tq, aq = other
+                race = (tag in ("play", "out") and aq < SP.READY and (aq >> 8) == (a >> 8)
+                        and tq - t < SP.RACE_US and aq in before[q])
+                if not race and aq not in st.legal_actions(q):
+                    pending[q] = None
+            if pending[q] is None:
+                _decide(st, rng, q, t, pending)
         _decide(st, rng, p, t, pending)
 
 
-def play(seed, out=None):
-    """Play a full seeded match; return (transcript_lines, canonical record).
+def _holds(m, w, left):
+    # "P2 holds 7", or with more players "P1 holds 3, P3 holds 9"
+    if m.seats == 2:
+        left = [left if q != w else 0 for q in range(2)]
+    return ", ".join(["P%d holds %d" % (q + 1, left[q]) for q in range(m.seats) if q != w])
+
+
+def _dashed(xs):
+    return "-".join([str(x) for x in xs])
+
+
+def play(seed, seats=2, out=None):
+    """Play a full seeded match of `seats` players; return (transcript_lines,
+    canonical record).
 
     With `out` (e.g. print) each line is passed to it instead of being kept,
     so a long match fits a small MicroPython heap."""
@@ -116,24 +134,23 @@ def play(seed, out=None):
     rng = Rng(seed)
     lines = []
     emit = out if out is not None else lines.append
-    m = speed.SpeedMatch(layout, match, ["P1", "P2"], jokers, doubles, limit, slap)
-    emit("speed seed %d layout %s %s jokers %d doubles %d hand %d slap %d" % (
-        seed, layout, m.format, jokers, doubles, limit, slap))
+    m = speed.SpeedMatch(layout, match, ["P%d" % (q + 1) for q in range(seats)], jokers, doubles, limit, slap)
+    emit("speed seed %d layout %s %s jokers %d doubles %d hand %d slap %d%s" % (
+        seed, layout, m.format, jokers, doubles, limit, slap, "" if seats == 2 else " seats %d" % seats))
     while not m.over:
-        st = SP.State(rng.next32(), layout, jokers, doubles, limit, slap)
+        st = SP.State(rng.next32(), layout, jokers, doubles, limit, slap, seats)
         st.apply(SP.CHANCE, SP.DEAL)
-        emit("deal %d: hands %s / %s" % (
-            len(m.deals) + 1, " ".join([C.name(c) for c in st.hands[0]]),
-            " ".join([C.name(c) for c in st.hands[1]])))
+        emit("deal %d: hands %s" % (len(m.deals) + 1, " / ".join(
+            [" ".join([C.name(c) for c in h]) for h in st.hands])))
         play_deal(st, rng, emit)
         w, left = st.score()
         m.add_deal(w, left)
-        emit("deal %d: P%d wins, P%d holds %d; flips %d rebuilds %d races %d; totals %d-%d wins %d-%d" % (
-            len(m.deals), w + 1, 2 - w, left, st.flips, st.rebuilds, st.races,
-            m.totals[0], m.totals[1], m.wins[0], m.wins[1]))
-    emit("match over: winner P%d, %s" % (m.winners()[0] + 1, m.tiebreak))
+        emit("deal %d: P%d wins, %s; flips %d rebuilds %d races %d; totals %s wins %s" % (
+            len(m.deals), w + 1, _holds(m, w, left), st.flips, st.rebuilds, st.races,
+            _dashed(m.totals), _dashed(m.wins)))
+    emit("match over: winner %s, %s" % (" ".join(["P%d" % (q + 1) for q in m.winners()]), m.tiebreak))
     return lines, m.to_record()
 
 
 if __name__ == "__main__":
-    play(int(sys.argv[1]) if len(sys.argv) > 1 else 1, print)
+    play(int(sys.argv[1]) if len(sys.argv) > 1 else 1, int(sys.argv[2]) if len(sys.argv) > 2 else 2, print)

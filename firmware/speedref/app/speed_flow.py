@@ -27,6 +27,7 @@
 # engine's public API.  State is saved to flash at every deal boundary.
 from ..ticks import ticks_diff
 from ..engine import speed
+from ..engine.errors import RuleError
 from ..arbiter import Race
 from . import ui
 from .timing import Countdown, PadHold, OFF
@@ -52,8 +53,12 @@ NAMES = ("P1", "P2")
 class SpeedFlow(Flow):
     GAME = "speed"
     PHASES = FINAL + 1  # its phases are 0..FINAL (the conformance tests reach and draw each)
+    SEATS = (2, 2)  # the seat counts these screens referee (the rules seat 2 to 4, SP-27)
 
     def __init__(self, app, opts, now_us, state=None):
+        n = opts.get("seats", 2)
+        if not self.SEATS[0] <= n <= self.SEATS[1]:
+            raise RuleError("SP-27", "this referee plays Speed with 2 players, not %r" % (n,))
         self.app = app
         self.opts = opts
         m = opts["match"]

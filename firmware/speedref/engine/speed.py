@@ -4,44 +4,55 @@ Rules are numbered in seeds/speed.md (SP-1 ...).  Loaded by the referee app.
 
 API
   LAYOUTS                         ("pagat", "classic")
-  cards_per_player(layout, jokers=False) -> 15 | 20 | 21        (SP-2, SP-3, SP-4)
-  reserve_size(layout) -> 10 | 5                                 (SP-2, SP-3)
-  check_options(layout, jokers, doubles, hand_limit, slap_to_win)  RuleError if bad
+  SEATS                           (2, 3, 4): players, one pad each  (SP-1, SP-27)
+  cards_per_player(layout, jokers=False) -> 15 | 20 | 21        (SP-2, SP-3, SP-4, SP-28)
+  reserve_size(layout) -> 10 | 5                                 (SP-2, SP-3, SP-28)
+  deck_size(seats, jokers=False) -> 26 (27 with jokers) a player  (SP-28)
+  check_options(layout, jokers, doubles, hand_limit, slap_to_win, seats=2)  RuleError if bad
+  points(left) -> int             what a deal's `left` scores (SP-18, SP-35)
 
-  SpeedDeal(layout="pagat", jokers=False, hand_limit=5, slap_to_win=False)
-    .phase               "ready" (both say ready, SP-6) -> "play" -> "claim" (an out
+  `left`, a deal's count of the cards the losers hold: with 2 players the
+  loser's count (an int, SP-18); with 3 or 4 a tuple of one count per player
+  in seat order, the winner's 0 (SP-35).  confirm() and add_deal() also take
+  that per-player form from 2 players and keep the int.
+
+  SpeedDeal(layout="pagat", jokers=False, hand_limit=5, slap_to_win=False, seats=2)
+    .phase               "ready" (all say ready, SP-6) -> "play" -> "claim" (an out
                          claim is checked, SP-16; rejected: back to "play") -> "over"
-    .ready(player) -> bool          True once both are ready          (SP-6)
-    .start_flip()                   both start cards turned up        (SP-6)
-    .stuck(player) -> bool          True once both are stuck: a flip is due (SP-14)
+    .seats                          the number of players
+    .ready(player) -> bool          True once all are ready           (SP-6, SP-30)
+    .start_flip()                   all start cards turned up         (SP-6, SP-30)
+    .stuck(player) -> bool          True once all are stuck: a flip is due (SP-14, SP-31)
     .unstuck(player)                a player found a play after all
     .flip_due, .rebuild_due         booleans                          (SP-14, SP-15)
-    .flip()                         both reserve cards turned up      (SP-14)
-    .rebuild(cards=None)            new reserves from the centre      (SP-15)
+    .flip()                         every reserve card turned up      (SP-14)
+    .rebuild(cards=None)            new reserves from the centre      (SP-15, SP-32)
     .reserves_out()                 players say the rebuilt reserves are empty
     .flips, .rebuilds, .reserve_left (None when unknown)
     .claim_out(player)              a player says they are out / slapped (SP-16, SP-17)
     .reject()                       the claim was wrong, play on
-    .left_bounds() -> (lo, hi)      legal count of the loser's cards  (SP-18)
-    .confirm(left)                  claim accepted, loser holds `left` cards
+    .left_bounds() -> (lo, hi)      legal count of one loser's cards  (SP-18)
+    .confirm(left)                  claim accepted, the losers hold `left`
     .result -> (winner, left) | None
 
   SpeedMatch(layout="pagat", match=None, players=("Player 1", "Player 2"),
              jokers=False, doubles=False, hand_limit=5, slap_to_win=False)
+    players: 2 to 4 names, one a seat: their number is the match's seats (SP-35)
     match: {"single": True} | {"target": N} (default {"target": 25}) | {"best_of": 3}
     .new_deal() -> SpeedDeal        configured like the match
     .add_deal(winner, left)         RuleError("SP-..", "deal 3, player 2: ...")
     .add_result(deal)               add a confirmed SpeedDeal
     .undo_last()
-    .phase                          "play" (deals being played) -> "over" (SP-19)
+    .phase                          "play" (deals being played) -> "over" (SP-19, SP-36)
     .over                           phase == "over"
-    .players, .totals, .wins, .hands_played, .ended_early
+    .seats, .players, .totals, .wins, .hands_played, .ended_early
     .winners(), .tiebreak, .rows(), .to_record()
   replay(record) -> SpeedMatch    (records.replay dispatches here)
 """
 from .errors import RuleError, is_int, is_names
 
 LAYOUTS = ("pagat", "classic")
+SEATS = (2, 3, 4)
 DEFAULT_TARGET = 25
 HAND_LIMITS = (5, 6, 7)
 
@@ -58,7 +69,32 @@ def reserve_size(layout):
     return 10 if layout == "pagat" else 5
 
 
-def check_options(layout, jokers=False, doubles=False, hand_limit=5, slap_to_win=False):
+def deck_size(seats, jokers=False):
+    # SP-28: half a deck a player (13 cards of two suits), one joker each
+    return seats * (27 if jokers else 26)
+
+
+def seat_range(seats):
+    # how messages name the players' indices: "0 or 1", "0..3"
+    return "0 or 1" if seats == 2 else "0..%d" % (seats - 1)
+
+
+def check_seats(seats):
+    if not is_int(seats) or seats not in SEATS:
+        raise RuleError("SP-27", "Speed is played by 2, 3 or 4 players, not %r" % (seats,))
+
+
+def points(left):
+    """SP-18, SP-35: what a deal's `left` scores for its winner."""
+    if is_int(left):
+        return left
+    n = 0
+    for x in left:
+        n += x
+    return n
+
+
+def check_options(layout, jokers=False, doubles=False, hand_limit=5, slap_to_win=False, seats=2):
     if layout not in LAYOUTS:
         raise RuleError("SP-1", "layout must be 'pagat' or 'classic', not %r" % (layout,))
     for name, v in (("jokers", jokers), ("doubles", doubles), ("slap_to_win", slap_to_win)):
@@ -68,21 +104,35 @@ def check_options(layout, jokers=False, doubles=False, hand_limit=5, slap_to_win
         raise RuleError("SP-4", "jokers are played only with the classic layout")
     if not is_int(hand_limit) or hand_limit not in HAND_LIMITS:
         raise RuleError("SP-5", "hand limit must be 5, 6 or 7, not %r" % (hand_limit,))
+    check_seats(seats)
+
+
+def _all(flags):
+    for f in flags:
+        if not f:
+            return False
+    return True
+
+
+def _clear(flags):
+    for i in range(len(flags)):
+        flags[i] = False
 
 
 class SpeedDeal:
     """One deal as the referee sees it: ready, start flip, stuck calls, reserve
     flips and rebuilds, the out claim and the loser's count."""
 
-    def __init__(self, layout="pagat", jokers=False, hand_limit=5, slap_to_win=False):
-        check_options(layout, jokers, False, hand_limit, slap_to_win)
+    def __init__(self, layout="pagat", jokers=False, hand_limit=5, slap_to_win=False, seats=2):
+        check_options(layout, jokers, False, hand_limit, slap_to_win, seats)
         self.layout = layout
         self.jokers = jokers
         self.hand_limit = hand_limit
         self.slap_to_win = slap_to_win
+        self.seats = seats
         self.phase = "ready"
-        self._ready = [False, False]
-        self._stuck = [False, False]
+        self._ready = [False] * seats
+        self._stuck = [False] * seats
         self.flips = 0
         self.rebuilds = 0
         self.reserve_left = reserve_size(layout)
@@ -93,17 +143,16 @@ class SpeedDeal:
         if self.phase != phase:
             raise RuleError(rule, "%s only in the %s phase (now %s)" % (what, phase, self.phase))
 
-    @staticmethod
-    def _player(p):
-        if not is_int(p) or p not in (0, 1):
-            raise RuleError("SP-1", "player must be 0 or 1, not %r" % (p,))
+    def _player(self, p):
+        if not is_int(p) or p < 0 or p >= self.seats:
+            raise RuleError("SP-1", "player must be %s, not %r" % (seat_range(self.seats), p))
 
-    # SP-6: nobody plays until both are ready and the start cards are up.
+    # SP-6, SP-30: nobody plays until all are ready and the start cards are up.
     def ready(self, player):
         self._player(player)
         self._need("ready", "SP-6", "ready")
         self._ready[player] = True
-        return self._ready[0] and self._ready[1]
+        return _all(self._ready)
 
     def is_ready(self, player):
         return self._ready[player]
@@ -113,11 +162,14 @@ class SpeedDeal:
 
     def start_flip(self):
         self._need("ready", "SP-6", "the start flip")
-        if not (self._ready[0] and self._ready[1]):
-            raise RuleError("SP-6", "the start cards are turned only when both players are ready")
+        if not _all(self._ready):
+            raise RuleError("SP-6", "the start cards are turned only when %s ready" % self._everyone())
         self.phase = "play"
 
-    # SP-14: a reserve flip happens only when both players say they are stuck.
+    def _everyone(self):
+        return "both players are" if self.seats == 2 else "all players are"
+
+    # SP-14, SP-31: a reserve flip happens only when every player says they are stuck.
     def stuck(self, player):
         self._player(player)
         self._need("play", "SP-14", "a stuck call")
@@ -131,7 +183,7 @@ class SpeedDeal:
 
     @property
     def flip_due(self):
-        return self.phase == "play" and self._stuck[0] and self._stuck[1]
+        return self.phase == "play" and _all(self._stuck)
 
     @property
     def rebuild_due(self):
@@ -140,25 +192,27 @@ class SpeedDeal:
 
     def flip(self):
         if not self.flip_due:
-            raise RuleError("SP-14", "reserve cards are turned only when both players are stuck")
+            raise RuleError("SP-14", "reserve cards are turned only when %s stuck" % self._everyone())
         if self.reserve_left == 0:
             raise RuleError("SP-15", "the reserves are empty: rebuild them first")
         self.flips += 1
         if self.reserve_left is not None:
             self.reserve_left -= 1
-        self._stuck[0] = self._stuck[1] = False
+        _clear(self._stuck)
 
     def rebuild(self, cards=None):
-        """SP-15: the two top cards stay; the rest of the centre is shuffled and
-        dealt alternately into two reserves.  `cards` is how many were gathered,
-        if the players counted them (None: the app waits for reserves_out())."""
+        """SP-15, SP-32: every pile's top card stays; the rest of the centre is
+        shuffled and dealt round into a reserve a player.  `cards` is how many
+        were gathered, if the players counted them (None: the app waits for
+        reserves_out())."""
         if not self.rebuild_due:
             raise RuleError("SP-15", "reserves are rebuilt only when a flip is due and they are empty")
         if cards is not None:
-            hi = self._deck() - 2 - 2  # both tops stay; each player still holds a card
-            if not is_int(cards) or cards < 2 or cards > hi:
-                raise RuleError("SP-15", "a rebuild gathers 2..%d cards, not %r" % (hi, cards))
-            self.reserve_left = cards // 2
+            n = self.seats
+            hi = deck_size(n, self.jokers) - 2 * n  # the tops stay; each player still holds a card
+            if not is_int(cards) or cards < n or cards > hi:
+                raise RuleError("SP-15", "a rebuild gathers %d..%d cards, not %r" % (n, hi, cards))
+            self.reserve_left = cards // n
         else:
             self.reserve_left = None
         self.rebuilds += 1
@@ -168,11 +222,8 @@ class SpeedDeal:
             raise RuleError("SP-15", "only rebuilt reserves of unknown size are declared empty")
         self.reserve_left = 0
 
-    def _deck(self):
-        return 54 if self.jokers else 52
-
     # SP-16 / SP-17: the first player with no hand and no stock claims the deal
-    # (with slap-to-win, the claim is the slap); the other player checks it.
+    # (with slap-to-win, the claim is the slap); the others check it (SP-33).
     def claim_out(self, player):
         self._player(player)
         self._need("play", "SP-16", "an out claim")
@@ -183,7 +234,7 @@ class SpeedDeal:
         self._need("claim", "SP-16", "rejecting a claim")
         self.claimant = None
         self.phase = "play"
-        self._stuck[0] = self._stuck[1] = False
+        _clear(self._stuck)
 
     def left_bounds(self):
         # SP-18: the loser holds at least one card (else they would have been
@@ -192,15 +243,32 @@ class SpeedDeal:
 
     def confirm(self, left):
         self._need("claim", "SP-16", "confirming a claim")
-        check_left(left, self.left_bounds(), "player %d" % (2 - self.claimant))
+        left = check_left(left, self.claimant, self.seats, self.left_bounds(), "")
         self.result = (self.claimant, left)
         self.phase = "over"
 
 
-def check_left(left, bounds, who):
+def check_left(left, winner, seats, bounds, where):
+    """SP-18, SP-35: `left` of a deal `winner` won, returned as it is kept:
+    the loser's count with 2 players, a tuple of one count a player with
+    more (the winner's 0).  `where` ("deal 3, ") starts the message, which
+    then names the player whose count is wrong."""
     lo, hi = bounds
-    if not is_int(left) or left < lo or left > hi:
-        raise RuleError("SP-18", "%s: cards left must be %d..%d, not %r" % (who, lo, hi, left))
+    counts = isinstance(left, (list, tuple))
+    if counts and len(left) != seats or not counts and seats != 2:
+        raise RuleError("SP-35", "%scards left must be a list of %d counts, one a player" % (where, seats))
+    if counts and (not is_int(left[winner]) or left[winner] != 0):
+        raise RuleError("SP-35", "%splayer %d: the winner holds no cards, not %r" % (
+            where, winner + 1, left[winner]))
+    for p in range(seats):
+        if p == winner:
+            continue
+        n = left[p] if counts else left
+        if not is_int(n) or n < lo or n > hi:
+            raise RuleError("SP-18", "%splayer %d: cards left must be %d..%d, not %r" % (where, p + 1, lo, hi, n))
+    if not counts:
+        return left
+    return points(left) if seats == 2 else tuple(left)
 
 
 def _parse_match(match):
@@ -225,26 +293,29 @@ def _parse_match(match):
 
 
 class SpeedMatch:
-    """A match of deals scored 1 point per card the loser still holds (SP-18)."""
+    """A match of deals scored 1 point per card the losers still hold (SP-18,
+    SP-35), for 2 to 4 players: one name a seat."""
 
     def __init__(self, layout="pagat", match=None, players=("Player 1", "Player 2"),
                  jokers=False, doubles=False, hand_limit=5, slap_to_win=False):
         check_options(layout, jokers, doubles, hand_limit, slap_to_win)
         self.format, self.goal = _parse_match(match)
-        if not is_names(players, 2):
-            raise RuleError("SP-1", "Speed needs exactly 2 player names")
+        n = len(players) if isinstance(players, (list, tuple)) else 0
+        if n not in SEATS or not is_names(players, n):
+            raise RuleError("SP-1", "Speed needs 2, 3 or 4 player names, one a seat")
         self.layout = layout
         self.jokers = jokers
         self.doubles = doubles
         self.hand_limit = hand_limit
         self.slap_to_win = slap_to_win
+        self.seats = n
         self.players = list(players)
         self.deals = []
-        self.totals = [0, 0]
-        self.wins = [0, 0]
+        self.totals = [0] * n
+        self.wins = [0] * n
 
     def new_deal(self):
-        return SpeedDeal(self.layout, self.jokers, self.hand_limit, self.slap_to_win)
+        return SpeedDeal(self.layout, self.jokers, self.hand_limit, self.slap_to_win, self.seats)
 
     # SP-18: a match's deals have the bounds of its one deal (the same layout,
     # jokers and slap-to-win)
@@ -252,14 +323,13 @@ class SpeedMatch:
 
     def add_deal(self, winner, left):
         n = len(self.deals) + 1
-        if not is_int(winner) or winner not in (0, 1):
-            raise RuleError("SP-20", "deal %d: winner must be 0 or 1, not %r" % (n, winner))
-        who = "deal %d, player %d" % (n, 2 - winner)  # the loser holds the cards
+        if not is_int(winner) or winner < 0 or winner >= self.seats:
+            raise RuleError("SP-20", "deal %d: winner must be %s, not %r" % (n, seat_range(self.seats), winner))
         if self.over:
             raise RuleError("SP-19", "deal %d, player %d: the match is already over" % (n, winner + 1))
-        check_left(left, self.left_bounds(), who)
+        left = check_left(left, winner, self.seats, self.left_bounds(), "deal %d, " % n)
         self.deals.append((winner, left))
-        self.totals[winner] += left
+        self.totals[winner] += points(left)
         self.wins[winner] += 1
 
     def add_result(self, deal):
@@ -271,7 +341,7 @@ class SpeedMatch:
         if not self.deals:
             raise RuleError("SP-20", "no deal to undo")
         w, left = self.deals.pop()
-        self.totals[w] -= left
+        self.totals[w] -= points(left)
         self.wins[w] -= 1
 
     @property
@@ -287,7 +357,7 @@ class SpeedMatch:
         if self.format == "single":
             return len(self.deals) >= 1
         if self.format == "target":
-            return self.totals[0] >= self.goal or self.totals[1] >= self.goal
+            return max(self.totals) >= self.goal
         return max(self.wins) > self.goal // 2
 
     @property
@@ -299,36 +369,41 @@ class SpeedMatch:
         return self.wins if self.format == "best_of" else self.totals
 
     def winners(self):
+        # SP-36: every player level at the top
         m = self._measure()
-        if m[0] == m[1]:
-            return [0, 1]
-        return [0] if m[0] > m[1] else [1]
+        top = max(m)
+        return [p for p in range(self.seats) if m[p] == top]
 
     @property
     def tiebreak(self):
         m = self._measure()
         unit = "deals" if self.format == "best_of" else "points"
-        score = "%d-%d %s" % (max(m), min(m), unit)
+        score = "%s %s" % ("-".join([str(x) for x in sorted(m, reverse=True)]), unit)
         if not self.deals:
             return "no deals played"
         if self.ended_early:
-            if m[0] == m[1]:
+            if len(self.winners()) > 1:
                 return "ended early, level at %s" % score
             return "ended early, leading %s" % score
         if self.format == "single":
             return "won the single deal (+%d)" % max(self.totals)
         if self.format == "target":
             return "first to %d points (%s)" % (self.goal, score)
-        return "won %d of %d deals (points are not counted)" % (max(self.wins), self.goal)
+        if self.seats == 2:
+            return "won %d of %d deals (points are not counted)" % (max(self.wins), self.goal)
+        return "first to %d deals, best of %d (points are not counted)" % (max(self.wins), self.goal)
 
     def rows(self):
         out = []
-        run = [0, 0]
+        run = [0] * self.seats
         for i, (w, left) in enumerate(self.deals):
-            run[w] += left
-            cells = ["", ""]
-            cells[w] = "won +%d" % left
-            cells[1 - w] = "%d left" % left
+            run[w] += points(left)
+            cells = []
+            for p in range(self.seats):
+                if p == w:
+                    cells.append("won +%d" % points(left))
+                else:
+                    cells.append("%d left" % (left if is_int(left) else left[p]))
             out.append(("deal %d" % (i + 1), cells, list(run)))
         return out
 
@@ -341,7 +416,8 @@ class SpeedMatch:
             match = {"best_of": self.goal}
         r = {"game": "speed", "layout": self.layout, "match": match,
              "players": list(self.players),
-             "deals": [{"winner": w, "left": left} for (w, left) in self.deals]}
+             "deals": [{"winner": w, "left": left if is_int(left) else list(left)}
+                       for (w, left) in self.deals]}
         if self.jokers:
             r["jokers"] = True
         if self.doubles:
@@ -369,5 +445,8 @@ def replay(record):
     for i, d in enumerate(deals):
         if not isinstance(d, dict) or "winner" not in d or "left" not in d:
             raise RuleError("SP-20", "deal %d: needs winner and left" % (i + 1))
+        if m.seats == 2 and isinstance(d["left"], list):
+            # SP-35: one way to write a two-player deal, the loser's count
+            raise RuleError("SP-35", "deal %d: a two-player deal's left is the loser's count" % (i + 1))
         m.add_deal(d["winner"], d["left"])
     return m
