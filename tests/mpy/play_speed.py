@@ -93,7 +93,10 @@ def play_deal(st, rng, emit):
             raise RuntimeError("speed deal did not finish")
         t, a = pending[p]
         pending[p] = None
-        before = [st.legal_actions(q) for q in seats]
+        # the other plans aimed at the pile this action plays on, legal before it
+        aimed = [a < SP.READY and pending[q] is not None and pending[q][1] < SP.READY
+                 and (pending[q][1] >> 8) == (a >> 8) and pending[q][1] in st.legal_actions(q)
+                 for q in seats]
         tag = st.apply(p, a, t)
         emit("%d P%d %s | %s | %s" % (t, p + 1, _what(st, p, a, tag), _tops(st), _counts(st)))
         for q in seats:
@@ -104,8 +107,7 @@ def play_deal(st, rng, emit):
                 # Another player's plan stands if it still fits, or if it races this
                 # play (SP-13: aimed at the top this card just covered).
                 tq, aq = other
-                race = (tag in ("play", "out") and aq < SP.READY and (aq >> 8) == (a >> 8)
-                        and tq - t < SP.RACE_US and aq in before[q])
+                race = tag in ("play", "out") and tq - t < SP.RACE_US and aimed[q]
                 if not race and aq not in st.legal_actions(q):
                     pending[q] = None
             if pending[q] is None:

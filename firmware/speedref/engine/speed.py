@@ -81,7 +81,7 @@ def seat_range(seats):
 
 def check_seats(seats):
     if not is_int(seats) or seats not in SEATS:
-        raise RuleError("SP-27", "Speed is played by 2, 3 or 4 players, not %r" % (seats,))
+        raise RuleError("SP-27", "players must be 2, 3 or 4, not %r" % (seats,))
 
 
 def points(left):
@@ -107,18 +107,6 @@ def check_options(layout, jokers=False, doubles=False, hand_limit=5, slap_to_win
     check_seats(seats)
 
 
-def _all(flags):
-    for f in flags:
-        if not f:
-            return False
-    return True
-
-
-def _clear(flags):
-    for i in range(len(flags)):
-        flags[i] = False
-
-
 class SpeedDeal:
     """One deal as the referee sees it: ready, start flip, stuck calls, reserve
     flips and rebuilds, the out claim and the loser's count."""
@@ -131,8 +119,9 @@ class SpeedDeal:
         self.slap_to_win = slap_to_win
         self.seats = seats
         self.phase = "ready"
-        self._ready = [False] * seats
-        self._stuck = [False] * seats
+        self._all = (1 << seats) - 1  # a bit a player: who is ready, who is stuck
+        self._ready = 0
+        self._stuck = 0
         self.flips = 0
         self.rebuilds = 0
         self.reserve_left = reserve_size(layout)
@@ -151,39 +140,36 @@ class SpeedDeal:
     def ready(self, player):
         self._player(player)
         self._need("ready", "SP-6", "ready")
-        self._ready[player] = True
-        return _all(self._ready)
+        self._ready |= 1 << player
+        return self._ready == self._all
 
     def is_ready(self, player):
-        return self._ready[player]
+        return self._ready >> player & 1 == 1
 
     def is_stuck(self, player):
-        return self._stuck[player]
+        return self._stuck >> player & 1 == 1
 
     def start_flip(self):
         self._need("ready", "SP-6", "the start flip")
-        if not _all(self._ready):
-            raise RuleError("SP-6", "the start cards are turned only when %s ready" % self._everyone())
+        if self._ready != self._all:
+            raise RuleError("SP-6", "the start cards are turned only when every player is ready")
         self.phase = "play"
-
-    def _everyone(self):
-        return "both players are" if self.seats == 2 else "all players are"
 
     # SP-14, SP-31: a reserve flip happens only when every player says they are stuck.
     def stuck(self, player):
         self._player(player)
         self._need("play", "SP-14", "a stuck call")
-        self._stuck[player] = True
+        self._stuck |= 1 << player
         return self.flip_due
 
     def unstuck(self, player):
         self._player(player)
         self._need("play", "SP-14", "taking back a stuck call")
-        self._stuck[player] = False
+        self._stuck &= ~(1 << player)
 
     @property
     def flip_due(self):
-        return self.phase == "play" and _all(self._stuck)
+        return self.phase == "play" and self._stuck == self._all
 
     @property
     def rebuild_due(self):
@@ -192,13 +178,13 @@ class SpeedDeal:
 
     def flip(self):
         if not self.flip_due:
-            raise RuleError("SP-14", "reserve cards are turned only when %s stuck" % self._everyone())
+            raise RuleError("SP-14", "reserve cards are turned only when every player is stuck")
         if self.reserve_left == 0:
             raise RuleError("SP-15", "the reserves are empty: rebuild them first")
         self.flips += 1
         if self.reserve_left is not None:
             self.reserve_left -= 1
-        _clear(self._stuck)
+        self._stuck = 0
 
     def rebuild(self, cards=None):
         """SP-15, SP-32: every pile's top card stays; the rest of the centre is
@@ -234,7 +220,7 @@ class SpeedDeal:
         self._need("claim", "SP-16", "rejecting a claim")
         self.claimant = None
         self.phase = "play"
-        _clear(self._stuck)
+        self._stuck = 0
 
     def left_bounds(self):
         # SP-18: the loser holds at least one card (else they would have been
@@ -248,22 +234,18 @@ class SpeedDeal:
         self.phase = "over"
 
 
-def check_left(left, winner, seats, bounds, where):
+def check_left(left, winner, seats, bounds, where, strict=False):
     """SP-18, SP-35: `left` of a deal `winner` won, returned as it is kept:
     the loser's count with 2 players, a tuple of one count a player with
-    more (the winner's 0).  `where` ("deal 3, ") starts the message, which
-    then names the player whose count is wrong."""
-    lo, hi = bounds
+    more (the winner's 0).  2 players may give either form, unless `strict`
+    (a record has one way to write a deal).  `where` ("deal 3, ") starts the
+    message, which then names the player whose count is wrong."""
     counts = isinstance(left, (list, tuple))
-    if counts and len(left) != seats or not counts and seats != 2:
-        raise RuleError("SP-35", "%scards left must be a list of %d counts, one a player" % (where, seats))
-    if counts and (not is_int(left[winner]) or left[winner] != 0):
-        raise RuleError("SP-35", "%splayer %d: the winner holds no cards, not %r" % (
-            where, winner + 1, left[winner]))
+    if (counts and len(left) != seats) or (counts != (seats > 2) and (strict or seats > 2)):
+        raise RuleError("SP-35", "%sleft must be %s" % (where, "%d counts" % seats if seats > 2 else "a count"))
     for p in range(seats):
-        if p == winner:
-            continue
-        n = left[p] if counts else left
+        n = left[p] if counts else (0 if p == winner else left)
+        lo, hi = (0, 0) if p == winner else bounds  # the winner holds none
         if not is_int(n) or n < lo or n > hi:
             raise RuleError("SP-18", "%splayer %d: cards left must be %d..%d, not %r" % (where, p + 1, lo, hi, n))
     if not counts:
@@ -321,13 +303,13 @@ class SpeedMatch:
     # jokers and slap-to-win)
     left_bounds = SpeedDeal.left_bounds
 
-    def add_deal(self, winner, left):
+    def add_deal(self, winner, left, strict=False):
         n = len(self.deals) + 1
         if not is_int(winner) or winner < 0 or winner >= self.seats:
             raise RuleError("SP-20", "deal %d: winner must be %s, not %r" % (n, seat_range(self.seats), winner))
         if self.over:
             raise RuleError("SP-19", "deal %d, player %d: the match is already over" % (n, winner + 1))
-        left = check_left(left, winner, self.seats, self.left_bounds(), "deal %d, " % n)
+        left = check_left(left, winner, self.seats, self.left_bounds(), "deal %d, " % n, strict)
         self.deals.append((winner, left))
         self.totals[winner] += points(left)
         self.wins[winner] += 1
@@ -445,8 +427,5 @@ def replay(record):
     for i, d in enumerate(deals):
         if not isinstance(d, dict) or "winner" not in d or "left" not in d:
             raise RuleError("SP-20", "deal %d: needs winner and left" % (i + 1))
-        if m.seats == 2 and isinstance(d["left"], list):
-            # SP-35: one way to write a two-player deal, the loser's count
-            raise RuleError("SP-35", "deal %d: a two-player deal's left is the loser's count" % (i + 1))
-        m.add_deal(d["winner"], d["left"])
+        m.add_deal(d["winner"], d["left"], True)
     return m
