@@ -348,9 +348,9 @@ def test_one_stuck_player_flips_nothing_both_stuck_flip_SP14(rig):
     f = rig.app.flow
     rig.press(0)
     rig.wait(2000 * MS)
-    assert f.deal._stuck[0] and f.phase == sf.PLAY and f.deal.flips == 0
+    assert f.deal.is_stuck(0) and f.phase == sf.PLAY and f.deal.flips == 0
     rig.release(0)  # found a play: the stuck call is taken back
-    assert not f.deal._stuck[0]
+    assert not f.deal.is_stuck(0)
     rig.press(1)
     rig.wait(2000 * MS)
     rig.release(1)
@@ -500,7 +500,7 @@ def test_slap_to_win_hold_is_still_a_stuck_call(rig):
     f = rig.app.flow
     rig.press(0)
     rig.wait(700 * MS)
-    assert f.deal._stuck[0] and f.phase == sf.PLAY and f.deal.claimant is None
+    assert f.deal.is_stuck(0) and f.phase == sf.PLAY and f.deal.claimant is None
     rig.release(0)
     rig.tap(0)
     rig.wait(50 * MS)

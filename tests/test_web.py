@@ -604,10 +604,11 @@ def test_layout_fits_the_screen(browser, site, viewport, size, n, flat):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_pads_follow_the_game(browser, site, game):
-    """As a game starts, the pads are its seats (the registry's players);
-    the selector still changes them afterwards."""
+    """As a game starts, the pads are its seats (with its default options:
+    the fewest of the registry's seat range); the selector still changes
+    them afterwards."""
     from speedref.games import get
-    seats = get(game).players
+    seats = get(game).seats[0]
     plant(browser, site, None)
     other = 4 if seats != 4 else 2
     open_page(browser, site + "#sw=0&pads=%d" % other)

@@ -47,10 +47,12 @@ def game_known(game):
     return game in registry.IDS
 
 
-def pads_for(game):
-    """How many pads the page shows for `game`: its seats at the table, from
-    the registry (the one place the page reads them)."""
-    return registry.get(game).players
+def pads_for(game, opts=None):
+    """How many pads the page shows for `game`: its seats at the table, the
+    count it was started with (its "seats" option, Speed's Players) or else
+    the fewest of the registry's seat range (the one place the page reads them)."""
+    n = (opts or {}).get("seats")
+    return n if isinstance(n, int) else registry.get(game).seats[0]
 
 
 class Clock:
@@ -210,7 +212,7 @@ class Board:
         if f is self._flow:
             return 0
         self._flow = f
-        return 0 if f is None else pads_for(f.GAME)
+        return 0 if f is None else pads_for(f.GAME, getattr(f, "opts", None))
 
     def newest_record_json(self):
         """The newest stored record as JSON ("null" when none is stored)."""
