@@ -17,6 +17,7 @@ same for all games.  The harness keeps no log lines: the device streams them
 to stdout (log.Log(stream=...)) and this side parses them.
 """
 import json
+import os
 import shutil
 import tempfile
 import subprocess
@@ -52,22 +53,33 @@ def harness(tmp_path_factory):
     return out
 
 
-def run_driver(harness, driver, root, arg, heap=HEAP):
-    """Run `driver.main(root, file)` under MicroPython, `arg` written to
+def run_driver(harness, driver, root, arg, heap=HEAP, files=None):
+    """Run `driver.main(flash, file)` under MicroPython, `arg` written to
     that JSON file; returns (RESULT object, the JSON log lines the device
-    printed on stdout)."""
-    argf = root / "scenario.json"
-    argf.write_text(json.dumps(arg))
-    # The flash root's path lives in the device's heap (the store joins it
-    # into every file name), so its length must not depend on how many
-    # pytest runs came before (pytest-9 vs pytest-100 moved the heap figures
-    # by 128 bytes): a fixed-length name of its own.
-    flash = tempfile.mkdtemp(prefix="speedref-flash-")
+    printed on stdout).  `files` ({name: text}) are written beside the
+    argument file, and "{dir}" in a string value of `arg` names that folder.
+
+    Every path the driver sees lives in the device's heap (the store joins
+    the flash root into every file name, the driver keeps its argument
+    file's name), so no length may depend on how many pytest runs came
+    before (pytest-999 vs pytest-1000 moved the heap enough to fail a Long
+    Speed Run at 64wK): one fixed-length folder of its own for all of them.
+    `root` (pytest's tmp_path) is not used for them."""
+    scratch = tempfile.mkdtemp(prefix="speedref-run-")
     try:
-        code = "import %s as d\nd.main(%r, %r)" % (driver, flash, str(argf))
+        for name, text in (files or {}).items():
+            with open(os.path.join(scratch, name), "w") as f:
+                f.write(text)
+        arg = {k: v.replace("{dir}", scratch) if isinstance(v, str) else v for k, v in arg.items()}
+        argf = os.path.join(scratch, "arg.json")
+        with open(argf, "w") as f:
+            json.dump(arg, f)
+        flash = os.path.join(scratch, "flash")
+        os.mkdir(flash)
+        code = "import %s as d\nd.main(%r, %r)" % (driver, flash, argf)
         r = mpyrun.run(code=code, heap=heap, extra_path=[harness])
     finally:
-        shutil.rmtree(flash, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
     result, lines = None, []
     for line in r.stdout.splitlines():
         if line.startswith("RESULT "):
@@ -237,10 +249,10 @@ def test_long_speed_run_through_the_device_equals_the_card_level_game_SR24_SR29(
     from play_speedrun import play
     expected = play(seed, "long")[1]
     expected["players"] = ["P1", "P2", "P3"]
-    (tmp_path / "in").mkdir()
-    path = tmp_path / "in" / "rec.jsonl"
+    path = tmp_path / "rec.jsonl"
     G.write_record(str(path), expected)
-    got, lines = run_driver(harness, "device_game_speedrun", tmp_path, {"path": str(path)})
+    got, lines = run_driver(harness, "device_game_speedrun", tmp_path, {"path": "{dir}/rec.jsonl"},
+                            files={"rec.jsonl": path.read_text()})
     ends = [x["record"] for x in lines if x["ev"] == "game_end"]
     assert len(ends) == 1 and got["stored"] == ends
     assert without_id(ends[0]) == expected
