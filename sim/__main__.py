@@ -66,6 +66,9 @@ def build_parser():
                    help="terminal: events of the same key within this long of its first are auto-repeats, swallowed (default 500)")
     p.add_argument("--repeat-interval", type=int, default=150, metavar="MS",
                    help="terminal: and within this long of each auto-repeat (default 150)")
+    p.add_argument("--log-buzzer", action="store_true",
+                   help="terminal: the buzzer's cues in the event log too (the status line "
+                        "always shows them)")
     p.add_argument("--scale", type=int, default=6, help="window: OLED pixel size (default 6)")
     return p
 
@@ -213,7 +216,7 @@ def interactive(args):
                 raise UsageError("--window: cannot open a window: %s" % e)
         else:
             from sim import tui
-            tui.main(board, args.repeat_delay * 1000, args.repeat_interval * 1000)
+            tui.main(board, args.repeat_delay * 1000, args.repeat_interval * 1000, args.log_buzzer)
     finally:
         board.close()
     return 0

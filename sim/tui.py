@@ -118,6 +118,17 @@ def describe(obj):
             _count(obj.get("restarts"), "restart"))
     if ev == "hand":
         return "HAND %s %s: %s" % (obj.get("game", ""), obj.get("hand", "?"), _hand(obj, seat))
+    if ev == "contract":
+        return "CONTRACT %s %s: %s" % (obj.get("game", ""), obj.get("hand", "?"), _contract(obj, seat))
+    if ev == "reveal":
+        from speedref.app.speedrun_flow import word
+        c = obj.get("contract")
+        try:
+            c = word(c)
+        except (KeyError, TypeError):
+            c = repr(c)
+        return "REVEAL %s %s: %s turns %s face up before trick %s" % (
+            obj.get("game", ""), obj.get("hand", "?"), seat(obj.get("seat")), c, obj.get("trick", "?"))
     if ev == "game_end":
         rec = obj.get("record") or {}
         return "GAME END %s id=%s" % (rec.get("game", "?"), rec.get("id", "?"))
@@ -134,6 +145,22 @@ def _nums(xs, sep="-"):
     if not isinstance(xs, list):
         return "?"
     return sep.join("-" if x is None else str(x) for x in xs)
+
+
+def _contract(obj, seat):
+    """A partners contract line: who bid what with whom, and who moves (PT-8)."""
+    out = "%s+%s bid %s %s (%s dealt); " % (
+        seat(obj.get("contractor")), seat(obj.get("partner")), obj.get("bid", "?"),
+        obj.get("trump", "?"), seat(obj.get("dealer")))
+    swap = obj.get("swap")
+    seats = obj.get("seats")
+    if not swap:
+        return out + "nobody moves"
+    a, b = swap[0], swap[1]
+    if isinstance(seats, list) and a in seats and b in seats:
+        return out + "%s and %s swap seats: %s to pad %d, %s to pad %d" % (
+            seat(a), seat(b), seat(a), seats.index(a) + 1, seat(b), seats.index(b) + 1)
+    return out + "%s and %s swap seats" % (seat(a), seat(b))
 
 
 def _hand(obj, seat):
@@ -161,12 +188,27 @@ def _hand(obj, seat):
     return out
 
 
+# The OLED's two drawings: half blocks (1x2 pixels a character) and Braille
+# (2x4), each in a box one character wider each side.
+HALF_W, HALF_H = oled.WIDTH + 2, oled.HEIGHT // 2 + 2
+BRAILLE_W, BRAILLE_H = oled.WIDTH // 2 + 2, oled.HEIGHT // 4 + 2
+
+
+def wrap(text, width):
+    """Words of `text` in lines of at most `width` characters."""
+    import textwrap
+    return textwrap.wrap(text, max(1, width)) or [""]
+
+
 class TerminalSim:
-    def __init__(self, board, delay_us=DELAY_US, interval_us=INTERVAL_US):
+    def __init__(self, board, delay_us=DELAY_US, interval_us=INTERVAL_US, log_buzzer=False):
         self.board = board
         self.keys = TerminalKeys(delay_us, interval_us)
         self.log = []  # (elapsed_ms, text)
-        self._down_at = {}  # button -> elapsed_us it went down (for "up after N ms")
+        # button -> (elapsed_us it went down, the name it went down as): a
+        # press belongs to who pressed, though seats may change under it (PT-8)
+        self._down_at = {}
+        self.log_buzzer = log_buzzer  # the buzzer's cues in the event log too
         board.on_line = self._line
         board.pwm.on_tone = self._tone
 
@@ -175,7 +217,10 @@ class TerminalSim:
         del self.log[:-200]
 
     def _tone(self, freq):
-        self.log.append((self.board.clock.elapsed_us // 1000, "buzzer %d Hz" % freq))
+        # the status line shows the buzzer; in the log a beep per countdown
+        # second buried the presses and the device's lines
+        if self.log_buzzer:
+            self.log.append((self.board.clock.elapsed_us // 1000, "buzzer %d Hz" % freq))
 
     def buzzer_text(self):
         """The sounding tone (if any) and the last few cues."""
@@ -211,12 +256,12 @@ class TerminalSim:
             name = self.names()[b]
             self.button(b, down, now_us)
             if down:
-                self._down_at[b] = now_us
+                self._down_at[b] = (now_us, name)
                 how = " (hold: %s again to let go)" % name if b in self.keys.holding else ""
                 self.log.append((now_us // 1000, "%s down%s" % (name, how)))
             else:
-                ms = (now_us - self._down_at.pop(b, now_us)) // 1000
-                self.log.append((now_us // 1000, "%s up after %d ms" % (name, ms)))
+                t, name = self._down_at.pop(b, (now_us, name))
+                self.log.append((now_us // 1000, "%s up after %d ms" % (name, (now_us - t) // 1000)))
 
     def held_text(self):
         """Buttons down now: "P1[hold] OK" (a tap shows for its 80 ms)."""
@@ -229,16 +274,60 @@ class TerminalSim:
         """Anything else on screen changed since the last draw (play modes)."""
         return False
 
+    def status_lines(self, w):
+        """The held buttons, the buzzer and the pad lights, in as many rows of
+        fewer than w characters as they need."""
+        parts = ["down: " + self.held_text(), "buzzer: " + self.buzzer_text(),
+                 "lights: " + lights_text(self.board.lights)]
+        out = [parts[0]]
+        for part in parts[1:]:
+            if len(out[-1]) + 3 + len(part) < w:
+                out[-1] += "   " + part
+            else:
+                out.append(part)
+        return out
+
+    def base_needs(self):
+        """(columns, rows) for the Braille OLED, the whole key legend, the
+        status and one log row (curses never writes a row's last column)."""
+        legend = self.legend()
+        w = max([len(line) for line in legend] + [BRAILLE_W]) + 1
+        return w, BRAILLE_H + len(legend) + len(self.status_lines(w)) + 1
+
+    def needs(self):
+        """The smallest terminal (columns, rows) this view is drawn whole in."""
+        return self.base_needs()
+
+    def half_blocks(self, w, h):
+        """Draw the OLED in half blocks (else Braille) on a w x h terminal."""
+        return w > HALF_W and h >= HALF_H + 6
+
+    def too_small(self, w, h):
+        """None, or what to say on a terminal too small to draw whole."""
+        nw, nh = self.needs()
+        if w >= nw and h >= nh:
+            return None
+        return ("The terminal is %dx%d: too small for the OLED and the key legend. "
+                "speedref-sim needs at least %dx%d (columns x rows): make the window "
+                "bigger, or use --window." % (w, h, nw, nh))
+
     def draw(self, scr):
         scr.erase()
         h, w = scr.getmaxyx()
+        put = self._put(scr, h, w)
+        why = self.too_small(w, h)
+        if why:
+            # never a cropped OLED or legend: say so, and the size it needs
+            for i, line in enumerate(wrap(why, w - 1)):
+                put(i, 0, line)
+            scr.refresh()
+            return
         frame = self.board.screen()
-        if w >= oled.WIDTH + 3 and h >= 34 + 6:
+        if self.half_blocks(w, h):
             lines = oled.halfblock_lines(frame)
         else:
             lines = braille_lines(frame)
         ow = len(lines[0])
-        put = self._put(scr, h, w)
         put(0, 0, "\u250c" + "\u2500" * ow + "\u2510")
         for i, line in enumerate(lines):
             put(i + 1, 0, "\u2502" + line + "\u2502")
@@ -248,18 +337,21 @@ class TerminalSim:
         for i, line in enumerate(legend):
             put(y + 1 + i, 0, line)
         y += len(legend) + 1
-        put(y, 0, "down: %s   buzzer: %s   lights: %s" % (self.held_text(), self.buzzer_text(),
-                                                         lights_text(self.board.lights)))
-        y = self.log_top(h, w, y + 1)
+        status = self.status_lines(w)
+        for i, line in enumerate(status):
+            put(y + i, 0, line)
+        y = self.log_top(h, w, y + len(status), ow + 2)
         rows = h - y
         for i, (ms, text) in enumerate(self.log[-rows:] if rows > 0 else []):
-            put(y + i, 0, "%8.3f s  %s" % (ms / 1000.0, text))
+            line = "%8.3f s  %s" % (ms / 1000.0, text)
+            put(y + i, 0, line if len(line) < w else line[:w - 2] + "\u2026")  # cut: say so
         self.draw_beside(put, w)
         scr.refresh()
 
-    def log_top(self, h, w, y):
-        """The first row of the event log (y: the row under the status line;
-        the play modes put their panel there on a narrow terminal)."""
+    def log_top(self, h, w, y, oled_w):
+        """The first row of the event log (y: the row under the status line,
+        oled_w: the OLED box's width; the play modes put their panel beside
+        the OLED, or there)."""
         return y
 
     def draw_beside(self, put, w):
@@ -311,7 +403,7 @@ class TerminalSim:
             time.sleep(0.002)
 
 
-def main(board, delay_us=DELAY_US, interval_us=INTERVAL_US):
+def main(board, delay_us=DELAY_US, interval_us=INTERVAL_US, log_buzzer=False):
     os.environ.setdefault("ESCDELAY", "25")  # Esc is BACK: don't wait a second for it
-    sim = TerminalSim(board, delay_us, interval_us)
+    sim = TerminalSim(board, delay_us, interval_us, log_buzzer)
     curses.wrapper(sim.run)

@@ -181,6 +181,23 @@ def test_log_lines_for_people_spell_out_deals_rounds_and_hands():
          "totals 67/52/15/2, next dealer P4")
 
 
+def test_log_lines_for_people_spell_out_contracts_and_reveals():
+    """The partners contract line (PT-7, PT-8) and the Speed Run reveal line
+    (SR-21) in words, as deal, round and hand lines are."""
+    from sim.tui import describe
+    assert describe({"ev": "contract", "game": "partners", "hand": 1, "dealer": 0, "contractor": 1,
+                     "partner": 2, "bid": 9, "trump": "hearts", "swap": [2, 3],
+                     "seats": [0, 1, 3, 2]}) == \
+        "CONTRACT partners 1: P2+P3 bid 9 hearts (P1 dealt); P3 and P4 swap seats: P3 to pad 4, P4 to pad 3"
+    assert describe({"ev": "contract", "game": "partners", "hand": 2, "dealer": 1, "contractor": 1,
+                     "partner": 3, "bid": 7, "trump": "notrump", "swap": None,
+                     "seats": [0, 1, 2, 3]}) == "CONTRACT partners 2: P2+P4 bid 7 notrump (P2 dealt); nobody moves"
+    assert describe({"ev": "reveal", "game": "speedrun", "hand": 1, "seat": 0, "contract": "W7",
+                     "trick": 2}) == "REVEAL speedrun 1: P1 turns Win 7 face up before trick 2"
+    assert describe({"ev": "reveal", "game": "speedrun", "hand": 3, "seat": 2, "contract": "REDO",
+                     "trick": 12}) == "REVEAL speedrun 3: P3 turns Redo face up before trick 12"
+
+
 def test_readable_script_output_has_no_raw_json_for_game_lines(tmp_path):
     """The committed scripts' readable output: deal, round and hand lines in words."""
     import subprocess
@@ -188,7 +205,7 @@ def test_readable_script_output_has_no_raw_json_for_game_lines(tmp_path):
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent
     for game, word in (("speed", "DEAL "), ("spit", "ROUND "), ("speedrun", "HAND "),
-                       ("partners", "HAND ")):
+                       ("partners", "HAND "), ("partners", "CONTRACT "), ("speedrun", "REVEAL ")):
         out = subprocess.run([sys.executable, "-m", "sim", "--script",
                               str(root / "tests" / "sim_scripts" / (game + ".txt"))],
                              cwd=str(root), capture_output=True, text=True, check=True).stdout

@@ -72,17 +72,17 @@ class PartnersPerson(ScriptedPerson):
         if st.phase == "partner":
             self.key(CARD_KEYS[self.rng.randrange(3)])
             return
-        cards = [a for a, _ in tb.choices()]
+        cards = [(k, a) for k, a, _ in tb.choices()]
         legal = st.legal_actions(HUMAN)
-        wrong = [i for i, a in enumerate(cards) if a not in legal]
+        wrong = [k for k, a in cards if a not in legal]
         if self.mistakes and wrong and self.rng.random() < 0.2:
             n = len(st.hands[HUMAN])
-            self.key(CARD_KEYS[wrong[0]])                  # PT-12: refused
+            self.key(wrong[0])                             # PT-12: refused
             self.refused.append(tb.note)
             assert len(st.hands[HUMAN]) == n
             return
-        ok = [i for i, a in enumerate(cards) if a in legal]
-        self.key(CARD_KEYS[ok[self.rng.randrange(len(ok))]])
+        ok = [k for k, a in cards if a in legal]
+        self.key(ok[self.rng.randrange(len(ok))])
 
 
 def _start(seed, target=100, pace="fast"):
@@ -255,3 +255,46 @@ def test_pt8_the_interactive_simulator_names_pads_by_who_sits_there():
         assert flow.game.tricks == [1, 0, 0, 0]
     finally:
         b.close()
+
+
+def _to_your_card(seed, want):
+    """A table at your turn to play a card where want(tb) holds."""
+    tb, term, person = _start(seed, target=50)
+    person.wait = True  # the scripted person only where the test says
+    person.wait = False
+    tb.run(lambda: tb.done or (tb.st is not None and tb.st.phase == "play" and tb.st.current_player() == HUMAN
+                               and tb._flow() is not None and tb._may_act(tb._flow(), tb.hand_no(tb._flow()))
+                               and want(tb)),
+           limit_us=5 * 3600 * 1000000)
+    person.wait = True
+    return tb, term, person
+
+
+def test_pt12_a_refusal_says_why_in_words_and_cards_keep_their_letters():
+    """A card that does not follow suit is refused in words ("must follow
+    suit: ... you hold a heart"), and playing a card leaves every other card
+    its letter."""
+    def can_fail(tb):
+        st = tb.st
+        if not st.trick:
+            return False
+        led = st.trick[0] >> 4
+        hand, disp = tb.own_cards()
+        return any(c >> 4 == led for c in hand + disp) and any(c >> 4 != led for c in hand + disp)
+    tb, term, person = _to_your_card(4, can_fail)
+    try:
+        assert not tb.done
+        st = tb.st
+        led = st.trick[0] >> 4
+        before = {k: c for k, c, _ in tb.choices()}
+        wrong = [k for k, c in before.items() if c >> 4 != led][0]
+        why = tb.pick(CARD_KEYS.index(wrong))
+        words = ("club", "diamond", "heart", "spade")[led]
+        assert why.startswith("PT-12: must follow suit: ") and ("you hold a %s" % words) in why, why
+        ok = [k for k, c in before.items() if c in st.legal_actions(HUMAN)][0]
+        assert tb.pick(CARD_KEYS.index(ok)) is None
+        after = {k: c for k, c, _ in tb.choices()}
+        assert set(before) - set(after) == {ok}
+        assert all(after[k] == before[k] for k in after), (before, after)
+    finally:
+        tb.close()

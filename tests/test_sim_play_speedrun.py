@@ -81,19 +81,19 @@ class SpeedRunPerson(ScriptedPerson):
             illegal = [c for c in hand if c not in legal]
             if self.mistakes and illegal and self.rng.random() < 0.3:
                 n = len(tb.lines)
-                self.key(CARD_KEYS[hand.index(illegal[0])])  # not following suit: refused
+                self.key(tb.letter(illegal[0]))  # not following suit: refused
                 self.refused.append(tb.note)
                 assert len(hand) == len(st.hand[HUMAN]) and len(tb.lines) == n
                 return
-            self.key(CARD_KEYS[hand.index(legal[self.rng.randrange(len(legal))])])
+            self.key(tb.letter(legal[self.rng.randrange(len(legal))]))
             return
         ch = tb.choices()
         pick = self.rng.randrange(len(ch))
         if st.phase == "contract":
             # a contract: not Pass while anything else is left
-            others = [i for i, (a, _) in enumerate(ch) if a != SRP.PASS]
+            others = [i for i, (_, a, _) in enumerate(ch) if a != SRP.PASS]
             pick = others[self.rng.randrange(len(others))] if others else pick
-        self.key(CARD_KEYS[pick])
+        self.key(ch[pick][0])
 
 
 def play_game(seed, length="short"):
@@ -212,7 +212,7 @@ def test_sr7_sr13_your_cards_are_on_the_panel_before_you_choose_and_before_your_
         lines = tb.panel()
         want = [tb._card(c) for c in tb.st.hand[HUMAN]]
         assert len(want) == 12 and _hand_on_panel(lines) == want
-        assert "Choose:" in lines and "a:trump earthworms" in "\n".join(lines)
+        assert "Choose:" in lines and "a:trump Worms" in "\n".join(lines)
         assert tb.pick(0) is None                    # trump: earthworms
         _run_to_your_turn(tb, "contract")            # SR-13: your contract, face down
         lines = tb.panel()
@@ -276,5 +276,116 @@ def test_sr2_a_game_started_from_the_device_menu_plays_its_length():
         f = tb.board.app.flow
         assert f.GAME == "speedrun" and f.length == "short" and tb.flow is f
         assert tb.st.game.hands_total == 6 and "Hand 1 of 6" in "\n".join(tb.panel())
+    finally:
+        tb.close()
+
+
+# -- the panel: letters, words, notes -----------------------------------------------------
+def _to_play(seed=3):
+    tb = SpeedRunPlay(seed, realtime=False, length="short", reveal_chance=0.0)
+    tb.start()
+    while True:
+        if tb.st is not None and tb.st.current_player() == HUMAN and tb.st.phase in ("choose", "contract"):
+            assert tb.pick(0) is None
+        if tb.st is not None and tb.st.phase == "play" and tb.st.current_player() == HUMAN \
+                and tb.synced(tb._flow()):
+            return tb
+        tb.advance(100000)
+
+
+def test_a_card_keeps_its_letter_while_it_stays_in_your_hand():
+    """Your twelve cards are lettered once, at the deal; playing one frees its
+    letter and every other card keeps its own (it was renumbered: `w` was
+    R10, then G2)."""
+    tb = _to_play()
+    try:
+        before = {k: c for k, c, _ in tb.choices()}
+        legal = [a for a in tb.st.legal_actions(HUMAN) if a < tb.SRP.TRUMP]
+        played = legal[0]
+        assert tb.pick(CARD_KEYS.index(tb.letter(played))) is None
+        after = {k: c for k, c, _ in tb.choices()}
+        gone = [k for k in before if k not in after]
+        assert gone == [[k for k in before if before[k] == played][0]]
+        assert all(after[k] == before[k] for k in after), (before, after)
+        assert tb.pick(CARD_KEYS.index(gone[0])) in ("no card there",) or tb.st.current_player() != HUMAN
+    finally:
+        tb.close()
+
+
+def test_suit_letters_are_the_oleds_words():
+    """The OLED says Worms, Raccoons, Geckos, Gorillas (speedrun_flow.TRUMP_WORDS);
+    the panel's cards and trump say the same, so W never means the Gorillas."""
+    from speedref.app import speedrun_flow as F
+    tb = _to_play()
+    try:
+        lines = tb.panel()
+        text = "\n".join(lines)
+        assert "goRillas" not in text and "W goRillas" not in text
+        assert "Wo Worms (Earthworms), Ra Raccoons, Ge Geckos, Go Gorillas" in text
+        names = [t for _, _, t in tb.choices()]
+        assert all(n[:2] in ("Wo", "Ra", "Ge", "Go") for n in names), names
+        trump = F.TRUMP_WORDS[speedrun.TRUMPS.index(tb.st.game.trump)]
+        assert ("Trump: %s " % trump) in text
+    finally:
+        tb.close()
+
+
+def test_a_refusal_says_why_in_words_sr10():
+    """A card that does not follow suit is refused with the rule in words:
+    what was led and which of your cards follow it."""
+    for seed in range(3, 30):
+        tb = _to_play(seed)
+        try:
+            for _ in range(12):
+                st = tb.st
+                if st.trick:
+                    led = st.trick[0] >> 4
+                    follow = [c for c in st.hand[HUMAN] if c >> 4 == led]
+                    other = [c for c in st.hand[HUMAN] if c >> 4 != led]
+                    if follow and other:
+                        why = tb.pick(CARD_KEYS.index(tb.letter(other[0])))
+                        word = tb.suits[led]
+                        assert why.startswith("SR-10: must follow suit: ") and word in why, why
+                        assert all(tb._card(c) in why for c in follow), why
+                        return
+                legal = [a for a in st.legal_actions(HUMAN) if a < tb.SRP.TRUMP]
+                tb.pick(CARD_KEYS.index(tb.letter(legal[0])))
+                while tb.st.phase == "play" and not (tb.st.current_player() == HUMAN and tb.synced(tb._flow())):
+                    f = tb._flow()
+                    if f is not None and tb.owed(f) == HUMAN:
+                        tb.tap(tb.t + 100000, HUMAN, 80000)
+                    tb.advance(200000)
+                if tb.st.phase != "play":
+                    break
+        finally:
+            tb.close()
+    raise AssertionError("no trick where you could fail to follow suit")
+
+
+def test_you_win_the_trick_goes_once_you_have_tapped_and_the_contract_list_drops_yours():
+    """The note "You win the trick: tap your pad" is gone once the referee
+    has your tap; "Contract cards" no longer lists the card you put down."""
+    tb = _to_play()
+    try:
+        mine = tb.st.contracts[HUMAN]
+        lines = tb.panel()
+        i = [k for k, l in enumerate(lines) if l.startswith("Contract cards: ")][0]
+        listed = lines[i] + "".join(" " + l.strip() for l in lines[i + 1:] if l.startswith("  ") and "," in l)
+        held = list(tb.st.game.held[HUMAN])
+        held.remove("REDO" if mine[:5] == "REDO:" else mine)
+        assert listed == "Contract cards: " + ", ".join(tb._word(c) for c in held), listed
+        for _ in range(2000):
+            f = tb._flow()
+            if f is not None and tb.owed(f) == HUMAN:
+                break
+            st = tb.st
+            if st.current_player() == HUMAN and st.phase == "play" and tb.synced(f):
+                legal = [a for a in st.legal_actions(HUMAN) if a < tb.SRP.TRUMP]
+                tb.pick(CARD_KEYS.index(tb.letter(max(legal))))
+            tb.advance(100000)
+        assert tb.note == "You win the trick: tap your pad (z)"
+        tb.tap(tb.t + 100000, HUMAN, 80000)
+        tb.advance(1000000)
+        assert tb.owed(tb._flow()) != HUMAN and "tap your pad" not in tb.note, tb.note
     finally:
         tb.close()

@@ -204,3 +204,60 @@ def test_spit_panel_shows_your_piles_the_centre_and_the_keys():
         assert tb.people[BOT].pace == 5
     finally:
         tb.close()
+
+
+def _in_play(seed=9):
+    cls, _ = terminal_class()
+    tb = SpitPlay(seed, realtime=False, pace="slow")
+    tb.start()
+    term = cls(tb, 500000, 150000)
+
+    def until(done):
+        while not done():
+            tb.advance(20000)
+            term.release_due(tb.t)
+    term.feed_key(ENTER, tb.t)
+    until(lambda: tb.phase == tb.F.READY)
+    term.feed_key(ord("z"), tb.t)
+    until(lambda: tb.live)
+    return tb, term, until
+
+
+def test_a_clearing_the_cards_never_made_is_said_not_a_crash():
+    """A tap on your pad that reaches the referee in play is a clearing to it
+    (SPIT-19: taken at once), which opens the slap though your stock piles are
+    not empty (the play keys refuse such a tap while the cards are live, but
+    a random run of keys through the pause menu got one through): the panel
+    says the referee and the cards disagree (undo it), where the table
+    stopped with a TypeError."""
+    tb, term, until = _in_play()
+    try:
+        assert tb.st.cleared is None
+        tb.tap(tb.t + 100000, HUMAN, 80000)  # a tap the cards did not make
+        until(lambda: tb.phase != tb.F.PLAY)
+        tb.advance(2000000)
+        assert tb.phase == tb.F.SLAP and tb.st.cleared is None
+        assert "disagree" in tb.note and "Undo" in tb.note
+    finally:
+        tb.close()
+
+
+@pytest.mark.parametrize("rows", [40, 50])
+def test_the_spit_panel_sits_whole_beside_the_oled_on_160_columns(rows):
+    """At 160 columns the panel goes beside the OLED (in Braille when the
+    half blocks leave it no room), every line whole: under the half-block
+    OLED it had two log rows left, or was cut at the bottom."""
+    from test_sim_play_terminal import FakeScreen, _panel_rows
+    tb, term, until = _in_play()
+    try:
+        term.feed_key(ord("a"), tb.t)  # a pile chosen: the panel's longest state
+        scr = FakeScreen(160, rows)
+        term.draw(scr)
+        lines = term.panel()
+        got = _panel_rows(scr, lines)
+        assert [r.rstrip() for r in got] == lines
+        first = [y for y in range(scr.h) if lines[0] in scr.row(y)][0]
+        assert first == 0 and scr.row(0).startswith("\u250c"), "beside the OLED"
+        assert "too small" not in "\n".join(scr.row(y) for y in range(scr.h))
+    finally:
+        tb.close()

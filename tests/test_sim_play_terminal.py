@@ -201,3 +201,26 @@ def test_pace_and_length_are_refused_without_the_play_mode_they_belong_to(capsys
     assert e.value.code == 2 and "--length needs --play speedrun" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--play", "speed", "--pace", "glacial"])
+
+
+def test_a_terminal_too_small_for_the_panel_says_what_it_needs():
+    """A play mode on a terminal where the panel fits neither beside nor under
+    the OLED says so and gives both sizes, instead of cutting the panel off."""
+    tb, term = _speed_terminal()
+    try:
+        scr = FakeScreen(100, 28)
+        term.draw(scr)
+        text = " ".join(scr.row(y).strip() for y in range(scr.h))
+        (bw, bh), (uw, uh) = term.sizes()
+        assert "too small" in text and "%dx%d" % (bw, bh) in text and "%dx%d" % (uw, uh) in text, text
+        assert 100 < bw or 28 < bh
+        assert 100 < uw or 28 < uh
+        for size in ((bw, bh), (uw, uh)):
+            scr = FakeScreen(*size)
+            term.draw(scr)
+            rows = [scr.row(y) for y in range(scr.h)]
+            assert not any("too small" in r for r in rows), size
+            got = _panel_rows(scr, term.panel())
+            assert [r.rstrip() for r in got] == term.panel(), size
+    finally:
+        tb.close()

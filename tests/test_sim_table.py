@@ -217,7 +217,7 @@ def _human_plays_a_match(seed, pace="fast"):
     only what the play mode offers a person: pad taps and holds, card keys,
     OK/UP/DOWN, and what the screen and the panel show.  The computer plays
     at `pace` (--pace)."""
-    from sim.table.play import SpeedPlay, HUMAN, BOT
+    from sim.table.play import SpeedPlay, HUMAN, BOT, CARD_KEYS
     from speedref.app import speed_flow as F
     from speedref.engine import speed_play as SP
     tb = SpeedPlay(seed, realtime=False, pace=pace)
@@ -240,7 +240,8 @@ def _human_plays_a_match(seed, pace="fast"):
             plays = [a for a in acts if a < SP.READY]
             if plays:
                 card = plays[0] & 0xFF
-                why = tb.play_card(list(st.hands[HUMAN]).index(card), plays[0] >> 8)
+                tb.hand()
+                why = tb.play_card(CARD_KEYS.index(tb.letters.letter(card)), plays[0] >> 8)
                 refused += why is not None
             elif SP.DRAW in acts:
                 assert tb.draw_card() is None

@@ -322,3 +322,106 @@ def test_ok_long_press_is_reachable_with_the_hold_key():
         assert type(d.board.app.screen).__name__ == "Pause"
     finally:
         d.close()
+
+
+def test_pt8_a_press_belongs_to_who_pressed_even_when_the_seats_swap_under_it():
+    """partners: P3 (at pad 3) taps as P2's partner; the press's down names P3,
+    and so does its up, though the tap itself swapped P3 to pad 4 (PT-8):
+    never "P3 down", then "P4 (pad 3) up"."""
+    from speedref.app import partners_flow as F
+    d = KeyDriver("partners")
+    try:
+        d.key("1", 600)                    # PT-3: P1 deals
+        d.key(10, 600)                     # bid 7
+        d.key("j", 600)                    # clubs -> notrump (PT-24: 7NT by anyone)
+        d.key(10, 600)
+        d.key("2", 600)                    # P2 won the bid
+        d.run_to(d.t + 300000)
+        n = len(d.sim.log)
+        d.key("3", 300)                    # P3 is the partner: P3 and P4 swap (PT-8)
+        d.run_to(d.t + 300000)
+        flow = d.board.app.flow
+        assert flow.phase == F.SWAP and list(flow.game.seats) == [0, 1, 3, 2]
+        presses = [txt for _, txt in d.sim.log[n:] if " down" in txt or " up after" in txt]
+        assert presses == ["P3 down", "P3 up after 80 ms"], presses
+    finally:
+        d.close()
+
+
+class _Screen:
+    def __init__(self, w, h):
+        self.w, self.h = w, h
+        self.erase()
+
+    def erase(self):
+        self.rows = [[" "] * self.w for _ in range(self.h)]
+
+    def getmaxyx(self):
+        return self.h, self.w
+
+    def addstr(self, y, x, s):
+        if len(s) + x > self.w:
+            raise AssertionError("drawn past the right edge: %r" % s)
+        for i, ch in enumerate(s):
+            self.rows[y][x + i] = ch
+
+    def refresh(self):
+        pass
+
+    def text(self):
+        return "\n".join("".join(r).rstrip() for r in self.rows)
+
+
+@pytest.mark.parametrize("size", [(60, 24), (80, 12), (40, 10)])
+def test_a_terminal_too_small_says_so_and_what_size_it_needs(size):
+    """Too narrow for the OLED's Braille box or the key legend, or too low for
+    them: the terminal says so and gives the size it needs, instead of
+    drawing a cropped OLED and legend."""
+    d = KeyDriver(None)
+    try:
+        scr = _Screen(*size)
+        d.sim.draw(scr)
+        text = scr.text()
+        need_w, need_h = d.sim.needs()
+        assert (size[0] < need_w or size[1] < need_h) and need_w <= 80 and need_h <= 24
+        assert "too small" in text and ("%dx%d" % (need_w, need_h)) in text.replace("\n", " "), text
+        assert "\u2502" not in text and "tap:" not in text  # no cropped OLED, no cropped legend
+    finally:
+        d.close()
+
+
+def test_a_terminal_of_the_size_it_needs_shows_the_oled_and_the_whole_legend():
+    d = KeyDriver(None)
+    try:
+        w, h = d.sim.needs()
+        scr = _Screen(w, h)
+        d.sim.draw(scr)
+        text = scr.text()
+        assert "too small" not in text
+        for line in d.sim.legend():
+            assert line in text, line
+    finally:
+        d.close()
+
+
+def test_the_event_log_keeps_the_buzzer_out_unless_asked():
+    """The buzzer's cues are on the status line; the event log has presses and
+    the device's lines (a tone per beep buried them), unless the buzzer is
+    asked for (speedref-sim --log-buzzer)."""
+    from sim.tui import TerminalSim
+    d = KeyDriver("speed")
+    try:
+        d.key(10, 100)                     # laid out
+        d.key("1", 100)                    # both ready (SP-6): 3-2-1 beeps
+        d.key("2", 100)
+        d.run_to(d.t + 1500000)
+        assert d.board.pwm.tones, "the countdown beeped"
+        assert not [t for _, t in d.sim.log if t.startswith("buzzer")], d.sim.log
+        assert [t for _, t in d.sim.log if t.startswith("P2 up")], d.sim.log
+        assert "buzzer: " in "\n".join(d.sim.status_lines(200))
+        loud = TerminalSim(d.board, log_buzzer=True)
+        d.sim = loud
+        d.run_to(d.t + 2500000)
+        assert [t for _, t in loud.log if t.startswith("buzzer")], loud.log
+    finally:
+        d.close()

@@ -45,6 +45,44 @@ PACES = {"slow": 5, "normal": 2.5, "fast": 1}
 DEFAULT_PACE = "normal"
 
 
+class Letters:
+    """The letters of your cards on the panel: a card keeps its letter while
+    it stays in your hand; a card that leaves frees its letter, and a card
+    that comes in (drawn, or a display taken over) gets the first free one.
+    (Numbering the hand afresh after each card gave the same key another
+    card: `w` was R10, then G2.)"""
+
+    def __init__(self, keys):
+        self.keys = keys
+        self.of = {}  # card -> its letter
+
+    def update(self, cards):
+        """The cards held now, in the order new ones take letters; returns
+        [(letter, card)] in the order of the keys."""
+        cards = list(cards)
+        for c in list(self.of):
+            if c not in cards:
+                del self.of[c]
+        used = set(self.of.values())
+        free = [k for k in self.keys if k not in used]
+        for c in cards:
+            if c not in self.of and free:
+                self.of[c] = free.pop(0)
+        out = [(k, c) for c, k in self.of.items()]
+        out.sort(key=lambda kc: self.keys.index(kc[0]))
+        return out
+
+    def card(self, letter):
+        """The card `letter` picks, or None."""
+        for c, k in self.of.items():
+            if k == letter:
+                return c
+        return None
+
+    def letter(self, card):
+        return self.of.get(card)
+
+
 def set_pace(people, pace):
     """The computer players (None: your seat) react at `pace` (PACES)."""
     if pace not in PACES:
@@ -63,6 +101,7 @@ class SpeedPlay(SpeedTable):
         self.note = "Enter: lay out the cards"
         self.hold_t = 0
         self.opts = None
+        self.letters = Letters(CARD_KEYS)
 
     def start(self):
         """Straight into Speed with the remembered options (like --game)."""
@@ -199,11 +238,18 @@ class SpeedPlay(SpeedTable):
         if p == BOT:
             SpeedTable._out_tap(self, p)
 
-    def play_card(self, index, pile):
+    def hand(self):
+        """Your hand as the panel letters it: [(letter, card)] (Letters)."""
         st = self.st
-        if st is None or index >= len(st.hands[HUMAN]):
+        return self.letters.update(st.hands[HUMAN] if st is not None else ())
+
+    def play_card(self, index, pile):
+        """Play the card of your letter CARD_KEYS[index] on a centre pile."""
+        self.hand()
+        c = self.letters.card(CARD_KEYS[index]) if index < len(CARD_KEYS) else None
+        if self.st is None or c is None:
             return "no card there"
-        return self.human(self.SP.play_action(pile, st.hands[HUMAN][index]))
+        return self.human(self.SP.play_action(pile, c))
 
     def draw_card(self):
         return self.human(self.SP.DRAW)
@@ -221,9 +267,9 @@ class SpeedPlay(SpeedTable):
         out.append("Computer:      %d in hand, %d in stock" % (len(st.hands[BOT]), len(st.stocks[BOT])))
         out.append("Your stock:    %d" % len(st.stocks[HUMAN]))
         hand = []
-        for i, c in enumerate(st.hands[HUMAN]):
-            mark = ">" if sel == i else " "
-            hand.append("%s%s:%s" % (mark, CARD_KEYS[i], C.name(c)))
+        for k, c in self.hand():
+            mark = ">" if sel is not None and CARD_KEYS[sel] == k else " "
+            hand.append("%s%s:%s" % (mark, k, C.name(c)))
         out.append("Your hand:    " + " ".join(hand))
         if st.phase == "play" and self.phase == self.F.PLAY:
             acts = st.legal_actions(HUMAN)
@@ -244,9 +290,11 @@ def table_terminal():
     import curses
     from sim.tui import TerminalSim
 
+    from sim.tui import HALF_W, HALF_H, BRAILLE_W, BRAILLE_H
+
     class TableTerminal(TerminalSim):
-        def __init__(self, tb, delay_us, interval_us):
-            TerminalSim.__init__(self, tb.board, delay_us, interval_us)
+        def __init__(self, tb, delay_us, interval_us, log_buzzer=False):
+            TerminalSim.__init__(self, tb.board, delay_us, interval_us, log_buzzer)
             self.tb = tb
             self.mine = set()  # buttons your keys hold a finger on
             self._shown = None  # the panel as last drawn
@@ -256,6 +304,7 @@ def table_terminal():
             self._whose = [[] for _ in range(8)]
             self._by = [None] * 8      # whose finger is down on each button now
             self._down_t = [0] * 8
+            self._down_name = [None] * 8  # who pressed it: their name when it went down
             self._yours = False        # a press from your keys is being queued
             self._lag = [0] * 8        # how much later than its key each press of yours lands
             press = tb.press
@@ -279,8 +328,11 @@ def table_terminal():
                 q = self._whose[b]
                 self._by[b] = q.pop(0) if q else False
                 self._down_t[b] = tb.t
+                self._down_name[b] = self.names()[b]
             yours = self._by[b]
-            name = self.names()[b]
+            # a press belongs to who pressed, though the seats may change
+            # between its down and its up (partners, PT-8)
+            name = self._down_name[b] or self.names()[b]
             who = "you" if yours else "computer"
             if down:
                 if yours and b in self.keys.holding:
@@ -333,15 +385,59 @@ def table_terminal():
         def changed(self):
             return self.panel() != self._shown
 
-        def log_top(self, h, w, y):
-            """Where the panel goes: right of the OLED when it fits, else
-            under the status line, and the event log below it."""
-            self._shown = lines = self.panel()
-            wide = w >= 131 + 3 and h >= 34 + 6
-            x = (131 if wide else 67) + 2
+        def _place(self, w, h):
+            """Where the OLED and the panel go on a w x h terminal: (half
+            blocks?, the panel beside the OLED?), or None when the panel fits
+            nowhere whole.  The half-block OLED with the panel beside it; else
+            with the panel under it if that leaves a log row; else the
+            Braille OLED with the panel beside it, else under it."""
+            lines = self.panel()
             need = max([len(line) for line in lines] + [40])
-            if w - x - 1 >= need:
-                self._at = (0, x)
+            bw, bh = self.base_needs()
+            if w < bw or h < bh:
+                return None
+            under = len(lines) + 1  # the panel and a blank row
+            half = TerminalSim.half_blocks(self, w, h)
+            if half and w - HALF_W - 4 >= need:
+                return True, True
+            if half and h >= bh - BRAILLE_H + HALF_H + under:
+                return True, False
+            if w - BRAILLE_W - 4 >= need and h >= max(bh, len(lines)):
+                return False, True
+            if h >= bh + under and w > need:
+                return False, False
+            return None
+
+        def sizes(self):
+            """The smallest terminals (columns, rows) with the panel beside
+            the Braille OLED, and with it under the status line."""
+            lines = self.panel()
+            need = max([len(line) for line in lines] + [40])
+            bw, bh = self.base_needs()
+            return ((max(bw, BRAILLE_W + 4 + need), max(bh, len(lines))),
+                    (max(bw, need + 1), bh + len(lines) + 1))
+
+        def needs(self):
+            return min(self.sizes(), key=lambda s: s[0] * s[1])
+
+        def too_small(self, w, h):
+            if self._place(w, h) is not None:
+                return None
+            beside, under = self.sizes()
+            return ("The terminal is %dx%d: too small for the OLED, the key legend and "
+                    "the panel. speedref-sim --play needs at least %dx%d (columns x rows) "
+                    "with the panel beside the OLED, or %dx%d with it under: make the "
+                    "window bigger." % ((w, h) + beside + under))
+
+        def half_blocks(self, w, h):
+            return self._place(w, h)[0]
+
+        def log_top(self, h, w, y, oled_w):
+            """Where the panel goes: right of the OLED when it fits, else
+            under the status line, and the event log below it (_place)."""
+            self._shown = lines = self.panel()
+            if self._place(w, h)[1]:
+                self._at = (0, oled_w + 3)
                 return y
             self._at = (y, 0)
             return y + len(lines) + 1
@@ -362,8 +458,8 @@ def terminal_class():
     Base, curses = table_terminal()
 
     class PlayTerminal(Base):
-        def __init__(self, tb, delay_us, interval_us):
-            Base.__init__(self, tb, delay_us, interval_us)
+        def __init__(self, tb, delay_us, interval_us, log_buzzer=False):
+            Base.__init__(self, tb, delay_us, interval_us, log_buzzer)
             self.sel = None
 
         def feed_key(self, ch, now_us):
@@ -420,7 +516,8 @@ def run_terminal(tb, cls, curses, args):
     try:
         tb.start()
         os.environ.setdefault("ESCDELAY", "25")
-        sim = cls(tb, args.repeat_delay * 1000, args.repeat_interval * 1000)
+        sim = cls(tb, args.repeat_delay * 1000, args.repeat_interval * 1000,
+                  getattr(args, "log_buzzer", False))
         curses.wrapper(sim.run)
     except TableError as e:
         sys.stderr.write("speedref-sim: %s\n" % e)

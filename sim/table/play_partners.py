@@ -27,13 +27,15 @@ partner tapped by the wrong player): BACK, "Undo last", OK takes it back.
 """
 from sim.table import UP, DOWN, OK
 from sim.table.partners import PartnersTable, NAMES
-from sim.table.play import set_pace, DEFAULT_PACE, PACES
+from sim.table.play import set_pace, DEFAULT_PACE, PACES, Letters
 
 HUMAN = 0
 BOTS = (1, 2, 3)
 CARD_KEYS = "asdfghlwertyu"   # 13 letters: your cards, bids or partners
 THINK_US = (300000, 1200000)  # a card player thinks this long on top of a reaction
 SUITS = "CDHS"
+SUIT_WORDS = ("club", "diamond", "heart", "spade")  # PT-12's refusal, in words
+YOU_WON = "You win the trick: tap your pad (z)"
 
 
 class PartnersPlay(PartnersTable):
@@ -57,6 +59,7 @@ class PartnersPlay(PartnersTable):
         self.planned = [False] * 4  # a computer player's card move is coming
         self.page = 0              # which bids your letters show
         self.note = ""
+        self.letters = Letters(CARD_KEYS)  # your cards' letters, kept while held
 
     def start(self):
         """Straight into partners with the remembered target (or `target`)."""
@@ -116,10 +119,13 @@ class PartnersPlay(PartnersTable):
         if (f.phase == F.BID and st.current_player() == self.PP.CHANCE
                 and st.table.hands_played + 1 == n):
             st.apply(self.PP.CHANCE, self.PP.DEAL)  # PT-2
+            self.letters = Letters(CARD_KEYS)
             self.seqs[n] = []
             self.calls = []
             self.last_trick = None
             self.page = 0
+        if self.note == YOU_WON and self.owed(f) != HUMAN:
+            self.note = ""  # tapped: the referee counts your trick
         self._cards(f, n)
         self._entries(f, n)
 
@@ -250,6 +256,12 @@ class PartnersPlay(PartnersTable):
         try:
             st.apply(p, a)
         except RuleError as e:
+            if e.rule == "PT-12" and st.trick:
+                led = st.trick[0] >> 4
+                hand, disp = self.own_cards()
+                yours = [self._card(c) for c in hand + disp if c >> 4 == led]
+                return "PT-12: must follow suit: %s led, and you hold a %s (%s)" % (
+                    self._card(st.trick[0]), SUIT_WORDS[led], " ".join(yours))
             return str(e)
         if phase == "bid":
             self.calls.append((p, a))
@@ -265,8 +277,7 @@ class PartnersPlay(PartnersTable):
             lead = (seat + 1) % 4  # the seat after the last card's is the leader's
             players = [self.g.seats[(lead + i) % 4] for i in range(4)]
             self.last_trick = (players, cards, w)
-            self.note = "You win the trick: tap your pad (z)" if w == HUMAN else \
-                "%s wins the trick" % NAMES[w]
+            self.note = YOU_WON if w == HUMAN else "%s wins the trick" % NAMES[w]
         return None
 
     # -- the referee's buttons, pressed by the computer players ------------------------------
@@ -355,22 +366,39 @@ class PartnersPlay(PartnersTable):
     def _order(self, c):
         return (c >> 4, self.PP.high(c))
 
+    def choosing(self):
+        """Do your letters pick a bid or a partner now, not a card?"""
+        st = self.st
+        return st is not None and st.phase in ("bid", "partner") and st.current_player() == HUMAN
+
+    def lettered(self):
+        """Your cards with their letters: ([(letter, card)] of the hand, of
+        the display); a card keeps its letter while you hold it (Letters)."""
+        hand, disp = self.own_cards()
+        both = self.letters.update(hand + disp)
+        return [x for x in both if x[1] in hand], [x for x in both if x[1] in disp]
+
     def choices(self):
-        """What your letters pick now: [(action, text)]."""
+        """What your letters pick now: [(letter, action, text)]."""
         st = self.st
         if st is None or st.phase in ("deal", "over"):
             return []
         PP = self.PP
-        cur = st.current_player()
-        if st.phase == "bid" and cur == HUMAN:
+        if self.choosing() and st.phase == "bid":
             bids = [a for a in st.legal_actions(HUMAN) if a != PP.PASS]
             k = len(CARD_KEYS)
-            return [(a, self._bid_text(a)) for a in bids[self.page * k:(self.page + 1) * k]]
-        if st.phase == "partner" and cur == HUMAN:
-            return [(a, "%s (pad %d)" % (NAMES[a - PP.PARTNER], self.g.seat_of(a - PP.PARTNER) + 1))
-                    for a in st.legal_actions(HUMAN)]
-        hand, disp = self.own_cards()
-        return [(c, self._card(c)) for c in hand + disp]
+            return [(CARD_KEYS[i], a, self._bid_text(a))
+                    for i, a in enumerate(bids[self.page * k:(self.page + 1) * k])]
+        if self.choosing():
+            return [(CARD_KEYS[i], a, "%s (pad %d)" % (NAMES[a - PP.PARTNER], self.g.seat_of(a - PP.PARTNER) + 1))
+                    for i, a in enumerate(st.legal_actions(HUMAN))]
+        hand, disp = self.lettered()
+        return [(k, c, self._card(c)) for k, c in hand + disp]
+
+    def letter(self, card):
+        """The letter your card has on the panel."""
+        self.lettered()
+        return self.letters.letter(card)
 
     def more_bids(self, step):
         """+ / -: the next or the previous letters' worth of bids."""
@@ -395,14 +423,14 @@ class PartnersPlay(PartnersTable):
         if f is None or st is None:
             return "not now"
         cur = st.current_player()
-        ch = self.choices()
-        if i >= len(ch):
-            return "no choice there"
+        ch = [x for x in self.choices() if x[0] == CARD_KEYS[i]]
+        if not ch:
+            return "no choice there" if self.choosing() else "no card there"
         if cur != HUMAN:
             return "not your turn: %s" % self._whose()
         if not self._may_act(f, self.hand_no(f)):
             return self._wait_text(f)
-        return self._do(HUMAN, ch[i][0])
+        return self._do(HUMAN, ch[0][1])
 
     def _wait_text(self, f):
         F = self.F
@@ -492,13 +520,13 @@ class PartnersPlay(PartnersTable):
                 label = "Your call (p = pass, + / - more bids):" if st.phase == "bid" \
                     else "Your partner:"
                 out.append(label)
-                row = ["%s:%s" % (CARD_KEYS[i], text) for i, (_, text) in enumerate(ch)]
+                row = ["%s:%s" % (k, text) for k, _, text in ch]
                 for i in range(0, len(row), 7):
                     out.append("  " + "  ".join(row[i:i + 7]))
             else:
-                row = ["%s:%s" % (CARD_KEYS[i], self._card(x)) for i, x in enumerate(hand + dsp)]
-                out.append("Your hand:     " + "  ".join(row[:len(hand)]))
-                out.append("Your display:  " + "  ".join(row[len(hand):]))
+                lh, ld = self.lettered()
+                out.append("Your hand:     " + "  ".join("%s:%s" % (k, self._card(x)) for k, x in lh))
+                out.append("Your display:  " + "  ".join("%s:%s" % (k, self._card(x)) for k, x in ld))
         out.append("")
         out.append(self._todo(f))
         out.append(self.note)

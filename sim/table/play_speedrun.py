@@ -31,7 +31,7 @@ BACK, Undo.
 
 from sim.bots import Person
 from sim.table import Table, LOOP_US, UP, DOWN, OK
-from sim.table.play import set_pace, PACES, DEFAULT_PACE
+from sim.table.play import set_pace, PACES, DEFAULT_PACE, Letters
 
 HUMAN = 0
 BOTS = (1, 2)
@@ -46,6 +46,7 @@ class SpeedRunPlay(Table):
     """A Speed Run table: seat 0 a person, seats 1 and 2 computer players."""
 
     GAME = "speedrun"
+    YOU_WON = "You win the trick: tap your pad (z)"
 
     def __init__(self, seed=None, realtime=True, length=None, start_us=None, loop_us=LOOP_US,
                  reveal_chance=0.15, pace=DEFAULT_PACE, store=None):
@@ -73,6 +74,8 @@ class SpeedRunPlay(Table):
         self.record = None
         self.done = False
         self.card_scores = None  # the last hand as the cards score it (SR-14..SR-23)
+        self.letters = Letters(CARD_KEYS)  # your cards' letters, kept while held
+        self.suits = self.F.TRUMP_WORDS[:4]  # the OLED's words for the suits
 
     def start(self):
         """Straight into Speed Run (the remembered length, or `length`)."""
@@ -110,6 +113,8 @@ class SpeedRunPlay(Table):
         f = self._flow()
         if f is None or self.st is None:
             return
+        if self.note == self.YOU_WON and self.owed(f) != HUMAN:
+            self.note = ""  # tapped: the referee counts your trick
         self._cards(f)
         self._entries(f)
 
@@ -145,6 +150,8 @@ class SpeedRunPlay(Table):
         p = st.current_player()
         if p == SRP.CHANCE and f.phase == self.F.HAND and f.g.hands_played == st.game.hands_played:
             st.apply(SRP.CHANCE, SRP.DEAL)  # SR-6: the first player deals
+            self.letters = Letters(CARD_KEYS)
+            self.letters.update(st.hand[HUMAN])  # a s d ... in the hand's order
             self.true_tricks = [0, 0, 0]
             self.last_trick = None
             self.card_scores = None
@@ -249,8 +256,7 @@ class SpeedRunPlay(Table):
         self.true_tricks[w] += 1
         if st.phase != "play":  # the 12th trick: the card game scored the hand
             self.card_scores = st.last_scores
-        self.note = ("You win the trick: tap your pad (z)" if w == HUMAN
-                     else "P%d wins the trick" % (w + 1))
+        self.note = (self.YOU_WON if w == HUMAN else "P%d wins the trick" % (w + 1))
 
     # -- the referee's buttons, pressed by the computer players ------------------------------
     def _entries(self, f):
@@ -306,34 +312,47 @@ class SpeedRunPlay(Table):
         """A key put your finger on button b at t (sim/keys.py)."""
         return self.press(t, b)
 
+    def choosing(self):
+        """Do your letters pick a choice now (trump/ranking, your contract),
+        not a card?"""
+        st = self.st
+        return st is not None and st.phase in ("choose", "contract") and st.current_player() == HUMAN
+
     def choices(self):
-        """What your letters pick now: [(action, text)] (cards, or choices)."""
+        """What your letters pick now: [(letter, action, text)], cards (each
+        keeps its letter while you hold it) or the choices offered."""
         st = self.st
         if st is None:
             return []
         SRP = self.SRP
-        if st.phase == "play" or st.current_player() != HUMAN:
-            return [(c, self._card(c)) for c in st.hand[HUMAN]]
+        if not self.choosing():
+            return [(k, c, self._card(c)) for k, c in self.letters.update(st.hand[HUMAN])]
         out = []
         for a in st.legal_actions(HUMAN):
             if a != SRP.REVEAL:
                 name = st.action_name(a)
-                out.append((a, self._word(name) if st.phase == "contract" else name))
+                text = self._word(name) if st.phase == "contract" else self._choice(name)
+                out.append((CARD_KEYS[len(out)], a, text))
         return out
 
+    def letter(self, card):
+        """The letter your card has on the panel."""
+        self.letters.update(self.st.hand[HUMAN])
+        return self.letters.letter(card)
+
     def pick(self, i):
-        """Your letter i: play that card, or make that choice.  Returns None
-        or the reason it was refused."""
+        """Your letter CARD_KEYS[i]: play that card, or make that choice.
+        Returns None or the reason it was refused."""
         f = self._flow()
         st = self.st
         if f is None or st is None:
             return "not now"
         if st.current_player() != HUMAN:
             return "not your turn: %s" % self._whose()
-        ch = self.choices()
-        if i >= len(ch):
-            return "no choice there"
-        a = ch[i][0]
+        ch = [x for x in self.choices() if x[0] == CARD_KEYS[i]]
+        if not ch:
+            return "no card there" if not self.choosing() else "no choice there"
+        a = ch[0][1]
         if st.phase == "play":
             if not self.synced(f):
                 return self._wait_text(f)
@@ -357,8 +376,10 @@ class SpeedRunPlay(Table):
             st.apply(HUMAN, a)  # the engine judges it (SR-7, SR-10, SR-13, SR-19, SR-21)
         except RuleError as e:
             if e.rule == "SR-10" and st.trick:
-                return "SR-10: follow suit: %s was led and you hold that suit" % (
-                    self._card(st.trick[0]))
+                led = st.trick[0] >> 4
+                yours = [self._card(c) for c in st.hand[HUMAN] if c >> 4 == led]
+                return "SR-10: must follow suit: %s led, and you hold %s (%s)" % (
+                    self._card(st.trick[0]), self.suits[led], " ".join(yours))
             return str(e)
         if phase == "play":
             self._after_card()
@@ -381,10 +402,18 @@ class SpeedRunPlay(Table):
             return "the referee is not in play yet"
         return "wait for the referee to count the trick"
 
-    @staticmethod
-    def _card(c):
-        from speedref.engine import cards
-        return cards.run_name(c)
+    def _card(self, c):
+        """A card as the panel names it: the first two letters of the OLED's
+        word for its suit (Wo Ra Ge Go: Worms, Raccoons, Geckos, Gorillas),
+        then its rank."""
+        return "%s%d" % (self.suits[c >> 4][:2], c & 15)
+
+    def _choice(self, name):
+        """A trump or ranking choice, the trump in the OLED's word."""
+        if name[:6] == "trump ":
+            t = self.SR.TRUMPS.index(name[6:])
+            return "trump " + self.F.TRUMP_WORDS[t]
+        return name
 
     # -- the panel beside the OLED ---------------------------------------------------------
     def panel(self):
@@ -400,7 +429,7 @@ class SpeedRunPlay(Table):
         if g.trump is not None:
             n = g.tricks_played() + 1
             out.append("Trump: %s   ranking: %s   trick %d: %d high" % (
-                g.trump, g.ranking, n, SR.direction(g.ranking, n)))
+                self.F.TRUMP_WORDS[SR.TRUMPS.index(g.trump)], g.ranking, n, SR.direction(g.ranking, n)))
         if st.phase == "play":
             lead = (g.next_leader())
             table = " ".join("P%d %s" % ((lead + i) % 3 + 1, self._card(c)) for i, c in enumerate(st.trick))
@@ -418,13 +447,19 @@ class SpeedRunPlay(Table):
                ("face down" if st.contracts[s] else "-") for s in (1, 2)]
         out.append("Your contract: %s%s   P2 %s   P3 %s" % (
             word(mine) if mine else "-", " (face up)" if g.revealed[HUMAN] else "", rev[0], rev[1]))
-        out.append("Contract cards: " + ", ".join(word(c) for c in g.held[HUMAN]))
+        held = list(g.held[HUMAN])
+        if mine:  # the card you put down this hand has left your hand (SR-13)
+            card = "REDO" if mine[:5] == "REDO:" else mine
+            if card in held:
+                held.remove(card)
+        import textwrap  # a Long game's 13 cards: two lines, not one of 102 characters
+        out += textwrap.wrap("Contract cards: " + ", ".join(word(c) for c in held), 64,
+                             subsequent_indent="  ")
         if self.card_scores is not None:
             out.append("Last hand (cards): %s   totals %s" % (
                 " ".join("-" if x is None else str(x) for x in self.card_scores), list(g.totals)))
         ch = self.choices()
-        p = st.current_player()
-        choosing = st.phase in ("choose", "contract") and p == HUMAN
+        choosing = self.choosing()
         if choosing:
             # SR-7, SR-13: you look at your cards before you choose (no letters:
             # the letters pick the choices below)
@@ -434,9 +469,7 @@ class SpeedRunPlay(Table):
                 out.append("  " + "  ".join(hand[i:i + 8]))
         label = "Your hand:" if not choosing else (
             "Choose:" if st.phase == "choose" else "Your contract (face down):")
-        row = []
-        for i, (_, text) in enumerate(ch):
-            row.append("%s:%s" % (CARD_KEYS[i], text))
+        row = ["%s:%s" % (k, text) for k, _, text in ch]
         out.append(label)
         per = 6 if not choosing else 3  # the panel is about 64 characters wide
         for i in range(0, len(row), per):
@@ -444,7 +477,7 @@ class SpeedRunPlay(Table):
         out.append("")
         out.append(self._todo(f))
         out.append(self.note)
-        out.append("cards: E Earthworms, R Raccoons, G Geckos, W goRillas")
+        out.append("cards: Wo %s (Earthworms), Ra %s, Ge %s, Go %s" % self.suits)
         out.append("keys: letter = card/choice, v = reveal, z = tap pad, Z = hold pad")
         return out
 

@@ -233,6 +233,10 @@ class SpitPlay(SpitTable):
         self.live = False
         self.slap_in = {}
         c = self.st.cleared
+        if c is None:
+            # the referee took a tap for a clearing the cards never made
+            self.note = "The referee and the cards disagree: BACK, Undo last"
+            return
         self.slap_go = self.up_t[c] + SLAP_GO_US
         self._plan_slap(BOT)
         self.note = "Slap at GO! z: the smaller pile, or , . for pile 1 / 2 (SPIT-10)"
@@ -452,8 +456,8 @@ def terminal_class():
     Base, curses = table_terminal()
 
     class SpitTerminal(Base):
-        def __init__(self, tb, delay_us, interval_us):
-            Base.__init__(self, tb, delay_us, interval_us)
+        def __init__(self, tb, delay_us, interval_us, log_buzzer=False):
+            Base.__init__(self, tb, delay_us, interval_us, log_buzzer)
             self.sel = None
 
         def feed_key(self, ch, now_us):
