@@ -302,9 +302,94 @@ def test_setup_hint_when_there_is_room(rig):
     rig.tap(OK)
     assert rig.shows("BACK: game list")
     rig.tap(DOWN)
-    assert rig.shows("OK:+1  BACK:-1")
+    assert rig.shows("OK/BACK: change")  # "auto" is no number to step from
     assert rig.shows("Tie ms: auto", inverted=True)
     rig.tap(OK)
     assert rig.shows("Tie ms: 0", inverted=True)
+    rig.tap(OK)
+    rig.tap(OK)
+    assert rig.shows("Tie ms: 2", inverted=True) and rig.shows("OK:+8  BACK:-1")
+    rig.tap(BACK)
+    rig.tap(BACK)
     rig.tap(BACK)
     assert rig.shows("Tie ms: auto", inverted=True)
+
+
+def test_an_options_hint_shows_its_real_step(rig):
+    """Partners' Target steps by 50 (50, 100, 150, 200): the hint says +50,
+    not +1, and at the top OK goes round to 50."""
+    rig.tap(OK)
+    for _ in range(3):
+        rig.tap(DOWN)  # Partners
+    rig.tap(OK)
+    rig.tap(DOWN)
+    assert rig.shows("Target: 100", inverted=True) and rig.shows("OK:+50  BACK:-50")
+    assert not rig.shows("OK:+1  BACK:-1")
+    rig.tap(OK)
+    rig.tap(OK)
+    assert rig.shows("Target: 200", inverted=True) and rig.shows("OK:50  BACK:-50")
+
+
+# ---- screens that read as words and keep their parts apart ---------------------------
+def test_speed_layout_says_the_middle_row_in_words(rig):
+    """SP-2: the middle row is two reserves and two start cards, said so
+    ("Row: 10|1 1|10 reserve start" was a code to decipher)."""
+    rig.start("speed")
+    assert rig.shows("2 reserves of 10") and rig.shows("+ 2 start cards")
+    assert not rig.shows("Row:") and not rig.shows("reserve start")
+
+
+def test_spit_layout_names_the_piles_a_player_without_spit_cards_fills_SPIT3(tmp_path):
+    """SPIT-3: a player with one card fills pile 1 only; the layout screen
+    said "fill piles 1..5" to them."""
+    from app_rig import Rig as AppRig
+    from app_spit_game import play_round, spit_opts
+    from test_app_partners import TextFB
+    rig = AppRig(str(tmp_path))
+    rig.app.start("spit", rig.t, spit_opts())
+    play_round(rig, ("slap", 1, 1, 41, 0))  # P2 cleared and took the smaller pile: 41-11
+    play_round(rig, ("pile", 0, 1, 0))      # one pile: P1 cleared, keeps 1 spit card (SPIT-22)
+    f = rig.app.flow
+    assert f.game.cards == [1, 51]
+    fb = TextFB()
+    f.draw(fb)
+    assert "P1: pile 1 only" in fb.texts and "fill piles 1..5" not in fb.texts, fb.texts
+    g = f.game
+    for n, want in ((3, "P1: piles 1..2"), (6, "P1: piles 1..3"), (7, "P1: piles 1..4"),
+                    (15, "P1: piles 1..5")):
+        g.cards = [n, 52 - n]
+        fb = TextFB()
+        f.draw(fb)
+        assert want in fb.texts, (n, fb.texts)
+
+
+def test_partners_three_digit_totals_stay_clear_of_the_names(rig):
+    """A 3-digit total on the 2x2 grid (Totals, Game over) leaves dark
+    columns after its own name and before the next cell's: "P1 104 P2",
+    never "P1104P2" (the digits began one pixel after the name and ended
+    two before the next)."""
+    from speedref.app import partners_flow as pf
+    rig.start("partners", target=100)
+    rig.tap(P1)  # P1 deals
+    for _ in range(2):
+        for _ in range(6):
+            rig.tap(UP)  # 13
+        rig.tap(OK)
+        rig.tap(DOWN)  # no trump
+        rig.tap(OK)
+        rig.tap(P1)  # P1 won the bid
+        rig.tap(P3)  # with P3, opposite: no swap
+        for _ in range(13):
+            rig.tap(P1)  # all 13: made and doubled (PT-16): 52 and 26
+        rig.tap(OK)  # the hand -> totals or the final screen
+        if rig.phase() == pf.TOTALS:
+            rig.tap(OK)
+    assert rig.phase() == pf.FINAL and rig.b.app.flow.game.totals == [104, 0, 52, 0]
+    f = rig.frame()
+    assert rig.shows("Game over", inverted=True)
+    x, y = 0, 11  # P1's cell
+    assert find(f, "P1") == (x + 1, y + 4)
+    lit = [c for c in range(x + 17, x + 66) if any(oled.lit(f, c, r) for r in range(y, y + 16))]
+    assert lit[0] >= x + 20, "digits touch the name: from column %d" % lit[0]
+    assert lit[-1] <= x + 62, "digits touch P2's name: up to column %d" % lit[-1]
+    assert find(f, "P2") == (x + 65, y + 4)

@@ -191,4 +191,27 @@ class Options(Screen):
         items = self._items()
         ui.menu_rows(fb, items, self.cursor, self.top)
         if len(items) <= 5:  # room for a hint under the rows
-            ui.hint(fb, "BACK: game list" if self.cursor == 0 else "OK:+1  BACK:-1")
+            ui.hint(fb, "BACK: game list" if self.cursor == 0 else self._step_hint())
+
+    def _step_hint(self):
+        """What OK and BACK do to this row's value: its real steps ("OK:+50
+        BACK:-50" on Target 100 of 50..200), the value it goes round to at
+        an end, or "change" for a value that is not a number."""
+        key, label, values = games.get(self.game).options[self.cursor - 1]
+        v = self.opts[key]
+        if not _number(v) or v not in values:
+            return "OK/BACK: change"
+        i = values.index(v)
+        n = len(values)
+        up = values[(i + 1) % n]
+        down = values[(i - 1) % n]
+        if not (_number(up) and _number(down)):
+            return "OK/BACK: change"
+        a = "+%d" % (up - v) if i + 1 < n else str(up)
+        b = "-%d" % (v - down) if i > 0 else str(down)
+        s = "OK:%s  BACK:%s" % (a, b)
+        return s if len(s) <= 16 else "OK:%s BACK:%s" % (a, b)
+
+
+def _number(v):
+    return isinstance(v, int) and v is not True and v is not False

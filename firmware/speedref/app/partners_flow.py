@@ -421,4 +421,13 @@ def _grid(fb, nums, c, p):
             fb.text(NAMES[k], x + 1, y + 4, 1)
         v = nums[k]
         s = NUM[v] if v < 14 else str(v)
-        ui.big(fb, s, x + 64 - 16 * len(s), y, 2)
+        if len(s) < 3:
+            ui.big(fb, s, x + 64 - 16 * len(s), y, 2)
+        elif len(s) == 3:
+            # three digits at scale 2, 14 px apart: three pixels clear of
+            # this cell's name and four of the next one's ("P4 114" and
+            # "105 P2", never "P4114" or "105P2")
+            for i in range(3):
+                ui.big(fb, s[i], x + 18 + 14 * i, y, 2)
+        else:
+            fb.text(s, x + 64 - 8 * len(s), y + 4, 1)

@@ -228,8 +228,8 @@ class SpeedFlow(Flow):
         else:
             ui.row(fb, 0, "Each: 5 hand")
             ui.row(fb, 1, "+ %d stock" % (per - 5))
-        ui.row(fb, 2, "Row: %d|1 1|%d" % (r, r))
-        ui.row(fb, 3, "reserve start")
+        ui.row(fb, 2, "2 reserves of %d" % r)  # SP-2: reserve, 2 start cards, reserve
+        ui.row(fb, 3, "+ 2 start cards")
         ui.row(fb, 4, "BACK: undo/quit")
         ui.hint(fb, "OK: next")
 

@@ -207,7 +207,17 @@ class SpitFlow(Flow):
             ui.big(fb, str(g.cards[p]), x + 8, 20, 2)
             s = g.spit_left[p]
             ui.row(fb, 3, "spit %d" % s if s else "no spit", x)
-        ui.row(fb, 4, "Piles 1-2-3-4-5" if g.piles == 2 else "fill piles 1..5")
+        if g.piles == 2:
+            ui.row(fb, 4, "Piles 1-2-3-4-5")
+        else:
+            # SPIT-3: the player without spit cards fills the piles in order
+            # until the cards run out: 1 card is pile 1 only, 6 piles 1..3
+            p = 0 if spit.spit_cards(g.cards[0]) == 0 else 1
+            n = g.cards[p]
+            k = 1
+            while k < 5 and k * (k + 1) // 2 < n:
+                k += 1
+            ui.row(fb, 4, "%s: pile 1 only" % NAMES[p] if k == 1 else "%s: piles 1..%d" % (NAMES[p], k))
         ui.hint(fb, "OK: next")
 
     def _draw_ready(self, fb):
