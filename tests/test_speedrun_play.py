@@ -218,3 +218,17 @@ def test_sr24_totals_equal_the_sum_of_the_sheet_for_any_legal_table_game(length,
     assert rows[-1][2] == g.totals and len(rows) == g.hands_played
     assert sr.replay(g.to_record()).totals == g.totals
     assert g.ended_early == (g.hands_played < sr.HANDS[length])
+
+
+def test_sr29_card_level_refusals_count_players_from_1_and_name_the_card():
+    """SR-29: "it is not player 3's turn", "player 1 may not play E1 now":
+    never "seat 2", never a raw action number where the action has a name."""
+    st = State(1, "short", ["a", "b", "c"])
+    with pytest.raises(RuleError) as e:
+        st.apply(2, DEAL)
+    assert "it is not player 3's turn" in str(e.value) and "seat" not in str(e.value)
+    st.apply(CHANCE, DEAL)
+    p = st.current_player()
+    with pytest.raises(RuleError) as e:
+        st.apply(p, c(E, 1))
+    assert ("player %d may not play E1 now" % (p + 1)) in str(e.value), e.value

@@ -164,10 +164,16 @@ class State:
         if self.phase == "over":
             raise RuleError("SR-28", "the game is over")
         if player != self.current_player():
-            raise RuleError(self._turn_rule(), "it is not seat %r's turn" % (player,))
+            # players counted from 1 in messages (SR-29): seat 0 is player 1
+            who = "player %d" % (player + 1) if player in (0, 1, 2) else repr(player)
+            raise RuleError(self._turn_rule(), "it is not %s's turn" % who)
         if action not in self.legal_actions(player):
+            try:
+                what = self.action_name(action)
+            except (IndexError, TypeError):
+                what = repr(action)
             raise RuleError(self._action_rule(player, action),
-                            "seat %d may not play %r now" % (player, action))
+                            "player %d may not play %s now" % (player + 1, what))
         ph = self.phase
         if ph == "deal":
             self._deal()
