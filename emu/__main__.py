@@ -28,10 +28,40 @@ def build_parser():
     p.add_argument("--screens", metavar="DIR", help="with --script: a PNG of the OLED after each event")
     p.add_argument("--store", metavar="DIR", help="with --script: write the board's files here at the end")
     p.add_argument("--frozen", action="store_true",
-                   help="run speedref-pico.uf2 (speedref frozen in) instead of the stock image + .mpy")
+                   help="run speedref-pico-RPI_PICO.uf2 (speedref frozen in) instead of the stock image + .mpy")
     p.add_argument("--blank", action="store_true",
                    help="with --serve: the stock image on a blank flash (nothing installed yet)")
     return p
+
+
+class Progress:
+    """How far a script has run on the emulated board, on stderr: board time
+    against wall time ("board 12.3 of 250.0 s, 40 s wall (0.31x real
+    time)"), a line every `every_s` wall seconds and one at the end.  The
+    emulator runs slower than real time (docs/emulator.md), so a long script
+    looked hung after its first line."""
+
+    def __init__(self, err=None, clock=None, every_s=5.0):
+        import time
+        self.err = err or sys.stderr
+        self.clock = clock or time.monotonic
+        self.every_s = every_s
+        self.t0 = self.clock()
+        self.last = self.t0  # wall time of the last line (or the start)
+
+    def text(self, done_us, total_us):
+        wall = self.clock() - self.t0
+        rate = " (%.2fx real time)" % (done_us / 1e6 / wall) if wall > 0 and done_us else ""
+        return "speedref-emu: board %.1f of %.1f s, %.0f s wall%s" % (
+            done_us / 1e6, total_us / 1e6, wall, rate)
+
+    def __call__(self, done_us, total_us):
+        now = self.clock()
+        if done_us < total_us and now - self.last < self.every_s:
+            return
+        self.last = now
+        self.err.write(self.text(done_us, total_us) + "\n")
+        self.err.flush()
 
 
 def run_script(args, out=sys.stdout):
@@ -60,7 +90,7 @@ def run_script(args, out=sys.stdout):
         from sim.oled import ScreenWriter
         shots = ScreenWriter(args.screens)
     ref, volume = referee.run_script(events, game=game, show=show, shots=shots,
-                                     frozen=args.frozen)
+                                     frozen=args.frozen, progress=Progress())
     if args.store:
         emu_fs.write_dir(volume, args.store)
     for line in ref.other:

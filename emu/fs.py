@@ -73,7 +73,7 @@ def write_dir(volume, directory):
 
 
 def main_only():
-    """What a board flashed with speedref-pico.uf2 (speedref frozen in)
+    """What a board flashed with speedref-pico-RPI_PICO.uf2 (speedref frozen in)
     has on its filesystem: main.py alone."""
     from host_tools.build import FIRMWARE
     with open(str(FIRMWARE / "main.py"), "rb") as f:

@@ -1,13 +1,14 @@
 """Where the emulated Pico's parts come from.
 
-Two binaries the bench needs are not in this repository, because both are
+Three binaries the bench needs are not in this repository, because all are
 built from other projects' sources:
 
   - MicroPython v1.28.0 for RPI_PICO (the stock `firmware.uf2` users flash,
     from micropython.org/download/RPI_PICO, or built from the micropython
     repository at tag v1.28.0 with `make -C ports/rp2 BOARD=RPI_PICO`);
-    optionally the same build with speedref frozen in (FROZEN_MANIFEST =
-    firmware/manifest.py), speedref-pico.uf2;
+    the same build with speedref frozen in (FROZEN_MANIFEST =
+    firmware/manifest.py), speedref-pico-RPI_PICO.uf2, for --frozen and the
+    tests that boot it;
   - the RP2040 B1 bootrom, 16 KB (raspberrypi/pico-bootrom, tag b1; rp2040js
     ships it as demo/bootrom.ts in its repository).
 

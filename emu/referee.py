@@ -45,7 +45,7 @@ _d.run(time.ticks_us, time.sleep_ms)
 class Referee:
     def __init__(self, firmware=None, store_files=None, frozen=False, pico=None):
         """firmware: a UF2 (default: the stock image, speedref copied onto
-        its filesystem; frozen=True: speedref-pico.uf2 with only main.py
+        its filesystem; frozen=True: speedref-pico-RPI_PICO.uf2 with only main.py
         on the filesystem).  store_files: extra files for the flash, e.g.
         a store to resume from ({"/data/game.json": b"..."})."""
         if pico is not None:
@@ -118,11 +118,12 @@ class Referee:
 
 
 def run_script(events, game=None, show=None, shots=None, end_us=2000000, firmware=None,
-               frozen=False):
+               frozen=False, progress=None):
     """Run parsed script events [(t_us, button, is_down, lineno)] on the
     emulated board.  show(obj) gets each log line as it comes; shots (a
-    ScreenWriter) gets the OLED after each event.  Returns (Referee, flash
-    volume bytes at the end)."""
+    ScreenWriter) gets the OLED after each event; progress(done_us, total_us)
+    hears after each event how much of the script's board time has run.
+    Returns (Referee, flash volume bytes at the end)."""
     ref = Referee(firmware=firmware, frozen=frozen)
     try:
         ref.on_line = show
@@ -131,6 +132,8 @@ def run_script(events, game=None, show=None, shots=None, end_us=2000000, firmwar
             ref.start_game(game)
         p = ref.pico
         t0 = ref.t0 = p.ns  # script time 0
+        if progress:
+            progress(0, (events[-1][0] if events else 0) + end_us)  # booted
         for n, (t_us, button, down, lineno) in enumerate(events, 1):
             # The screen after an event is the one shown just before the
             # next: the board needs ~25 ms to send a frame, longer while it
@@ -140,6 +143,8 @@ def run_script(events, game=None, show=None, shots=None, end_us=2000000, firmwar
                 shots.write(ref.screen(), n - 1, "start" if n == 1 else "line%d" % events[n - 2][3])
             p.run_until(max(p.ns, t0 + t_us * NS_PER_US))
             (ref.press if down else ref.release)(button)
+            if progress:
+                progress(t_us, events[-1][0] + end_us)
         last = events[-1][0] if events else 0
         if shots and events:
             p.run_until(t0 + (last + end_us - SHOT_BEFORE_US) * NS_PER_US)
@@ -147,6 +152,8 @@ def run_script(events, game=None, show=None, shots=None, end_us=2000000, firmwar
         p.run_until(t0 + (last + end_us) * NS_PER_US)
         if shots:
             shots.write(ref.screen(), len(events) + 1, "end")
+        if progress:
+            progress(last + end_us, last + end_us)
         volume = p.flash_image()
         return ref, volume
     finally:
