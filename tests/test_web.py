@@ -475,7 +475,8 @@ BAD_OPTIONS = [
     ("hold=", "hold"), ("hold=0x10", "hold"), ("game=chess", "game"), ("game=", "game"),
     ("pads=9", "pads"), ("pads=abc", "pads"), ("flat=yes", "flat"), ("uid=../../x", "uid"),
     ("uid=" + "x" * 200, "uid"), ("script=%%%", "script"), ("script=AAAA", "script"),
-    ("heap=2", "heap"), ("sw=maybe", "sw"), ("colour=red", "colour"),
+    ("heap=2", "heap"), ("sw=maybe", "sw"), ("colour=red", "colour"), ("constructor=1", "constructor"),
+    ("__proto__=1", "__proto__"), ("toString=x", "toString"), ("<b>x</b>=1", "<b>x</b>"),
 ]
 
 
