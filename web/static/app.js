@@ -58,7 +58,7 @@ const OPTIONS = {
 };
 const params = new Map();
 for (const [k, v] of new URLSearchParams(location.hash.slice(1))) {
-  const opt = OPTIONS[k];
+  const opt = Object.hasOwn(OPTIONS, k) ? OPTIONS[k] : null;
   if (!opt) note("option " + shown(k) + " ignored: no such option");
   else if (!opt.ok(v)) note(k + "=" + shown(v) + " ignored: " + k + " is " + opt.want);
   else params.set(k, v);
