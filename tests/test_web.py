@@ -111,10 +111,21 @@ def wait(drv, cond, what, timeout=120):
         if v:
             return v
         if drv.title == "error":
-            pytest.fail("the page failed: " + drv.find_element("id", "log").text)
+            pytest.fail("the page failed: " + drv.find_element("id", "log").get_attribute("textContent"))
         if time.monotonic() > end:
-            pytest.fail("timed out waiting for " + what)
+            pytest.fail("timed out waiting for %s; the page says: %s" % (what, page_state(drv)))
         time.sleep(0.05)
+
+
+def page_state(drv):
+    """What the page shows the person at the device, and its last log lines."""
+    try:
+        return drv.execute_script(
+            "const t = (id) => (document.getElementById(id) || {}).textContent;"
+            "return JSON.stringify({title: document.title, status: t('status'), note: t('note'),"
+            " log: (window.speedref && window.speedref.logLines || []).slice(-5)})")
+    except Exception as e:  # noqa: BLE001 - a page that cannot answer says so
+        return "(no answer: %s)" % e
 
 
 def open_page(drv, url):
@@ -158,6 +169,24 @@ def py(drv, expr):
     return drv.execute_script("return window.speedref.py(arguments[0])", expr)
 
 
+FLASH_KEY = "speedref-flash"
+SET_ASIDE_KEY = "speedref-flash.bad"
+
+
+def plant(drv, site, value, key=FLASH_KEY):
+    """localStorage[key] = value (None: cleared) from a same-origin page that
+    runs no referee (a running page saves its flash as it leaves)."""
+    drv.get("about:blank")
+    drv.get(site + "no-referee-here")
+    drv.execute_script("localStorage.clear();"
+                       "if (arguments[1] !== null) localStorage.setItem(arguments[0], arguments[1]);",
+                       key, value)
+
+
+def stored(drv, key=FLASH_KEY):
+    return drv.execute_script("return localStorage.getItem(arguments[0])", key)
+
+
 # Synthetic pointer events with a chosen timeStamp (the page reads only
 # event.timeStamp for when a touch happened).
 POINTER_JS = """
@@ -187,8 +216,11 @@ def tap(drv, button, at_ms, pid=1):
 
 
 def wait_board(drv, at_ms):
-    """Until the board's clock has passed at_ms (it runs HOLD behind the page)."""
-    wait(drv, lambda: py(drv, "board.clock.elapsed_us") > at_ms * 1000, "the board's clock", 30)
+    """Until the board's clock has passed at_ms (it runs HOLD behind the page)
+    and every touch dispatched so far has been handed to it (a touch whose
+    dispatch came late, on a busy machine, after the clock passed at_ms)."""
+    wait(drv, lambda: py(drv, "board.clock.elapsed_us") > at_ms * 1000
+         and drv.execute_script("return window.speedref.pending.length") == 0, "the board's clock", 30)
 
 
 # ---- tests ------------------------------------------------------------------
@@ -262,9 +294,7 @@ def test_slap_race_follows_timestamps(browser, site):
 
 
 def test_save_survives_reload(browser, site):
-    browser.get("about:blank")
-    browser.get(site + "#sw=0")
-    browser.execute_script("localStorage.clear()")
+    plant(browser, site, None)
     open_page(browser, site + "#game=spit&sw=0")
     wait(browser, lambda: py(browser, "board.store.writes") >= 1, "the game's first save", 30)
     wait(browser, lambda: "game.json" in browser.execute_script(
@@ -299,24 +329,6 @@ def test_record_download_is_the_engines_record(browser, site):
 
 
 # ---- bad input: the stored flash ----------------------------------------------
-FLASH_KEY = "speedref-flash"
-SET_ASIDE_KEY = "speedref-flash.bad"
-
-
-def plant(drv, site, value, key=FLASH_KEY):
-    """localStorage[key] = value (None: cleared) from a same-origin page that
-    runs no referee (a running page saves its flash as it leaves)."""
-    drv.get("about:blank")
-    drv.get(site + "no-referee-here")
-    drv.execute_script("localStorage.clear();"
-                       "if (arguments[1] !== null) localStorage.setItem(arguments[0], arguments[1]);",
-                       key, value)
-
-
-def stored(drv, key=FLASH_KEY):
-    return drv.execute_script("return localStorage.getItem(arguments[0])", key)
-
-
 def note(drv):
     return drv.find_element("id", "note").get_attribute("textContent")
 

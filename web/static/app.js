@@ -592,6 +592,7 @@ async function live(wb) {
   setStatus("MicroPython " + window.speedref.micropython + " (WebAssembly)");
   window.speedref.ready = true;
   window.speedref.hold = HOLD_MS;
+  window.speedref.pending = pending;  // touches not yet handed to the board (tests)
   document.title = "speedref";
 }
 
