@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 MPY_OUT := build/mpy
 
-.PHONY: test sim bench soak mpy flash clean venv web web-serve node
+.PHONY: test quick sim bench soak mpy flash clean venv web web-serve node
 
 venv: $(STAMP)
 
@@ -34,7 +34,12 @@ mpy: $(STAMP)
 	$(PY) -m host_tools.build --out $(MPY_OUT)
 
 test: $(STAMP) $(NODE_STAMP) mpy
-	$(PY) -m pytest
+	$(PY) -m pytest -q
+
+# The quick loop while you work: everything but the emulated Pico and the web
+# page in headless Chromium (README says how long each takes).
+quick: $(STAMP) mpy
+	$(PY) -m pytest -q -m "not board and not web"
 
 sim: $(STAMP)
 	$(VENV)/bin/speedref-sim

@@ -4,7 +4,7 @@
   the pty that emu.serve bridges to the board's USB CDC: the real mpremote and
   the raw REPL, exactly as with /dev/ttyACM0.  After its reset the board runs
   main.py and the OLED shows the game menu.
-- speedref-pico.uf2, speedref frozen into the firmware (the one-file install:
+- speedref-pico-RPI_PICO.uf2, speedref frozen into the firmware (the one-file install:
   hold BOOTSEL, drag the file onto the drive), with main.py alone on the
   filesystem, boots to the same menu.
 Both menus must be the simulator's, pixel for pixel.

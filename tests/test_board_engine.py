@@ -102,7 +102,7 @@ def test_cpython_gives_the_same_transcripts():
 
 
 def test_golden_transcript_from_the_frozen_image():
-    """speedref-pico.uf2: the card-level modules run from frozen bytecode;
+    """speedref-pico-RPI_PICO.uf2: the card-level modules run from frozen bytecode;
     only the driver is a file."""
     from emu import fs as emu_fs
     from emu import images

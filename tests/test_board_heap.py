@@ -6,7 +6,7 @@ on a board powered up afresh, and played through the pins (tests/sim_scripts,
 every button through the PIO state machine), the heap read over USB
 with {"cmd": "mem"} (figures after a collection: what the game really
 holds).  Twice: the .mpy install speedref-flash makes (bytecode loaded into
-the heap) and speedref-pico.uf2 (bytecode frozen in flash).
+the heap) and speedref-pico-RPI_PICO.uf2 (bytecode frozen in flash).
 
 Samples: at the menu; in each game just after Start, after every log line
 that closes a step of the game (a hand, a deal, a round, a slap, a
