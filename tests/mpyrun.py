@@ -23,10 +23,11 @@ def micropath(use_mpy=True, extra=()):
 
 
 def run(code=None, script=None, args=(), heap="64wK", use_mpy=True, extra_path=(),
-        timeout=600, check=True):
+        timeout=600, check=True, stdin=None):
     """Run `code` (a string) or `script` (a path) and return the CompletedProcess.
 
     With check=True a non-zero exit fails with MicroPython's own traceback.
+    stdin: a path whose bytes are the program's sys.stdin (default: none).
     """
     if use_mpy and not MPY_BUILD.exists():
         raise RuntimeError("build/mpy is missing: run `make mpy` (make test does)")
@@ -34,7 +35,13 @@ def run(code=None, script=None, args=(), heap="64wK", use_mpy=True, extra_path=(
     cmd += ["-c", code] if code is not None else [str(script)]
     cmd += list(args)
     env = dict(os.environ, MICROPYPATH=micropath(use_mpy, extra_path))
-    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout, cwd=ROOT)
+    if stdin is not None:
+        with open(stdin, "rb") as f:
+            r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout,
+                               cwd=ROOT, stdin=f)
+    else:
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout,
+                           cwd=ROOT, stdin=subprocess.DEVNULL)
     if check and r.returncode != 0:
         raise AssertionError("micropython failed (%d):\n%s\n%s" % (r.returncode, r.stdout[-3000:], r.stderr[-3000:]))
     return r
