@@ -47,3 +47,63 @@ def test_an_unknown_chip_is_refused_with_a_log_line_and_no_reset():
     assert logs[0]["ev"] == "error" and logs[0]["what"] == "board"
     assert "ESP32S3" in logs[0]["msg"]
     assert last == "started 0 resets 0"
+
+
+CRASH_DRIVER = r'''
+import machine
+from speedref import wiring
+from speedref.hw import boards
+boards._uname_machine = lambda: "Raspberry Pi Pico with RP2040"
+machine.reset_fakes()
+def build(board=None, root="/data"):
+    raise OSError(5)  # the loop crashes at once, every time
+wiring.build = build
+src = open("firmware/main.py").read().replace('CRASH_FILE = "/crashes"', 'CRASH_FILE = %r' % CRASH)
+for boot in range(3):
+    try:
+        exec(src, {"__name__": "__main__"})
+        print("main returned")
+    except machine.ResetCalled:
+        print("reset")
+'''
+
+
+def test_the_third_crash_stays_off_the_repl_and_answers_every_line(tmp_path):
+    """After CRASH_LIMIT crashes in a row main.py does not return to the REPL,
+    where the console's lines would run as Python: it stays in a loop that
+    answers each line with the crash_loop error line, until Ctrl-C (a person,
+    or mpremote) takes the board to the REPL."""
+    import os
+    import signal
+    import subprocess
+    import time
+    code = "CRASH = %r\n" % str(tmp_path / "crashes") + CRASH_DRIVER
+    env = dict(os.environ, MICROPYPATH=mpyrun.micropath(use_mpy=False))
+    p = subprocess.Popen([str(mpyrun.MICROPYTHON), "-c", code], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=mpyrun.ROOT, env=env)
+    out = []
+    try:
+        def line():
+            raw = p.stdout.readline().decode()
+            assert raw, p.stderr.read().decode()[-2000:]
+            out.append(raw.strip())
+            return out[-1]
+        while "crash_loop" not in line():
+            pass
+        p.stdin.write(b'{"cmd": "dump"}\nprint("run as Python")\n\xf0\xe2\n')
+        p.stdin.flush()
+        answers = [json.loads(line()) for _ in range(3)]
+        time.sleep(0.2)
+        p.send_signal(signal.SIGINT)  # Ctrl-C
+        rest, err = p.communicate(timeout=20)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    out += rest.decode().splitlines()
+    logs = [json.loads(l) for l in out if l.startswith("{")]
+    assert [l["what"] for l in logs if l["ev"] == "error"][:4] == ["crash", "crash", "crash",
+                                                                   "crash_loop"]
+    assert out.count("reset") == 2
+    assert all(a["ev"] == "error" and a["what"] == "crash_loop" for a in answers), answers
+    assert "run as Python" not in out
+    assert "stopped: at the REPL" in out and out[-1] == "main returned"
