@@ -111,7 +111,11 @@ class Bench {
     this.exactPio = !!cfg.exact_pio;
     this.traceIrq = !!cfg.trace_irq;
     this.events = [];
+    // Bytes the host has sent and the device has not taken: whole chunks and
+    // a read offset into the first (shifting a byte array a byte at a time
+    // costs its length each time: a 1 MB line took hours).
     this.cdcQueue = [];
+    this.cdcHead = 0;
     this.powerUp(flash);
   }
 
@@ -501,7 +505,14 @@ class Bench {
     // The device takes 64-byte packets from a 512-byte host buffer: keep it
     // topped up from the queue, never overfilled.
     const fifo = this.cdc.txFIFO;
-    while (this.cdcQueue.length && fifo.itemCount < 256) fifo.push(this.cdcQueue.shift());
+    const q = this.cdcQueue;
+    while (q.length && fifo.itemCount < 256) {
+      fifo.push(q[0][this.cdcHead++]);
+      if (this.cdcHead >= q[0].length) {
+        q.shift();
+        this.cdcHead = 0;
+      }
+    }
     if (this.pendingRead !== null && !fifo.empty) {
       const size = this.pendingRead;
       this.pendingRead = null;
@@ -635,7 +646,8 @@ class Bench {
         break;
       }
       case 'cdc': {
-        for (const b of Buffer.from(cmd.data, 'base64')) this.cdcQueue.push(b);
+        const data = Buffer.from(cmd.data, 'base64');
+        if (data.length) this.cdcQueue.push(data);
         this.feedCdc();
         break;
       }

@@ -1,8 +1,11 @@
 # Entry point on the board: build the device, run its loop forever.  A crash
 # is printed as a log line with its traceback, then the board resets, unless
-# it crashed CRASH_LIMIT times in a row: then it stays at the REPL (so a
-# person can fix it over USB) and says so.  A clean run of the loop for a
-# minute clears the count.
+# it crashed CRASH_LIMIT times in a row (or the count cannot be written, so a
+# reset could loop for good): then the referee stays stopped and says so, on
+# the OLED and on the console, where it answers every line with that error
+# line.  It does not return to the REPL, which would run whatever the laptop
+# sends as Python; Ctrl-C (a person, or mpremote) takes it there.  A clean
+# run of the loop for a minute clears the count.
 #
 # Safe mode: OK held at power-up skips the app and leaves the REPL free (for
 # mpremote, e.g. to replace a main.py that crashes at once).  A chip without
@@ -79,13 +82,23 @@ def main():
         return
     except Exception as e:  # anything: log it, then reset (or stop looping)
         log = Log()
-        log.exception(e)
+        try:
+            log.exception(e)
+        except Exception:  # noqa: BLE001 - no heap for the traceback: the exception alone
+            log.emit({"ev": "error", "what": "crash", "msg": repr(e)})
         n = _crashes() + 1
-        _crashes(n)
+        if _crashes(n) != n:
+            n = max(n, CRASH_LIMIT)  # not counted: a reset could loop for good
         if n >= CRASH_LIMIT:
-            log.emit({"ev": "error", "what": "crash_loop", "crashes": n,
-                      "msg": "crashed %d times in a row: staying at the REPL; remove %s to retry"
-                      % (n, CRASH_FILE)})
+            line = {"ev": "error", "what": "crash_loop", "crashes": n,
+                    "msg": "crashed %d times in a row: referee stopped; power off and on, or "
+                    "Ctrl-C for the REPL and remove %s" % (n, CRASH_FILE)}
+            log.emit(line)
+            try:
+                from speedref import halt  # loaded only now: the loop never holds its code
+            except Exception:  # noqa: BLE001 - the firmware itself is broken: the REPL is left
+                return
+            halt.halt(line)
             return
         machine.reset()
 

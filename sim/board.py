@@ -48,22 +48,28 @@ class VirtualConsole(UsbConsole):
     handed to the device loop one per readline(), never blocking.
 
     It is the board's own `speedref.device.UsbConsole` (a fixed LINE_MAX
-    buffer; a longer line is thrown away whole), reading characters from a
-    queue instead of polling sys.stdin: this object is its stream and poller."""
+    buffer; a longer line is read to its end and reported once), reading
+    bytes from a queue instead of polling sys.stdin: this object is its
+    stream and poller."""
 
     def __init__(self):
-        self.pending = collections.deque()
+        self.pending = collections.deque()  # byte values
         UsbConsole.__init__(self, stream=self, poller=self)
 
     def send(self, line):
-        self.pending.extend(line if line.endswith("\n") else line + "\n")
+        """A line (str or bytes; the newline is added when missing)."""
+        data = line.encode() if isinstance(line, str) else bytes(line)
+        self.pending.extend(data if data.endswith(b"\n") else data + b"\n")
 
     # the stream and poller UsbConsole reads
     def poll(self, timeout_ms):
         return bool(self.pending)
 
-    def read(self, n):
-        return self.pending.popleft() if self.pending else ""
+    def readinto(self, buf):
+        if not self.pending:
+            return 0
+        buf[0] = self.pending.popleft()
+        return 1
 
 
 class Board:
@@ -195,7 +201,7 @@ class Board:
 
     def command(self, obj):
         """Send a command line to the device over the virtual USB console; the
-        loop reads at most LINE_MAX + 1 characters a pass, so it takes as many
+        loop reads at most LINE_MAX + 1 bytes a pass, so it takes as many
         passes (at this instant) as the line needs."""
         self.console.send(json.dumps(obj) if isinstance(obj, dict) else obj)
         self.step()

@@ -53,13 +53,31 @@ def wait_errors(ref, since, n, limit_ms=120000):
     return errors(ref, since)
 
 
-def test_any_byte_mid_game_leaves_the_referee_running():
+def start_speed(ref):
+    """main.py's menu, through the buttons, to a Speed game's layout screen."""
+    ref.boot()
+    tap(ref, OK)  # the boot screen: the menu
+    tap(ref, OK)  # Speed (the first game)
+    tap(ref, OK)  # Start: the layout screen
+
+
+def still_running(ref):
+    """The console still takes commands; the board never reset nor crashed."""
+    n = len(ref.lines)
+    send(ref, b'{"cmd": "dump"}\n')
+    end = ref.pico.ns + 2000 * MS
+    while not [l for l in ref.lines[n:] if l.get("ev") == "dump_end"] and ref.pico.ns < end:
+        ref.pico.run_for(50000)
+    assert [l for l in ref.lines[n:] if l.get("ev") == "dump_end"]
+    assert [l["ev"] for l in ref.lines].count("boot") == 1, "the board reset"
+    assert not [l for l in ref.lines if l.get("what") in ("crash", "crash_loop")]
+    assert not [t for t in ref.other if "Traceback" in t or ">>>" in t], ref.other[-5:]
+
+
+def test_every_byte_and_lone_lead_bytes_mid_game():
     ref = Referee()
     try:
-        ref.boot()
-        tap(ref, OK)  # the boot screen: the menu
-        tap(ref, OK)  # Speed (the first game)
-        tap(ref, OK)  # Start: the layout screen
+        start_speed(ref)
         layout = bytes(ref.screen())
         # A lone lead byte: the loop must not wait for the rest of a character.
         n = len(ref.lines)
@@ -68,6 +86,8 @@ def test_any_byte_mid_game_leaves_the_referee_running():
         assert bytes(ref.screen()) != layout, "a button did nothing after a lone 0xF0"
         send(ref, b"\xe2\x82\n")  # ends that line: 0xF0 0xE2 0x82, not UTF-8
         assert [e["msg"] for e in wait_errors(ref, n, 1)] == ["not UTF-8"]
+        send(ref, b"\xf0\n\xe2\x82\n")
+        assert [e["msg"] for e in wait_errors(ref, n, 3)] == ["not UTF-8"] * 3
 
         # Every byte value (but Ctrl-C) on its own line, then all on one line.
         n = len(ref.lines)
@@ -81,29 +101,40 @@ def test_any_byte_mid_game_leaves_the_referee_running():
         assert [e["msg"] for e in got] == want
         assert all(e["what"] == "command" and len(e["line"]) <= 60 for e in got)
 
-        # 1 MB without a newline, the buttons pressed while it streams in.
+        # The game goes on: both ready, the countdown, a false start (SP-22).
         n = len(ref.lines)
         ready = bytes(ref.screen())
-        send(ref, b"x" * (1 << 20), settle_ms=100, chunk=1 << 16)
+        tap(ref, P1)
+        tap(ref, P2)
+        assert bytes(ref.screen()) != ready, "the buttons did nothing after the bytes"
+        tap(ref, P1, after_ms=50)
+        assert [l for l in ref.lines[n:] if l.get("ev") == "false_start"], ref.lines[n:]
+        still_running(ref)
+    finally:
+        ref.close()
+
+
+def test_a_1mb_line_mid_game_SP22():
+    """1 MB with no newline: read a byte at a time (MicroPython's stdin has no
+    non-blocking bulk read; ~45 us a byte on a Pico, so ~50 s of board time),
+    at most LINE_MAX + 1 bytes a loop pass, while the buttons keep working;
+    one error line when its newline comes."""
+    ref = Referee()
+    try:
+        start_speed(ref)
+        tap(ref, P1)  # LAYOUT -> READY
+        n = len(ref.lines)
+        send(ref, b"x" * (1 << 20), settle_ms=1000, chunk=1 << 16)
+        ready = bytes(ref.screen())
         tap(ref, P1)  # ready
         tap(ref, P2)  # both ready: the countdown starts
         assert bytes(ref.screen()) != ready, "the buttons did nothing during the flood"
         tap(ref, P1, after_ms=50)  # before GO: a false start (SP-22)
         assert [l for l in ref.lines[n:] if l.get("ev") == "false_start"], ref.lines[n:]
+        assert not errors(ref, n), "an error line before the line's end"
         send(ref, b"\n")
-        got = wait_errors(ref, n, 1, limit_ms=600000)
-        assert [e["msg"] for e in got] == ["line too long"]
-        assert got[0]["line"] == "x" * 60
-
-        # The console still takes commands, and the game is still on screen.
-        n = len(ref.lines)
-        send(ref, b'{"cmd": "dump"}\n')
-        end = ref.pico.ns + 2000 * MS
-        while not [l for l in ref.lines[n:] if l.get("ev") == "dump_end"] and ref.pico.ns < end:
-            ref.pico.run_for(50000)
-        assert [l for l in ref.lines[n:] if l.get("ev") == "dump_end"]
-        assert [l["ev"] for l in ref.lines].count("boot") == 1, "the board reset"
-        assert not [l for l in ref.lines if l.get("what") in ("crash", "crash_loop")]
-        assert not [t for t in ref.other if "Traceback" in t or ">>>" in t], ref.other[-5:]
+        got = wait_errors(ref, n, 1, limit_ms=300000)
+        assert [(e["msg"], e["line"]) for e in got] == [("line too long", "x" * 60)]
+        still_running(ref)
     finally:
         ref.close()

@@ -29,6 +29,8 @@ def fake_machine():
 
 
 class Console:
+    got = 0  # bytes read by the last readline (UsbConsole's interface)
+
     def __init__(self, lines=()):
         self.lines = list(lines)
 
@@ -126,23 +128,26 @@ def test_stuck_pad_logged_once(tmp_path):
 def test_usb_console_reads_lines_without_blocking():
     r, w = os.pipe()
 
-    class Stream:  # unbuffered, like the board's sys.stdin
+    class Stream:  # unbuffered bytes, like the board's sys.stdin.buffer
         def fileno(self):
             return r
 
-        def read(self, n):
-            return os.read(r, n).decode()
+        def readinto(self, buf):
+            data = os.read(r, len(buf))
+            buf[:len(data)] = data
+            return len(data)
 
     con = UsbConsole(Stream())
     assert con.readline() is None  # nothing there: returns at once
     os.write(w, b'{"cmd": "du')
     assert con.readline() is None
     os.write(w, b'mp"}\r\n' + b"x" * 300 + b"\nok\n")
-    assert con.readline() == '{"cmd": "dump"}'
-    # the over-long line is thrown away whole; a call reads at most LINE_MAX + 1
-    # chars, so that takes this call too
+    assert con.readline() == '{"cmd": "dump"}' and con.problem is None
+    # the over-long line is read to its end and reported once; a call reads at
+    # most LINE_MAX + 1 bytes, so that takes this call too
     assert con.readline() is None
-    assert con.readline() == "ok"
+    assert con.readline() == "x" * 256 and con.problem == "line too long"
+    assert con.readline() == "ok" and con.problem is None
     assert con.readline() is None
     os.close(w)
     os.close(r)
@@ -244,7 +249,8 @@ def test_display_errors_are_counted_logged_rarely_and_the_panel_redrawn_whole(tm
 
 def test_usb_console_flood_without_newline_is_read_in_bounded_slices():
     """300 KB with no newline: each readline() call reads at most LINE_MAX + 1
-    chars, and a line split over calls still arrives whole."""
+    bytes, the over-long line is reported once, and a line split over calls
+    still arrives whole."""
     from speedref.device import LINE_MAX
 
     class Flood:  # always readable, like a host writing as fast as USB goes
@@ -253,11 +259,12 @@ def test_usb_console_flood_without_newline_is_read_in_bounded_slices():
             self.pos = 0
             self.reads = 0
 
-        def read(self, n):
+        def readinto(self, buf):
             self.reads += 1
-            c = self.data[self.pos:self.pos + n]
+            c = self.data[self.pos:self.pos + len(buf)]
+            buf[:len(c)] = c
             self.pos += len(c)
-            return c
+            return len(c)
 
     class Poller:
         def __init__(self, s):
@@ -266,16 +273,18 @@ def test_usb_console_flood_without_newline_is_read_in_bounded_slices():
         def poll(self, timeout):
             return [1] if self.s.pos < len(self.s.data) else []
 
-    s = Flood("x" * 300000 + "\n" + '{"cmd": "dump"}\n')
+    s = Flood(b"x" * 300000 + b"\n" + b'{"cmd": "dump"}\n')
     con = UsbConsole(s, Poller(s))
     calls = 0
-    line = None
-    while line is None and calls < 2000:
+    lines = []
+    while len(lines) < 2 and calls < 2000:
         before = s.reads
         line = con.readline()
+        if line is not None:
+            lines.append((line[:3], con.problem))
         assert s.reads - before <= LINE_MAX + 1
         calls += 1
-    assert line == '{"cmd": "dump"}'
+    assert lines == [("xxx", "line too long"), ('{"c', None)]
 
 
 def test_the_loop_naps_when_nothing_happens_and_hurries_when_something_does():

@@ -238,6 +238,7 @@ def test_a_dump_goes_out_a_record_at_a_time_and_none_is_dropped(tmp_path):
 
     class Console:
         lines = ['{"cmd": "dump"}']
+        got = 0
 
         def readline(self):
             return self.lines.pop(0) if self.lines else None

@@ -69,7 +69,8 @@ for boot in range(3):
 
 
 def test_the_third_crash_stays_off_the_repl_and_answers_every_line(tmp_path):
-    """After CRASH_LIMIT crashes in a row main.py does not return to the REPL,
+    """build() raises: a crash line with its traceback and a reset, twice.
+    After CRASH_LIMIT crashes in a row main.py does not return to the REPL,
     where the console's lines would run as Python: it stays in a loop that
     answers each line with the crash_loop error line, until Ctrl-C (a person,
     or mpremote) takes the board to the REPL."""
@@ -103,6 +104,8 @@ def test_the_third_crash_stays_off_the_repl_and_answers_every_line(tmp_path):
     logs = [json.loads(l) for l in out if l.startswith("{")]
     assert [l["what"] for l in logs if l["ev"] == "error"][:4] == ["crash", "crash", "crash",
                                                                    "crash_loop"]
+    assert "OSError" in logs[0]["msg"] and "Traceback" in logs[0]["traceback"]
+    assert logs[3]["crashes"] == 3 and "referee stopped" in logs[3]["msg"]
     assert out.count("reset") == 2
     assert all(a["ev"] == "error" and a["what"] == "crash_loop" for a in answers), answers
     assert "run as Python" not in out

@@ -35,6 +35,7 @@ _BATCH = const(32)  # ring events handled per drain (the ring is drained until e
 IDLE_MS = 5
 BUSY_US = 100000
 LINE_MAX = 256  # longest console command line we accept
+_BLANKS = const(" \t\r\n\x0b\x0c")
 _ERROR_LOG_US = const(10000000)  # a repeating display error is logged once per 10 s
 
 
@@ -50,7 +51,10 @@ class Device:
         self.leds = leds  # hw.leds.PadLeds (show(mask)), or None
         self._lit = 0  # the mask the pad lights show
         self.capture = capture  # has poll() (IRQ or PIO path), or None
-        self.console = console  # has readline() -> str or None, never blocks
+        # has readline() -> str or None, never blocks; `got`: bytes that call
+        # read (any: the loop stays busy); `problem` (optional): why the line
+        # it just returned is bad (UsbConsole), else None
+        self.console = console
         self.inputs = inputs or Inputs(app, on_stuck=self._stuck)
         self._ts = array("l", [0] * _BATCH)
         self._ms = array("l", [0] * _BATCH)
@@ -117,9 +121,14 @@ class Device:
             self.log.emit({"ev": "error", "what": "capture", "late": cap.late, "full": cap.full})
         if self.console is not None:
             line = self.console.readline()
+            if self.console.got:
+                busy = True  # bytes are coming: keep the 1 ms pace until the line is in
             if line is not None:
-                self.command(line)
-                busy = True
+                problem = getattr(self.console, "problem", None)
+                if problem is None:
+                    self.command(line)
+                else:
+                    self._bad_line(problem, line)
         if self._dump is not None:
             self._dump_more()
             busy = True
@@ -184,24 +193,28 @@ class Device:
         self.log.emit({"ev": "error", "what": "stuck", "button": button,
                        "held_ms": held_us // 1000})
 
+    def _bad_line(self, msg, line):
+        self.log.emit({"ev": "error", "what": "command", "msg": msg, "line": line[:60]})
+
     def command(self, line):
         """One line from the USB console: a JSON object with a "cmd".  Never
         raises: anything else (too long, not JSON, nested deeper than the
-        parser's stack or heap allows) is reported as a bad command."""
-        line = line.strip()
+        parser's stack or heap allows) is reported as a bad command.  A
+        blank line is ignored (ASCII blanks: both runtimes strip alike)."""
+        line = line.strip(_BLANKS)
         if not line:
             return
-        cmd = None
-        if len(line) <= LINE_MAX:  # the console drops longer lines; callers may not
-            try:
-                cmd = json.loads(line)
-            except (ValueError, RuntimeError, MemoryError):
-                # RuntimeError: RecursionError on CPython, recursion depth on
-                # MicroPython; MemoryError: MicroPython's parser stack.
-                cmd = None
+        if len(line) > LINE_MAX:  # the console stops at LINE_MAX; callers may not
+            self._bad_line("line too long", line)
+            return
+        try:
+            cmd = json.loads(line)
+        except (ValueError, RuntimeError, MemoryError):
+            # RuntimeError: RecursionError on CPython, recursion depth on
+            # MicroPython; MemoryError: MicroPython's parser stack.
+            cmd = None
         if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
-            self.log.emit({"ev": "error", "what": "command", "msg": "not a JSON command",
-                           "line": line[:60]})
+            self._bad_line("not a JSON command", line)
             return
         if cmd["cmd"] == "dump":
             if self._dump is None:  # a dump under way finishes and answers both
@@ -225,56 +238,91 @@ class Device:
 
 class UsbConsole:
     """Command lines from the USB serial console without blocking: poll
-    sys.stdin with select.poll and read what is there, one char at a time,
-    into a fixed buffer (the board's REPL channel).  A line longer than
-    LINE_MAX is thrown away whole.  One call reads at most LINE_MAX + 1
-    chars, so a host flooding the console cannot hold up a loop pass; a
-    line split over calls is kept until its newline arrives."""
+    sys.stdin with select.poll and read what is there into a fixed buffer
+    (the board's REPL channel).
+
+    Bytes, never text: sys.stdin decodes UTF-8 as it reads, so a byte that is
+    not UTF-8 raises UnicodeError and a lone lead byte (0xF0) waits for the
+    rest of its character, holding the loop up.  Here each byte is read into
+    a one-byte buffer (sys.stdin.buffer.readinto: nothing allocated per
+    byte), and a whole line is decoded once its newline has come.
+
+    readline() returns a line (str) or None; when the line is bad, `problem`
+    says why ("not UTF-8", "line too long") and the line is what can be shown
+    of it (its first LINE_MAX bytes, anything not ASCII as "?" when it is not
+    UTF-8).  A line longer than LINE_MAX is read to its end and reported once.
+    One call reads at most LINE_MAX + 1 bytes, so a host flooding the console
+    cannot hold up a loop pass; a line split over calls is kept until its
+    newline arrives.  A blank line is skipped."""
 
     def __init__(self, stream=None, poller=None):
         import sys
-        self.stream = stream or sys.stdin
+        stream = stream or sys.stdin
         if poller is None:
             import select
             poller = select.poll()
-            poller.register(self.stream, select.POLLIN)
+            poller.register(stream, select.POLLIN)
         self.poller = poller
         # MicroPython's ipoll() yields from one reused tuple, where poll()
         # builds a list every pass; the simulator's queue has only poll().
         self._ipoll = getattr(poller, "ipoll", None)
+        self.stream = getattr(stream, "buffer", stream)  # the bytes under the text
+        self._read = self.stream.readinto  # bound once: binding allocates
         self.buf = bytearray(LINE_MAX)
+        self._one = bytearray(1)
         self.n = 0
         self.overlong = False
-
-    def _waiting(self):
-        ipoll = self._ipoll
-        if ipoll is None:
-            return bool(self.poller.poll(0))
-        for _ in ipoll(0):
-            return True
-        return False
+        self.problem = None
+        self.got = 0  # bytes the last readline() read
 
     def readline(self):
-        budget = LINE_MAX + 1
-        while budget and self._waiting():
-            budget -= 1
-            c = self.stream.read(1)
-            if not c:
-                return None
-            if c == "\n" or c == "\r":
-                if self.overlong or not self.n:
-                    self.overlong = False
-                    self.n = 0
-                    continue
-                raw = bytes(self.buf[:self.n])
-                self.n = 0
-                try:
-                    return raw.decode()
-                except UnicodeError:
-                    return "<not utf-8>"  # reported as a bad command
+        self.problem = None
+        # a flood is read a byte at a time (MicroPython's stdin has no
+        # non-blocking bulk read): names held local, the poll done inline
+        ipoll = self._ipoll
+        read = self._read
+        one = self._one
+        buf = self.buf
+        got = 0
+        while got <= LINE_MAX:
+            if ipoll is None:
+                if not self.poller.poll(0):
+                    break
+            else:
+                for _ in ipoll(0):
+                    break
+                else:
+                    break
+            try:
+                k = read(one)
+            except OSError:
+                break  # nothing to read after all: try again next pass
+            if not k:
+                break
+            got += 1
+            c = one[0]
+            if c == 10 or c == 13:
+                if not self.n and not self.overlong:
+                    continue  # a blank line, or the \n of a \r\n
+                self.got = got
+                return self._line()
             if self.n < LINE_MAX:
-                self.buf[self.n] = ord(c) & 0xFF
+                buf[self.n] = c
                 self.n += 1
             else:
                 self.overlong = True
+        self.got = got
         return None
+
+    def _line(self):
+        raw = bytes(self.buf[:self.n])
+        self.n = 0
+        if self.overlong:
+            self.overlong = False
+            self.problem = "line too long"
+        try:
+            return raw.decode()
+        except UnicodeError:
+            if self.problem is None:
+                self.problem = "not UTF-8"
+            return "".join(chr(b) if 32 <= b < 127 else "?" for b in raw)
