@@ -18,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from sim import table  # noqa: E402
+from sim.table import runner  # noqa: E402
 from speedref import games as registry  # noqa: E402
 
 
@@ -32,7 +32,7 @@ def main(argv=None):
     bad = 0
     for g in a.game or registry.IDS:
         kw = {"lift_early": False} if a.no_lift else {}
-        s = table.run(g, a.games, a.seed, out=sys.stdout, **kw)
+        s = runner.run(g, a.games, a.seed, out=sys.stdout, **kw)
         bad += s["disagreements"]
     return 1 if bad else 0
 

@@ -236,9 +236,9 @@ def main(argv=None):
         if args.script:
             return run_script(args)
         if args.table:
-            from sim import table
+            from sim.table import runner
             check_store_for_cards(args)
-            return table.main(args.table, args.games, 1 if args.seed is None else args.seed, sys.stdout,
+            return runner.main(args.table, args.games, 1 if args.seed is None else args.seed, sys.stdout,
                               store=args.store)
         if args.play:
             from sim.table import play

@@ -1,10 +1,11 @@
-"""Computer players for the simulator's virtual table (sim/table.py).
+"""Computer players for the simulator's virtual table (sim/table/).
 
 A `Person` is how one player behaves in time: how fast they react (a
 log-normal reaction time, as measured for people: a long right tail, never
-instant), how long a finger stays on a pad, whether a press bounces.  A card
-policy (`speed_choice`) says what they play; the card-level engines
-(speedref.engine.*_play) say what is legal.  All randomness comes from one
+instant), how long a finger stays on a pad, whether a press bounces.  Each
+game's table (sim/table/<game>_table.py) has its own card policy for what
+they play; the card-level engines (speedref.engine.*_play) say what is
+legal.  All randomness comes from one
 seeded `random.Random`, so a table run is reproducible from its seed.
 
 Host code only (CPython): the board never runs the computer players.
@@ -51,18 +52,3 @@ class Person:
             return ()
         n = self.rng.choice((2, 4))
         return tuple(sorted(self.rng.sample(range(100, 3000), n)))
-
-
-def speed_choice(state, p, rng):
-    """What a Speed player does next among the engine's legal actions:
-    keep the hand topped up when it is low, otherwise a random legal card,
-    otherwise draw; READY/STUCK/SLAP are not chosen here (the table handles
-    those as pad presses).  Returns an action or None."""
-    from speedref.engine import speed_play as SP
-    acts = state.legal_actions(p)
-    plays = [a for a in acts if a < SP.READY]
-    if SP.DRAW in acts and (len(state.hands[p]) < 3 or not plays):
-        return SP.DRAW
-    if plays:
-        return plays[rng.randrange(len(plays))]
-    return None

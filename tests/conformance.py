@@ -469,7 +469,8 @@ def check_entry(s, root=None, rules=()):
     assert flow.GAME == g.id and isinstance(flow.PHASES, int) and flow.PHASES >= 1, g.id
     assert callable(getattr(games.load(g.engine, "speedref.engine"), "replay", None)), "%s: %s.replay" % (g.id, g.engine)
     games.load(g.play, "speedref.engine")
-    from sim.table import Table, table_class
+    from sim.table.base import Table
+    from sim.table.runner import table_class
     t = table_class(g.id)
     assert issubclass(t, Table) and t.GAME == g.id, "%s: its table %s" % (g.id, g.table)
 

@@ -58,9 +58,9 @@ def test_the_simulator_plays_its_script(coin, capsys):
 
 
 def test_its_virtual_table_plays_through_the_shared_runner(coin):
-    from sim import table
+    from sim.table import runner
     out = io.StringIO()
-    s = table.run("coin", 3, 7, out=out)
+    s = runner.run("coin", 3, 7, out=out)
     assert s["games"] == 3 and s["disagreements"] == 0, out.getvalue()
     assert "coin table: games 3" in out.getvalue() and "points" in out.getvalue()
 

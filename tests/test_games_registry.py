@@ -59,7 +59,7 @@ def test_a_broken_import_inside_a_flow_is_not_hidden(tmp_path, monkeypatch):
 
 def _with_entry(monkeypatch, flow):
     g = games.Game("dummy", "Dummy", (2, 2), "DU", "dummy", "deal", "speedref.engine.speed",
-                   "speedref.engine.speed_play", flow, "sim.table:SpeedTable", (), {}, None)
+                   "speedref.engine.speed_play", flow, "speed_table:SpeedTable", (), {}, None)
     monkeypatch.setattr(games, "GAMES", games.GAMES + (g,))
     monkeypatch.setattr(games, "IDS", games.IDS + ("dummy",))
 
@@ -93,7 +93,8 @@ def test_a_module_named_without_a_dot_is_in_its_fields_package():
     without a dot is in the package its field names, a dotted one is itself."""
     assert games.module("speed_flow:SpeedFlow", "speedref.app") == "speedref.app.speed_flow"
     assert games.module("speed", "speedref.engine") == "speedref.engine.speed"
-    assert games.module("sim.table:SpeedTable", "sim.table") == "sim.table"
+    assert games.module("speed_table:SpeedTable", "sim.table") == "sim.table.speed_table"
+    assert games.module("sim.other:OtherTable", "sim.table") == "sim.other"
     assert games.module("dummy_game.coin_flow:CoinFlow", "speedref.app") == "dummy_game.coin_flow"
     assert games.module("typo_flow:Flow") == "typo_flow"
     assert games.load("speed_flow:SpeedFlow", "speedref.app").GAME == "speed"

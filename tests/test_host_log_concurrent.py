@@ -76,12 +76,12 @@ def recorded_log(board, store, monkeypatch):
     import functools
     from sim import compat
     compat.install()
-    from sim import table
+    from sim.table import base, runner
     from sim.board import Board
-    monkeypatch.setattr(table, "Board", functools.partial(Board, uid=UIDS[board]))
+    monkeypatch.setattr(base, "Board", functools.partial(Board, uid=UIDS[board]))
     lines, games, slaps = [], [], []
     for n, game in enumerate(("spit", "speed", "spit")):
-        tb, bad = table.play_game(game, "board%d" % board, n, store=str(store))
+        tb, bad = runner.play_game(game, "board%d" % board, n, store=str(store))
         assert bad == [], bad
         for _, obj in tb.lines:
             lines.append(obj)

@@ -247,7 +247,7 @@ def test_sr2_a_game_started_from_the_device_menu_plays_its_length():
     """The device's own menu: abandon the game (BACK, Abandon game, OK twice),
     choose Speed Run, Length: Short, Start -- the cards and the panel follow
     the referee's new game of 6 hands."""
-    from sim.table import menu_buttons, UP, DOWN, OK
+    from sim.table.base import menu_buttons, UP, DOWN, OK
     cls, _ = terminal_class()
     tb = SpeedRunPlay(4, realtime=False)
     tb.start()

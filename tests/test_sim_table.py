@@ -10,7 +10,9 @@ import sys
 from pathlib import Path
 
 
-from sim import table
+from sim.table import runner
+from sim.table.base import menu_buttons
+from sim.table.speed_table import SpeedTable
 from sim.bots import Person, MIN_REACTION_US, MAX_REACTION_US, TAP_MAX_US
 from sim.board import Board
 
@@ -22,20 +24,20 @@ def test_speed_table_agrees_with_the_app_over_varied_games():
     (layouts, jokers, doubles, hand limits, slap-to-win, match formats, tie
     windows); false starts, flips, rebuilds, outs and counts all agree with
     the engine's truth.  Players may lift their hands in the flip countdown."""
-    s = table.run("speed", 12, 11)
+    s = runner.run("speed", 12, 11)
     assert s["failed"] == []
     assert s["games"] == s["agreements"] == 12  # every game asked for was played and agreed
     assert s["deals"] >= 12
     # one seed, one set of games: a second run plays exactly the same deals,
     # slaps and false starts (only the wall-clock figures may differ)
-    again = table.run("speed", 12, 11)
+    again = runner.run("speed", 12, 11)
     for k in ("wall_s", "games_per_s"):
         del s[k], again[k]
     assert again == s
 
 
 def _game(opts, seed, **kw):
-    tb = table.SpeedTable(seed, opts=opts, **kw)
+    tb = SpeedTable(seed, opts=opts, **kw)
     try:
         bad = tb.play()
     finally:
@@ -123,12 +125,12 @@ def test_cli_prints_the_summary_and_exits_0(tmp_path):
 
 
 def test_cli_exit_status_is_1_on_a_disagreement(monkeypatch):
-    class Liar(table.SpeedTable):
+    class Liar(SpeedTable):
         def compare(self):
             return ["planted"]
-    monkeypatch.setattr(table, "table_class", lambda game: Liar)
+    monkeypatch.setattr(runner, "table_class", lambda game: Liar)
     out = io.StringIO()
-    assert table.main("speed", 1, 1, out) == 1
+    assert runner.main("speed", 1, 1, out) == 1
     assert "disagreements 1" in out.getvalue() and "planted" in out.getvalue()
 
 
@@ -136,8 +138,8 @@ def test_cli_refuses_a_game_without_a_table(monkeypatch):
     from speedref import games
     monkeypatch.setattr(games, "GAMES", tuple(g._replace(table="sim.table.nosuchtable:NoTable")
                                               if g.id == "partners" else g for g in games.GAMES))
-    assert table.main("partners", 1, 1, io.StringIO()) == 2
-    assert table.main("chess", 1, 1, io.StringIO()) == 2
+    assert runner.main("partners", 1, 1, io.StringIO()) == 2
+    assert runner.main("chess", 1, 1, io.StringIO()) == 2
 
 
 def test_same_seed_same_games():
@@ -157,7 +159,7 @@ def test_menu_buttons_start_the_game_with_the_chosen_options():
     try:
         b.step()
         t = 100000
-        for btn in table.menu_buttons(b, "speed", want):
+        for btn in menu_buttons(b, "speed", want):
             b.event(t, btn, True)
             b.event(t + 50000, btn, False)
             t += 150000

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sim import table
+from sim.table import runner
 from sim.table.spit import SpitTable, tally
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +33,7 @@ def test_spit_table_agrees_with_the_app_over_several_games():
     relayout, false starts, the winner and the record all agree."""
     tabs = []
     for i in range(8):
-        tb, bad = table.play_game("spit", 21, i)
+        tb, bad = runner.play_game("spit", 21, i)
         assert bad == [], (i, bad)
         tabs.append(tb)
     s = tally(tabs)
@@ -166,7 +166,7 @@ def test_spit13_a_blocked_round_agrees():
     """SPIT-13: both stuck and nobody has a spit card left: the app blocks the
     round (no restart), each takes their side, the counts are entered; the
     table's Spit! calls give the same blocked round (a seed found by search)."""
-    tb, bad = table.play_game("spit", "blk", 108)
+    tb, bad = runner.play_game("spit", "blk", 108)
     assert bad == []
     blocked = [i for i, (r, _) in enumerate(tb.t_rounds) if r.get("blocked")]
     assert blocked

@@ -5,7 +5,7 @@ must agree with the cards.  Rule numbers from seeds/speedrun.md (SR-*) and
 seeds/partners.md (PT-*).  The 1,000-game soak is benchmarks/table_soak.py."""
 import io
 
-from sim import table
+from sim.table import runner
 from sim.table.speedrun import SpeedRunTable
 from sim.table.partners import PartnersTable
 
@@ -13,7 +13,7 @@ from sim.table.partners import PartnersTable
 def _games(game, n, seed, **kw):
     out = []
     for i in range(n):
-        tb, bad = table.play_game(game, seed, i, **kw)
+        tb, bad = runner.play_game(game, seed, i, **kw)
         assert bad == [], (i, bad)
         out.append(tb)
     return out
@@ -52,7 +52,7 @@ def test_sr13_every_contract_entered_wrong_then_undone_agrees():
     through the pause menu; when it was the hand's last entry the scored hand
     is reopened (an `undo` line) and scored again: the hand lines that count
     still equal the cards."""
-    tb, bad = table.play_game("speedrun", "fix", 0, opts={"length": "short"}, wrong_contract=1.0)
+    tb, bad = runner.play_game("speedrun", "fix", 0, opts={"length": "short"}, wrong_contract=1.0)
     assert bad == []
     undone = _evs(tb, "undo")
     assert undone and all(u["what"] == "hand" for u in undone)
@@ -65,7 +65,7 @@ def test_sr28_a_game_that_ends_early_agrees():
     hand ends early; the app says so in its last hand line and the record
     replays to the same early end."""
     for i in range(40):
-        tb, bad = table.play_game("speedrun", "early", i, opts={"length": "medium"})
+        tb, bad = runner.play_game("speedrun", "early", i, opts={"length": "medium"})
         assert bad == []
         if tb.g.ended_early:
             assert tb.t_deals[-1]["ended_early"] and len(tb.t_deals) < 9
@@ -99,7 +99,7 @@ def test_partners_games_agree_with_the_app():
 def test_pt20_a_stopped_game_agrees():
     """PT-20: the table stops the game on the totals screen (DOWN, OK): the
     record ends there and replays to the same early end and winners."""
-    tb, bad = table.play_game("partners", "stop", 0, stop=1.0)
+    tb, bad = runner.play_game("partners", "stop", 0, stop=1.0)
     assert bad == []
     assert tb.stopped and not tb.st.is_terminal()
     assert len(tb.record["hands"]) == 1
@@ -108,7 +108,7 @@ def test_pt20_a_stopped_game_agrees():
 def test_the_check_fails_when_the_app_and_the_table_differ():
     """The comparison is real: a changed score, reveal, contract or trick
     order in the device's log or saves is reported."""
-    tb, bad = table.play_game("speedrun", "tamper", 0, opts={"length": "short"})
+    tb, bad = runner.play_game("speedrun", "tamper", 0, opts={"length": "short"})
     assert bad == []
     i = next(k for k, (_, o) in enumerate(tb.lines) if o["ev"] == "hand")
     t, o = tb.lines[i]
@@ -126,7 +126,7 @@ def test_the_check_fails_when_the_app_and_the_table_differ():
     assert any("trick winners" in b for b in tb.compare())
     assert tb.compare() != [] and len(tb.compare()) == 1
 
-    tb, bad = table.play_game("partners", "tamper", 0, opts={"target": 50})
+    tb, bad = runner.play_game("partners", "tamper", 0, opts={"target": 50})
     assert bad == []
     i = next(k for k, (_, o) in enumerate(tb.lines) if o["ev"] == "contract")
     t, o = tb.lines[i]
@@ -148,9 +148,9 @@ def test_cli_exit_status_is_1_on_a_planted_disagreement(monkeypatch):
     class Liar(SpeedRunTable):
         def compare(self):
             return SpeedRunTable.compare(self) + ["planted"]
-    monkeypatch.setattr(table, "table_class", lambda game: Liar)
+    monkeypatch.setattr(runner, "table_class", lambda game: Liar)
     out = io.StringIO()
-    assert table.main("speedrun", 1, 1, out) == 1
+    assert runner.main("speedrun", 1, 1, out) == 1
     assert "disagreements 1" in out.getvalue() and "planted" in out.getvalue()
 
 

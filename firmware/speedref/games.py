@@ -36,8 +36,8 @@ from collections import namedtuple
 #             players (in sim.table; `speedref-sim --play`; desktop only), or None
 # A module named without a dot is in the package its field names (module()
 # and load() take it): "speed_flow:SpeedFlow" is speedref.app.speed_flow.
-# A dotted name is itself ("sim.table:SpeedTable", or a game kept outside
-# these packages).  Short names cost the board's heap least: a string of
+# A dotted name is itself (a game kept outside these packages, as the tests'
+# "dummy_game.coin_table:CoinTable").  Short names cost the board's heap least: a string of
 # more than 10 characters is a heap object when the module is loaded.
 Game = namedtuple("Game", ("id", "title", "seats", "prefix", "rules", "unit", "engine", "play",
                            "flow", "table", "options", "defaults", "person"))
@@ -52,7 +52,7 @@ TIE_MS = ("auto", 0, 1, 2, 10, 20, 50)
 GAMES = (
     Game("speed", "Speed", (2, 4), "SP", "speed", "deal",
          "speed", "speed_play",
-         "speed_flow:SpeedFlow", "sim.table:SpeedTable",
+         "speed_flow:SpeedFlow", "speed_table:SpeedTable",
          (("layout", "Layout", ("pagat", "classic")),
           ("jokers", "Jokers", (False, True)),
           ("doubles", "Doubles", (False, True)),

@@ -22,7 +22,7 @@ real cards); it is compared with the device's `contract`, `hand`, `undo`,
 `error` and `game_end` lines, the stored record, and the game saved after
 each hand (its trick winners, in order).
 """
-from sim.table import TableError
+from sim.table.base import TableError
 from sim.table.speedrun import EntryTable, UP, DOWN, OK
 
 NAMES = ("P1", "P2", "P3", "P4")

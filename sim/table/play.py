@@ -29,7 +29,8 @@ main() for `speedref-sim --play GAME`.
 import sys
 
 from sim.bots import STUCK_HOLD_US
-from sim.table import SpeedTable, TableError, tie_us
+from sim.table.base import TableError, tie_us
+from sim.table.speed_table import SpeedTable
 from speedref.engine.errors import RuleError
 from speedref import games as registry
 

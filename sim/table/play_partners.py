@@ -25,7 +25,7 @@ lead a trick until the OLED shows every trick won so far, and stop while the
 referee shows something that did not happen (a trick, a contractor or a
 partner tapped by the wrong player): BACK, "Undo last", OK takes it back.
 """
-from sim.table import UP, DOWN, OK
+from sim.table.base import UP, DOWN, OK
 from sim.table.partners import PartnersTable, NAMES
 from sim.table.play import set_pace, DEFAULT_PACE, PACES, Letters
 

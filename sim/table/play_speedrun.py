@@ -30,7 +30,7 @@ BACK, Undo.
 """
 
 from sim.bots import Person
-from sim.table import Table, LOOP_US, UP, DOWN, OK
+from sim.table.base import Table, LOOP_US, UP, DOWN, OK
 from sim.table.play import set_pace, PACES, DEFAULT_PACE, Letters
 
 HUMAN = 0

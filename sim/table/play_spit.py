@@ -28,7 +28,7 @@ hold, which the panel shows.  The referee's verdicts (false starts, the
 slap race, who takes which pile) are the app's own, read off its USB log.
 """
 from sim.bots import STUCK_HOLD_US
-from sim.table import TableError, UP, DOWN, OK
+from sim.table.base import TableError, UP, DOWN, OK
 from sim.table.play import set_pace, DEFAULT_PACE, PACES
 from sim.table.spit import SpitTable, HOLD_US, COUNTDOWN_US, SLAP_GO_US, STOP_US, SECOND_SLAP_US
 from speedref.engine.errors import RuleError

@@ -33,7 +33,7 @@ share: key sequences, UP/DOWN navigation and undo through the pause menu.
 """
 import json
 
-from sim.table import Table, TableError
+from sim.table.base import Table, TableError
 from sim.bots import Person
 
 UP, DOWN, OK, BACK = 4, 5, 6, 7

@@ -38,7 +38,7 @@ and the record on the virtual flash.
 import json
 
 from sim.bots import Person, STUCK_HOLD_US
-from sim.table import Table, TableError, LOOP_US, UP, DOWN, OK, tie_us
+from sim.table.base import Table, TableError, LOOP_US, UP, DOWN, OK, tie_us
 from speedref import games
 
 # The device's own timings, so the people wait for what the referee waits for:
@@ -91,7 +91,7 @@ class SpitTable(Table):
         # truth
         self.st = None
         self.t_rounds = []        # (round dict as in the record, restarts in it)
-        self.t_deals = self.t_rounds  # the name table.run() counts
+        self.t_deals = self.t_rounds  # the name runner.run() counts
         self.t_false = []         # (round, seat, early_us, when)
         self.t_slaps = []         # (round, winner, tie, margin_us, presses, cleared, takes_smaller)
         self.ties = 0             # slap races truly inside the tie window
@@ -624,7 +624,7 @@ def main(argv=None):
     import argparse
     import sys
     import time
-    from sim import table
+    from sim.table import runner
     ap = argparse.ArgumentParser(description="Spit at the virtual table, with a tally")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
@@ -633,7 +633,7 @@ def main(argv=None):
     bad = 0
     t0 = time.perf_counter()
     for i in range(a.games):
-        tb, b = table.play_game("spit", a.seed, i)
+        tb, b = runner.play_game("spit", a.seed, i)
         tabs.append(tb)
         if b:
             bad += 1

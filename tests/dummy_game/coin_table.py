@@ -2,7 +2,7 @@
 after each point one of them slaps first; at the end OK stores the record,
 which must be what really happened."""
 from sim.bots import Person
-from sim.table import Table, LOOP_US, OK
+from sim.table.base import Table, LOOP_US, OK
 
 
 class CoinTable(Table):

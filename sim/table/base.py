@@ -1,0 +1,258 @@
+"""The table base: a virtual board with fingers on its buttons and a
+simulated clock, the kit every game's virtual table (sim/table/<game>_table.py)
+is built on.
+
+Each game gets a fresh virtual board (sim/board.py: the firmware's own
+capture handler, ring buffer, input decoder, device loop and referee app)
+whose clock starts at a random ticks_us value, so games cross the 2**30
+wrap.  A table queues its people's presses and its own actions by simulated
+time and runs the device loop between them (Table.run); menu_buttons() are
+the presses that start a game with chosen options from the game list.
+
+What really happened is kept as the table's *truth*; at the end of a game a
+table compares it with what the referee app decided, read only from the
+device's USB log lines and the stored record (its compare()).  The people
+read the OLED: here that is the app's current screen and the flow's phase
+(seen(): what the screen shows), never anything used for the verdicts.
+"""
+import heapq
+import json
+import random
+
+from sim import compat
+
+compat.install()
+
+from sim.board import Board  # noqa: E402
+from sim.hardware import PERIOD, MASK  # noqa: E402
+
+UP, DOWN, OK = 4, 5, 6
+LOOP_US = 5000          # the simulated main loop runs every 5 ms (and at every edge)
+from speedref.tunables import TIE_DEFAULT_US  # noqa: E402
+from speedref import games as registry  # noqa: E402
+GAME_LIMIT_US = 3600 * 1000000  # one simulated hour: a game that takes longer has stalled
+
+
+class TableError(Exception):
+    """The table itself could not go on (a stalled game, an unexpected screen)."""
+
+
+def tie_us(tie_ms):
+    """The tie window the referee uses for a "tie_ms" option: "auto" is the
+    app's default, which the simulated board keeps at 5 ms (app/core.py)."""
+    return TIE_DEFAULT_US if tie_ms == "auto" else tie_ms * 1000
+
+
+def seen(board):
+    """What a person reads off the OLED: the running flow's phase, or the
+    name of the screen (Boot, Games, Options, Pause, Message)."""
+    app = board.app
+    if app.flow is not None and app.screen is app.flow:
+        return app.flow.phase
+    return type(app.screen).__name__
+
+
+class Table:
+    """A virtual board with fingers on its buttons and a simulated clock.
+
+    Edges and the players' own actions are queued by simulated time (elapsed
+    microseconds since the game began); the device loop runs every loop_us
+    and right after every edge, as the board's loop would see it."""
+
+    def __init__(self, seed, loop_us=LOOP_US, start_us=None, realtime=False, store=None):
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.start_us = self.rng.randrange(PERIOD) if start_us is None else start_us & MASK
+        # realtime: a person plays too; the board follows the host clock and
+        # pump() runs whatever is due (sim/table/play.py)
+        self.realtime = realtime
+        # store: the board's flash folder (speedref-sim --store), kept after
+        # the table closes; None: a fresh temporary one
+        self.board = Board(root=store, start_us=self.start_us, realtime=realtime)
+        self.loop_us = loop_us
+        self.t = 0
+        self._q = []
+        self._n = 0
+        self.level = [False] * 8      # buttons as the decoder sees them (first edge)
+        self.down_t = [0] * 8         # when each went down
+        self.finger = [False] * 8     # a press is planned and its release not yet
+        self.free_at = [0] * 8        # a finger can press this button again from then
+        self.lines = []               # (t, obj): the device's USB log
+        self.phase = None
+        self.steps = 0
+        self.trace = None             # a list to record what happened (debugging)
+
+    def boot(self):
+        """The board's first loop pass (the boot screen)."""
+        self.board.step()
+        self._observe()
+
+    # -- time -----------------------------------------------------------------
+    def ticks(self, t=None):
+        return (self.start_us + (self.t if t is None else t)) & MASK
+
+    def at(self, t, fn, *args):
+        self._n += 1
+        heapq.heappush(self._q, (max(t, self.t), 1, self._n, fn, args))
+
+    def _edge_at(self, t, b, down, logical):
+        self._n += 1
+        heapq.heappush(self._q, (t, 0, self._n, self._edge, (b, down, logical)))
+
+    # -- fingers ----------------------------------------------------------------
+    def press(self, t, b, bounce=()):
+        """A finger goes down on button b at t (or when the button is free
+        again); returns the time of the press.  bounce: offsets of extra
+        contact edges."""
+        t = max(t, self.t, self.free_at[b])
+        if self.finger[b]:
+            raise TableError("button %d pressed twice without a release" % b)
+        self.finger[b] = True
+        self.free_at[b] = 1 << 62
+        self._edge_at(t, b, True, True)
+        for i, dt in enumerate(bounce):
+            self._edge_at(t + dt, b, i % 2 == 1, False)
+        return t
+
+    def release(self, t, b, bounce=()):
+        if not self.finger[b]:
+            return None
+        t = max(t, self.t)
+        self.finger[b] = False
+        self._edge_at(t, b, False, True)
+        for i, dt in enumerate(bounce):
+            self._edge_at(t + dt, b, i % 2 == 0, False)
+        self.free_at[b] = t + 40000 + (bounce[-1] if bounce else 0)
+        return t
+
+    def tap(self, t, b, hold, person=None):
+        """Press and release: returns (down_t, up_t)."""
+        bd = person.bounces() if person else ()
+        bu = person.bounces() if person else ()
+        t0 = self.press(t, b, bd)
+        t1 = self.release(t0 + max(hold, (bd[-1] + 1000) if bd else 0), b, bu)
+        return t0, t1
+
+    # -- running -----------------------------------------------------------------
+    def play(self):
+        """A person picks the game and its options in the menu, then the table
+        plays until the game is done; returns the disagreements (compare())."""
+        self.boot()
+        t = self.t + 300000
+        p = self.people[0]
+        for b in menu_buttons(self.board, self.GAME, self.opts):
+            t = self.tap(t + p.reaction(0.7), b, p.tap_us())[1]
+        self.run(lambda: self.done)
+        self.stored = self.board.records()  # the board's flash, read before it is closed
+        return self.compare()
+
+    def loop_step(self):
+        """How far apart the device loop passes are now (a table may space
+        them out where nothing is timed; the app then decides the same)."""
+        return self.loop_us
+
+    def idle(self):
+        """True when nothing is held or timed, so the table may jump straight
+        to the next queued event without the loop passes in between."""
+        return False
+
+    def run(self, done, limit_us=GAME_LIMIT_US):
+        """Queued events and device loop passes, in simulated-time order, until done()."""
+        q = self._q
+        while not done():
+            loop = self.loop_step()
+            nl = (self.t // loop + 1) * loop
+            if q and (q[0][0] <= nl or self.idle()):
+                t, _, _, fn, args = heapq.heappop(q)
+                self.t = max(self.t, t)
+                fn(*args)
+            else:
+                self.t = nl
+                self._step()
+            if self.t > limit_us:
+                raise TableError("game not over after %d simulated s (phase %r)"
+                                 % (limit_us // 1000000, self.phase))
+
+    def pump(self):
+        """Real time: run what is due by now, then one loop pass."""
+        now = self.board.clock.elapsed_us
+        while self._q and self._q[0][0] <= now:
+            _, _, _, fn, args = heapq.heappop(self._q)
+            self.t = now
+            fn(*args)
+        self.t = now
+        self._step()
+
+    def _edge(self, b, down, logical):
+        if not self.realtime:
+            self.board.clock.advance_to(self.t)
+        if self.trace is not None:
+            self.trace.append((self.t, "edge", b, down, logical))
+        if logical:
+            self.level[b] = down
+            if down:
+                self.down_t[b] = self.t
+            self.on_edge(b, down)
+        self.board.set_button(b, down)
+        self._step(advance=False)
+
+    def _step(self, advance=True):
+        if advance and not self.realtime:
+            self.board.clock.advance_to(self.t)
+        self.board.step()
+        self.steps += 1
+        self._observe()
+
+    def _observe(self):
+        b = self.board
+        self.after_step()
+        while len(self.lines) < len(b.lines):
+            obj = json.loads(b.lines[len(self.lines)])
+            self.lines.append((self.t, obj))
+            self.on_line(obj)
+        ph = seen(b)
+        if ph != self.phase:
+            old, self.phase = self.phase, ph
+            if self.trace is not None:
+                self.trace.append((self.t, "phase", old, ph))
+            self.on_phase(old, ph)
+
+    # hooks for a game
+    def on_edge(self, b, down):
+        pass
+
+    def on_line(self, obj):
+        pass
+
+    def on_phase(self, old, new):
+        pass
+
+    def after_step(self):
+        pass
+
+    def close(self):
+        self.board.close()
+
+
+def menu_buttons(board, game, opts):
+    """The presses that take the menu from the game list to `game` started
+    with `opts` (the OK on Boot first when it is showing); an option `opts`
+    does not name stays as the menu shows it."""
+    out = []
+    if seen(board) == "Boot":
+        out.append(OK)
+    cur = registry.IDS.index(board.app.settings["game"])
+    want = registry.IDS.index(game)
+    out += [DOWN] * ((want - cur) % len(registry.IDS))
+    out.append(OK)
+    row = 0
+    shown = board.app.settings[game]
+    for i, (key, label, values) in enumerate(registry.get(game).options, 1):
+        k = (values.index(opts.get(key, shown[key])) - values.index(shown[key])) % len(values)
+        if k:
+            out += [DOWN] * (i - row)
+            row = i
+            out += [OK] * k
+    out += [UP] * row
+    out.append(OK)  # Start
+    return out

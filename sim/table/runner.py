@@ -1,0 +1,86 @@
+"""The table runner: `speedref-sim --table GAME --games N --seed S`.
+
+Plays N games of GAME at fresh virtual tables (the table class its registry
+entry names), each from its own seed, and prints a summary: games,
+agreements, disagreements, ties in the window, the game's scored parts
+(deals, rounds, hands), slap verdicts and false starts.  Exit 1 on a
+disagreement.
+"""
+import time
+
+from sim.table.base import TableError
+from speedref import games as registry
+
+
+def table_class(game):
+    """The game's virtual table, as its registry entry names it (loaded on
+    first use); ValueError for a game that is not registered."""
+    return registry.load(registry.get(game).table, "sim.table")
+
+
+def game_seed(seed, i):
+    return "%s:%d" % (seed, i)
+
+
+def play_game(game, seed, i, **kw):
+    """One game at a fresh table: (table, disagreements)."""
+    tb = table_class(game)(game_seed(seed, i), **kw)
+    try:
+        try:
+            bad = tb.play()
+        except TableError as e:
+            bad = ["table: %s" % e]
+        return tb, bad
+    finally:
+        tb.close()
+
+
+def run(game, games, seed, out=None, verbose=False, **kw):
+    """Play `games` games; print a summary to `out`; return the summary dict."""
+    table_class(game)  # ValueError (no such game) or ImportError (no table) before any game
+    s = {"game": game, "games": 0, "agreements": 0, "disagreements": 0, "ties_in_window": 0,
+         "deals": 0, "slaps": 0, "false_starts": 0, "sim_seconds": 0, "failed": []}
+    t0 = time.perf_counter()
+    for i in range(games):
+        tb, bad = play_game(game, seed, i, **kw)
+        s["games"] += 1
+        # what a table kept of the truth: its scored parts (deals, rounds,
+        # hands), slap verdicts and false starts; a game without slaps keeps none
+        s["ties_in_window"] += getattr(tb, "ties", 0)
+        s["deals"] += len(tb.t_deals)
+        s["slaps"] += len(getattr(tb, "t_slaps", ()))
+        s["false_starts"] += len(getattr(tb, "t_false", ()))
+        s["sim_seconds"] += tb.t // 1000000
+        if bad:
+            s["disagreements"] += 1
+            s["failed"].append((i, bad))
+            if out:
+                out.write("game %d (seed %r) DISAGREES:\n  %s\n" % (i, game_seed(seed, i), "\n  ".join(bad)))
+        else:
+            s["agreements"] += 1
+        if verbose and out:
+            out.write("game %d: deals %r ties %d\n" % (i, tb.t_deals, tb.ties))
+    s["wall_s"] = time.perf_counter() - t0
+    s["games_per_s"] = s["games"] / s["wall_s"] if s["wall_s"] else 0.0
+    if out:
+        out.write("%s table: games %d, agreements %d, disagreements %d, ties in window %d\n"
+                  % (game, s["games"], s["agreements"], s["disagreements"], s["ties_in_window"]))
+        unit = registry.get(game).unit + "s"
+        out.write("  %s %d, slap verdicts %d, false starts %d, %d simulated s in %.1f s: "
+                  "%.2f games/s\n" % (unit, s["deals"], s["slaps"], s["false_starts"], s["sim_seconds"],
+                                      s["wall_s"], s["games_per_s"]))
+    return s
+
+
+def main(game, games, seed, out, store=None):
+    """speedref-sim --table GAME: `games` games; store: the board's flash
+    folder every game's record is kept in (--store), else a fresh one each."""
+    try:
+        table_class(game)
+    except (ValueError, ImportError) as e:
+        import sys
+        sys.stderr.write("speedref-sim: the table plays the registered games (%s), not %s: %s\n"
+                         % (", ".join(registry.IDS), game, e))
+        return 2
+    s = run(game, games, seed, out, store=store)
+    return 1 if s["disagreements"] else 0
