@@ -241,9 +241,9 @@ def main(argv=None):
             return runner.main(args.table, args.games, 1 if args.seed is None else args.seed, sys.stdout,
                               store=args.store)
         if args.play:
-            from sim.table import play
+            from sim.table import person
             check_store_for_cards(args)
-            return play.main(args)
+            return person.main(args)
         return interactive(args)
     except UsageError as e:
         sys.stderr.write("speedref-sim: %s\n" % e)

@@ -1,4 +1,4 @@
-"""speedref-sim --play: the play terminal around every play mode (sim/table/play.py).
+"""speedref-sim --play: the play terminal around every play mode (sim/table/person.py).
 
 Drawn on a fake curses screen (a grid of characters, as curses keeps it) and
 driven headless in simulated time through the terminal's own keys:
@@ -17,8 +17,8 @@ from sim import compat
 
 compat.install()
 
-from sim.table import play as P  # noqa: E402
-from sim.table.play import SpeedPlay, HUMAN, BOT  # noqa: E402
+from sim.table import person as P  # noqa: E402
+from sim.table.speed_person import SpeedPlay, HUMAN, BOT, terminal_class  # noqa: E402
 
 ENTER = 10
 
@@ -49,7 +49,7 @@ class FakeScreen:
 
 
 def _speed_terminal(seed="panel"):
-    cls, _ = P.terminal_class()
+    cls, _ = terminal_class()
     tb = SpeedPlay(seed, realtime=False)
     tb.start()
     return tb, cls(tb, 500000, 150000)

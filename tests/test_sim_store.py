@@ -49,11 +49,11 @@ def test_table_keeps_its_games_in_the_store_and_numbers_on(tmp_path):
 
 
 def test_play_tables_use_the_store(tmp_path):
-    from sim.table import play
-    for game in play.PLAY_GAMES:
+    from sim.table import person
+    for game in person.PLAY_GAMES:
         store = tmp_path / game
         args = argparse.Namespace(seed=1, start_us=0, pace=None, length=None, store=str(store))
-        tb = play.play_module(game).table(args)
+        tb = person.play_module(game).table(args)
         try:
             assert tb.board.root == str(store) and (store / "rec").is_dir(), game
         finally:

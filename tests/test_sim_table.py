@@ -219,7 +219,7 @@ def _human_plays_a_match(seed, pace="fast"):
     only what the play mode offers a person: pad taps and holds, card keys,
     OK/UP/DOWN, and what the screen and the panel show.  The computer plays
     at `pace` (--pace)."""
-    from sim.table.play import SpeedPlay, HUMAN, BOT, CARD_KEYS
+    from sim.table.speed_person import SpeedPlay, HUMAN, BOT, CARD_KEYS
     from speedref.app import speed_flow as F
     from speedref.engine import speed_play as SP
     tb = SpeedPlay(seed, realtime=False, pace=pace)
@@ -309,7 +309,7 @@ def test_a_game_across_the_ticks_wrap_agrees():
 def test_play_speed_panel_says_who_holds_cards_in_plain_words():
     """--play speed: after a deal, the panel asks for the loser's cards left,
     "You hold 7" when the person lost, "P2 holds 7" when the computer did."""
-    from sim.table.play import SpeedPlay, HUMAN, BOT
+    from sim.table.speed_person import SpeedPlay, HUMAN, BOT
     from speedref.app import speed_flow as F
     tb = SpeedPlay("grammar", realtime=False)
     try:

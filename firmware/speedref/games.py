@@ -62,7 +62,7 @@ GAMES = (
           ("target", "Target", (15, 25, 50, 100)),
           ("tie_ms", "Tie ms", TIE_MS),
           ("seats", "Players", (2, 3, 4))),
-         {"target": 25}, "play"),
+         {"target": 25}, "speed_person"),
     Game("spit", "Spit", (2, 2), "SPIT", "spit", "round",
          "spit", "spit_play",
          "spit_flow:SpitFlow", "spit:SpitTable",

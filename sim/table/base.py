@@ -64,7 +64,7 @@ class Table:
         self.seed = seed
         self.start_us = self.rng.randrange(PERIOD) if start_us is None else start_us & MASK
         # realtime: a person plays too; the board follows the host clock and
-        # pump() runs whatever is due (sim/table/play.py)
+        # pump() runs whatever is due (sim/table/person.py)
         self.realtime = realtime
         # store: the board's flash folder (speedref-sim --store), kept after
         # the table closes; None: a fresh temporary one

@@ -27,7 +27,7 @@ partner tapped by the wrong player): BACK, "Undo last", OK takes it back.
 """
 from sim.table.base import UP, DOWN, OK
 from sim.table.partners import PartnersTable, NAMES
-from sim.table.play import set_pace, DEFAULT_PACE, PACES, Letters
+from sim.table.person import set_pace, DEFAULT_PACE, PACES, Letters
 
 HUMAN = 0
 BOTS = (1, 2, 3)
@@ -570,7 +570,7 @@ class PartnersPlay(PartnersTable):
 
 def terminal_class():
     """The terminal simulator with the partners panel beside the OLED."""
-    from sim.table.play import table_terminal
+    from sim.table.person import table_terminal
     from sim.keys import TAP, HOLD
     from sim.tui import legend_lines, TAP_KEYS, HOLD_KEYS
     Base, curses = table_terminal()

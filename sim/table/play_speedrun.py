@@ -31,7 +31,7 @@ BACK, Undo.
 
 from sim.bots import Person
 from sim.table.base import Table, LOOP_US, UP, DOWN, OK
-from sim.table.play import set_pace, PACES, DEFAULT_PACE, Letters
+from sim.table.person import set_pace, PACES, DEFAULT_PACE, Letters
 
 HUMAN = 0
 BOTS = (1, 2)
@@ -509,7 +509,7 @@ class SpeedRunPlay(Table):
 
 def terminal_class():
     """The terminal simulator with the Speed Run panel beside the OLED."""
-    from sim.table.play import table_terminal
+    from sim.table.person import table_terminal
     Base, curses = table_terminal()
 
     class SpeedRunTerminal(Base):

@@ -29,7 +29,7 @@ slap race, who takes which pile) are the app's own, read off its USB log.
 """
 from sim.bots import STUCK_HOLD_US
 from sim.table.base import TableError, UP, DOWN, OK
-from sim.table.play import set_pace, DEFAULT_PACE, PACES
+from sim.table.person import set_pace, DEFAULT_PACE, PACES
 from sim.table.spit import SpitTable, HOLD_US, COUNTDOWN_US, SLAP_GO_US, STOP_US, SECOND_SLAP_US
 from speedref.engine.errors import RuleError
 
@@ -451,7 +451,7 @@ class SpitPlay(SpitTable):
 
 def terminal_class():
     """The terminal simulator with your Spit cards beside the OLED."""
-    from sim.table.play import table_terminal
+    from sim.table.person import table_terminal
     from sim.keys import TAP
     Base, curses = table_terminal()
 

@@ -1,0 +1,263 @@
+"""Play Speed against a computer player, with your cards on screen beside the
+referee app's OLED (`speedref-sim --play speed`).
+
+You are P1.  The computer is P2: it plays real cards with the card-level
+engine on a clock (sim/table SpeedTable, with human reaction times) and
+presses its own pad as a person would.  You do what a player at the table
+does, and the referee app referees both of you:
+
+  OK (Enter/Space)        lay out, next deal, rebuild done, save at the end
+  your pad (1 or z)       a tap: ready / "I'm out"; P2's claim: hold = yes, tap = no
+  Z (or !)                hold your pad down ("I'm stuck"); Z again, z, or
+                          playing a card lifts your hand
+  (The terminal simulator's keys, sim/tui.py and sim/keys.py: a terminal
+  sends no key-up, so a key is a tap and the hold has its own key.)
+  a s d f g h l           choose a card from your hand (shown in that order)
+  ,  .                    play the chosen card on centre pile 1 / pile 2
+  x                       draw from your stock
+  UP/DOWN, OK             enter the loser's count when the app asks
+
+The engine checks every card you play (SP-7, SP-11, SP-12) and the panel
+says why a card was refused.
+"""
+from sim.bots import STUCK_HOLD_US
+from sim.table.base import tie_us
+from sim.table.person import set_pace, DEFAULT_PACE, Letters, table_terminal
+from sim.table.speed_table import SpeedTable
+from speedref.engine.errors import RuleError
+
+CARD_KEYS = "asdfghl"
+HUMAN = 0
+BOT = 1
+
+
+class SpeedPlay(SpeedTable):
+    """A Speed table where seat 0 is a person and seat 1 a computer player."""
+
+    def __init__(self, seed=None, realtime=True, pace=DEFAULT_PACE, **kw):
+        SpeedTable.__init__(self, seed, realtime=realtime, mistakes=False, lift_early=False, **kw)
+        set_pace([None, self.people[BOT]], pace)
+        self.note = "Enter: lay out the cards"
+        self.hold_t = 0
+        self.opts = None
+        self.letters = Letters(CARD_KEYS)
+
+    def start(self):
+        """Straight into Speed with the remembered options (like --game)."""
+        self.boot()
+        self.board.start_game("speed")
+        self._observe()
+
+    # -- what the computer does not do for you ---------------------------------------
+    def on_phase(self, old, new):
+        F = self.F
+        flow = self.board.app.flow
+        if flow is not None and flow.GAME != "speed":
+            # a person may start another game from the menu: the computer sits it out
+            self.st = None
+            self.gen = [g + 1 for g in self.gen]
+            self.note = "The computer plays Speed only"
+            return
+        if new == F.LAYOUT:
+            self.opts = dict(flow.opts)
+            self.window = tie_us(self.opts["tie_ms"])
+            self._new_deal()
+            self.note = "Lay out, then OK (Enter)"
+        elif new == F.READY:
+            pe = self.person(BOT)
+            self.tap(self.t + pe.reaction() + self.rng.randint(0, 600000), BOT, pe.tap_us(), pe)
+            self.note = "Tap your pad (1/z) when ready"
+        elif new == F.PLAY and old == F.COUNT_DOWN:
+            self._go(self.t)
+            self.note = "GO! Play on a pile one above or below"
+        elif new == F.PLAY and old == F.FLIP:
+            self._flipped(self.t)
+        elif new == F.FLIP:
+            self.note = "Both stuck: flip at GO"
+        elif new == F.REBUILD:
+            self.note = "Reserves empty: OK to rebuild"
+        elif new == F.CLAIM:
+            c = flow.deal.claimant
+            if c == BOT:
+                self.note = "P2 says out: hold your pad = yes, tap = no"
+            elif self.winner == HUMAN:
+                self._claimed(self.t, c)  # the computer confirms
+                self.note = "P2 confirms you are out"
+            else:
+                self.note = "You still hold cards! Tap again to withdraw"
+        elif new == F.LEFT:
+            w = self.winner
+            left = self.t_deals[-1][1] if self.t_deals else 0
+            self.note = ("P2 holds %d: UP/DOWN, OK" if w == HUMAN else "You hold %d: UP/DOWN, OK") % left
+        elif new in (F.NEXT, F.FINAL):
+            self.note = "OK: next deal" if new == F.NEXT else "OK: save the result"
+        elif new == "Games":
+            self.note = "Choose Speed again, or q to quit"
+
+    def _ready_taps(self, t):
+        pass  # on_phase READY taps only the computer's pad
+
+    def _plan(self, p, t):
+        if p == HUMAN:
+            self.gen[p] += 1
+            self.planned[p] = None
+            return
+        SpeedTable._plan(self, p, t)
+
+    def _flipped(self, t):
+        st = self.st
+        SP = self.SP
+        if self.finger[HUMAN]:
+            # everyone's hands leave the pads to turn a reserve card
+            self.release(max(t, self.hold_t + STUCK_HOLD_US), HUMAN)
+        if st.legal_actions(HUMAN) != [SP.STUCK] or st.legal_actions(BOT) != [SP.STUCK]:
+            # You held your pad but could still play or draw: at a real table
+            # that flip would not have happened (SP-14).  The cards stay put.
+            self.note = "You were not stuck: no flip"
+            since = self.stuck_since[BOT]
+            if since is not None:
+                self.release(max(t + 200000, since + 700000), BOT)
+                self.stuck_since[BOT] = None
+            self._plan(BOT, t + 700000)
+            return
+        SpeedTable._flipped(self, t)
+        self.note = "Flipped: play on"
+
+    # -- your actions ------------------------------------------------------------------
+    def pad_tap(self):
+        """A quick tap on your pad (about 100 ms, far below the 0.5 s hold)."""
+        if self.finger[HUMAN]:
+            self.release(self.t, HUMAN)
+        else:
+            self.tap(self.t, HUMAN, 100000)
+
+    def pad_hold(self):
+        """Put your hand on your pad and keep it there (stuck), or lift it."""
+        if self.finger[HUMAN]:
+            self.release(self.t, HUMAN)
+        else:
+            self.hold_t = self.press(self.t, HUMAN)
+
+    def key_press(self, t, b, hold):
+        """A key put a finger on button b at t (sim/keys.py): a tap, or a hold."""
+        t = self.press(t, b)
+        if b == HUMAN:
+            # only a hold is kept down for a stuck call when you play a card
+            self.hold_t = t if hold else t - STUCK_HOLD_US
+        return t
+
+    def advance(self, us):
+        """Simulated time only (tests): let the table run for `us`."""
+        end = self.t + us
+        self.run(lambda: self.t >= end)
+
+    def human(self, action):
+        """Play a card or draw; returns None or the reason it was refused."""
+        st = self.st
+        if st is None or st.phase != "play" or self.phase != self.F.PLAY:
+            return "not now: cards are played after GO"
+        try:
+            tag = st.apply(HUMAN, action, self.ticks())  # the engine judges it (SP-7..SP-13)
+        except RuleError as e:
+            return str(e)
+        if self.finger[HUMAN]:
+            # your hand leaves the pad to play; the pad is let go no sooner
+            # than a stuck hold (else the app would take it for a tap: "out")
+            self.release(max(self.t, self.hold_t + STUCK_HOLD_US), HUMAN)
+        if tag == "race":
+            self.note = "Too late: P2's card landed first (SP-13)"
+        if tag == "out":
+            self._over(HUMAN)
+            self.note = "Out! Tap your pad (1/z) to claim"
+            return None
+        self._acted(HUMAN, action, tag)
+        return None
+
+    def _out_tap(self, p):
+        if p == BOT:
+            SpeedTable._out_tap(self, p)
+
+    def hand(self):
+        """Your hand as the panel letters it: [(letter, card)] (Letters)."""
+        st = self.st
+        return self.letters.update(st.hands[HUMAN] if st is not None else ())
+
+    def play_card(self, index, pile):
+        """Play the card of your letter CARD_KEYS[index] on a centre pile."""
+        self.hand()
+        c = self.letters.card(CARD_KEYS[index]) if index < len(CARD_KEYS) else None
+        if self.st is None or c is None:
+            return "no card there"
+        return self.human(self.SP.play_action(pile, c))
+
+    def draw_card(self):
+        return self.human(self.SP.DRAW)
+
+    # -- the panel beside the OLED -------------------------------------------------------
+    def panel(self, sel=None):
+        from speedref.engine import cards as C
+        st = self.st
+        out = ["Speed: you (P1) vs computer (P2)"]
+        if st is None or st.phase == "deal":
+            return out + ["", self.note]
+        tops = [C.name(p[-1]) if p else "--" for p in st.piles]
+        out.append("Centre piles:  1:[%s]   2:[%s]" % tuple(tops))
+        out.append("Reserves:      %d | %d" % (len(st.reserves[0]), len(st.reserves[1])))
+        out.append("Computer:      %d in hand, %d in stock" % (len(st.hands[BOT]), len(st.stocks[BOT])))
+        out.append("Your stock:    %d" % len(st.stocks[HUMAN]))
+        hand = []
+        for k, c in self.hand():
+            mark = ">" if sel is not None and CARD_KEYS[sel] == k else " "
+            hand.append("%s%s:%s" % (mark, k, C.name(c)))
+        out.append("Your hand:    " + " ".join(hand))
+        if st.phase == "play" and self.phase == self.F.PLAY:
+            acts = st.legal_actions(HUMAN)
+            if acts == [self.SP.STUCK]:
+                out.append("No play: hold your pad (Z)")
+            elif acts == [self.SP.SLAP]:
+                out.append("No cards: slap your pad!")
+        out.append("")
+        out.append(self.note)
+        out.append("keys: a s d f g h l = card, then , or . = pile 1/2, x = draw")
+        return out
+
+
+def terminal_class():
+    """The terminal simulator with your Speed cards beside the OLED."""
+    Base, curses = table_terminal()
+
+    class PlayTerminal(Base):
+        def __init__(self, tb, delay_us, interval_us, log_buzzer=False):
+            Base.__init__(self, tb, delay_us, interval_us, log_buzzer)
+            self.sel = None
+
+        def feed_key(self, ch, now_us):
+            tb = self.tb
+            if 0 <= ch < 256 and chr(ch) in CARD_KEYS:
+                self.sel = CARD_KEYS.index(chr(ch))
+                return
+            if ch in (ord(","), ord(".")):
+                if self.sel is None:
+                    tb.note = "choose a card first (a s d f ...)"
+                    return
+                why = tb.play_card(self.sel, 0 if ch == ord(",") else 1)
+                if why:
+                    tb.note = why[:70]
+                self.sel = None
+                return
+            if ch == ord("x"):
+                why = tb.draw_card()
+                if why:
+                    tb.note = why[:70]
+                return
+            Base.feed_key(self, ch, now_us)
+
+        def panel(self):
+            return self.tb.panel(self.sel)
+
+    return PlayTerminal, curses
+
+
+def table(args):
+    """The --play speed table for the command line's options."""
+    return SpeedPlay(args.seed, start_us=args.start_us, pace=args.pace or DEFAULT_PACE, store=args.store)
