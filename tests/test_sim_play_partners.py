@@ -21,7 +21,7 @@ from sim import compat
 
 compat.install()
 
-from sim.table.play_partners import PartnersPlay, terminal_class, CARD_KEYS, HUMAN  # noqa: E402
+from sim.table.partners_person import PartnersPlay, terminal_class, CARD_KEYS, HUMAN  # noqa: E402
 from sim.tui import TAP_KEYS, HOLD_KEYS  # noqa: E402
 from speedref.engine import partners  # noqa: E402
 

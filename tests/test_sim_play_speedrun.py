@@ -16,7 +16,7 @@ from sim import compat
 
 compat.install()
 
-from sim.table.play_speedrun import SpeedRunPlay, terminal_class, CARD_KEYS, HUMAN  # noqa: E402
+from sim.table.speedrun_person import SpeedRunPlay, terminal_class, CARD_KEYS, HUMAN  # noqa: E402
 from speedref.engine import speedrun  # noqa: E402
 
 ENTER = 10
@@ -231,8 +231,8 @@ def _args(*argv):
 def test_sr2_the_length_comes_from_the_command_line(length, hands):
     """SR-2: speedref-sim --play speedrun --length short|medium|long (the
     device's own length when not given: Long)."""
-    from sim.table import play_speedrun
-    tb = play_speedrun.table(_args(*(["--length", length] if length else [])))
+    from sim.table import speedrun_person
+    tb = speedrun_person.table(_args(*(["--length", length] if length else [])))
     try:
         tb.start()
         tb.advance(500000)

@@ -20,7 +20,7 @@ from sim import compat
 
 compat.install()
 
-from sim.table.play_spit import SpitPlay, terminal_class, PILE_KEYS, HUMAN, BOT  # noqa: E402
+from sim.table.spit_person import SpitPlay, terminal_class, PILE_KEYS, HUMAN, BOT  # noqa: E402
 from speedref.engine import spit  # noqa: E402
 
 ENTER = 10

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from sim.table import runner
-from sim.table.spit import SpitTable, tally
+from sim.table.spit_table import SpitTable, tally
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,8 +6,8 @@ seeds/partners.md (PT-*).  The 1,000-game soak is benchmarks/table_soak.py."""
 import io
 
 from sim.table import runner
-from sim.table.speedrun import SpeedRunTable
-from sim.table.partners import PartnersTable
+from sim.table.speedrun_table import SpeedRunTable
+from sim.table.partners_table import PartnersTable
 
 
 def _games(game, n, seed, **kw):

@@ -32,7 +32,7 @@ the device's USB log (`false_start`, `slap`, `round`, `error`, `game_end`)
 and the record on the virtual flash.
 
     speedref-sim --table spit --games 100 --seed 7
-    python -m sim.table.spit --games 200 --seed 1     # the same, with a tally of
+    python -m sim.table.spit_table --games 200 --seed 1     # the same, with a tally of
                                                       # restarts, blocked rounds, ...
 """
 import json

@@ -5,7 +5,7 @@ You are P1; the computer players are P2, P3 and P4.  Everyone plays real
 cards with the card-level engine (speedref.engine.partners_play: the deal,
 the auction, the partner, the seat swap, follow suit, the trick winners);
 the computer players bid and play with the computer table's own policy
-(sim/table/partners.py) after human reaction times (at the chosen --pace)
+(sim/table/partners_table.py) after human reaction times (at the chosen --pace)
 and press the pads and the navigation buttons as people would.  The
 referee app runs beside the table and referees all four of you:
 
@@ -26,7 +26,7 @@ referee shows something that did not happen (a trick, a contractor or a
 partner tapped by the wrong player): BACK, "Undo last", OK takes it back.
 """
 from sim.table.base import UP, DOWN, OK
-from sim.table.partners import PartnersTable, NAMES
+from sim.table.partners_table import PartnersTable, NAMES
 from sim.table.person import set_pace, DEFAULT_PACE, PACES, Letters
 
 HUMAN = 0

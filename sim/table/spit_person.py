@@ -2,7 +2,7 @@
 referee app's OLED (`speedref-sim --play spit`).
 
 You are P1.  The computer is P2: it plays real cards with the card-level
-engine (speedref.engine.spit_play) on a clock (sim/table/spit.py SpitTable,
+engine (speedref.engine.spit_play) on a clock (sim/table/spit_table.py SpitTable,
 human reaction times at the chosen --pace) and presses its own pad as a
 person would.  You do what a player at the table does, and the referee app
 referees both of you:
@@ -30,7 +30,7 @@ slap race, who takes which pile) are the app's own, read off its USB log.
 from sim.bots import STUCK_HOLD_US
 from sim.table.base import TableError, UP, DOWN, OK
 from sim.table.person import set_pace, DEFAULT_PACE, PACES
-from sim.table.spit import SpitTable, HOLD_US, COUNTDOWN_US, SLAP_GO_US, STOP_US, SECOND_SLAP_US
+from sim.table.spit_table import SpitTable, HOLD_US, COUNTDOWN_US, SLAP_GO_US, STOP_US, SECOND_SLAP_US
 from speedref.engine.errors import RuleError
 
 HUMAN = 0

@@ -23,7 +23,7 @@ real cards); it is compared with the device's `contract`, `hand`, `undo`,
 each hand (its trick winners, in order).
 """
 from sim.table.base import TableError
-from sim.table.speedrun import EntryTable, UP, DOWN, OK
+from sim.table.entry import EntryTable, LOOP_US, UP, DOWN, OK
 
 NAMES = ("P1", "P2", "P3", "P4")
 
@@ -40,7 +40,6 @@ class PartnersTable(EntryTable):
     NSEATS = 4
 
     def __init__(self, seed, loop_us=None, start_us=None, opts=None, mistakes=True, stop=0.02, **kw):
-        from sim.table.speedrun import LOOP_US
         EntryTable.__init__(self, seed, loop_us or LOOP_US, start_us, mistakes, **kw)
         from speedref.app import partners_flow as F
         from speedref.engine import partners_play as PP
