@@ -18,7 +18,7 @@ ELSEWHERE = {
     "main.py": {"CLEAN_US"},                        # a run this long clears the crash count
     "speedref/arbiter.py": {"MAX_WINDOW_US"},       # the range a tie window may be set to
     "speedref/games.py": {"TIE_MS"},                # the tie windows the menu offers (its values)
-    "speedref/engine/speed_play.py": {"RACE_US"},   # SP-13, card level (the simulator's players)
+    "speedref/engine/cards.py": {"RACE_US"},        # SP-13, SPIT-7, card level (the simulator's players)
     "speedref/engine/spit.py": {"SLAP_GO_US"},      # SPIT-17, a rule
     "speedref/inputs.py": {"_STUCK_US", "_AHEAD_US"},  # a jammed pad is logged; clock skew
     "speedref/hw/capture.py": {"AHEAD_US"},         # clock skew of a lockout

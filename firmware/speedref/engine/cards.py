@@ -2,6 +2,8 @@
 #   standard deck: suits 0..3 = clubs, diamonds, hearts, spades; ranks 1..13 (A=1 .. K=13)
 #   jokers:        0x40 and 0x41 (suit 4)
 #   Speed Run:     suits 0..3 = earthworms, raccoons, geckos, gorillas; ranks 1..10
+# The card level's own (decks, names, what fits a centre pile): the referee
+# app never imports it, so it stays off the board (speedref-flash card_level).
 from micropython import const
 
 JOKER = const(0x40)
@@ -44,6 +46,21 @@ def run_deck():
         for r in range(1, 11):
             d.append(s * 16 + r)
     return d
+
+
+# The games played on centre piles (Speed, Spit): a card goes on a top card
+# one rank above or below it, round the corner (SP-7, SPIT-5) ...
+def fits(card, top, doubles=False):
+    """SP-7 (+-1 round the corner), SP-8 (doubles), SP-9 (jokers wild)."""
+    if is_joker(card) or is_joker(top):
+        return True
+    d = (rank(card) - rank(top)) % 13
+    return d == 1 or d == 12 or (doubles and d == 0)
+
+
+# ... and two cards on one pile less than this apart landed at the same
+# instant: nobody reacts to a new top card faster (SP-13, SPIT-7).
+RACE_US = 150000
 
 
 def name(c):

@@ -27,6 +27,7 @@ compared with ticks_diff.
 """
 from . import CHANCE
 from . import cards as C
+from .cards import RACE_US, fits
 from .errors import RuleError
 from .rng import Rng
 from .simultaneous import Simultaneous
@@ -34,7 +35,6 @@ from .errors import is_int
 from .speed import cards_per_player, check_options, points, reserve_size
 from ..ticks import ticks_diff
 
-RACE_US = 150000  # SP-13: nobody reacts to a new top card faster than this
 # above play_action(3, card), the fourth pile's plays
 READY = 0x400
 DRAW = 0x401
@@ -69,14 +69,6 @@ def deck(seats, jokers=False):
         for j in range(seats):
             d.append(C.JOKER + j)
     return d
-
-
-def fits(card, top, doubles=False):
-    """SP-7 (+-1 round the corner), SP-8 (doubles), SP-9 (jokers wild)."""
-    if C.is_joker(card) or C.is_joker(top):
-        return True
-    d = (C.rank(card) - C.rank(top)) % 13
-    return d == 1 or d == 12 or (doubles and d == 0)
 
 
 def _lists(n):

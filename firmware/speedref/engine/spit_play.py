@@ -27,7 +27,7 @@ from . import cards as C
 from .errors import RuleError
 from .rng import Rng
 from .simultaneous import Simultaneous
-from .speed_play import RACE_US, fits
+from .cards import RACE_US, fits
 from .spit import centre_piles
 from ..ticks import ticks_diff
 
