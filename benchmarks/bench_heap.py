@@ -57,7 +57,7 @@ Device.step = _sampled
 def games(tmp):
     """(name, driver, argument) for each complete game."""
     import app_speedrun_game as G
-    from play_speedrun import play
+    from speedrun_golden import play
     sr = play(1, "long")[1]
     sr["players"] = ["P1", "P2", "P3"]
     path = tmp / "sr.jsonl"

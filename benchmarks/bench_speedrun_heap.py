@@ -205,7 +205,7 @@ def smallest_hole(mpy, tmp, data, what):
 
 
 def main():
-    from play_speedrun import play
+    from speedrun_golden import play
     import app_speedrun_game as G
     args = [a for a in sys.argv[1:] if not a.startswith("--rev=")]
     revs = [a[6:] for a in sys.argv[1:] if a.startswith("--rev=")]

@@ -33,10 +33,10 @@ def _sink(line):
 
 
 def one(game, seed):
-    # Each game's golden-playthrough driver, tests/mpy/play_<game>.py, plays
+    # Each game's golden-playthrough driver, tests/mpy/<game>_golden.py, plays
     # one whole game with real cards: play(seed, out=line_sink).
     try:
-        m = __import__("play_" + game)
+        m = __import__(game + "_golden")
     except ImportError:
         raise SystemExit("unknown game " + game)
     m.play(seed, out=_sink)

@@ -133,11 +133,11 @@ def check_board(info, ours, board=None):
 
 
 def card_level(sources, root):
-    """The card level among firmware `sources`: the `*_play` game models
+    """The card level among firmware `sources`: the `*_cards` game models
     (full play with real cards, for the simulator's computer players and the
     tests) and the modules nothing but they import (the deck, the seeded
     shuffle).  The referee app never imports any of them."""
-    card = set(rel for rel in sources if rel.stem.endswith("_play"))
+    card = set(rel for rel in sources if rel.stem.endswith("_cards"))
     users = {}  # module name -> the files that import it
     for rel in sources:
         for name in build.imports(rel, root):

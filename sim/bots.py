@@ -4,7 +4,7 @@ A `Person` is how one player behaves in time: how fast they react (a
 log-normal reaction time, as measured for people: a long right tail, never
 instant), how long a finger stays on a pad, whether a press bounces.  Each
 game's table (sim/table/<game>_table.py) has its own card policy for what
-they play; the card-level engines (speedref.engine.*_play) say what is
+they play; the card-level engines (speedref.engine.*_cards) say what is
 legal.  All randomness comes from one
 seeded `random.Random`, so a table run is reproducible from its seed.
 

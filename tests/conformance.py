@@ -12,7 +12,7 @@ these checks use nothing else:
     function that names its API;
   * the sim script `tests/sim_scripts/<id>.txt`: a whole game with the default
     options that passes through every phase;
-  * the golden playthrough `tests/mpy/play_<id>.py` (`play(seed, *args, out=None)
+  * the golden playthrough `tests/mpy/<id>_golden.py` (`play(seed, *args, out=None)
     -> (lines, record)`, on CPython and MicroPython) and its transcripts
     `tests/golden/<id>_<seed>[_<arg>].txt`.
 
@@ -67,7 +67,7 @@ class Subject:
         self.rules_dir = Path(rules_dir) if rules_dir else TESTS.parent / "seeds"
         self.script = Path(script) if script else TESTS / "sim_scripts" / (game.id + ".txt")
         self.golden_dir = Path(golden_dir) if golden_dir else TESTS / "golden"
-        self.playthrough = playthrough or "play_" + game.id
+        self.playthrough = playthrough or game.id + "_golden"
         self.mpy_path = tuple(mpy_path)  # more MICROPYPATH entries for its modules
 
     def __repr__(self):
@@ -468,7 +468,7 @@ def check_entry(s, root=None, rules=()):
     flow = flow_class(g.id)
     assert flow.GAME == g.id and isinstance(flow.PHASES, int) and flow.PHASES >= 1, g.id
     assert callable(getattr(games.load(g.engine, "speedref.engine"), "replay", None)), "%s: %s.replay" % (g.id, g.engine)
-    games.load(g.play, "speedref.engine")
+    games.load(g.cards, "speedref.engine")
     from sim.table.base import Table
     from sim.table.runner import table_class
     t = table_class(g.id)
@@ -687,7 +687,7 @@ class Cards:
 
 
 def card_level(g, seed, opts, seats=None):
-    """The card level of `g` (its entry's `play` module), started from `seed`
+    """The card level of `g` (its entry's `cards` module), started from `seed`
     with the options its State takes, for `seats` players (default the
     fewest).  This is the one place that names the card level's API
     (docs/architecture.md, "Engine API"): `State(seed, **options)` (with
@@ -696,7 +696,7 @@ def card_level(g, seed, opts, seats=None):
     `legal_actions(p)`, `apply(p, a, t_us)`, `apply(CHANCE, DEAL)`,
     `is_terminal()`; `record()` or `rounds`, `check()`."""
     from speedref.engine import CHANCE
-    mod = games.load(g.play, "speedref.engine")
+    mod = games.load(g.cards, "speedref.engine")
     cls = mod.State
     params = inspect.signature(cls).parameters
     n = g.seats[0] if seats is None else seats
@@ -824,7 +824,7 @@ def check_seats(s, root, rules=()):
     g = s.game
     lo, hi = g.seats
     opts = dict((k, vs) for k, _, vs in g.options)
-    params = inspect.signature(games.load(g.play, "speedref.engine").State).parameters
+    params = inspect.signature(games.load(g.cards, "speedref.engine").State).parameters
     if lo < hi:
         assert tuple(opts.get("seats", ())) == tuple(seat_counts(g)), (
             "%s: seats %r, but its \"seats\" option is %r%s" % (g.id, g.seats, opts.get("seats"), _cite(rules)))

@@ -7,7 +7,7 @@ import pytest
 
 from app_rig import Rig, MS, pause_pick, lit
 import app_speedrun_game as G
-from play_speedrun import play
+from speedrun_golden import play
 from speedref.app.core import UP, DOWN, OK, ERROR
 from speedref.app import speedrun_flow as rf
 from speedref.tunables import SPEEDRUN_HOLD_US

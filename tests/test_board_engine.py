@@ -24,15 +24,15 @@ pytestmark = [pytest.mark.board, needs_board]
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
 SUPPORT = ROOT / "tests" / "mpy"
-DRIVERS = ("play_speed", "play_spit", "play_speedrun", "play_partners")
+DRIVERS = ("speed_golden", "spit_golden", "speedrun_golden", "partners_golden")
 
 # (golden file, driver, the call that prints the transcript line by line)
 CASES = [
-    ("speed_2.txt", "play_speed", "play(2, out=print)"),
-    ("speed_14_4.txt", "play_speed", "play(14, 4, print)"),
-    ("spit_1.txt", "play_spit", "play(1, print)"),
-    ("speedrun_3_short.txt", "play_speedrun", "play(3, 'short', print)"),
-    ("partners_1.txt", "play_partners", "play(1, 100, print)"),
+    ("speed_2.txt", "speed_golden", "play(2, out=print)"),
+    ("speed_14_4.txt", "speed_golden", "play(14, 4, print)"),
+    ("spit_1.txt", "spit_golden", "play(1, print)"),
+    ("speedrun_3_short.txt", "speedrun_golden", "play(3, 'short', print)"),
+    ("partners_1.txt", "partners_golden", "play(1, 100, print)"),
 ]
 
 
@@ -47,13 +47,13 @@ def _mpy(src, board_path):
 
 
 def engine_files():
-    """The card level speedref-flash leaves on the laptop (the *_play models
+    """The card level speedref-flash leaves on the laptop (the *_cards models
     and what only they import), and the golden drivers, as {board path:
     .mpy bytes}."""
     from host_tools import build, flash
     sources = [rel for rel in build.firmware_sources() if rel.suffix == ".py"]
     files = {}
-    for rel in sorted(flash.card_level(sources, build.FIRMWARE)):  # *_play, cards, rng ...
+    for rel in sorted(flash.card_level(sources, build.FIRMWARE)):  # *_cards, cards, rng ...
         files["/" + rel.with_suffix(".mpy").as_posix()] = _mpy(build.FIRMWARE / rel, rel.as_posix())
     for name in DRIVERS:
         files["/lib/%s.mpy" % name] = _mpy(SUPPORT / (name + ".py"), name + ".py")
@@ -107,11 +107,11 @@ def test_golden_transcript_from_the_frozen_image():
     from emu import fs as emu_fs
     from emu import images
     files = emu_fs.main_only()
-    files["/lib/play_partners.mpy"] = _mpy(SUPPORT / "play_partners.py", "play_partners.py")
+    files["/lib/partners_golden.mpy"] = _mpy(SUPPORT / "partners_golden.py", "partners_golden.py")
     p = at_repl(files, firmware=images.frozen_firmware())
     try:
-        where = p.exec("from speedref.engine import partners_play\nprint(partners_play.__file__)\n")
+        where = p.exec("from speedref.engine import partners_cards\nprint(partners_cards.__file__)\n")
         assert not where.strip().startswith("/"), where  # frozen, not a file on the volume
-        assert replay(p, "play_partners", "play(1, 100, print)") == (GOLDEN / "partners_1.txt").read_text()
+        assert replay(p, "partners_golden", "play(1, 100, print)") == (GOLDEN / "partners_1.txt").read_text()
     finally:
         p.close()

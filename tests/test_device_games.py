@@ -25,7 +25,7 @@ import subprocess
 import pytest
 
 import mpyrun
-import play_speed
+import speed_golden
 from host_tools.build import mpy_cross_path
 from mpyhelp import ROOT
 from speedref.engine import records
@@ -100,12 +100,12 @@ def without_id(rec):
 
 # ---- Speed: a seeded card-level match reduced to what the referee sees ------
 def speed_scenario(seed):
-    """Play seed's card-level match (engine/speed_play via the golden driver)
+    """Play seed's card-level match (engine/speed_cards via the golden driver)
     and turn it into table events: per deal the stuck events (F flip, R
     rebuild + flip), the winner and the loser's cards left."""
     lines = []
-    _, rec = play_speed.play(seed, out=lines.append)
-    layout, match, jokers, doubles, limit, slap = play_speed.VARIANTS[seed % 3]
+    _, rec = speed_golden.play(seed, out=lines.append)
+    layout, match, jokers, doubles, limit, slap = speed_golden.VARIANTS[seed % 3]
     fmt = "single" if "single" in match else ("best_of" if "best_of" in match else "target")
     opts = {"layout": layout, "jokers": jokers, "doubles": doubles, "hand_limit": limit,
             "slap_to_win": slap, "match": fmt}
@@ -240,13 +240,13 @@ def test_partners_game_through_the_device_equals_the_engine_PT8_PT16_PT19(harnes
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_long_speed_run_through_the_device_equals_the_card_level_game_SR24_SR29(harness, tmp_path, seed):
-    """A seeded card-level Long Speed Run game (engine/speedrun_play), every
+    """A seeded card-level Long Speed Run game (engine/speedrun_cards), every
     hand entered through pins -> capture -> ring -> decoder -> app (who holds
     the first-player card, trump and ranking, reveals, trick winners,
     contracts), in 64wK + the harness allowance: the logged and stored
     record is exactly the card-level one."""
     import app_speedrun_game as G
-    from play_speedrun import play
+    from speedrun_golden import play
     expected = play(seed, "long")[1]
     expected["players"] = ["P1", "P2", "P3"]
     path = tmp_path / "rec.jsonl"

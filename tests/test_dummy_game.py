@@ -17,7 +17,7 @@ from speedref.engine import records
 HERE = Path(__file__).resolve().parent / "dummy_game"
 
 COIN = games.Game("coin", "Coin", (2, 2), "CN", "coin", "point",
-                  "dummy_game.coin", "dummy_game.coin_play",
+                  "dummy_game.coin", "dummy_game.coin_cards",
                   "dummy_game.coin_flow:CoinFlow", "dummy_game.coin_table:CoinTable",
                   (("target", "Target", (3, 5)),), {}, None)
 
@@ -28,7 +28,7 @@ def coin(monkeypatch):
     monkeypatch.setattr(games, "GAMES", games.GAMES + (COIN,))
     monkeypatch.setattr(games, "IDS", games.IDS + (COIN.id,))
     return C.Subject(COIN, script=HERE / "coin.txt", golden_dir=HERE / "golden",
-                     playthrough="dummy_game.play_coin", mpy_path=(C.TESTS,), rules_dir=HERE)
+                     playthrough="dummy_game.coin_golden", mpy_path=(C.TESTS,), rules_dir=HERE)
 
 
 @pytest.mark.parametrize("check", C.CHECKS, ids=[c.__name__[len("check_"):] for c in C.CHECKS])

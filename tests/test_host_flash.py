@@ -25,7 +25,7 @@ def tiny_firmware(tmp_path):
     (fw / "speedref" / "__init__.py").write_text("")
     (fw / "speedref" / "engine" / "__init__.py").write_text("")
     (fw / "speedref" / "engine" / "speed.py").write_text("def f(x):\n    return x + 1\n")
-    (fw / "speedref" / "engine" / "speed_play.py").write_text("X = 1\n")
+    (fw / "speedref" / "engine" / "speed_cards.py").write_text("X = 1\n")
     return fw
 
 
@@ -65,8 +65,8 @@ def test_dry_run_prints_exact_commands_and_sizes(tmp_path, capsys):
         base + "mip install ssd1306",
         base + "reset",
     ]
-    # manifest.py and the card-level *_play modules never go to the board
-    assert not (out / "manifest.py").exists() and not (out / "speedref/engine/speed_play.mpy").exists()
+    # manifest.py and the card-level *_cards modules never go to the board
+    assert not (out / "manifest.py").exists() and not (out / "speedref/engine/speed_cards.mpy").exists()
 
 
 def test_dry_run_esp32_uses_xtensawin(tmp_path, capsys):
@@ -241,7 +241,7 @@ def test_probe_script_runs_under_micropython_and_hashes_files(tmp_path):
 def test_the_card_level_and_what_only_it_imports_stay_on_the_laptop(tmp_path):
     fw = tiny_firmware(tmp_path)
     engine = fw / "speedref" / "engine"
-    (engine / "speed_play.py").write_text("from . import deck\nfrom .shared import X\n")
+    (engine / "speed_cards.py").write_text("from . import deck\nfrom .shared import X\n")
     (engine / "deck.py").write_text("from .shuffle import mix\n")   # only the card level uses it
     (engine / "shuffle.py").write_text("def mix(x):\n    return x\n")  # ... and this only deck
     (engine / "shared.py").write_text("X = 1\n")
@@ -273,10 +273,10 @@ def test_what_goes_to_a_board_imports_only_what_goes_to_it(platform, others):
                     missing.add(name)
     assert sorted(missing) == sorted(module_name(f) for f in others)
     off = sorted(str(rel) for rel in build.firmware_sources(FIRMWARE) if rel not in on_board)
-    assert off == sorted(["manifest.py", "speedref/engine/cards.py", "speedref/engine/partners_play.py",
+    assert off == sorted(["manifest.py", "speedref/engine/cards.py", "speedref/engine/partners_cards.py",
                           "speedref/engine/rng.py", "speedref/engine/simultaneous.py",
-                          "speedref/engine/speed_play.py",
-                          "speedref/engine/speedrun_play.py", "speedref/engine/spit_play.py"] + others)
+                          "speedref/engine/speed_cards.py",
+                          "speedref/engine/speedrun_cards.py", "speedref/engine/spit_cards.py"] + others)
 
 
 def test_a_board_of_unknown_platform_gets_every_boards_files():

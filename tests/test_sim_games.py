@@ -137,7 +137,7 @@ def test_partners_game_to_100_swaps_doubling_and_winner_PT8_PT14_PT16_PT19(partn
     assert contracts[-1]["seats"] == [3, 0, 1, 2]
 
 
-# The long game tests/mpy/play_speedrun.py plays with real cards (seed 1), as
+# The long game tests/mpy/speedrun_golden.py plays with real cards (seed 1), as
 # the Speed Run record keeps it: tricks, contracts, reveals, first player,
 # trump and ranking of each hand.
 SPEEDRUN_HANDS = json.loads("""[
@@ -177,7 +177,7 @@ def test_speedrun_long_game_tricks_reveals_contracts_and_standings_SR2_SR21_SR24
 
 def test_the_card_level_game_is_what_the_script_plays():
     """The fixed record above is the seeded card-level playthrough's."""
-    from play_speedrun import play
+    from speedrun_golden import play
     rec = play(SPEEDRUN_SEED, "long")[1]
     assert rec["hands"] == SPEEDRUN_HANDS
 
@@ -511,12 +511,12 @@ def record_partners():
                   "Written by tests/test_sim_games.py (its recorder); checked by its tests.")
 
 
-SPEEDRUN_SEED = 1  # tests/mpy/play_speedrun.play(1, "long"): real cards, dealt and played
+SPEEDRUN_SEED = 1  # tests/mpy/speedrun_golden.play(1, "long"): real cards, dealt and played
 
 
 def record_speedrun():
     import app_speedrun_game as G
-    from play_speedrun import play
+    from speedrun_golden import play
     rec = play(SPEEDRUN_SEED, "long")[1]
     r = RecRig("speedrun")
     r.t = 500 * MS
@@ -543,7 +543,7 @@ def record_speedrun():
     r.comment("OK on the final standings: the record is stored and logged (game_end).")
     r.tap(OK)
     return r.text("Speed Run, a complete long game (12 hands, three players, the default length),\n"
-                  "played with real cards by tests/mpy/play_speedrun.py (seed %d).\n"
+                  "played with real cards by tests/mpy/speedrun_golden.py (seed %d).\n"
                   "  .venv/bin/speedref-sim --script tests/sim_scripts/speedrun.txt [--json]\n"
                   "Written by tests/test_sim_games.py (its recorder); checked by its tests." % SPEEDRUN_SEED)
 

@@ -221,7 +221,7 @@ def _human_plays_a_match(seed, pace="fast"):
     at `pace` (--pace)."""
     from sim.table.speed_person import SpeedPlay, HUMAN, BOT, CARD_KEYS
     from speedref.app import speed_flow as F
-    from speedref.engine import speed_play as SP
+    from speedref.engine import speed_cards as SP
     tb = SpeedPlay(seed, realtime=False, pace=pace)
     tb.start()
     done_phase = None

@@ -1,4 +1,4 @@
-"""Spit: table level (engine/spit.py), card level (engine/spit_play.py), records,
+"""Spit: table level (engine/spit.py), card level (engine/spit_cards.py), records,
 properties and golden playthroughs.  Rule numbers from seeds/spit.md."""
 from pathlib import Path
 
@@ -11,7 +11,7 @@ from speedref.engine.errors import RuleError
 from speedref.engine.rng import Rng
 from speedref.engine.spit import SpitGame
 from speedref.engine import SIMULTANEOUS, TERMINAL
-from speedref.engine.spit_play import (CHANCE, DEAL, SPIT, State, move_action, play_action,
+from speedref.engine.spit_cards import (CHANCE, DEAL, SPIT, State, move_action, play_action,
                                        slap_action, turn_action)
 
 

@@ -25,7 +25,7 @@ from collections import namedtuple
 #   unit      what one scored part of the game is called: deal, round, hand
 #   engine    the table level (in speedref.engine): what the referee knows at a
 #             real table, scoring, replay(record) -> sheet
-#   play      the card level (in speedref.engine): full play with real cards,
+#   cards     the card level (in speedref.engine): full play with real cards,
 #             for the simulator's computer players and the tests
 #   flow      "module:Class" of the referee app's flow (in speedref.app)
 #   table     "module:Class" of the simulator's virtual table (in sim.table;
@@ -39,7 +39,7 @@ from collections import namedtuple
 # A dotted name is itself (a game kept outside these packages, as the tests'
 # "dummy_game.coin_table:CoinTable").  Short names cost the board's heap least: a string of
 # more than 10 characters is a heap object when the module is loaded.
-Game = namedtuple("Game", ("id", "title", "seats", "prefix", "rules", "unit", "engine", "play",
+Game = namedtuple("Game", ("id", "title", "seats", "prefix", "rules", "unit", "engine", "cards",
                            "flow", "table", "options", "defaults", "person"))
 
 
@@ -51,7 +51,7 @@ TIE_MS = ("auto", 0, 1, 2, 10, 20, 50)
 
 GAMES = (
     Game("speed", "Speed", (2, 4), "SP", "speed", "deal",
-         "speed", "speed_play",
+         "speed", "speed_cards",
          "speed_flow:SpeedFlow", "speed_table:SpeedTable",
          (("layout", "Layout", ("pagat", "classic")),
           ("jokers", "Jokers", (False, True)),
@@ -64,16 +64,16 @@ GAMES = (
           ("seats", "Players", (2, 3, 4))),
          {"target": 25}, "speed_person"),
     Game("spit", "Spit", (2, 2), "SPIT", "spit", "round",
-         "spit", "spit_play",
+         "spit", "spit_cards",
          "spit_flow:SpitFlow", "spit_table:SpitTable",
          (("tie_ms", "Tie ms", TIE_MS),), {}, "spit_person"),
     Game("speedrun", "Speed Run", (3, 3), "SR", "speedrun", "hand",
-         "speedrun", "speedrun_play",
+         "speedrun", "speedrun_cards",
          "speedrun_flow:SpeedRunFlow", "speedrun_table:SpeedRunTable",
          (("length", "Length", ("short", "medium", "long")),),
          {"length": "long"}, "speedrun_person"),
     Game("partners", "Partners", (4, 4), "PT", "partners", "hand",
-         "partners", "partners_play",
+         "partners", "partners_cards",
          "partners_flow:PartnersFlow", "partners_table:PartnersTable",
          (("target", "Target", (50, 100, 150, 200)),),
          {"target": 100}, "partners_person"),

@@ -2,7 +2,7 @@
 beside the referee app's OLED (`speedref-sim --play partners`).
 
 You are P1; the computer players are P2, P3 and P4.  Everyone plays real
-cards with the card-level engine (speedref.engine.partners_play: the deal,
+cards with the card-level engine (speedref.engine.partners_cards: the deal,
 the auction, the partner, the seat swap, follow suit, the trick winners);
 the computer players bid and play with the computer table's own policy
 (sim/table/partners_table.py) after human reaction times (at the chosen --pace)

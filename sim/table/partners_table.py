@@ -1,6 +1,6 @@
 """The virtual table for partners (seeds/partners.md, PT-*): four computer
 players play real cards with the card-level engine
-(speedref.engine.partners_play), bid, name partners and change seats, and
+(speedref.engine.partners_cards), bid, name partners and change seats, and
 tell the referee app what a real table tells it through the virtual board:
 
   * before hand 1 the first dealer (PT-3): their pad, or UP/DOWN + OK;
@@ -42,7 +42,7 @@ class PartnersTable(EntryTable):
     def __init__(self, seed, loop_us=None, start_us=None, opts=None, mistakes=True, stop=0.02, **kw):
         EntryTable.__init__(self, seed, loop_us or LOOP_US, start_us, mistakes, **kw)
         from speedref.app import partners_flow as F
-        from speedref.engine import partners_play as PP
+        from speedref.engine import partners_cards as PP
         from speedref.engine import partners as PT
         self.F, self.PP, self.PT = F, PP, PT
         rng = self.rng

@@ -11,7 +11,7 @@ wrap.  The people at the table:
 
   * navigate the menu to the game and its options (chosen per game from the
     seeded rng), pressing UP/DOWN/OK;
-  * play the cards with the card-level engine (speedref.engine.speed_play),
+  * play the cards with the card-level engine (speedref.engine.speed_cards),
     each action after a human reaction time (sim/bots.py);
   * press their pads exactly where the rules say a person does: ready taps,
     a held pad when stuck, a tap when out (or a slap with slap-to-win), the
@@ -60,7 +60,7 @@ def speed_choice(state, p, rng):
     keep the hand topped up when it is low, otherwise a random legal card,
     otherwise draw; READY/STUCK/SLAP are not chosen here (the table handles
     those as pad presses).  Returns an action or None."""
-    from speedref.engine import speed_play as SP
+    from speedref.engine import speed_cards as SP
     acts = state.legal_actions(p)
     plays = [a for a in acts if a < SP.READY]
     if SP.DRAW in acts and (len(state.hands[p]) < 3 or not plays):
@@ -83,7 +83,7 @@ class SpeedTable(Table):
         self.lift_early = lift_early
         self.false_start = false_start if mistakes else 0.0  # chance per countdown
         from speedref.app import speed_flow as F
-        from speedref.engine import speed_play as SP
+        from speedref.engine import speed_cards as SP
         self.F = F
         self.SP = SP
         rng = self.rng

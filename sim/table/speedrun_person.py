@@ -2,7 +2,7 @@
 beside the referee app's OLED (`speedref-sim --play speedrun`).
 
 You are P1; the computer players are P2 and P3.  Everyone plays real cards
-with the card-level engine (speedref.engine.speedrun_play: the deal, the
+with the card-level engine (speedref.engine.speedrun_cards: the deal, the
 trump and ranking choices, the contract cards put down face down, follow
 suit, the trick winners).  The computer players act on a clock (human
 reaction times, sim/bots.py) and press their pads and the navigation
@@ -52,7 +52,7 @@ class SpeedRunPlay(Table):
                  reveal_chance=0.15, pace=DEFAULT_PACE, store=None):
         Table.__init__(self, seed, loop_us, start_us, realtime, store)
         from speedref.app import speedrun_flow as F
-        from speedref.engine import speedrun_play as SRP
+        from speedref.engine import speedrun_cards as SRP
         from speedref.engine import speedrun as SR
         self.F = F
         self.SRP = SRP

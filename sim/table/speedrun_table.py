@@ -1,6 +1,6 @@
 """The virtual table for Speed Run (seeds/speedrun.md, SR-*): three computer
 players play real cards with the card-level engine
-(speedref.engine.speedrun_play) and tell the referee app what a real table
+(speedref.engine.speedrun_cards) and tell the referee app what a real table
 tells it, with the pads and buttons of the virtual board:
 
   * hand 1: the holder of the first-player card taps their pad (SR-5), then
@@ -53,7 +53,7 @@ class SpeedRunTable(EntryTable):
                  reveal=0.06, wrong_contract=0.05, store=None, **kw):
         EntryTable.__init__(self, seed, loop_us, start_us, mistakes, store=store)
         from speedref.app import speedrun_flow as F
-        from speedref.engine import speedrun_play as SP
+        from speedref.engine import speedrun_cards as SP
         self.F = F
         self.SP = SP
         rng = self.rng

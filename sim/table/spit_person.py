@@ -2,7 +2,7 @@
 referee app's OLED (`speedref-sim --play spit`).
 
 You are P1.  The computer is P2: it plays real cards with the card-level
-engine (speedref.engine.spit_play) on a clock (sim/table/spit_table.py SpitTable,
+engine (speedref.engine.spit_cards) on a clock (sim/table/spit_table.py SpitTable,
 human reaction times at the chosen --pace) and presses its own pad as a
 person would.  You do what a player at the table does, and the referee app
 referees both of you:

@@ -1,5 +1,5 @@
 """Spit at the virtual table: two computer players play real cards with the
-card-level engine (speedref.engine.spit_play) and press the virtual board's
+card-level engine (speedref.engine.spit_cards) and press the virtual board's
 pads and buttons where the Spit referee flow (app/spit_flow.py) expects a
 person to:
 
@@ -75,7 +75,7 @@ class SpitTable(Table):
         Table.__init__(self, seed, loop_us, start_us, realtime, store)
         self.idle_us = idle_us    # None: the loop every loop_us throughout (Table.run)
         from speedref.app import spit_flow as F
-        from speedref.engine import spit_play as SP
+        from speedref.engine import spit_cards as SP
         self.F = F
         self.SP = SP
         rng = self.rng

@@ -1,7 +1,7 @@
 # Plays a Speed match through the whole device (board_sim.Board): the menu,
 # then each deal as the two players would work the pads and buttons.
 #
-# A scenario is what a card-level game (engine/speed_play.py, run by the test
+# A scenario is what a card-level game (engine/speed_cards.py, run by the test
 # on CPython) decided, reduced to what the referee sees at the table:
 #   {"opts": {menu options}, "deals": [{"events": "FFR.F", "winner": w,
 #    "left": n}, ...]}

@@ -7,8 +7,8 @@ from speedref.engine import cards
 from speedref.engine.errors import RuleError
 from speedref.engine.rng import Rng
 from speedref.engine import speedrun as sr
-from speedref.engine import speedrun_play as sp
-from speedref.engine.speedrun_play import State, CHANCE, DEAL, REVEAL, TRUMP, RANK, CONTRACT, PASS, REDO
+from speedref.engine import speedrun_cards as sp
+from speedref.engine.speedrun_cards import State, CHANCE, DEAL, REVEAL, TRUMP, RANK, CONTRACT, PASS, REDO
 
 E, R, G, W = 0, 1, 2, 3
 
@@ -130,7 +130,7 @@ def test_sr10_follow_suit_and_illegal_cards_change_nothing():
 
 
 ILLEGAL_CARDS = """
-from speedref.engine.speedrun_play import State, CHANCE, DEAL, TRUMP, RANK, REVEAL
+from speedref.engine.speedrun_cards import State, CHANCE, DEAL, TRUMP, RANK, REVEAL
 for seed in range(20):
     st = State(seed, "short")
     st.apply(CHANCE, DEAL)

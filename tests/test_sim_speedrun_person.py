@@ -4,7 +4,7 @@
 A scripted person plays a whole game headless through the play terminal's
 own keys (letters for cards and choices, `v` to reveal, `z` to tap the pad,
 `Z` to hold it, j/k/Enter on the referee's screens), in simulated time.  The
-computer players play real cards with speedref.engine.speedrun_play and
+computer players play real cards with speedref.engine.speedrun_cards and
 press their pads and buttons.  At the end the referee's record must equal
 what the cards decided: tricks per hand (SR-11, SR-12), contracts (SR-13,
 SR-19), reveals (SR-21), scores and totals (SR-14..SR-24)."""

@@ -2,7 +2,7 @@
 tests on MICROPYPATH): play(seed, target=3, out=None) -> (lines, record)."""
 from speedref.engine.rng import Rng
 from speedref.engine import CHANCE
-from dummy_game.coin_play import State, SLAP, DEAL
+from dummy_game.coin_cards import State, SLAP, DEAL
 
 
 def play(seed, target=3, out=None):

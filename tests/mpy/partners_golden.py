@@ -1,11 +1,11 @@
 # Golden playthrough of partners (seeds/partners.md): one seeded game played by
 # a simple deterministic policy, printed as a transcript.  Runs on CPython and
-# on MicroPython (`micropython tests/mpy/play_partners.py SEED`); the output must
+# on MicroPython (`micropython tests/mpy/partners_golden.py SEED`); the output must
 # be byte-identical, so nothing here depends on dict order or float formatting.
 import sys
 
 from speedref.engine import cards
-from speedref.engine import partners_play as pp
+from speedref.engine import partners_cards as pp
 from speedref.engine.rng import Rng
 
 NAMES = ("Ann", "Bo", "Cy", "Di")

@@ -1,7 +1,7 @@
 """Golden Speed playthrough: a full seeded match on CPython or MicroPython.
 
-    micropython tests/mpy/play_speed.py SEED [SEATS]   (MICROPYPATH: firmware or build/mpy)
-    python tests/mpy/play_speed.py SEED [SEATS]
+    micropython tests/mpy/speed_golden.py SEED [SEATS]   (MICROPYPATH: firmware or build/mpy)
+    python tests/mpy/speed_golden.py SEED [SEATS]
 
 Every player follows a simple policy driven by Rng(seed); their reaction times
 come from the same rng, so plays on one pile within RACE_US happen (SP-13).
@@ -14,7 +14,7 @@ import sys
 
 from speedref.engine import cards as C
 from speedref.engine import speed
-from speedref.engine import speed_play as SP
+from speedref.engine import speed_cards as SP
 from speedref.engine.rng import Rng
 
 VARIANTS = (

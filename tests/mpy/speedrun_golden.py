@@ -1,14 +1,14 @@
 """A seeded full Speed Run game, one transcript line per event.
 
 Runs on both runtimes and must print byte-identical output:
-    micropython tests/mpy/play_speedrun.py SEED [short|medium|long]
-    python tests/mpy/play_speedrun.py SEED [short|medium|long]
+    micropython tests/mpy/speedrun_golden.py SEED [short|medium|long]
+    python tests/mpy/speedrun_golden.py SEED [short|medium|long]
 play(seed, length) -> (transcript_lines, record) for the simulator and benchmarks.
 """
 from speedref.engine import cards
 from speedref.engine.rng import Rng
 from speedref.engine.speedrun import direction
-from speedref.engine.speedrun_play import State, CHANCE, REVEAL, DEAL
+from speedref.engine.speedrun_cards import State, CHANCE, REVEAL, DEAL
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 

@@ -1,4 +1,4 @@
-"""Speed at the card level (engine/speed_play.py), rule by rule (seeds/speed.md),
+"""Speed at the card level (engine/speed_cards.py), rule by rule (seeds/speed.md),
 plus hypothesis properties and the golden playthroughs on both runtimes."""
 
 import pytest
@@ -6,7 +6,7 @@ import pytest
 from speedref.engine import cards as C
 from speedref.engine.errors import RuleError
 from speedref.engine import SIMULTANEOUS, TERMINAL
-from speedref.engine.speed_play import (CHANCE, DEAL, DRAW, READY, SLAP, STUCK, RACE_US, State, fits,
+from speedref.engine.speed_cards import (CHANCE, DEAL, DRAW, READY, SLAP, STUCK, RACE_US, State, fits,
                                         play_action)
 
 H = lambda r: C.card(2, r)  # hearts  # noqa: E731
@@ -197,7 +197,7 @@ def test_sp17_slap_to_win():
 
 
 # -- three and four players (SP-27 ..) -------------------------------------------------
-from speedref.engine.speed_play import deck  # noqa: E402
+from speedref.engine.speed_cards import deck  # noqa: E402
 
 D = lambda r: C.card(1, r)  # diamonds  # noqa: E731
 

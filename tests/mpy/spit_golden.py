@@ -1,7 +1,7 @@
 """Golden Spit playthrough: a full seeded game on CPython or MicroPython.
 
-    micropython tests/mpy/play_spit.py SEED      (MICROPYPATH: firmware or build/mpy)
-    python tests/mpy/play_spit.py SEED
+    micropython tests/mpy/spit_golden.py SEED      (MICROPYPATH: firmware or build/mpy)
+    python tests/mpy/spit_golden.py SEED
 
 Both players follow a simple policy driven by Rng(seed), reaction times included,
 so races for a centre pile and slaps happen.  One line per event; the output
@@ -10,7 +10,7 @@ must be byte-identical on both runtimes.
 import sys
 
 from speedref.engine import cards as C
-from speedref.engine import spit_play as SP
+from speedref.engine import spit_cards as SP
 from speedref.engine.rng import Rng
 
 MAX_EVENTS = 200000

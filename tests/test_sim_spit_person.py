@@ -7,7 +7,7 @@ empty space, `z` to tap the pad, `Z` to hold it, Enter on the referee's
 screens), in simulated time, with mistakes: false starts in the countdown
 and in the slap, a "cleared" tap with stock cards left and a stuck hold while
 a card still fits (both refused by the table, which knows the cards).  The
-computer player plays real cards with speedref.engine.spit_play and presses
+computer player plays real cards with speedref.engine.spit_cards and presses
 its pad.  At the end the referee's record must be the cards' record (SPIT-15):
 every round's clearing, slap and counts (SPIT-9..SPIT-14), and its false
 starts are the person's early presses (SPIT-18)."""
@@ -247,7 +247,7 @@ def test_the_spit_panel_sits_whole_beside_the_oled_on_160_columns(rows):
     """At 160 columns the panel goes beside the OLED (in Braille when the
     half blocks leave it no room), every line whole: under the half-block
     OLED it had two log rows left, or was cut at the bottom."""
-    from test_sim_play_terminal import FakeScreen, _panel_rows
+    from test_sim_person_terminal import FakeScreen, _panel_rows
     tb, term, until = _in_play()
     try:
         term.feed_key(ord("a"), tb.t)  # a pile chosen: the panel's longest state

@@ -5,7 +5,7 @@ A scripted person plays whole games headless through the play terminal's own
 keys (letters for bids, the partner and cards, `p` to pass, `+` for higher
 bids, `z` to tap the pad where they sit now, Enter on the referee's screens),
 in simulated time.  The computer players bid and play real cards with
-speedref.engine.partners_play (the computer table's own policy) and press
+speedref.engine.partners_cards (the computer table's own policy) and press
 their pads and the buttons.  At the end the referee's record must equal the
 cards': every hand's dealer, contract, partner, seats and trick counts
 (PT-3..PT-13), the scores and the winner (PT-14..PT-19).  After a seat swap

@@ -1,4 +1,4 @@
-"""partners CARD level (engine/partners_play.py), golden playthroughs on both runtimes.
+"""partners CARD level (engine/partners_cards.py), golden playthroughs on both runtimes.
 
 Rules are PT-n in seeds/partners.md.
 """
@@ -6,10 +6,10 @@ Rules are PT-n in seeds/partners.md.
 import pytest
 
 import mpyrun
-import play_partners
+import partners_golden
 from speedref.engine import cards
 from speedref.engine import partners as P
-from speedref.engine import partners_play as pp
+from speedref.engine import partners_cards as pp
 from speedref.engine.errors import RuleError
 from speedref.engine.rng import Rng
 
@@ -306,7 +306,7 @@ def test_pt18_terminal_state_refuses_actions():
 
 def test_table_level_replay_on_micropython():
     """PT-21: the table level scores a record identically under MicroPython (.mpy)."""
-    lines, record = play_partners.play(2)
+    lines, record = partners_golden.play(2)
     code = ("from speedref.engine import partners\n"
             "g = partners.replay(%r)\n"
             "print(g.totals, g.winners(), g.hands_played, g.over)\n" % (record,))
