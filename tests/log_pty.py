@@ -1,6 +1,7 @@
 """Run the real speedref-log on a pseudo-terminal fed with bytes, as a board
 would feed it (a helper of the host-tool tests; no tests here)."""
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -10,9 +11,14 @@ from pathlib import Path
 BIN = Path(sys.executable).parent
 
 
-def run_log(db, data, idle_exit="1", extra=(), preexec_fn=None, env=None, cwd=None, timeout=120):
+def run_log(db, data, idle_exit="1", extra=(), preexec_fn=None, env=None, cwd=None, timeout=120,
+            until=None):
     """speedref-log --port <pty> --db db, with `data` written on the other end;
-    (returncode, stdout, stderr).  It exits idle_exit seconds after the data."""
+    (returncode, stdout, stderr).  It exits idle_exit seconds after the data,
+    or, given until(stdout so far) -> bool, at Ctrl-C (SIGINT) once until()
+    holds: a busy machine's pauses then cannot end it before the data is read."""
+    if until is not None:
+        idle_exit = str(timeout)
     master, slave = os.openpty()
     tty.setraw(slave)          # a serial line: no echo, no newline translation
     port = os.ttyname(slave)
@@ -50,11 +56,26 @@ def run_log(db, data, idle_exit="1", extra=(), preexec_fn=None, env=None, cwd=No
             if b'"dump"' in got:
                 opened.set()
 
+    outs, errs = [], []
+
+    def watch():               # the live view, line by line: one Ctrl-C once until() holds
+        sent = until is None
+        for ln in proc.stdout:
+            outs.append(ln)
+            if not sent and until("".join(outs)):
+                proc.send_signal(signal.SIGINT)
+                sent = True
+
     threads = [threading.Thread(target=feed, daemon=True), threading.Thread(target=drain, daemon=True)]
-    for t in threads:
+    readers = [threading.Thread(target=watch, daemon=True),
+               threading.Thread(target=lambda: errs.append(proc.stderr.read()), daemon=True)]
+    for t in threads + readers:
         t.start()
     try:
-        out, err = proc.communicate(timeout=timeout)
+        proc.wait(timeout=timeout)
+        for t in readers:
+            t.join(timeout)
+        out, err = "".join(outs), "".join(errs)
     finally:
         if proc.poll() is None:
             proc.kill()

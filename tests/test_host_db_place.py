@@ -52,7 +52,7 @@ def test_without_db_the_default_place_is_used_and_nothing_is_left_in_the_current
     r = tool("speedref-results", [], env, work)
     assert r.returncode == 2 and str(want) in r.stderr and "speedref-results import" in r.stderr
     rc, out, err = run_log(None, (json.dumps({"ev": "game_end", "record": speed_single(ident="d1")}) + "\n").encode(),
-                           idle_exit="0.5", env=env, cwd=work)
+                           env=env, cwd=work, until=lambda out: "stored as #" in out)
     assert rc == 0 and want.exists(), err
     r = tool("speedref-results", ["--json"], env, work)
     assert r.returncode == 0 and {x["player"] for x in json.loads(r.stdout)["standings"]} == {"Ann", "Bob"}

@@ -237,7 +237,7 @@ def test_ids_old_and_new_and_any_string_load_score_and_import(tmp_path, ident):
 def test_the_log_and_the_import_of_its_capture_store_the_same(tmp_path):
     from log_pty import run_log
     path, recs = capture(tmp_path)
-    rc, out, err = run_log(tmp_path / "live.db", path.read_bytes(), idle_exit="1")
+    rc, out, err = run_log(tmp_path / "live.db", path.read_bytes(), until=lambda out: out.count("stored as #") == 2)
     assert rc == 0, err
     run_import(tmp_path / "file.db", path, expect=0)
 

@@ -106,7 +106,10 @@ def test_four_boards_logged_at_once_into_one_database_each_game_with_its_own_sla
     results = [None] * 4
 
     def board(b):
-        results[b] = run_log(db_path, logs[b][0], idle_exit="2")
+        # stopped with Ctrl-C once every record of its log has been answered
+        n = len(logs[b][1]) + 2                  # its games, and the dump's two records again
+        results[b] = run_log(db_path, logs[b][0], timeout=600,
+                             until=lambda out: out.count("stored as #") >= n)
     threads = [threading.Thread(target=board, args=(b,)) for b in range(4)]
     for t in threads:
         t.start()

@@ -324,7 +324,7 @@ def test_log_file_size_limit_exits_2_and_keeps_what_was_stored(tmp_path):
 
     def small_files():
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))    # ulimit -f
-    rc, out, err = run_log(path, records_lines(400), idle_exit="1", preexec_fn=small_files)
+    rc, out, err = run_log(path, records_lines(400), idle_exit="60", preexec_fn=small_files)
     assert_exit_2(rc, out, err, "cannot store")
     db = ResultsDB(path)
     assert db.con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -343,7 +343,7 @@ def test_a_live_view_on_dev_full_is_reported_once_and_storing_goes_on(tmp_path):
     tty.setraw(slave)
     with open("/dev/full", "w") as full:
         proc = subprocess.Popen([str(BIN / "speedref-log"), "--port", os.ttyname(slave), "--db", str(path),
-                                 "--idle-exit", "1"], stdout=full, stderr=subprocess.PIPE, text=True)
+                                 "--idle-exit", "5"], stdout=full, stderr=subprocess.PIPE, text=True)
         got = b""
         while b'"dump"' not in got:
             got += os.read(master, 4096)
