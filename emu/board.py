@@ -65,7 +65,8 @@ def _line_reader(pipe):
 
 
 class Pico:
-    def __init__(self, firmware=None, fs_image=None, node=None, exact_pio=None, trace_irq=False):
+    def __init__(self, firmware=None, fs_image=None, node=None, exact_pio=None, trace_irq=False,
+                 rosc_seed=None):
         self.firmware = firmware or images.stock_firmware()
         bootrom = images.bootrom()
         cfg = {"firmware": self.firmware, "bootrom": bootrom,
@@ -74,6 +75,12 @@ class Pico:
             exact_pio = os.environ.get("SPEEDREF_EMU_EXACT_PIO") == "1"
         cfg["exact_pio"] = bool(exact_pio)
         cfg["trace_irq"] = bool(trace_irq)  # an "irq" event at every exception entry
+        # The ring oscillator's random bit (os.urandom's entropy, as on silicon):
+        # fresh at every power-up, or a repeatable run from a seed.
+        if rosc_seed is None and os.environ.get("SPEEDREF_EMU_ROSC_SEED"):
+            rosc_seed = int(os.environ["SPEEDREF_EMU_ROSC_SEED"])
+        if rosc_seed:
+            cfg["rosc_seed"] = int(rosc_seed) & 0xFFFFFFFF
         self._tmp_fs = None
         if fs_image is not None:
             import tempfile

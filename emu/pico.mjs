@@ -36,6 +36,9 @@
 //   7. I2C completes a byte at once: bus time modelled (above).
 //   8. A watchdog reset does nothing: the chip is rebuilt around its flash.
 //   9. Soft reset's SIO interpolator probes warn on stderr: dropped.
+//  10. The ring oscillator is not modelled: its random bit reads 1 for ever,
+//      so os.urandom is the same on every emulated board.  A random bit.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { RP2040, USBCDC, ConsoleLogger, LogLevel, FIFO } from 'rp2040js';
@@ -49,6 +52,7 @@ const PIO_CHUNK = 512;
 // W25Q16JV datasheet, typical: 4 KB sector erase 45 ms, 256-byte page program 0.4 ms.
 const ERASE_NS_PER_SECTOR = 45e6;
 const PROGRAM_NS_PER_PAGE = 0.4e6;
+const ROSC_RANDOMBIT = 0x1c; // ROSC register offset (RP2040 datasheet 2.17.8)
 
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
 // rp2040js warns on stderr when MicroPython's soft reset probes the SIO
@@ -109,6 +113,7 @@ class Bench {
     this.skipped = 0; // PIO cycles skipped in steady loops
     this.instructions = 0;
     this.exactPio = !!cfg.exact_pio;
+    this.roscSeed = cfg.rosc_seed || 0; // 0: a fresh random seed at every power-up
     this.traceIrq = !!cfg.trace_irq;
     this.events = [];
     // Bytes the host has sent and the device has not taken: whole chunks and
@@ -136,6 +141,7 @@ class Bench {
       this.resetRequested = true;
     };
     this.fixPads();
+    this.fixRosc();
     this.fixUarts();
     this.trapFlash();
     this.takePio();
@@ -143,6 +149,26 @@ class Bench {
     this.watchPwm();
     this.usb();
     mcu.core.PC = 0x10000000;
+  }
+
+  // -- defect 10: the ROSC's random bit -------------------------------------------
+  fixRosc() {
+    // rp2040js leaves the ring oscillator unimplemented: every register reads
+    // all ones, so its RANDOMBIT is always 1 and os.urandom (the pico-sdk's
+    // pico_rand, which also mixes the timer and the board id, both the same at
+    // every emulated power-up) gives the same bytes on every emulated board.
+    // On silicon that bit is the oscillator's jitter: here it is a random bit,
+    // from a seeded generator when cfg.rosc_seed is given (a run to repeat).
+    const rosc = this.mcu.peripherals[0x40060];
+    let state = this.roscSeed >>> 0 || (randomBytes(4).readUInt32LE(0) | 1);
+    const bit = () => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return state & 1;
+    };
+    const read = rosc.readUint32.bind(rosc);
+    rosc.readUint32 = (offset) => (offset === ROSC_RANDOMBIT ? bit() : read(offset));
   }
 
   reset() {

@@ -162,4 +162,4 @@ def test_each_game_has_its_own_number_and_abandoned_ones_leave_a_gap(tmp_path):
     play_deal(rig, 0, 5)
     rig.tap(OK)
     ids = [r["id"] for r in rig.store.records()]
-    assert ids == ["sim-1", "sim-3"]
+    assert ids == ["sim-%s-1" % rig.store.install, "sim-%s-3" % rig.store.install]

@@ -15,6 +15,7 @@ import base64
 import functools
 import http.server
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -309,6 +310,26 @@ def test_save_survives_reload(browser, site):
     assert py(browser, "board.app.flow is not None and board.app.flow.GAME") == "spit"
 
 
+def test_a_browser_profile_numbers_its_games_under_its_own_install_id(browser, site):
+    """The page's store is the firmware's: the first game drawn in a profile
+    gets a random install id (the WebAssembly port has no os.urandom: its
+    random module, seeded from crypto.getRandomValues), kept in the stored
+    flash, so a reload counts on under it and a new profile (storage
+    cleared) starts at 1 under another."""
+    number = "board.store.add_record({'game': 'x'}, board.store.new_game_seq())"
+    ids = []
+    for fresh in (True, False, True):
+        if fresh:
+            plant(browser, site, None)
+        open_page(browser, site + "#sw=0")
+        ids.append(py(browser, number))
+        wait(browser, lambda: "seq.json" in (stored(browser) or ""), "seq.json stored", 30)
+    m = [re.match(r"^web-([0-9a-f]{8})-([0-9]+)$", i) for i in ids]
+    assert all(m), ids
+    assert [x.group(2) for x in m] == ["1", "2", "1"]
+    assert m[0].group(1) == m[1].group(1) != m[2].group(1), ids
+
+
 def test_record_download_is_the_engines_record(browser, site):
     from speedref.engine import records
     script = SCRIPTS / "partners.txt"
@@ -322,7 +343,7 @@ def test_record_download_is_the_engines_record(browser, site):
     rec = json.loads(f.read_text())
     end = [x for x in log_lines(browser) if x["ev"] == "game_end"][0]["record"]
     assert rec == end
-    assert rec["id"] == "sim-1"
+    assert re.match(r"^sim-[0-9a-f]{8}-1$", rec["id"]), rec["id"]
     body = dict(rec)
     body.pop("id")
     assert records.replay(body).to_record() == body

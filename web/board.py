@@ -72,7 +72,7 @@ class Clock:
 
 
 class Board:
-    """The referee device.  uid names its records ("<uid>-<n>"); tie_us is
+    """The referee device.  uid names its records' device ("<uid>-<install>-<n>"); tie_us is
     what a game's "auto" tie window means here."""
 
     def __init__(self, root=ROOT, uid="web", tie_us=None, start_us=0):

@@ -22,8 +22,16 @@
 # settings changes): flash wears out.
 #
 # Finished game records live one per file in rec/, named by the sequence
-# number the game got when it started, the newest KEEP kept.  Each gets an id unique to this device:
-# "<machine.unique_id() in hex>-<sequence>".
+# number the game got when it started, the newest KEEP kept.  Each gets an
+# id no other game anywhere has: "<device>-<install>-<sequence>".  The
+# device is machine.unique_id() in hex ("sim" in the simulator, "web" in a
+# browser).  The install is 8 random hex digits drawn the first time the
+# store numbers a game and kept beside the sequence in seq.json
+# ({"seq": n, "install": "..."}), so a flash wiped (or a simulator store or
+# browser profile made afresh) starts its sequence again at 1 under a new
+# install, never repeating an id it gave before.  Records of the older form
+# "<device>-<sequence>" load as they are, and a seq.json holding a bare
+# number (from before installs) counts on from it.
 import json
 import os
 
@@ -159,6 +167,41 @@ def decode(data):
         return _DAMAGED, None
 
 
+def _hex(s):
+    for c in s:
+        if c not in "0123456789abcdef":
+            return False
+    return True
+
+
+def _random_hex():
+    """8 hex digits nobody else drew: os.urandom, which on the rp2 port is
+    the pico-sdk's pico_rand (ROSC random bits, the timer, the board id) and
+    on the ESP32 its hardware RNG; the WebAssembly port has no urandom, but
+    seeds its random module from the browser's crypto.getRandomValues.  The
+    clock is mixed in too, for a port whose generator is missing or weak (the
+    instant a table starts its first game differs in its microseconds from
+    one install to the next)."""
+    try:
+        raw = bytearray(os.urandom(4))
+    except AttributeError:
+        try:
+            import random
+            r = random.getrandbits(32)
+            raw = bytearray([(r >> (8 * i)) & 0xFF for i in range(4)])
+        except (ImportError, AttributeError):
+            raw = bytearray(4)
+    try:
+        from time import ticks_cpu, ticks_us
+        t = ticks_us() ^ (ticks_cpu() << 7)
+    except ImportError:  # CPython
+        from time import time
+        t = int(time() * 1000000)
+    for i in range(4):
+        raw[i] ^= (t >> (8 * i)) & 0xFF
+    return "".join("%02x" % b for b in raw)
+
+
 def _unique_id():
     try:
         import machine
@@ -171,6 +214,7 @@ class Store:
     def __init__(self, root, uid=None, keep=KEEP):
         self.root = root.rstrip("/") if len(root) > 1 else root
         self.uid = uid if uid is not None else _unique_id()
+        self.install = None  # this store's install id, once seq.json is read (_numbers)
         self.keep = keep
         self.settings_problem = None  # set by load_settings for the app to show
         self.writes = 0  # files written (flash wear, for tests and the log)
@@ -275,16 +319,36 @@ class Store:
     def _rec_name(self, seq):
         return _REC_DIR + "/%08d.json" % seq
 
+    def _numbers(self):
+        """(the last sequence number given, whether seq.json holds the
+        install id), from seq.json and the record files; self.install is
+        drawn when there is none yet (the caller writes it)."""
+        seqs = self._seqs()
+        saved, _ = self._load(_SEQ)
+        last = 0
+        kept = False
+        if isinstance(saved, dict):
+            n = saved.get("seq")
+            inst = saved.get("install")
+            if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+                last = n
+            if isinstance(inst, str) and len(inst) == 8 and _hex(inst):
+                self.install = inst
+                kept = True
+        elif isinstance(saved, int) and not isinstance(saved, bool) and saved > 0:
+            last = saved  # a seq.json from before install ids
+        if seqs and seqs[-1] > last:
+            last = seqs[-1]
+        if self.install is None:
+            self.install = _random_hex()
+        return last, kept
+
     def new_game_seq(self):
         """Reserve the next sequence number for a game being started (never
         reused: a game abandoned leaves a gap)."""
-        seqs = self._seqs()
-        saved, _ = self._load(_SEQ)
-        last = saved if isinstance(saved, int) else 0
-        if seqs and seqs[-1] > last:
-            last = seqs[-1]
-        self._write(_SEQ, last + 1)
-        return last + 1
+        seq = self._numbers()[0] + 1
+        self._write(_SEQ, {"seq": seq, "install": self.install})
+        return seq
 
     def has_record(self, seq):
         """Is the record of the game numbered `seq` stored?"""
@@ -296,7 +360,11 @@ class Store:
         game again replaces its file: one record per game."""
         if seq is None:
             seq = self.new_game_seq()
-        rec["id"] = "%s-%d" % (self.uid, seq)
+        elif self.install is None:
+            last, kept = self._numbers()
+            if not kept:  # a game begun before install ids, or seq.json lost since: keep it now
+                self._write(_SEQ, {"seq": max(last, seq), "install": self.install})
+        rec["id"] = "%s-%s-%d" % (self.uid, self.install, seq)
         self._write(self._rec_name(seq), rec, keep_bak=False)
         seqs = self._seqs()
         while len(seqs) > self.keep:
