@@ -14,8 +14,8 @@ HW_MODULES = [
     "speedref/engine/errors.py", "speedref/hw/__init__.py", "speedref/hw/ring.py",
     "speedref/hw/capture.py", "speedref/hw/board_pico.py", "speedref/hw/board_esp32.py",
     "speedref/hw/boards.py", "speedref/hw/buzzer.py", "speedref/hw/display.py", "speedref/hw/leds.py",
-    "speedref/inputs.py", "speedref/arbiter.py", "speedref/storage.py", "speedref/log.py",
-    "speedref/device.py", "speedref/wiring.py",
+    "speedref/inputs.py", "speedref/arbiter.py", "speedref/storage.py", "speedref/install.py",
+    "speedref/log.py", "speedref/device.py", "speedref/wiring.py",
 ]
 
 
@@ -23,7 +23,7 @@ HW_MODULES = [
 # so a module added to the app reaches every test that compiles the app.
 APP_CORE = [
     "speedref/__init__.py", "speedref/games.py", "speedref/ticks.py", "speedref/tunables.py",
-    "speedref/storage.py",
+    "speedref/storage.py", "speedref/install.py",
     "speedref/log.py", "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/arbiter.py",
     "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
     "speedref/app/menu.py", "speedref/app/timing.py",
@@ -51,3 +51,18 @@ def compile_modules(out_dir, modules=HW_MODULES):
         subprocess.run([mpyc, "-s", rel, "-o", str(dest), str(src)], check=True,
                        capture_output=True, text=True)
     return out_dir
+
+
+def one_install(lines):
+    """Log lines (dicts) with every game_end record id's install part (8
+    random hex digits, new with every fresh store: speedref/storage.py) made
+    "INSTALL", so two runs of the same games compare equal."""
+    import re
+    out = []
+    for line in lines:
+        if line.get("ev") in ("game_end", "stored"):
+            rec = dict(line["record"])
+            rec["id"] = re.sub(r"-[0-9a-f]{8}-([0-9]+)$", r"-INSTALL-\1", rec["id"])
+            line = dict(line, record=rec)
+        out.append(line)
+    return out

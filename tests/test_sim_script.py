@@ -2,13 +2,14 @@
 through the virtual board, checked by the JSON log lines and the records.
 Rule numbers from seeds/speed.md."""
 import json
-import re
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from mpyhelp import one_install
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,30 +109,15 @@ def test_speed_match_through_the_simulator_matches_the_engine(speed_match):
     assert len([o for o in lines if o["ev"] == "deal"]) == 3
 
 
-def same_install(lines):
-    """The log with the record id's install part (random for every fresh
-    store: storage.py) made one: everything else is the script's."""
-    out = []
-    for line in lines:
-        if line.get("ev") == "game_end":
-            rec = dict(line["record"])
-            dev, inst, seq = rec["id"].split("-")
-            assert re.match("^[0-9a-f]{8}$", inst), rec["id"]
-            rec["id"] = "%s-INSTALL-%s" % (dev, seq)
-            line = dict(line, record=rec)
-        out.append(line)
-    return out
-
-
 def test_script_runs_are_deterministic_and_survive_the_tick_wrap(speed_match, tmp_path):
     """The same script gives the same log (but for the install id of its
     fresh store), also when ticks_us starts 2 s before its 2**30 wrap (a
     32-bit board after 17.9 minutes)."""
     text, r = speed_match
     again = run_sim(text, tmp_path, "--json", "--game", "speed")
-    assert same_install(json_lines(again)) == same_install(json_lines(r))
+    assert one_install(json_lines(again)) == one_install(json_lines(r))
     wrapped = run_sim(text, tmp_path, "--json", "--game", "speed", "--start-us", str((1 << 30) - 2000000))
-    assert same_install(json_lines(wrapped)) == same_install(json_lines(r))
+    assert one_install(json_lines(wrapped)) == one_install(json_lines(r))
 
 
 def test_readable_output_without_json(speed_match, tmp_path):

@@ -167,41 +167,6 @@ def decode(data):
         return _DAMAGED, None
 
 
-def _hex(s):
-    for c in s:
-        if c not in "0123456789abcdef":
-            return False
-    return True
-
-
-def _random_hex():
-    """8 hex digits nobody else drew: os.urandom, which on the rp2 port is
-    the pico-sdk's pico_rand (ROSC random bits, the timer, the board id) and
-    on the ESP32 its hardware RNG; the WebAssembly port has no urandom, but
-    seeds its random module from the browser's crypto.getRandomValues.  The
-    clock is mixed in too, for a port whose generator is missing or weak (the
-    instant a table starts its first game differs in its microseconds from
-    one install to the next)."""
-    try:
-        raw = bytearray(os.urandom(4))
-    except AttributeError:
-        try:
-            import random
-            r = random.getrandbits(32)
-            raw = bytearray([(r >> (8 * i)) & 0xFF for i in range(4)])
-        except (ImportError, AttributeError):
-            raw = bytearray(4)
-    try:
-        from time import ticks_cpu, ticks_us
-        t = ticks_us() ^ (ticks_cpu() << 7)
-    except ImportError:  # CPython
-        from time import time
-        t = int(time() * 1000000)
-    for i in range(4):
-        raw[i] ^= (t >> (8 * i)) & 0xFF
-    return "".join("%02x" % b for b in raw)
-
-
 def _unique_id():
     try:
         import machine
@@ -324,23 +289,26 @@ class Store:
         install id), from seq.json and the record files; self.install is
         drawn when there is none yet (the caller writes it)."""
         seqs = self._seqs()
-        saved, _ = self._load(_SEQ)
-        last = 0
+        last, _ = self._load(_SEQ)  # {"seq": n, "install": ...}, or a bare n from before
         kept = False
-        if isinstance(saved, dict):
-            n = saved.get("seq")
-            inst = saved.get("install")
-            if isinstance(n, int) and not isinstance(n, bool) and n > 0:
-                last = n
-            if isinstance(inst, str) and len(inst) == 8 and _hex(inst):
+        if isinstance(last, dict):
+            inst = last.get("install")
+            last = last.get("seq")
+            try:
+                kept = inst == "%08x" % int(inst, 16)  # 8 lowercase hex digits
+            except (TypeError, ValueError):
+                pass
+            if kept:
                 self.install = inst
-                kept = True
-        elif isinstance(saved, int) and not isinstance(saved, bool) and saved > 0:
-            last = saved  # a seq.json from before install ids
+        if type(last) is not int or last < 0:
+            last = 0
         if seqs and seqs[-1] > last:
             last = seqs[-1]
         if self.install is None:
-            self.install = _random_hex()
+            from . import forget
+            from .install import draw  # once per store: its code leaves the heap again
+            self.install = draw()
+            forget("speedref.install")
         return last, kept
 
     def new_game_seq(self):
