@@ -14,8 +14,8 @@ HW_MODULES = [
     "speedref/engine/errors.py", "speedref/hw/__init__.py", "speedref/hw/ring.py",
     "speedref/hw/capture.py", "speedref/hw/board_pico.py", "speedref/hw/board_esp32.py",
     "speedref/hw/boards.py", "speedref/hw/buzzer.py", "speedref/hw/display.py", "speedref/hw/leds.py",
-    "speedref/inputs.py", "speedref/arbiter.py", "speedref/storage.py", "speedref/install.py",
-    "speedref/log.py", "speedref/device.py", "speedref/wiring.py",
+    "speedref/inputs.py", "speedref/arbiter.py", "speedref/storage.py", "speedref/log.py",
+    "speedref/device.py", "speedref/wiring.py",
 ]
 
 
@@ -23,7 +23,7 @@ HW_MODULES = [
 # so a module added to the app reaches every test that compiles the app.
 APP_CORE = [
     "speedref/__init__.py", "speedref/games.py", "speedref/ticks.py", "speedref/tunables.py",
-    "speedref/storage.py", "speedref/install.py",
+    "speedref/storage.py",
     "speedref/log.py", "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/arbiter.py",
     "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
     "speedref/app/menu.py", "speedref/app/timing.py",

@@ -4,7 +4,7 @@ A short game of partners (tests/sim_scripts/partners.txt to 20, as
 tests/test_board_powercut.py plays it) is played on a board, again on the same
 flash, then on a board whose flash was wiped and speedref installed afresh.
 rp2040js reads machine.unique_id() as zeros, so every emulated board is the
-same device: only the install id, drawn from os.urandom at the first game
+same device: only the install id, drawn from os.urandom at the first start
 (MicroPython's pico_rand: ROSC random bits, the timer, the board id), tells
 the installs apart.  The two games on one flash share it and count on; the
 wiped board starts again at 1 under a new one.

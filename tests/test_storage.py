@@ -219,8 +219,7 @@ def test_save_and_load_need_no_block_as_big_as_the_body_under_micropython(tmp_pa
     save before streaming) fails in the same heap."""
     import mpyrun
     from mpyhelp import compile_modules
-    mpy = compile_modules(tmp_path / "mpy", ["speedref/__init__.py", "speedref/storage.py",
-                                                 "speedref/install.py"])
+    mpy = compile_modules(tmp_path / "mpy", ["speedref/__init__.py", "speedref/storage.py"])
     code = """
 import gc, json
 from heapfrag import fragment

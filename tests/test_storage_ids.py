@@ -1,7 +1,7 @@
 """Record ids unique across devices, wipes and sources.
 
-A store gets a random install id the first time it numbers a game and keeps
-it in seq.json beside the sequence; a record's id is
+A store draws a random install id at its first start and keeps it, from its
+first game on, in seq.json beside the sequence; a record's id is
 `<device>-<install>-<seq>` (the device: machine.unique_id() in hex on a
 board, "sim" in the simulator, "web" in a browser).  A board whose flash is
 wiped, a fresh simulator store and a new browser profile start their

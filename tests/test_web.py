@@ -313,8 +313,8 @@ def test_save_survives_reload(browser, site):
 
 
 def test_a_browser_profile_numbers_its_games_under_its_own_install_id(browser, site):
-    """The page's store is the firmware's: the first game drawn in a profile
-    gets a random install id (the WebAssembly port has no os.urandom: its
+    """The page's store is the firmware's: a profile's first start draws a
+    random install id (the WebAssembly port has no os.urandom: its
     random module, seeded from crypto.getRandomValues), kept in the stored
     flash, so a reload counts on under it and a new profile (storage
     cleared) starts at 1 under another."""

@@ -25,8 +25,8 @@
 # number the game got when it started, the newest KEEP kept.  Each gets an
 # id no other game anywhere has: "<device>-<install>-<sequence>".  The
 # device is machine.unique_id() in hex ("sim" in the simulator, "web" in a
-# browser).  The install is 8 random hex digits drawn the first time the
-# store numbers a game and kept beside the sequence in seq.json
+# browser).  The install is 8 random hex digits drawn at the store's first
+# start and kept, from its first game on, beside the sequence in seq.json
 # ({"seq": n, "install": "..."}), so a flash wiped (or a simulator store or
 # browser profile made afresh) starts its sequence again at 1 under a new
 # install, never repeating an id it gave before.  Records of the older form
@@ -167,6 +167,18 @@ def decode(data):
         return _DAMAGED, None
 
 
+def _draw():
+    """A new install id, 8 hex digits: os.urandom, which on the rp2 port is
+    the pico-sdk's pico_rand (ROSC random bits, the timer, the board id) and
+    on the ESP32 its hardware RNG; the WebAssembly port has no urandom but
+    seeds its random module from the browser's crypto.getRandomValues."""
+    try:
+        return "%08x" % int.from_bytes(os.urandom(4), "big")
+    except AttributeError:
+        import random
+        return "%08x" % random.getrandbits(32)
+
+
 def _unique_id():
     try:
         import machine
@@ -179,7 +191,10 @@ class Store:
     def __init__(self, root, uid=None, keep=KEEP):
         self.root = root.rstrip("/") if len(root) > 1 else root
         self.uid = uid if uid is not None else _unique_id()
-        self.install = None  # this store's install id, once seq.json is read (_numbers)
+        # This store's install id: seq.json's, or drawn at its first start (and
+        # written with the first game's number).  Drawn now, as the boot
+        # builds the heap, not when a game starts and its objects fill it.
+        self.install = None
         self.keep = keep
         self.settings_problem = None  # set by load_settings for the app to show
         self.writes = 0  # files written (flash wear, for tests and the log)
@@ -188,6 +203,7 @@ class Store:
                 os.mkdir(d)
             except OSError:
                 pass  # already there
+        self._seq_file()
 
     def _p(self, name):
         return self.root + "/" + name
@@ -284,11 +300,10 @@ class Store:
     def _rec_name(self, seq):
         return _REC_DIR + "/%08d.json" % seq
 
-    def _numbers(self):
-        """(the last sequence number given, whether seq.json holds the
-        install id), from seq.json and the record files; self.install is
-        drawn when there is none yet (the caller writes it)."""
-        seqs = self._seqs()
+    def _seq_file(self):
+        """(the last sequence number seq.json gives, whether it holds the
+        install id); self.install is drawn when there is none yet (the
+        caller writes it)."""
         last, _ = self._load(_SEQ)  # {"seq": n, "install": ...}, or a bare n from before
         kept = False
         if isinstance(last, dict):
@@ -300,15 +315,17 @@ class Store:
                 pass
             if kept:
                 self.install = inst
-        if type(last) is not int or last < 0:
-            last = 0
+        if self.install is None:
+            self.install = _draw()
+        return (last if type(last) is int and last > 0 else 0), kept
+
+    def _numbers(self):
+        """(the last sequence number given, whether seq.json holds the
+        install id), from seq.json and the record files."""
+        last, kept = self._seq_file()
+        seqs = self._seqs()
         if seqs and seqs[-1] > last:
             last = seqs[-1]
-        if self.install is None:
-            from . import forget
-            from .install import draw  # once per store: its code leaves the heap again
-            self.install = draw()
-            forget("speedref.install")
         return last, kept
 
     def new_game_seq(self):
