@@ -6,6 +6,8 @@ for p in (ROOT / "firmware", ROOT, ROOT / "tests", ROOT / "tests" / "mpy"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
+import pytest  # noqa: E402
+
 # CPython has no `framebuf`: the simulator's shim (pixel-exact, MicroPython's own
 # font extracted from the Unix port) stands in, as it does in the simulator.
 try:
@@ -16,3 +18,12 @@ except ImportError:
         _compat.install()
     except ImportError:
         pass
+
+
+@pytest.fixture
+def rig(tmp_path):
+    """The referee app on a fake board (tests/mpy/app_rig.py Rig): its store
+    in the test's own folder, buttons pressed with tap/hold, time moved by
+    hand.  A test module with its own kind of rig declares its own."""
+    from app_rig import Rig
+    return Rig(str(tmp_path))

@@ -4,39 +4,18 @@ are in test_app_partners_mpy.py.  Rule numbers are from seeds/partners.md."""
 import pytest
 
 import app_partners_game as d
+from conformance import draw
 from app_partners_game import GAME_100, TOTALS_100, GAME_TIE, TOTALS_TIE, Table, tap, winners
-from app_rig import Rig, lit
+from app_rig import lit
 from speedref.app.core import UP, DOWN, OK, CLICK, WIN, ERROR
 from speedref.app import partners_flow as pf
 from speedref.engine import partners, records
 
 
-@pytest.fixture
-def rig(tmp_path):
-    return Rig(str(tmp_path))
-
-
-class TextFB:
-    """Stands in for the frame buffer and keeps every small text drawn, so a
-    test can read what a person would read on the screen."""
-
-    def __init__(self):
-        self.texts = []
-
-    def text(self, s, x, y, c=1):
-        self.texts.append(s)
-
-    def fill_rect(self, *a):
-        pass
-
-    def fill(self, *a):
-        pass
-
-
 def screen_text(rig):
-    fb = TextFB()
-    rig.app.screen.draw(fb)
-    return fb.texts
+    """The small texts on the screen now, as a person reads them (big digits
+    are fill_rects: checked through the flow's state)."""
+    return draw(rig.app.screen).texts
 
 
 def pause_pick(rig, item):

@@ -3,18 +3,13 @@ events on CPython (MicroPython runs are in test_app_mpy.py).  Rule numbers
 are from seeds/speed.md."""
 import pytest
 
-from app_rig import (Rig, MS, pause_pick, lit, speed_opts, start_deal, reserve_flip, enter_left,
+from app_rig import (MS, pause_pick, lit, speed_opts, start_deal, reserve_flip, enter_left,
                      play_deal, speed_match_report, confirm_claim)
 from speedref.app.core import UP, DOWN, OK, FOUL, GO, COUNT
 from speedref.app import speed_flow as sf
 from speedref.tunables import SPEED_HOLD_US, CLAIM_WAIT_US
 from speedref.engine import speed
 from speedref import storage
-
-
-@pytest.fixture
-def rig(tmp_path):
-    return Rig(str(tmp_path))
 
 
 # ---- menu and settings -------------------------------------------------------

@@ -7,6 +7,7 @@ import pytest
 
 from app_rig import Rig, MS, pause_pick, lit
 import app_speedrun_game as G
+from conformance import draw
 from speedrun_golden import play
 from speedref.app.core import UP, DOWN, OK, ERROR
 from speedref.app import speedrun_flow as rf
@@ -29,33 +30,10 @@ EARLY_PERFECTS = json.loads('{"game": "speedrun", "length": "medium", "players":
 EARLY_SHARED = json.loads('{"game": "speedrun", "length": "medium", "players": ["P1", "P2", "P3"], "hands": [{"tricks": [10, 0, 2], "contracts": ["W1", "W7", "W7"], "revealed": [false, true, false], "first": 0, "trump": "gorillas", "ranking": "bell-10"}, {"tricks": [2, 4, 6], "contracts": ["W0", "MIDDLE", "MIDDLE"], "revealed": [false, false, false], "first": 1, "trump": "gorillas", "ranking": "slalom-10"}, {"tricks": [9, 2, 1], "contracts": ["MOST", "MOST", "MOST"], "revealed": [true, false, false], "first": 2, "trump": "earthworms", "ranking": "slalom-1"}, {"tricks": [6, 5, 1], "contracts": ["W7", "REDO:W7", "W5"], "revealed": [false, false, false], "first": 0, "trump": "none", "ranking": "1-high"}, {"tricks": [6, 5, 1], "contracts": ["W4", "W4", "W4"], "revealed": [false, false, true], "first": 1, "trump": "none", "ranking": "1-high"}, {"tricks": [11, 0, 1], "contracts": ["MIDDLE", "W0", "W0"], "revealed": [false, false, false], "first": 2, "trump": "gorillas", "ranking": "slalom-1"}, {"tricks": [5, 0, 7], "contracts": ["REDO:W4", "W1", "REDO:MOST"], "revealed": [false, true, false], "first": 0, "trump": "none", "ranking": "bell-1"}, {"tricks": [0, 11, 1], "contracts": ["W5", "W5", "W1"], "revealed": [false, false, false], "first": 1, "trump": "earthworms", "ranking": "slalom-10"}]}')
 
 
-class TextFB:
-    """Stands in for the frame buffer and keeps the small text drawn (big
-    digits are fill_rects, so they are not here: they are checked through
-    the flow's state)."""
-
-    def __init__(self):
-        self.texts = []
-
-    def text(self, s, x, y, c=1):
-        self.texts.append(s)
-
-    def fill_rect(self, *a):
-        pass
-
-    def fill(self, c):
-        pass
-
-
 def texts(rig):
-    fb = TextFB()
-    rig.app.screen.draw(fb)
-    return fb.texts
-
-
-@pytest.fixture
-def rig(tmp_path):
-    return Rig(str(tmp_path))
+    """The small texts on the screen now, as a person reads them (big digits
+    are fill_rects: checked through the flow's state)."""
+    return draw(rig.app.screen).texts
 
 
 def start(rig, length="long"):

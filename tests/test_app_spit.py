@@ -4,17 +4,12 @@ seeds/spit.md.  The rig's clock starts 2.5 s before the 2**30 wrap, so the
 first countdowns and slap races cross it."""
 import pytest
 
-from app_rig import Rig, MS, pause_pick, lit
+from app_rig import MS, pause_pick, lit
 from app_spit_game import (GAME, spit_opts, start_round, both_stuck, restart, slap, enter_cards,
                            play_round, spit_game_report)
 from speedref.app.core import UP, DOWN, OK, FOUL, GO, COUNT, WIN
 from speedref.app import spit_flow as sp
 from speedref.tunables import SPIT_HOLD_US
-
-
-@pytest.fixture
-def rig(tmp_path):
-    return Rig(str(tmp_path))
 
 
 def start(rig, **kw):

@@ -344,22 +344,20 @@ def test_spit_layout_names_the_piles_a_player_without_spit_cards_fills_SPIT3(tmp
     said "fill piles 1..5" to them."""
     from app_rig import Rig as AppRig
     from app_spit_game import play_round, spit_opts
-    from test_app_partners import TextFB
+    from conformance import draw
     rig = AppRig(str(tmp_path))
     rig.app.start("spit", rig.t, spit_opts())
     play_round(rig, ("slap", 1, 1, 41, 0))  # P2 cleared and took the smaller pile: 41-11
     play_round(rig, ("pile", 0, 1, 0))      # one pile: P1 cleared, keeps 1 spit card (SPIT-22)
     f = rig.app.flow
     assert f.game.cards == [1, 51]
-    fb = TextFB()
-    f.draw(fb)
+    fb = draw(f)
     assert "P1: pile 1 only" in fb.texts and "fill piles 1..5" not in fb.texts, fb.texts
     g = f.game
     for n, want in ((3, "P1: piles 1..2"), (6, "P1: piles 1..3"), (7, "P1: piles 1..4"),
                     (15, "P1: piles 1..5")):
         g.cards = [n, 52 - n]
-        fb = TextFB()
-        f.draw(fb)
+        fb = draw(f)
         assert want in fb.texts, (n, fb.texts)
 
 
