@@ -51,6 +51,9 @@ def build_parser():
                    help="with --play speedrun: the game's length (default: the device's "
                         "own, long)")
     p.add_argument("--games", type=positive_int, default=100, help="with --table: how many games (default 100)")
+    p.add_argument("--seats", type=positive_int, default=None, metavar="N",
+                   help="with --table: N players at the table, within what the game's rules seat and "
+                        "its referee plays (default: the fewest)")
     p.add_argument("--json", action="store_true",
                    help="print the device's log lines as JSON (default: readable text)")
     p.add_argument("--seed", type=int, default=None,
@@ -230,6 +233,8 @@ def main(argv=None):
         parser.error("--screens needs --script")
     if args.pace and not args.play:
         parser.error("--pace needs --play")
+    if args.seats and not args.table:
+        parser.error("--seats needs --table")
     if args.length and args.play != "speedrun":
         parser.error("--length needs --play speedrun")
     try:
@@ -239,7 +244,7 @@ def main(argv=None):
             from sim.table import runner
             check_store_for_cards(args)
             return runner.main(args.table, args.games, 1 if args.seed is None else args.seed, sys.stdout,
-                              store=args.store)
+                               store=args.store, seats=args.seats)
         if args.play:
             from sim.table import person
             check_store_for_cards(args)

@@ -24,6 +24,13 @@ TAP_MIN_US = 60000
 TAP_MAX_US = 160000
 # A stuck call is a hold; people hold well past the 0.5 s threshold.
 STUCK_HOLD_US = 700000
+# A finger that left a button comes down on it again no sooner than this:
+# a person's fastest double tap, and past the input decoder's 10 ms lockout.
+REPRESS_US = 40000
+# A card player at a trick-taking game thinks this long (from .. to) on top
+# of a reaction before choosing, bidding or leading (the play modes' computer
+# players: a person at the keyboard can follow them).
+THINK_US = (300000, 1200000)
 
 
 class Person:

@@ -147,7 +147,7 @@ def test_same_seed_same_game_other_seed_another():
 
 
 def test_the_faster_loop_schedule_changes_no_verdict():
-    """IDLE_LOOP_US: loop passes at the app's deadlines and every 50 ms between
+    """IDLE_PASS_US: loop passes at the app's deadlines and every 50 ms between
     them give the very same log lines as the loop every 5 ms throughout."""
     a, bad_a = _game("loop")
     b, bad_b = _game("loop", idle_us=None)

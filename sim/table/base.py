@@ -24,11 +24,10 @@ from sim import compat
 compat.install()
 
 from sim.board import Board  # noqa: E402
+from sim.bots import REPRESS_US  # noqa: E402
 from sim.hardware import PERIOD, MASK  # noqa: E402
 
-UP, DOWN, OK = 4, 5, 6
-LOOP_US = 5000          # the simulated main loop runs every 5 ms (and at every edge)
-from speedref.tunables import TIE_DEFAULT_US  # noqa: E402
+UP, DOWN, OK, BACK = 4, 5, 6, 7
 from speedref import games as registry  # noqa: E402
 GAME_LIMIT_US = 3600 * 1000000  # one simulated hour: a game that takes longer has stalled
 
@@ -37,10 +36,16 @@ class TableError(Exception):
     """The table itself could not go on (a stalled game, an unexpected screen)."""
 
 
-def tie_us(tie_ms):
-    """The tie window the referee uses for a "tie_ms" option: "auto" is the
-    app's default, which the simulated board keeps at 5 ms (app/core.py)."""
-    return TIE_DEFAULT_US if tie_ms == "auto" else tie_ms * 1000
+def seats_of(game, opts=None):
+    """How many players sit at a table of `game`: its "seats" option in
+    `opts` where the registry's entry seats a range (Speed's Players), else
+    the fewest the entry seats (its one count, for most games).  ValueError
+    for a count outside the entry's range."""
+    lo, hi = registry.get(game).seats
+    n = (opts or {}).get("seats", lo)
+    if not lo <= n <= hi:
+        raise ValueError("%s seats %d to %d players, not %r" % (game, lo, hi, n))
+    return n
 
 
 def seen(board):
@@ -57,9 +62,21 @@ class Table:
 
     Edges and the players' own actions are queued by simulated time (elapsed
     microseconds since the game began); the device loop runs every loop_us
-    and right after every edge, as the board's loop would see it."""
+    (PASS_US unless the table is told otherwise) and right after every edge,
+    as the board's loop would see it."""
 
-    def __init__(self, seed, loop_us=LOOP_US, start_us=None, realtime=False, store=None):
+    # How far apart the device loop's passes are at a table, in simulated
+    # time: 5 ms.  The board passes every 1 ms while anything happens
+    # (sim/board.LOOP_US); here every edge gets a pass at its own microsecond
+    # anyway and every verdict comes from the edges' stamps, so between
+    # edges a pass only has to see the app's timers run out (a countdown's
+    # cue, a hold, a tie window closing), and 5 ms late is well inside what
+    # any of them means to a person.  Five times fewer passes keeps a
+    # 1,000-game soak quick.  A table whose app times nothing finer says so
+    # with its own PASS_US (sim/table/entry.py).
+    PASS_US = 5000
+
+    def __init__(self, seed, loop_us=None, start_us=None, realtime=False, store=None):
         self.rng = random.Random(seed)
         self.seed = seed
         self.start_us = self.rng.randrange(PERIOD) if start_us is None else start_us & MASK
@@ -69,7 +86,10 @@ class Table:
         # store: the board's flash folder (speedref-sim --store), kept after
         # the table closes; None: a fresh temporary one
         self.board = Board(root=store, start_us=self.start_us, realtime=realtime)
-        self.loop_us = loop_us
+        self.loop_us = loop_us or self.PASS_US
+        # the players at the table, one pad each (pads 0..seats-1): the
+        # registry's count; a game seating a range sets it from its options
+        self.seats = seats_of(self.GAME)
         self.t = 0
         self._q = []
         self._n = 0
@@ -81,6 +101,29 @@ class Table:
         self.phase = None
         self.steps = 0
         self.trace = None             # a list to record what happened (debugging)
+
+    # -- the seats ----------------------------------------------------------------
+    def per_seat(self, value):
+        """A list with `value` for each seat (an int, None or a bool: shared)."""
+        return [value] * self.seats
+
+    def others(self, p):
+        """The seats but p, in turn from p's left (p + 1, p + 2, ...)."""
+        return [(p + k) % self.seats for k in range(1, self.seats)]
+
+    def opponent(self, p):
+        """The one other player of a two-player game."""
+        if self.seats != 2:
+            raise TableError("%s: %d players, no one opponent" % (self.GAME, self.seats))
+        return self.others(p)[0]
+
+    def someone(self):
+        """A seat drawn at random: whoever happens to do it."""
+        return self.rng.randrange(self.seats)
+
+    def player_names(self):
+        """The players as the referee names them before anyone types a name."""
+        return ["P%d" % (s + 1) for s in range(self.seats)]
 
     def boot(self):
         """The board's first loop pass (the boot screen)."""
@@ -122,7 +165,7 @@ class Table:
         self._edge_at(t, b, False, True)
         for i, dt in enumerate(bounce):
             self._edge_at(t + dt, b, i % 2 == 0, False)
-        self.free_at[b] = t + 40000 + (bounce[-1] if bounce else 0)
+        self.free_at[b] = t + REPRESS_US + (bounce[-1] if bounce else 0)
         return t
 
     def tap(self, t, b, hold, person=None):

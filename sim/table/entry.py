@@ -8,13 +8,8 @@ where nothing is timed.  Speed Run's and partners' tables are built on it
 """
 import json
 
-from sim.table.base import Table, TableError
+from sim.table.base import Table, TableError, UP, DOWN, OK, BACK
 from sim.bots import Person
-
-UP, DOWN, OK, BACK = 4, 5, 6, 7
-LOOP_US = 20000   # the device loop every 20 ms of simulated time (and at every edge):
-#                   nothing here is timed finer than the 0.8 s reveal hold
-IDLE_US = 100000  # no button down and no edge for this long: the loop may sleep until the next event
 
 
 class EntryTable(Table):
@@ -22,13 +17,20 @@ class EntryTable(Table):
     (what trick-taking referee flows need), and who fix a wrong entry with
     the pause menu's "Undo last"."""
 
-    NSEATS = 3
+    # The device loop every 20 ms of simulated time (and at every edge):
+    # nothing these flows time is finer than a 0.8 s hold (a reveal, SR-21;
+    # OK held for BACK), and a trick tap is a tap at 20 ms as at 5.
+    PASS_US = 20000
+    # No button down and no edge for this long: nothing is timed, so the
+    # loop may sleep until the next queued event (idle()).  Longer than the
+    # decoder's bounce lockout after an edge, which ends on a tick.
+    QUIET_US = 100000
 
-    def __init__(self, seed, loop_us=LOOP_US, start_us=None, mistakes=True, realtime=False, store=None,
+    def __init__(self, seed, loop_us=None, start_us=None, mistakes=True, realtime=False, store=None,
                  **_ignored):
         Table.__init__(self, seed, loop_us, start_us, realtime, store)
         self.mistakes = mistakes
-        self.people = [Person(self.rng, s, bounce=0.08 if mistakes else 0) for s in range(self.NSEATS)]
+        self.people = [Person(self.rng, s, bounce=0.08 if mistakes else 0) for s in range(self.seats)]
         self.resume = None       # what to do when the pause menu closes after "Undo last"
         self.quiet = False       # phases passed through while a wrong entry is being undone
         self.done = False
@@ -44,12 +46,12 @@ class EntryTable(Table):
         self.undos = 0           # wrong entries taken back through the pause menu
 
     # The device loop only where it can matter: every loop_us while a button
-    # is down (holds are timed by the app's tick) and for IDLE_US after an
+    # is down (holds are timed by the app's tick) and for QUIET_US after an
     # edge (the decoder's bounce lockout ends on a tick), otherwise straight to
     # the next queued event.  Between taps nothing is held and nothing is
     # timed, so the app decides exactly the same; a soak runs several times faster.
     def idle(self):
-        return self.t - self.last_edge >= IDLE_US and not any(self.level)
+        return self.t - self.last_edge >= self.QUIET_US and not any(self.level)
 
     def on_edge(self, b, down):
         self.last_edge = self.t

@@ -25,14 +25,13 @@ lead a trick until the OLED shows every trick won so far, and stop while the
 referee shows something that did not happen (a trick, a contractor or a
 partner tapped by the wrong player): BACK, "Undo last", OK takes it back.
 """
+from sim.bots import THINK_US
 from sim.table.base import UP, DOWN, OK
-from sim.table.partners_table import PartnersTable, NAMES
+from sim.table.partners_table import PartnersTable
 from sim.table.person import set_pace, DEFAULT_PACE, PACES, Letters
 
 HUMAN = 0
-BOTS = (1, 2, 3)
 CARD_KEYS = "asdfghlwertyu"   # 13 letters: your cards, bids or partners
-THINK_US = (300000, 1200000)  # a card player thinks this long on top of a reaction
 SUITS = "CDHS"
 SUIT_WORDS = ("club", "diamond", "heart", "spade")  # PT-12's refusal, in words
 YOU_WON = "You win the trick: tap your pad (z)"
@@ -55,8 +54,8 @@ class PartnersPlay(PartnersTable):
         self.contracts = {}        # hand -> (bid, trump, contractor, partner) as really made
         self.calls = []            # this hand's auction, as spoken: (player, call)
         self.last_trick = None     # (players in play order, cards, winner)
-        self.busy = [False] * 4    # a computer player is pressing a button
-        self.planned = [False] * 4  # a computer player's card move is coming
+        self.busy = self.per_seat(False)     # a computer player is pressing a button
+        self.planned = self.per_seat(False)  # a computer player's card move is coming
         self.page = 0              # which bids your letters show
         self.note = ""
         self.letters = Letters(CARD_KEYS)  # your cards' letters, kept while held
@@ -112,7 +111,7 @@ class PartnersPlay(PartnersTable):
             return
         if self.st is None:
             # PT-3: whoever the table told the referee deals first
-            self.st = self.PP.State(self.rng.randrange(1, 1 << 30), f.target, NAMES, dealer=f.game.dealer)
+            self.st = self.PP.State(self.rng.randrange(1, 1 << 30), f.target, self.player_names(), dealer=f.game.dealer)
             self.g = self.st.table
         n = self.hand_no(f)
         st = self.st
@@ -169,16 +168,16 @@ class PartnersPlay(PartnersTable):
             if f.bid != bid or self.PT.TRUMPS[f.trump] != trump:
                 return "the contract %d %s" % (f.bid, self.PT.TRUMPS[f.trump])
             if ph == F.PARTNER and f.contractor != who:
-                return "%s as the contractor" % NAMES[f.contractor]
+                return "%s as the contractor" % self.player_names()[f.contractor]
             return None
         if ph in (F.SWAP, F.TRICKS):
             if tuple(f.game.contract) != c:
                 b, t, w, q = f.game.contract
-                return "%d %s by %s with %s" % (b, t, NAMES[w], NAMES[q])
+                return "%d %s by %s with %s" % (b, t, self.player_names()[w], self.player_names()[q])
         seq = list(f.game.winners_seq) if ph == F.TRICKS else None
         true = self.seqs.get(n, [])
         if seq is not None and seq != true[:len(seq)]:
-            return "a trick won by %s" % NAMES[seq[-1]]
+            return "a trick won by %s" % self.player_names()[seq[-1]]
         return None
 
     def synced(self, f):
@@ -235,7 +234,7 @@ class PartnersPlay(PartnersTable):
         st = self.st
         trump = st.high_bid[1]
         best = None
-        for q in range(4):
+        for q in range(self.seats):
             if q == p:
                 continue
             d = st.displays[self.g.seat_of(q)]
@@ -270,14 +269,14 @@ class PartnersPlay(PartnersTable):
             self.contracts[n] = tuple(self.g.contract)
             self.note = "%s names %s as partner" % (self._who(p), self._who(a - PP.PARTNER))
         elif not st.trick:
-            # the 4th card: the trick is won (PT-13)
+            # the last card: the trick is won (PT-13)
             w = st.last_winner
             self.seqs.setdefault(n, []).append(w)
-            cards = list(st.played[-4:])
-            lead = (seat + 1) % 4  # the seat after the last card's is the leader's
-            players = [self.g.seats[(lead + i) % 4] for i in range(4)]
+            cards = list(st.played[-self.seats:])
+            lead = (seat + 1) % self.seats  # the seat after the last card's is the leader's
+            players = [self.g.seats[(lead + i) % self.seats] for i in range(self.seats)]
             self.last_trick = (players, cards, w)
-            self.note = YOU_WON if w == HUMAN else "%s wins the trick" % NAMES[w]
+            self.note = YOU_WON if w == HUMAN else "%s wins the trick" % self.player_names()[w]
         return None
 
     # -- the referee's buttons, pressed by the computer players ------------------------------
@@ -288,7 +287,7 @@ class PartnersPlay(PartnersTable):
         if f.pick == want:
             self._press(p, OK)
         else:
-            self._press(p, UP if (want - f.pick) % 4 <= 2 else DOWN, 0.4)
+            self._press(p, UP if (want - f.pick) % self.seats <= self.seats // 2 else DOWN, 0.4)
 
     def _entries(self, f, n):
         F = self.F
@@ -390,7 +389,7 @@ class PartnersPlay(PartnersTable):
             return [(CARD_KEYS[i], a, self._bid_text(a))
                     for i, a in enumerate(bids[self.page * k:(self.page + 1) * k])]
         if self.choosing():
-            return [(CARD_KEYS[i], a, "%s (pad %d)" % (NAMES[a - PP.PARTNER], self.g.seat_of(a - PP.PARTNER) + 1))
+            return [(CARD_KEYS[i], a, "%s (pad %d)" % (self.player_names()[a - PP.PARTNER], self.g.seat_of(a - PP.PARTNER) + 1))
                     for i, a in enumerate(st.legal_actions(HUMAN))]
         hand, disp = self.lettered()
         return [(k, c, self._card(c)) for k, c in hand + disp]
@@ -452,9 +451,8 @@ class PartnersPlay(PartnersTable):
             return "the hand is over"
         return "%s's turn" % self._who(p)
 
-    @staticmethod
-    def _who(p):
-        return "you" if p == HUMAN else NAMES[p]
+    def _who(self, p):
+        return "you" if p == HUMAN else self.player_names()[p]
 
     def _bid_text(self, a):
         n = (a - self.PP.BID) >> 3
@@ -478,38 +476,38 @@ class PartnersPlay(PartnersTable):
             return out + ["", self.note or "(the computer players choose the first dealer)"]
         g = self.g
         n = self.hand_no(f)
-        seats = "  ".join("pad %d: %s" % (k + 1, "you" if g.seats[k] == HUMAN else NAMES[g.seats[k]])
-                          for k in range(4))
-        out.append("Hand %d, dealer %s   %s" % (self.card_hand(), NAMES[g.dealer], seats))
+        seats = "  ".join("pad %d: %s" % (k + 1, "you" if g.seats[k] == HUMAN else self.player_names()[g.seats[k]])
+                          for k in range(self.seats))
+        out.append("Hand %d, dealer %s   %s" % (self.card_hand(), self.player_names()[g.dealer], seats))
         if self.calls:
-            out.append("Auction: " + ", ".join("%s %s" % (NAMES[p], self._call_text(a))
+            out.append("Auction: " + ", ".join("%s %s" % (self.player_names()[p], self._call_text(a))
                                                for p, a in self.calls[-8:]))
         c = g.contract if st.phase == "play" else None
         if c is not None:
             bid, trump, who, partner = c
             side = g.tricks[who] + g.tricks[partner]
             out.append("Contract: %d %s by %s, partner %s   (their tricks %d of %d)" % (
-                bid, trump, NAMES[who], NAMES[partner], side, bid))
+                bid, trump, self.player_names()[who], self.player_names()[partner], side, bid))
         disp = []
-        for k in range(4):
+        for k in range(self.seats):
             if g.seats[k] != HUMAN:
-                disp.append("%s %s" % (NAMES[g.seats[k]], " ".join(self._card(x) for x in st.displays[k]) or "-"))
+                disp.append("%s %s" % (self.player_names()[g.seats[k]], " ".join(self._card(x) for x in st.displays[k]) or "-"))
         out.append("Displays: " + "   ".join(disp))
         if st.phase == "play" and st.trick:
-            lead = (st.turn - len(st.trick)) % 4
+            lead = (st.turn - len(st.trick)) % self.seats
             out.append("On the table:  " + " ".join(
-                "%s %s" % (NAMES[g.seats[(lead + i) % 4]], self._card(x)) for i, x in enumerate(st.trick)))
+                "%s %s" % (self.player_names()[g.seats[(lead + i) % self.seats]], self._card(x)) for i, x in enumerate(st.trick)))
         if self.last_trick is not None:
             ps, cs, w = self.last_trick
             out.append("Last trick:    %s -> %s" % (
-                " ".join("%s %s" % (NAMES[p], self._card(x)) for p, x in zip(ps, cs)), NAMES[w]))
+                " ".join("%s %s" % (self.player_names()[p], self._card(x)) for p, x in zip(ps, cs)), self.player_names()[w]))
         true = self.seqs.get(n, [])
-        won = [true.count(p) for p in range(4)]
+        won = [true.count(p) for p in range(self.seats)]
         out.append("Tricks won:    %s   (referee: %s)" % (
-            " ".join("%s %d" % (NAMES[p], won[p]) for p in range(4)),
+            " ".join("%s %d" % (self.player_names()[p], won[p]) for p in range(self.seats)),
             " ".join(str(x) for x in f.game.tricks)))
-        out.append("Totals:        %s   (to %d)" % (" ".join("%s %d" % (NAMES[p], f.game.totals[p])
-                                                            for p in range(4)), f.target))
+        out.append("Totals:        %s   (to %d)" % (" ".join("%s %d" % (self.player_names()[p], f.game.totals[p])
+                                                            for p in range(self.seats)), f.target))
         ch = self.choices()
         cur = st.current_player()
         if st.phase in ("bid", "partner", "play"):
@@ -552,7 +550,7 @@ class PartnersPlay(PartnersTable):
         if ph == F.SWAP:
             a, b = f.game.swap
             return ">> %s goes to pad %d, %s to pad %d: then OK (Enter)" % (
-                NAMES[a], f.game.seat_of(a) + 1, NAMES[b], f.game.seat_of(b) + 1)
+                self.player_names()[a], f.game.seat_of(a) + 1, self.player_names()[b], f.game.seat_of(b) + 1)
         if ph == F.HAND:
             return ">> OK (Enter): the totals"
         if ph == F.TOTALS:

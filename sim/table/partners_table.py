@@ -23,9 +23,8 @@ real cards); it is compared with the device's `contract`, `hand`, `undo`,
 each hand (its trick winners, in order).
 """
 from sim.table.base import TableError
-from sim.table.entry import EntryTable, LOOP_US, UP, DOWN, OK
-
-NAMES = ("P1", "P2", "P3", "P4")
+from sim.table.entry import EntryTable, UP, DOWN, OK
+from speedref.engine.cards import STD_SUITS
 
 
 def partners_options(rng):
@@ -37,10 +36,9 @@ class PartnersTable(EntryTable):
     """Four computer players at a game of partners."""
 
     GAME = "partners"
-    NSEATS = 4
 
     def __init__(self, seed, loop_us=None, start_us=None, opts=None, mistakes=True, stop=0.02, **kw):
-        EntryTable.__init__(self, seed, loop_us or LOOP_US, start_us, mistakes, **kw)
+        EntryTable.__init__(self, seed, loop_us, start_us, mistakes, **kw)
         from speedref.app import partners_flow as F
         from speedref.engine import partners_cards as PP
         from speedref.engine import partners as PT
@@ -48,8 +46,8 @@ class PartnersTable(EntryTable):
         rng = self.rng
         self.opts = opts or partners_options(rng)
         self.stop_p = stop            # chance per totals screen that the table stops (PT-20)
-        self.dealer = rng.randrange(4)
-        self.st = PP.State(rng.randrange(1, 1 << 30), self.opts["target"], NAMES, dealer=self.dealer)
+        self.dealer = self.someone()
+        self.st = PP.State(rng.randrange(1, 1 << 30), self.opts["target"], self.player_names(), dealer=self.dealer)
         self.g = self.st.table
         self.t_contracts = []         # the contract line's fields per hand
         self.t_seqs = {}              # hand -> trick winners (players) in order
@@ -71,7 +69,7 @@ class PartnersTable(EntryTable):
             if rng.random() < 0.5:
                 ks = [self.dealer]    # seats are the players' own before hand 1 (PT-1)
             else:
-                ks = self.nav(flow.pick, self.dealer, 4, plus=UP, minus=DOWN) + [OK]
+                ks = self.nav(flow.pick, self.dealer, self.seats, plus=UP, minus=DOWN) + [OK]
             self.keys(t + p.reaction() + rng.randint(300000, 1500000), p, ks)
         elif new == F.BID:
             self._hand(t)
@@ -94,10 +92,10 @@ class PartnersTable(EntryTable):
         elif new == F.TRICKS and old in (F.PARTNER, F.SWAP):
             self._next(t)
         elif new == F.HAND or new == F.FINAL:
-            p = self.people[rng.randrange(4)]
+            p = self.people[self.someone()]
             ks = [OK]
             if self.chance(0.1):
-                ks = [rng.randrange(4)] + ks  # a pad tap that means nothing here
+                ks = [self.someone()] + ks  # a pad tap that means nothing here
             self.keys(t + p.reaction() + rng.randint(300000, 1500000), p, ks)
         elif new == F.TOTALS and old == F.HAND:
             p = self.people[self.g.dealer]
@@ -149,12 +147,12 @@ class PartnersTable(EntryTable):
         bid up to that estimate, else pass (the dealer must open, PT-6)."""
         st, PP = self.st, self.PP
         own = list(st.hands[p]) + list(st.displays[self.g.seat_of(p)])
-        count = [0, 0, 0, 0]
+        count = [0] * len(STD_SUITS)
         top = 0
         for c in own:
             count[c >> 4] += 1
             top += PP.high(c) >= 13
-        longest = max(range(4), key=lambda s: count[s])
+        longest = max(range(len(STD_SUITS)), key=lambda s: count[s])
         trump = PP.NOTRUMP if count[longest] <= 4 and top >= 3 else longest
         est = 5 + top + max(0, count[longest] - 4) + self.rng.randrange(2)
         legal = st.legal_actions(p)
@@ -170,7 +168,7 @@ class PartnersTable(EntryTable):
         p = self.people[c]
         if self.chance(0.06):
             # the wrong player taps "I won the bid"; someone takes it back
-            q = self.people[(c + self.rng.randrange(1, 4)) % 4]
+            q = self.people[(c + self.rng.randrange(1, self.seats)) % self.seats]
             t = self.keys(t + q.reaction(), q, [self.seats_before.index(q.seat)])
             self.undo_via_pause(t, p, self._contractor_again)
             return
@@ -207,10 +205,10 @@ class PartnersTable(EntryTable):
         if self.chance(0.03):
             # the wrong player taps for the trick (on the 13th that scores the
             # hand); someone takes it back through the pause menu
-            q = (w + self.rng.randrange(1, 4)) % 4
+            q = (w + self.rng.randrange(1, self.seats)) % self.seats
             t = self.keys(t, self.people[q], [self.pad(q)])
             self.pending = w
-            self.undo_via_pause(t, self.people[self.rng.randrange(4)], self._right_winner)
+            self.undo_via_pause(t, self.people[self.someone()], self._right_winner)
             return
         t = self.keys(t, we, [self.pad(w)])
         self._next(t)
@@ -232,7 +230,7 @@ class PartnersTable(EntryTable):
         if not st.trick:
             return by_rank[-1]
         w = st.winning_index()
-        winner = self.g.seats[(st.turn - len(st.trick) + w) % 4]
+        winner = self.g.seats[(st.turn - len(st.trick) + w) % self.seats]
         side = self.g.contract[2:]
         if (winner in side) == (p in side):
             return by_rank[0]

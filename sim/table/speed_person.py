@@ -21,7 +21,6 @@ The engine checks every card you play (SP-7, SP-11, SP-12) and the panel
 says why a card was refused.
 """
 from sim.bots import STUCK_HOLD_US
-from sim.table.base import tie_us
 from sim.table.person import set_pace, DEFAULT_PACE, Letters, table_terminal
 from sim.table.speed_table import SpeedTable
 from speedref.engine.errors import RuleError
@@ -60,7 +59,7 @@ class SpeedPlay(SpeedTable):
             return
         if new == F.LAYOUT:
             self.opts = dict(flow.opts)
-            self.window = tie_us(self.opts["tie_ms"])
+            self.window = self.board.app.tie_window_us(self.opts["tie_ms"])
             self._new_deal()
             self.note = "Lay out, then OK (Enter)"
         elif new == F.READY:

@@ -34,24 +34,29 @@ flow's phase (what the screen shows), never anything used for the verdicts.
 import json
 
 from sim.bots import Person, STUCK_HOLD_US
-from sim.table.base import Table, TableError, tie_us, UP, DOWN, OK, LOOP_US
+from sim.table.base import Table, TableError, UP, DOWN, OK, seats_of
+from speedref import games as registry
 from speedref.tunables import SPEED_HOLD_US as HOLD_US, CLAIM_WAIT_US  # (stuck call; SP-16 reflex)
+from speedref.tunables import COUNT_GO_US  # GO after the last ready tap (SP-6)
+
+MENU = dict((k, v) for k, _, v in registry.get("speed").options)  # the menu's values
 
 
-def speed_options(rng):
+def speed_options(rng, seats=None):
     """Options people might pick from the menu (every menu value is possible;
-    long targets are rarer so a soak stays quick)."""
-    layout = rng.choice(("pagat", "classic"))
+    long targets are rarer so a soak stays quick); `seats` players, else the
+    fewest the rules seat."""
+    layout = rng.choice(MENU["layout"])
     return {
         "layout": layout,
         "jokers": layout == "classic" and rng.random() < 0.4,  # SP-4: classic only
         "doubles": rng.random() < 0.25,
-        "hand_limit": rng.choice((5, 6, 7)),
+        "hand_limit": rng.choice(MENU["hand_limit"]),
         "slap_to_win": rng.random() < 0.5,
         "match": rng.choice(("single", "single", "best_of", "target")),
         "target": rng.choice((15, 15, 25, 25, 50)),
-        "tie_ms": rng.choice(("auto", 0, 1, 2, 10, 20, 50)),
-        "seats": 2,  # the two computer players of SpeedTable
+        "tie_ms": rng.choice(MENU["tie_ms"]),
+        "seats": seats or seats_of("speed"),
     }
 
 
@@ -71,12 +76,13 @@ def speed_choice(state, p, rng):
 
 
 class SpeedTable(Table):
-    """Two computer players at a Speed game (one match)."""
+    """Computer players at a Speed game (one match), as many as its options
+    seat (the registry's fewest unless asked: seats=)."""
 
     GAME = "speed"
 
-    def __init__(self, seed, loop_us=LOOP_US, start_us=None, opts=None, mistakes=True,
-                 lift_early=True, false_start=0.06, realtime=False, store=None):
+    def __init__(self, seed, loop_us=None, start_us=None, opts=None, mistakes=True,
+                 lift_early=True, false_start=0.06, realtime=False, store=None, seats=None):
         Table.__init__(self, seed, loop_us, start_us, realtime, store)
         # lift_early: stuck players may take their hands off the pads once the
         # flip countdown runs (and always to rebuild the reserves), as people do.
@@ -87,11 +93,11 @@ class SpeedTable(Table):
         self.F = F
         self.SP = SP
         rng = self.rng
-        self.opts = opts or speed_options(rng)
+        self.opts = opts or speed_options(rng, seats)
+        self.seats = seats_of(self.GAME, self.opts)
         self.mistakes = mistakes
-        self.people = [Person(rng, 0, bounce=0.08 if mistakes else 0),
-                       Person(rng, 1, bounce=0.08 if mistakes else 0)]
-        self.window = tie_us(self.opts["tie_ms"])
+        self.people = [Person(rng, s, bounce=0.08 if mistakes else 0) for s in range(self.seats)]
+        self.window = self.board.app.tie_window_us(self.opts["tie_ms"])  # the referee's own
         # truth
         self.t_deals = []         # (winner, left, flips, rebuilds) per deal
         self.t_false = []         # (deal, seat, early_us)
@@ -100,9 +106,9 @@ class SpeedTable(Table):
         # per deal
         self.st = None
         self.deal_no = 0
-        self.gen = [0, 0]
-        self.planned = [None, None]   # (t, action) a seat is about to do
-        self.stuck_since = [None, None]
+        self.gen = self.per_seat(0)
+        self.planned = self.per_seat(None)   # (t, action) a seat is about to do
+        self.stuck_since = self.per_seat(None)
         self.paused = False
         self.winner = None
         self.race = None
@@ -114,9 +120,6 @@ class SpeedTable(Table):
     # -- the game ---------------------------------------------------------------
     def person(self, p):
         return self.people[p]
-
-    def someone(self):
-        return self.rng.randrange(2)
 
     def on_phase(self, old, new):
         F = self.F
@@ -176,7 +179,7 @@ class SpeedTable(Table):
         elif ev == "slap" and obj.get("winner") is None and self.st is not None:
             # a tie (or an app verdict): whoever is out slaps again (SP-17)
             self.paused = False
-            for p in (0, 1):
+            for p in range(self.seats):
                 self._plan(p, self.t)
 
     # -- deal steps ---------------------------------------------------------------
@@ -184,23 +187,23 @@ class SpeedTable(Table):
         self.deal_no += 1
         o = self.opts
         self.st = self.SP.State(self.rng.getrandbits(32), o["layout"], o["jokers"],
-                                o["doubles"], o["hand_limit"], o["slap_to_win"])
+                                o["doubles"], o["hand_limit"], o["slap_to_win"], self.seats)
         self.st.apply(self.SP.CHANCE, self.SP.DEAL)
         self.gen = [g + 1 for g in self.gen]
-        self.planned = [None, None]
-        self.stuck_since = [None, None]
+        self.planned = self.per_seat(None)
+        self.stuck_since = self.per_seat(None)
         self.paused = False
         self.winner = None
         self.race = None
 
     def _ready_taps(self, t):
         # SP-6: each player taps their pad when ready; the countdown starts at
-        # the second tap and GO is exactly 3 s later.
+        # the last tap and GO is exactly 3 s later.
         times = []
-        for p in (0, 1):
+        for p in range(self.seats):
             pe = self.person(p)
             times.append(self.tap(t + pe.reaction() + self.rng.randint(0, 600000), p, pe.tap_us(), pe)[0])
-        go = max(times) + 3000000
+        go = max(times) + COUNT_GO_US
         if self.rng.random() < self.false_start:
             # a false start: a pad slapped before GO (SP-6)
             p = self.someone()
@@ -212,9 +215,9 @@ class SpeedTable(Table):
 
     def _go(self, t):
         st = self.st
-        st.apply(0, self.SP.READY, self.ticks())
-        st.apply(1, self.SP.READY, self.ticks())
-        for p in (0, 1):
+        for p in range(self.seats):
+            st.apply(p, self.SP.READY, self.ticks())
+        for p in range(self.seats):
             self._plan(p, t)
         if self.mistakes and self.rng.random() < 0.1:
             # UP pressed during play: means nothing there
@@ -226,15 +229,15 @@ class SpeedTable(Table):
             self.tap(self.t, b, p.tap_us(), p)
 
     def _flipped(self, t):
-        # SP-14/SP-15: the app's FLIP GO; both were stuck, now both turn a reserve card
+        # SP-14/SP-15: the app's FLIP GO; everyone was stuck, now each turns a reserve card
         st = self.st
         SP = self.SP
-        for p in (0, 1):
+        for p in range(self.seats):
             if st.legal_actions(p) != [SP.STUCK]:
                 raise TableError("flip while P%d was not stuck" % (p + 1))
-        st.apply(0, SP.STUCK, self.ticks())
-        st.apply(1, SP.STUCK, self.ticks())
-        for p in (0, 1):
+        for p in range(self.seats):
+            st.apply(p, SP.STUCK, self.ticks())
+        for p in range(self.seats):
             since = self.stuck_since[p]
             if since is not None:
                 r = self.release(max(t + self.person(p).reaction(), since + STUCK_HOLD_US), p)
@@ -245,7 +248,7 @@ class SpeedTable(Table):
 
     def _lift(self, t, chance):
         """Stuck players take their hands off the pads (the flip is coming)."""
-        for p in (0, 1):
+        for p in range(self.seats):
             since = self.stuck_since[p]
             if since is not None and self.rng.random() < chance:
                 self.release(max(t + self.person(p).reaction(), since + STUCK_HOLD_US), p)
@@ -274,8 +277,8 @@ class SpeedTable(Table):
             self.planned[p] = (when, a)
             self.at(when, self._act, p, g, a)
         elif SP.STUCK in acts and since is None:
-            if st.slap_to_win and st.left(1 - p) == 0:
-                return  # the other is out and about to slap: just wait
+            if st.slap_to_win and any(st.left(q) == 0 for q in self.others(p)):
+                return  # another is out and about to slap: just wait
             self.at(t + pe.reaction(), self._stuck, p, g)
 
     def _act(self, p, g, a):
@@ -294,15 +297,15 @@ class SpeedTable(Table):
     def _acted(self, p, a, tag):
         st = self.st
         if self.trace is not None:
-            self.trace.append((self.t, "act", p, a, tag, st.left(0), st.left(1)))
-        q = 1 - p
+            self.trace.append((self.t, "act", p, a, tag) + tuple(st.left(s) for s in range(self.seats)))
         if tag == "out":  # SP-16: out first; the claim is a tap
             self._over(p)
             self._out_tap(p)
             return
-        pl = self.planned[q]
-        if pl is None or pl[1] not in st.legal_actions(q):
-            self._plan(q, self.t)
+        for q in self.others(p):  # a plan the new top card spoiled is made again
+            pl = self.planned[q]
+            if pl is None or pl[1] not in st.legal_actions(q):
+                self._plan(q, self.t)
         self._plan(p, self.t)
 
     def _out_tap(self, p):
@@ -315,9 +318,8 @@ class SpeedTable(Table):
         if self.st.legal_actions(p) != [self.SP.STUCK]:
             self._plan(p, self.t)
             return
-        q = 1 - p
-        if self.stuck_since[q] is not None and self.planned[q] is not None:
-            # the other player is taking their hand off the pad to play a
+        if any(self.stuck_since[q] is not None and self.planned[q] is not None for q in self.others(p)):
+            # another player is taking their hand off the pad to play a
             # card: wait and see (their play replans us)
             return
         # SP-14: hold the pad while stuck
@@ -326,19 +328,19 @@ class SpeedTable(Table):
     def _slap(self, p, g):
         if g != self.gen[p] or self.finger[p]:
             return
-        # SP-17: out, so slap; the other stops playing on hearing it
+        # SP-17: out, so slap; the others stop playing on hearing it
         pe = self.person(p)
         self.tap(self.t, p, pe.tap_us(), pe)
         self.paused = True
-        q = 1 - p
-        self.gen[q] += 1
-        self.planned[q] = None
-        if self.st.left(q) == 0:
-            self.at(self.t + pe.reaction(), self._slap_again, q)
-        elif (self.mistakes and self.stuck_since[q] is None and self.rng.random() < 0.3):
-            # a reflex slap by the player who still has cards (after the real one)
-            qe = self.person(q)
-            self.at(self.t + qe.reaction(0.8), self._reflex, q)
+        for q in self.others(p):
+            self.gen[q] += 1
+            self.planned[q] = None
+            if self.st.left(q) == 0:
+                self.at(self.t + pe.reaction(), self._slap_again, q)
+            elif (self.mistakes and self.stuck_since[q] is None and self.rng.random() < 0.3):
+                # a reflex slap by a player who still has cards (after the real one)
+                qe = self.person(q)
+                self.at(self.t + qe.reaction(0.8), self._reflex, q)
         # if the referee does not take the slap (a stuck hold opened the race and
         # voided it), the player slaps again
         self.at(self.t + 1500000, self._slap_check, p)
@@ -355,20 +357,20 @@ class SpeedTable(Table):
     def _slap_check(self, p):
         if self.winner is None and self.race is None and self.phase == self.F.PLAY:
             self.paused = False
-            for s in (0, 1):
+            for s in range(self.seats):
                 self._plan(s, self.t)
 
     def _over(self, w):
         st = self.st
         self.winner = w
         self.gen = [x + 1 for x in self.gen]
-        self.planned = [None, None]
+        self.planned = self.per_seat(None)
         _, left = st.score()
         self.t_deals.append((w, left, st.flips, st.rebuilds))
 
     # -- the slap race as it happens at the table (SP-17) ----------------------------
     def on_edge(self, b, down):
-        if b > 1 or not down or self.phase != self.F.PLAY or not self.opts["slap_to_win"]:
+        if b >= self.seats or not down or self.phase != self.F.PLAY or not self.opts["slap_to_win"]:
             return
         if self.winner is not None:
             return
@@ -382,12 +384,12 @@ class SpeedTable(Table):
         r = self.race
         if r is None:
             return
-        # The referee decides once both pads are up (or a hold has lasted
+        # The referee decides once the pads are up (or a hold has lasted
         # HOLD_US) and the tie window has passed; a first presser still
         # holding then was making a stuck call: no slap at all.
         t = self.t
         if "v" not in r:
-            if (self.level[0] or self.level[1]) and t - r["t1"] < HOLD_US:
+            if any(self.level[:self.seats]) and t - r["t1"] < HOLD_US:
                 return
             if t - r["t1"] <= self.window:
                 return
@@ -418,7 +420,7 @@ class SpeedTable(Table):
         if c != self.winner:
             raise TableError("the app shows P%d out, the table's winner is %s"
                              % (c + 1, None if self.winner is None else "P%d" % (self.winner + 1)))
-        q = 1 - c
+        q = self.others(c)[0]  # the player after the claimant answers
         qe = self.person(q)
         r = t + qe.reaction()
         if self.stuck_since[q] is not None:
@@ -442,7 +444,7 @@ class SpeedTable(Table):
         for b in keys + [OK]:
             t = self.tap(t, b, pe.tap_us(), pe)[1] + self.rng.randint(80000, 250000)
         if self.mistakes and self.rng.random() < 0.1:
-            q = self.person(1 - w)
+            q = self.person(self.others(w)[0])
             self.tap(self.t + q.reaction(), q.seat, q.tap_us(), q)  # a stray pad tap: ignored
 
     # -- the verdicts against the truth --------------------------------------------------
@@ -469,7 +471,7 @@ class SpeedTable(Table):
             bad.append("no game_end record")
         else:
             plain = {k: v for k, v in rec.items() if k != "id"}
-            want = speed.SpeedMatch(self.opts["layout"], _match(self.opts), rec["players"],
+            want = speed.SpeedMatch(self.opts["layout"], self.F.match_of(self.opts), rec["players"],
                                     self.opts["jokers"], self.opts["doubles"],
                                     self.opts["hand_limit"], self.opts["slap_to_win"])
             for w, left, _, _ in self.t_deals:
@@ -482,9 +484,3 @@ class SpeedTable(Table):
             if got.totals != want.totals or got.winners() != want.winners():
                 bad.append("scores: app %r, table %r" % (got.totals, want.totals))
         return bad
-
-
-def _match(o):
-    m = o["match"]
-    return {"single": True} if m == "single" else ({"best_of": 3} if m == "best_of" else
-                                                   {"target": o["target"]})

@@ -29,17 +29,15 @@ trick is led; a trick counted for the wrong player is taken back through
 BACK, Undo.
 """
 
-from sim.bots import Person
-from sim.table.base import Table, LOOP_US, UP, DOWN, OK
+from sim.bots import Person, THINK_US
+from sim.table.base import Table, UP, DOWN, OK
 from sim.table.person import set_pace, PACES, DEFAULT_PACE, Letters
+from speedref.engine.cards import RUN_SUITS
 
 HUMAN = 0
-BOTS = (1, 2)
 ENTRY = 1                       # the computer player who enters trump and ranking
 CARD_KEYS = "asdfghwertyu"      # 12 letters: your hand, or the choices offered
-NAMES = ("you", "P2", "P3")
 REVEAL_HOLD_US = 1000000        # a reveal: the pad held past the app's 0.8 s
-THINK_US = (300000, 1200000)    # a card player thinks this long on top of a reaction
 
 
 class SpeedRunPlay(Table):
@@ -48,7 +46,7 @@ class SpeedRunPlay(Table):
     GAME = "speedrun"
     YOU_WON = "You win the trick: tap your pad (z)"
 
-    def __init__(self, seed=None, realtime=True, length=None, start_us=None, loop_us=LOOP_US,
+    def __init__(self, seed=None, realtime=True, length=None, start_us=None, loop_us=None,
                  reveal_chance=0.15, pace=DEFAULT_PACE, store=None):
         Table.__init__(self, seed, loop_us, start_us, realtime, store)
         from speedref.app import speedrun_flow as F
@@ -58,18 +56,19 @@ class SpeedRunPlay(Table):
         self.SRP = SRP
         self.SR = SR
         rng = self.rng
-        self.people = [None, Person(rng, 1, bounce=0), Person(rng, 2, bounce=0)]
+        self.bots = tuple(range(HUMAN + 1, self.seats))  # every seat but yours
+        self.people = [None] + [Person(rng, s, bounce=0) for s in self.bots]
         set_pace(self.people, pace)
         self.think_us = tuple(int(x * PACES[pace]) for x in THINK_US)
         self.length = length
         self.reveal_chance = reveal_chance
         self.st = None          # the card game (truth)
         self.flow = None        # the referee flow the cards belong to
-        self.true_tricks = [0, 0, 0]   # this hand's tricks as really won
+        self.true_tricks = self.per_seat(0)   # this hand's tricks as really won
         self.last_trick = None
-        self.busy = [False, False, False]     # a computer player is pressing a button
-        self.planned = [False, False, False]  # a computer player's card move is coming
-        self.will_reveal = [None, None, None]  # trick number at which a bot reveals
+        self.busy = self.per_seat(False)     # a computer player is pressing a button
+        self.planned = self.per_seat(False)  # a computer player's card move is coming
+        self.will_reveal = self.per_seat(None)  # trick number at which a bot reveals
         self.note = ""
         self.record = None
         self.done = False
@@ -120,9 +119,9 @@ class SpeedRunPlay(Table):
 
     def _new_game(self, f):
         self.flow = f
-        self.st = self.SRP.State(self.rng.randrange(1, 1 << 30), f.length, ["P1", "P2", "P3"],
+        self.st = self.SRP.State(self.rng.randrange(1, 1 << 30), f.length, self.player_names(),
                                  first=f.g.first)
-        self.true_tricks = [0, 0, 0]
+        self.true_tricks = self.per_seat(0)
         self.record = None
         self.done = False
         self.note = ""
@@ -135,13 +134,13 @@ class SpeedRunPlay(Table):
         """The seat whose won trick the referee has not counted yet, or None."""
         if f.phase != self.F.PLAY:
             return None
-        for s in (0, 1, 2):
+        for s in range(self.seats):
             if self.true_tricks[s] > f.g.tricks[s]:
                 return s
         return None
 
     def wrong(self, f):
-        return any(f.g.tricks[s] > self.true_tricks[s] for s in (0, 1, 2))
+        return any(f.g.tricks[s] > self.true_tricks[s] for s in range(self.seats))
 
     # -- the cards ------------------------------------------------------------------------
     def _cards(self, f):
@@ -152,15 +151,15 @@ class SpeedRunPlay(Table):
             st.apply(SRP.CHANCE, SRP.DEAL)  # SR-6: the first player deals
             self.letters = Letters(CARD_KEYS)
             self.letters.update(st.hand[HUMAN])  # a s d ... in the hand's order
-            self.true_tricks = [0, 0, 0]
+            self.true_tricks = self.per_seat(0)
             self.last_trick = None
             self.card_scores = None
-            self.will_reveal = [None, None, None]
-            for s in BOTS:
+            self.will_reveal = self.per_seat(None)
+            for s in self.bots:
                 if self.rng.random() < self.reveal_chance:
                     self.will_reveal[s] = self.rng.randint(3, 11)
             return
-        if p in BOTS and not self.planned[p] and self._may_act(f, p):
+        if p in self.bots and not self.planned[p] and self._may_act(f, p):
             self.planned[p] = True
             pe = self.people[p]
             think = self.rng.randint(*self.think_us) if st.phase != "play" or not st.trick else self.think_us[0]
@@ -171,7 +170,7 @@ class SpeedRunPlay(Table):
         if st.phase == "play":
             # play: only once the referee shows every trick so far, and with
             # nobody's hand on a pad (a trick tap or a reveal in progress)
-            return self.synced(f) and not (self.finger[0] or self.finger[1] or self.finger[2])
+            return self.synced(f) and not any(self.finger[:self.seats])
         return st.phase in ("choose", "contract")
 
     def _bot_move(self, p):
@@ -200,7 +199,7 @@ class SpeedRunPlay(Table):
         g = st.game
         if st.phase == "choose":  # SR-7: trump = the suit held most; ranking by the high cards
             if st.chosen[0] is None:
-                counts = [0, 0, 0, 0]
+                counts = [0] * len(RUN_SUITS)
                 for c in st.hand[p]:
                     counts[c >> 4] += 1
                 best = counts.index(max(counts))
@@ -265,7 +264,7 @@ class SpeedRunPlay(Table):
         if self.wrong(f):
             return  # a trick counted for the wrong player: everyone waits for the Undo
         w = self.owed(f)
-        if w in BOTS:
+        if w in self.bots:
             self._press(w, w, 0.8)  # SR-12: the winner taps their pad
             return
         st = self.st
@@ -275,7 +274,7 @@ class SpeedRunPlay(Table):
             self._step_to(ENTRY, f, self.SR.TRUMPS.index(st.game.trump))
         elif ph == F.RANK and st.game.ranking is not None:
             self._step_to(ENTRY, f, self.SR.RANKINGS.index(st.game.ranking))
-        elif ph in (F.REVEAL, F.CONTRACT, F.TARGET) and f.seat in BOTS:
+        elif ph in (F.REVEAL, F.CONTRACT, F.TARGET) and f.seat in self.bots:
             s = f.seat
             c = self._contract_of(s)
             if ph == F.TARGET:
@@ -385,6 +384,10 @@ class SpeedRunPlay(Table):
             self._after_card()
         return None
 
+    def _who(self, s):
+        """Seat s on the panel: "you", or the referee's name (P2, P3)."""
+        return "you" if s == HUMAN else self.player_names()[s]
+
     def _whose(self):
         st = self.st
         p = st.current_player()
@@ -432,21 +435,21 @@ class SpeedRunPlay(Table):
                 self.F.TRUMP_WORDS[SR.TRUMPS.index(g.trump)], g.ranking, n, SR.direction(g.ranking, n)))
         if st.phase == "play":
             lead = (g.next_leader())
-            table = " ".join("P%d %s" % ((lead + i) % 3 + 1, self._card(c)) for i, c in enumerate(st.trick))
+            table = " ".join("P%d %s" % ((lead + i) % self.seats + 1, self._card(c)) for i, c in enumerate(st.trick))
             out.append("On the table:  %s" % (table or "(P%d leads)" % (lead + 1)))
         if self.last_trick is not None:
             ld, cs, w = self.last_trick
             out.append("Last trick:    %s -> P%d" % (
-                " ".join("P%d %s" % ((ld + i) % 3 + 1, self._card(c)) for i, c in enumerate(cs)), w + 1))
-        out.append("Tricks won:    you %d  P2 %d  P3 %d   (referee: %s)" % (
-            self.true_tricks[0], self.true_tricks[1], self.true_tricks[2],
+                " ".join("P%d %s" % ((ld + i) % self.seats + 1, self._card(c)) for i, c in enumerate(cs)), w + 1))
+        out.append("Tricks won:    %s   (referee: %s)" % (
+            "  ".join("%s %d" % (self._who(s), self.true_tricks[s]) for s in range(self.seats)),
             " ".join(str(x) for x in f.g.tricks)))
         mine = st.contracts[HUMAN]
         word = self._word
-        rev = ["face up: %s" % word(g.revealed[s]) if g.revealed[s] else
-               ("face down" if st.contracts[s] else "-") for s in (1, 2)]
-        out.append("Your contract: %s%s   P2 %s   P3 %s" % (
-            word(mine) if mine else "-", " (face up)" if g.revealed[HUMAN] else "", rev[0], rev[1]))
+        rev = ["%s %s" % (self._who(s), "face up: %s" % word(g.revealed[s]) if g.revealed[s] else
+                          ("face down" if st.contracts[s] else "-")) for s in self.bots]
+        out.append("Your contract: %s%s   %s" % (
+            word(mine) if mine else "-", " (face up)" if g.revealed[HUMAN] else "", "   ".join(rev)))
         held = list(g.held[HUMAN])
         if mine:  # the card you put down this hand has left your hand (SR-13)
             card = "REDO" if mine[:5] == "REDO:" else mine

@@ -32,7 +32,7 @@ Its base, EntryTable (sim/table/entry.py), holds what tables of key entries
 share: key sequences, UP/DOWN navigation and undo through the pause menu.
 """
 from sim.table.base import TableError
-from sim.table.entry import EntryTable, LOOP_US, UP, DOWN, OK
+from sim.table.entry import EntryTable, UP, DOWN, OK
 
 HOLD_MIN_US = 1000000   # a reveal hold: well past tunables.SPEEDRUN_HOLD_US (0.8 s)
 HOLD_MAX_US = 1500000
@@ -47,9 +47,8 @@ class SpeedRunTable(EntryTable):
     """Three computer players at a Speed Run game."""
 
     GAME = "speedrun"
-    NSEATS = 3
 
-    def __init__(self, seed, loop_us=LOOP_US, start_us=None, opts=None, mistakes=True,
+    def __init__(self, seed, loop_us=None, start_us=None, opts=None, mistakes=True,
                  reveal=0.06, wrong_contract=0.05, store=None, **kw):
         EntryTable.__init__(self, seed, loop_us, start_us, mistakes, store=store)
         from speedref.app import speedrun_flow as F
@@ -60,8 +59,8 @@ class SpeedRunTable(EntryTable):
         self.opts = opts or speedrun_options(rng)
         self.reveal_p = reveal        # chance a player reveals on one of their turns
         self.wrong_p = wrong_contract  # chance a contract is first entered wrong (then undone)
-        self.first = rng.randrange(3)  # who gets the first-player card (SR-5)
-        self.st = SP.State(rng.randrange(1, 1 << 30), self.opts["length"], ["P1", "P2", "P3"],
+        self.first = self.someone()  # who gets the first-player card (SR-5)
+        self.st = SP.State(rng.randrange(1, 1 << 30), self.opts["length"], self.player_names(),
                            first=self.first)
         self.g = self.st.game
         # truth, per hand: the hand line's fields, and the entries in their order
@@ -95,10 +94,10 @@ class SpeedRunTable(EntryTable):
         elif new in (F.CONTRACT, F.TARGET):
             self._enter(t, new)
         elif new in (F.RESULT, F.FINAL):
-            p = self.people[self.rng.randrange(3)]
+            p = self.people[self.someone()]
             ks = [OK]
             if self.chance(0.15):
-                ks = [self.rng.randrange(3)] + ks  # a pad tap that means nothing here
+                ks = [self.someone()] + ks  # a pad tap that means nothing here
             self.keys(t + p.reaction() + self.rng.randint(300000, 1500000), p, ks)
         else:
             raise TableError("unexpected phase %r after %r" % (new, old))
@@ -129,9 +128,9 @@ class SpeedRunTable(EntryTable):
         if self.g.hands_played == 0:
             ks = [holder.seat, OK]    # SR-5: the holder taps their pad
             if self.chance(0.2):      # someone else tapped first; the holder taps after
-                ks = [(holder.seat + rng.randrange(1, 3)) % 3] + ks
+                ks = [(holder.seat + rng.randrange(1, self.seats)) % self.seats] + ks
         elif self.chance(0.1):
-            ks = [rng.randrange(3)] + ks  # a pad tap that means nothing after hand 1
+            ks = [self.someone()] + ks  # a pad tap that means nothing after hand 1
         self.keys(t + holder.reaction() + rng.randint(500000, 2000000), holder, ks)
 
     # -- the play: one action at a time, as the cards go round ----------------------
@@ -221,9 +220,9 @@ class SpeedRunTable(EntryTable):
         t = self.t + we.reaction()
         if n < 12 and self.chance(0.04):
             # the wrong player taps for the trick; someone takes it back
-            q = self.people[(w + self.rng.randrange(1, 3)) % 3]
+            q = self.people[(w + self.rng.randrange(1, self.seats)) % self.seats]
             t = self.keys(t, q, [q.seat])
-            self.undo_via_pause(t, self.people[self.rng.randrange(3)], self._right_winner)
+            self.undo_via_pause(t, self.people[self.someone()], self._right_winner)
             self.pending = w
             return
         t = self.keys(t, we, [w])

@@ -80,8 +80,8 @@ class SpitPlay(SpitTable):
         self.done = False
         self.live = False
         self.gen = [g + 1 for g in self.gen]
-        self.planned = [None, None]
-        self.stuck_since = [None, None]
+        self.planned = self.per_seat(None)
+        self.stuck_since = self.per_seat(None)
         self.counting = None
 
     def on_line(self, obj):
@@ -254,8 +254,7 @@ class SpitPlay(SpitTable):
             if self.t < self.slap_go or b in self.slap_in:
                 return  # a false start (the referee says so) or a second slap
             self.slap_in[b] = self._pile(b)
-            q = 1 - b
-            if q == BOT and BOT not in self.slap_in:
+            if self.opponent(b) == BOT and BOT not in self.slap_in:
                 # the computer heard your slap: it slaps at once if it has not yet
                 self.slap_gen[BOT] += 1
                 when = self.t + self.rng.randint(STOP_US, SECOND_SLAP_US)
@@ -279,9 +278,9 @@ class SpitPlay(SpitTable):
         if st.phase != "slap":
             return
         w = obj.get("takes_smaller")
-        o = 1 - w
+        o = self.opponent(w)
         kw = self.slap_in.get(w, self._pile(w))
-        ko = self.slap_in.get(o, 1 - kw)
+        ko = self.slap_in.get(o, 1 - kw)  # the other centre pile
         st.apply(w, self.SP.slap_action(kw), self.ticks())
         st.apply(o, self.SP.slap_action(ko), self.ticks(self.t + 1))
         self._round_ended()
@@ -428,7 +427,7 @@ class SpitPlay(SpitTable):
         if st is None or st.phase == "deal":
             return out + ["", self.note]
         tops = []
-        for k in (0, 1):
+        for k in range(len(st.centre)):
             c = st.centre[k]
             tops.append("%d:[%s] %d" % (k + 1, C.name(c[-1]) if c else "--", len(c)))
         out.append("Centre piles:  %s   %s" % tuple(tops))

@@ -38,7 +38,7 @@ and the record on the virtual flash.
 import json
 
 from sim.bots import Person, STUCK_HOLD_US
-from sim.table.base import Table, TableError, LOOP_US, UP, DOWN, OK, tie_us
+from sim.table.base import Table, TableError, UP, DOWN, OK
 from speedref import games
 
 # The device's own timings, so the people wait for what the referee waits for:
@@ -49,29 +49,30 @@ from speedref.tunables import COUNT_GO_US as COUNTDOWN_US  # noqa: E402
 from speedref.engine.spit import SLAP_GO_US  # noqa: E402
 SECOND_SLAP_US = 850000   # people slap within this of hearing the first (see _slapped)
 STOP_US = 150000          # a slap due sooner than this after a FOUL cannot be held back
-TIE_MS = dict((k, v) for k, _, v in games.get("spit").options)["tie_ms"]  # the menu's tie windows
-# The device loop runs every loop_us only while the app times something
-# the table cannot name in advance: the slap race (GO sound, verdict) and
-# held UP/DOWN/OK (key repeat, long OK).  Otherwise spit_flow.tick times
-# only the countdown cues and a held pad's HOLD_US, and the table adds a
-# loop pass at exactly those instants; between them the loop passes every
-# IDLE_LOOP_US.  Every edge still gets its own pass at its exact time, so
-# no verdict changes (passes at the deadlines are the most exact loop).
-IDLE_LOOP_US = 50000
+MENU = dict((k, v) for k, _, v in games.get("spit").options)  # the menu's values
 
 
 def spit_options(rng):
     """Every tie window the menu offers; wide ones often, so ties happen."""
-    return {"tie_ms": rng.choice(TIE_MS + (20, 50, 50))}
+    return {"tie_ms": rng.choice(MENU["tie_ms"] + (20, 50, 50))}
 
 
 class SpitTable(Table):
     """Two computer players at one Spit game."""
 
     GAME = "spit"
+    # The device loop runs every loop_us (PASS_US) only while the app times
+    # something the table cannot name in advance: the slap race (GO sound,
+    # verdict) and held UP/DOWN/OK (key repeat, long OK).  Otherwise
+    # spit_flow.tick times only the countdown cues and a held pad's HOLD_US,
+    # and the table adds a loop pass at exactly those instants; between them
+    # the loop passes every IDLE_PASS_US.  Every edge still gets its own pass
+    # at its exact time, so no verdict changes (passes at the deadlines are
+    # the most exact loop).
+    IDLE_PASS_US = 50000
 
-    def __init__(self, seed, loop_us=LOOP_US, start_us=None, opts=None, mistakes=True,
-                 lift_early=True, false_start=0.06, realtime=False, idle_us=IDLE_LOOP_US, store=None):
+    def __init__(self, seed, loop_us=None, start_us=None, opts=None, mistakes=True,
+                 lift_early=True, false_start=0.06, realtime=False, idle_us=IDLE_PASS_US, store=None):
         Table.__init__(self, seed, loop_us, start_us, realtime, store)
         self.idle_us = idle_us    # None: the loop every loop_us throughout (Table.run)
         from speedref.app import spit_flow as F
@@ -80,14 +81,13 @@ class SpitTable(Table):
         self.SP = SP
         rng = self.rng
         self.opts = opts or spit_options(rng)
-        self.window = tie_us(self.opts["tie_ms"])
+        self.window = self.board.app.tie_window_us(self.opts["tie_ms"])  # the referee's own
         self.mistakes = mistakes
         # lift_early: stuck players may take their hands off the pads once
         # the "Spit again" countdown runs, as people do.
         self.lift_early = lift_early
         self.false_start = false_start if mistakes else 0.0  # chance per countdown
-        self.people = [Person(rng, 0, bounce=0.08 if mistakes else 0),
-                       Person(rng, 1, bounce=0.08 if mistakes else 0)]
+        self.people = [Person(rng, s, bounce=0.08 if mistakes else 0) for s in range(self.seats)]
         # truth
         self.st = None
         self.t_rounds = []        # (round dict as in the record, restarts in it)
@@ -103,12 +103,12 @@ class SpitTable(Table):
         self.slap_go = None
         self.slap_t = {}          # seat -> first counted slap time
         self.slap_pile = {}       # seat -> the centre pile slapped
-        self.slap_gen = [0, 0]
-        self.up_t = [0, 0]        # when each pad was last let go (the clearing tap's release)
+        self.slap_gen = self.per_seat(0)
+        self.up_t = self.per_seat(0)  # when each pad was last let go (the clearing tap's release)
         # players
-        self.gen = [0, 0]
-        self.planned = [None, None]   # (t, action) a seat is about to do
-        self.stuck_since = [None, None]
+        self.gen = self.per_seat(0)
+        self.planned = self.per_seat(None)   # (t, action) a seat is about to do
+        self.stuck_since = self.per_seat(None)
         self.live = False         # cards are being played (the engine's play phase, after GO)
         self.counting = None      # CARDS: [target, key held or 0, release planned, who counts]
         self.done = False
@@ -118,7 +118,7 @@ class SpitTable(Table):
     # -- the game -----------------------------------------------------------------
     def loop_step(self):
         """Every idle_us while the table knows the app's deadlines (see
-        IDLE_LOOP_US); every loop_us in the slap race and while UP, DOWN or OK
+        IDLE_PASS_US); every loop_us in the slap race and while UP, DOWN or OK
         is held (their repeat is timed by the app's tick)."""
         level = self.level
         if not self.idle_us or self.phase == self.F.SLAP or level[UP] or level[DOWN] or level[OK]:
@@ -127,9 +127,6 @@ class SpitTable(Table):
 
     def person(self, p):
         return self.people[p]
-
-    def someone(self):
-        return self.rng.randrange(2)
 
     def round_no(self):
         return len(self.st.rounds) + 1
@@ -184,7 +181,7 @@ class SpitTable(Table):
                 raise TableError("the app ends the game; at the table %s" % self.st.phase)
             p = self.person(self.someone())
             if self.mistakes and self.rng.random() < 0.15:
-                q = self.person(1 - p.seat)
+                q = self.person(self.opponent(p.seat))
                 self.at(t + q.reaction(0.5), self._stray, q.seat, F.FINAL)
             self.tap(t + p.reaction() + 400000, OK, p.tap_us(), p)
 
@@ -194,7 +191,7 @@ class SpitTable(Table):
         self.live = False
         self.fouled = False
         times = []
-        for p in (0, 1):
+        for p in range(self.seats):
             pe = self.person(p)
             times.append(self.tap(t + pe.reaction() + self.rng.randint(0, 800000), p,
                                   pe.tap_us(), pe)[0])
@@ -209,14 +206,18 @@ class SpitTable(Table):
                 pe = self.person(p)
                 self.tap(self.go - early, p, pe.tap_us(), pe)
 
+    def _all_spit(self):
+        """Everyone calls Spit! and turns a spit card (the engine's SPIT, in
+        seat order): the last call's tag."""
+        for p in range(self.seats):
+            tag = self.st.apply(p, self.SP.SPIT, self.ticks())
+        return tag
+
     def _start(self, t):
-        st = self.st
-        SP = self.SP
-        st.apply(0, SP.SPIT, self.ticks())
-        if st.apply(1, SP.SPIT, self.ticks()) != "start":
+        if self._all_spit() != "start":
             raise TableError("round %d did not start at GO" % self.round_no())
         self.live = True
-        for p in (0, 1):
+        for p in range(self.seats):
             self._plan(p, t)
         if self.mistakes and self.rng.random() < 0.15:
             # UP or pad P3 pressed during play: means nothing in Spit
@@ -238,7 +239,7 @@ class SpitTable(Table):
         held their pads HOLD_US (and that the app took no longer to see it
         than one loop pass)."""
         st = self.st
-        for p in (0, 1):
+        for p in range(self.seats):
             if st.phase != "play" or st.legal_actions(p) != [self.SP.SPIT]:
                 raise TableError("round %d: the app %s but P%d is not stuck"
                                  % (self.round_no(), what, p + 1))
@@ -257,18 +258,15 @@ class SpitTable(Table):
         self.go = t + COUNTDOWN_US
         self._cue_passes()
         if self.lift_early:
-            for p in (0, 1):
+            for p in range(self.seats):
                 if self.rng.random() < 0.5:
                     self._let_go(p, t + self.person(p).reaction())
         self._maybe_false_start()
 
     def _restart_go(self, t):
-        st = self.st
-        SP = self.SP
         if not self.fouled:
             # GO: both turn spit cards (SPIT-8); the engine must agree it is a restart
-            st.apply(0, SP.SPIT, self.ticks())
-            tag = st.apply(1, SP.SPIT, self.ticks())
+            tag = self._all_spit()
             if tag != "restart":
                 raise TableError("round %d: the app restarted, the table's Spit! gave %s"
                                  % (self.round_no(), tag))
@@ -277,7 +275,7 @@ class SpitTable(Table):
         # After GO (or a false start, SPIT-18: still stuck, hold again) every
         # hand leaves its pad: a hold across GO is no stuck call in the app.
         self.live = True
-        for p in (0, 1):
+        for p in range(self.seats):
             r = self._let_go(p, t + self.person(p).reaction())
             self._plan(p, t if r is None else r)
 
@@ -330,8 +328,9 @@ class SpitTable(Table):
         st = self.st
         if not self.live or a not in st.legal_actions(p):
             self._plan(p, self.t)
-            if self.planned[1 - p] is None and self.stuck_since[1 - p] is None:
-                self._plan(1 - p, self.t)  # a waiting player must not wait forever
+            q = self.opponent(p)
+            if self.planned[q] is None and self.stuck_since[q] is None:
+                self._plan(q, self.t)  # a waiting player must not wait forever
             return
         if self.stuck_since[p] is not None:
             self._let_go(p, self.t)  # the hand leaves the pad to play
@@ -339,7 +338,7 @@ class SpitTable(Table):
         if self.trace is not None:
             self.trace.append((self.t, "act", p, a, tag, st.phase))
         if tag in ("play", "turn", "move", "race") and st.phase == "play":
-            q = 1 - p
+            q = self.opponent(p)
             pl = self.planned[q]
             if pl is None or pl[1] not in st.legal_actions(q):
                 self._plan(q, self.t)
@@ -359,8 +358,8 @@ class SpitTable(Table):
             self.t_rounds.append((dict(self.st.rounds[-1]), self.restarts_now))
         self.live = False
         self.gen = [x + 1 for x in self.gen]
-        self.planned = [None, None]
-        q = 1 - p
+        self.planned = self.per_seat(None)
+        q = self.opponent(p)
         self._let_go(q, self.t + self.person(q).reaction())
 
     def _stuck(self, p, g):
@@ -369,7 +368,7 @@ class SpitTable(Table):
         if self.st.legal_actions(p) != [self.SP.SPIT]:
             self._plan(p, self.t)
             return
-        q = 1 - p
+        q = self.opponent(p)
         if self.stuck_since[q] is not None and self.planned[q] is not None:
             # the other is taking their hand off the pad to play: wait and
             # see (their play replans us)
@@ -391,11 +390,11 @@ class SpitTable(Table):
         self.slap_go = self.up_t[c] + SLAP_GO_US
         self.slap_t = {}
         self.slap_pile = {}
-        for p in (0, 1):
+        for p in range(self.seats):
             self._plan_slap(p)
         if self.mistakes and self.rng.random() < 0.2:
             # a reflex slap by the other player at the clearing tap: early
-            q = 1 - c
+            q = self.opponent(c)
             self.slap_gen[q] += 1
             self.at(t + self.person(q).reaction(0.6), self._slap, q, self.slap_gen[q])
 
@@ -418,14 +417,14 @@ class SpitTable(Table):
     def _pile(self, p):
         """The centre pile p thinks is smaller (SPIT-10), sometimes wrong."""
         n = [len(x) for x in self.st.centre]
-        k = 0 if n[0] < n[1] else 1 if n[1] < n[0] else self.rng.randrange(2)
+        k = 0 if n[0] < n[1] else 1 if n[1] < n[0] else self.rng.randrange(len(n))
         if self.mistakes and self.rng.random() < 0.1:
             k = 1 - k
         return k
 
     def on_edge(self, b, down):
-        if b > 1 or not down:
-            if b <= 1 and not down:
+        if b >= self.seats or not down:
+            if b < self.seats and not down:
                 self.up_t[b] = self.t
             return
         F = self.F
@@ -440,7 +439,7 @@ class SpitTable(Table):
             if t < self.slap_go:  # SPIT-18: GO again one second after it, for both
                 self.t_false.append((self.round_no(), b, self.slap_go - t, "slap"))
                 self.slap_go = t + SLAP_GO_US
-                for p in (0, 1):
+                for p in range(self.seats):
                     if p != b and not self._due_soon(p):
                         self._plan_slap(p)
                 self._plan_slap(b)
@@ -461,7 +460,7 @@ class SpitTable(Table):
         self.slap_t[p] = t
         self.slap_pile[p] = k
         self.slap_gen[p] += 1  # their own later slaps are void
-        q = 1 - p
+        q = self.opponent(p)
         if len(self.slap_t) == 1:
             st.apply(p, SP.slap_action(k), self.ticks())
             # the other heard it: they slap at once if they have not yet
@@ -498,8 +497,7 @@ class SpitTable(Table):
         if old == F.PLAY and st.phase == "play":
             # SPIT-13: both stuck and no spit cards anywhere: a blocked round
             self._both_stuck(t, "blocked the round")
-            st.apply(0, self.SP.SPIT, self.ticks())
-            tag = st.apply(1, self.SP.SPIT, self.ticks())
+            tag = self._all_spit()
             if tag != "blocked":
                 raise TableError("round %d: the app blocked it, the table's Spit! gave %s"
                                  % (self.round_no() - 1, tag))
@@ -507,13 +505,13 @@ class SpitTable(Table):
         elif st.phase != "spit" or not self.t_rounds or len(self.t_rounds) != len(st.rounds):
             raise TableError("the app asks for the count; at the table %s" % st.phase)
         self.live = False
-        for p in (0, 1):
+        for p in range(self.seats):
             self._let_go(p, t + self.person(p).reaction())
         target = st.rounds[-1]["cards"][0]
         w = self.someone()
         self.counting = [target, 0, False, w]
         if self.mistakes and self.rng.random() < 0.1:
-            q = 1 - w
+            q = self.opponent(w)
             self.at(t + self.person(q).reaction(0.5), self._stray, q, F.CARDS)
         # counting the cards takes a moment
         self.at(t + self.person(w).reaction() + self.rng.randint(500000, 2000000), self._count)

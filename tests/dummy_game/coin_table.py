@@ -2,16 +2,16 @@
 after each point one of them slaps first; at the end OK stores the record,
 which must be what really happened."""
 from sim.bots import Person
-from sim.table.base import Table, LOOP_US, OK
+from sim.table.base import Table, OK
 
 
 class CoinTable(Table):
     GAME = "coin"
 
-    def __init__(self, seed, loop_us=LOOP_US, start_us=None, opts=None, realtime=False):
-        Table.__init__(self, seed, loop_us, start_us, realtime)
+    def __init__(self, seed, loop_us=None, start_us=None, opts=None, realtime=False, store=None):
+        Table.__init__(self, seed, loop_us, start_us, realtime, store)
         self.opts = opts or {"target": self.rng.choice((3, 5))}
-        self.people = [Person(self.rng, 0), Person(self.rng, 1)]
+        self.people = [Person(self.rng, s) for s in range(self.seats)]  # the registry's seats
         self.t_deals = []     # truth: who slapped first, point by point
         self.points_seen = 0
         self.busy = False
@@ -23,7 +23,7 @@ class CoinTable(Table):
         if f is None or self.board.app.screen is not f or self.busy:
             return
         if f.phase == 0 and len(f.game.points) == self.points_seen:
-            p = self.rng.choice((0, 1))
+            p = self.someone()
             pe = self.people[p]
             self.busy = True
             self.t_deals.append(p)

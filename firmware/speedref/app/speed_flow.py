@@ -50,6 +50,14 @@ FINAL = const(9)
 NAMES = ("P1", "P2")
 
 
+def match_of(opts):
+    """SpeedMatch's match for the menu's Match and Target options (SP-19):
+    a single deal, the best of 3, or to Target points."""
+    m = opts["match"]
+    return {"single": True} if m == "single" else (
+        {"best_of": 3} if m == "best_of" else {"target": opts["target"]})
+
+
 class SpeedFlow(Flow):
     GAME = "speed"
     PHASES = FINAL + 1  # its phases are 0..FINAL (the conformance tests reach and draw each)
@@ -61,10 +69,7 @@ class SpeedFlow(Flow):
             raise RuleError("SP-27", "this referee plays Speed with 2 players, not %r" % (n,))
         self.app = app
         self.opts = opts
-        m = opts["match"]
-        match = {"single": True} if m == "single" else (
-            {"best_of": 3} if m == "best_of" else {"target": opts["target"]})
-        self.match = speed.SpeedMatch(opts["layout"], match, NAMES, opts["jokers"],
+        self.match = speed.SpeedMatch(opts["layout"], match_of(opts), NAMES, opts["jokers"],
                                       opts["doubles"], opts["hand_limit"], opts["slap_to_win"])
         self.race = Race(2, app.tie_window_us(opts["tie_ms"]))
         # Pads: preallocated so a press in a race allocates nothing.  A press
