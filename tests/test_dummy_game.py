@@ -1,9 +1,10 @@
 """A fifth game is one registry entry plus its own files.  Coin, a dummy
-game (tests/dummy_game/: its rules, table level, card level, flow, sim
-table, sim script and golden playthrough), is registered in a temporary
-registry: it passes the whole conformance suite, the menu lists it, and
-records, the score sheet, the simulator and its virtual table all reach it
-through the registry, with no shared module edited for it."""
+game (tests/dummy_game/: its rules, table level, card level, flow, the
+simulator's table and person modules, sim script and golden playthrough),
+is registered in a temporary registry: it passes the whole conformance
+suite, the menu lists it, and records, the score sheet, the simulator, its
+virtual table (--table) and its play mode (--play) all reach it through the
+registry, with no shared module edited for it."""
 import io
 import json
 from pathlib import Path
@@ -19,7 +20,7 @@ HERE = Path(__file__).resolve().parent / "dummy_game"
 COIN = games.Game("coin", "Coin", (2, 2), "CN", "coin", "point",
                   "dummy_game.coin", "dummy_game.coin_cards",
                   "dummy_game.coin_flow:CoinFlow", "dummy_game.coin_table:CoinTable",
-                  (("target", "Target", (3, 5)),), {}, None)
+                  (("target", "Target", (3, 5)),), {}, "dummy_game.coin_person")
 
 
 @pytest.fixture
@@ -76,3 +77,34 @@ def test_the_menu_scrolls_to_it_and_back(coin, tmp_path):
         r.tap(DOWN)
     assert titles[0] == [g.title for g in games.GAMES][:5]
     assert "Coin" in titles[-1] and r.app.screen.cursor == 0
+
+
+def test_a_person_plays_it_in_the_shared_play_mode(coin):
+    """--play coin: the shared play mode (sim/table/person.py) finds its
+    person module by the registry; you slap first every point and win 3-0."""
+    from sim.__main__ import build_parser
+    from sim.table import person
+    from sim.tui import TerminalSim
+    assert "coin" in person.play_games()
+    mod = person.play_module("coin")
+    cls, _ = mod.terminal_class()
+    assert issubclass(cls, TerminalSim)
+    live = mod.table(build_parser().parse_args(["--play", "coin", "--seed", "3"]))
+    assert live.realtime and live.seats == 2
+    live.close()
+    tb = mod.CoinPlay(3, realtime=False)
+    try:
+        tb.start()
+        f = tb.board.app.flow
+        for _ in range(3):
+            assert f.phase == 0
+            tb.tap(tb.t, mod.HUMAN, 100000)  # your pad, well before the computer's reaction
+            tb.advance(150000)
+        tb.advance(1000000)
+        assert f.phase == 1 and tb.panel()[1] == "Points: P1 P1 P1"
+        tb.tap(tb.t, 6, 100000)  # OK: store it
+        tb.advance(500000)
+        got = [dict((k, v) for k, v in r.items() if k != "id") for r in tb.board.records()]
+        assert got == [{"game": "coin", "players": ["P1", "P2"], "target": 3, "points": [0, 0, 0]}]
+    finally:
+        tb.close()

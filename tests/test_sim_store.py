@@ -50,7 +50,7 @@ def test_table_keeps_its_games_in_the_store_and_numbers_on(tmp_path):
 
 def test_play_tables_use_the_store(tmp_path):
     from sim.table import person
-    for game in person.PLAY_GAMES:
+    for game in person.play_games():
         store = tmp_path / game
         args = argparse.Namespace(seed=1, start_us=0, pace=None, length=None, store=str(store))
         tb = person.play_module(game).table(args)

@@ -15,7 +15,13 @@ import sys
 from sim.table.base import TableError
 from speedref import games as registry
 
-PLAY_GAMES = tuple(g.id for g in registry.GAMES if g.person)  # speedref-sim --play GAME
+
+def play_games():
+    """The games `speedref-sim --play` plays: those whose registry entry
+    names a person module."""
+    return tuple(g.id for g in registry.GAMES if g.person)
+
+
 # --pace: how much slower than a quick person the computer players react
 # (sim/bots.py Person.pace scales every reaction; Speed Run's think time too).
 # fast is the computer tables' own pace (a median 250-400 ms per move, as
@@ -248,8 +254,8 @@ def play_module(game):
 
 def main(args):
     """speedref-sim --play GAME [--pace P] [--length L]: GAME against computer players."""
-    if args.play not in PLAY_GAMES:
-        sys.stderr.write("speedref-sim: --play %s: there is --play %s\n" % (args.play, ", ".join(PLAY_GAMES)))
+    if args.play not in play_games():
+        sys.stderr.write("speedref-sim: --play %s: there is --play %s\n" % (args.play, ", ".join(play_games())))
         return 2
     mod = play_module(args.play)
     cls, curses = mod.terminal_class()
