@@ -48,6 +48,21 @@ def run_deck():
     return d
 
 
+# A card in a hand or pile (a bytearray): MicroPython's bytearray has no
+# find and `int in bytearray` raises NotImplementedError, so these loop.
+def index(b, c):
+    """Position of card c in bytearray b, or -1."""
+    for i in range(len(b)):
+        if b[i] == c:
+            return i
+    return -1
+
+
+def has(b, c):
+    """Is card c in bytearray b?"""
+    return index(b, c) >= 0
+
+
 # The games played on centre piles (Speed, Spit): a card goes on a top card
 # one rank above or below it, round the corner (SP-7, SPIT-5) ...
 def fits(card, top, doubles=False):

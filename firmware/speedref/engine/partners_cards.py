@@ -30,6 +30,7 @@ or a card (cards.py int).
 """
 from . import CHANCE, TERMINAL
 from . import cards
+from .cards import has
 from .errors import RuleError, is_int
 from .partners import MIN_BID, TRICKS, TRUMPS, PartnersGame
 from .rng import Rng
@@ -266,14 +267,6 @@ class State:
         allc += self.played
         if sorted(allc) != sorted(cards.standard_deck()):
             raise AssertionError("cards lost or duplicated")
-
-
-def has(cs, c):
-    # MicroPython has no `int in bytearray` (NotImplementedError).
-    for x in cs:
-        if x == c:
-            return True
-    return False
 
 
 def _without(cs, c):

@@ -27,7 +27,7 @@ compared with ticks_diff.
 """
 from . import CHANCE
 from . import cards as C
-from .cards import RACE_US, fits
+from .cards import RACE_US, fits, index
 from .errors import RuleError
 from .rng import Rng
 from .simultaneous import Simultaneous
@@ -45,14 +45,6 @@ DEAL = 0x404  # the chance step
 
 def play_action(pile, card):
     return (pile << 8) | card
-
-
-def index(b, c):
-    """Position of card c in bytearray b, or -1 (MicroPython's bytearray has no find)."""
-    for i in range(len(b)):
-        if b[i] == c:
-            return i
-    return -1
 
 
 def deck(seats, jokers=False):
