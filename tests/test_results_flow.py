@@ -79,8 +79,8 @@ board.run_until(board.clock.elapsed_us + 2000000)
 
 def web_games(drv, site_url, scripts, out):
     """The scripts played one after another on the page's live board, in one
-    browser profile; then its "record JSON" (the last game) and "log" downloads,
-    moved into out.  Returns (paths, game_end records)."""
+    browser profile; then its "record JSON" (the last game), "log" and
+    "records" (every record on its flash) downloads, moved into out.  Returns (paths, game_end records)."""
     plant(drv, site_url, None)
     open_page(drv, site_url + "#sw=0")
     for f in list(drv.downloads.glob("speedref-*")):
@@ -98,8 +98,10 @@ def web_games(drv, site_url, scripts, out):
     drv.find_element("id", "logbutton").click()
     drv.find_element("id", "logfile").click()
     log_file = wait(drv, lambda: list(drv.downloads.glob("speedref-log.jsonl")), "the log download", 30)[0]
+    drv.find_element("id", "records").click()
+    all_file = wait(drv, lambda: list(drv.downloads.glob("speedref-records.jsonl")), "the records download", 30)[0]
     paths = []
-    for f in (rec_file, log_file):
+    for f in (rec_file, log_file, all_file):
         dest = out / f.name
         dest.write_bytes(f.read_bytes())
         paths.append(dest)
