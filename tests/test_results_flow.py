@@ -22,7 +22,7 @@ from speedref.engine import records
 
 # the web page's fixtures and helpers, and the scripted person at the Spit play terminal
 from test_web import browser, site, log_lines, open_page, plant, stored, wait  # noqa: F401
-from test_sim_play_spit import SpitPerson
+from test_sim_spit_person import SpitPerson
 
 pytestmark = [pytest.mark.board, pytest.mark.web]
 
@@ -52,7 +52,7 @@ def sim_table(game, games, seed, store):
 def sim_play_spit(seed, store):
     """speedref-sim --play spit --store DIR with a scripted person at its terminal:
     the game's record."""
-    from sim.table.play_spit import SpitPlay, terminal_class
+    from sim.table.spit_person import SpitPlay, terminal_class
     cls, _ = terminal_class()
     tb = SpitPlay(seed, realtime=False, pace="fast", store=str(store))
     try:
