@@ -36,13 +36,7 @@ from speedref.device import UsbConsole  # noqa: E402
 BUTTONS = 8
 from speedref import games as registry  # noqa: E402
 
-# How often the simulated main loop runs in simulated time: every 1 ms, the
-# board's own pace while anything happens (speedref.device.Device.run: a
-# pass, then a 1 ms sleep).  Finer than any timing the app shows (countdowns,
-# tie windows).  Events are stepped at their own exact microsecond in
-# addition.  The one loop period of the simulator; its virtual tables pass
-# less often where nothing is timed finer (sim/table/base.Table.PASS_US).
-LOOP_US = 1000
+from sim.hardware import LOOP_US  # noqa: E402,F401  (the loop period; Board.run_until's default)
 
 
 class VirtualConsole(UsbConsole):

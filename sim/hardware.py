@@ -9,6 +9,14 @@ button reads 0), the GPIO input register is one word read all at once.
 import time
 
 PERIOD = 1 << 30  # ticks_us wraps here on 32-bit boards (about 17.9 minutes)
+# How often a virtual board's main loop runs in simulated time (this
+# simulator's and the web page's replays): every 1 ms, the board's own pace
+# while anything happens (speedref.device.Device.run: a pass, then a 1 ms
+# sleep).  Finer than any timing the app shows (countdowns, tie windows);
+# events are stepped at their own exact microsecond in addition.  The
+# virtual tables pass less often where nothing is timed finer
+# (sim/table/base.Table.PASS_US).
+LOOP_US = 1000
 MASK = PERIOD - 1
 
 

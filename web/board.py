@@ -31,14 +31,17 @@ from speedref.hw import board_pico as PICO
 from speedref import games as registry
 
 BUTTONS = 8
-LOOP_US = 1000  # the loop runs every 1 ms of board time (as sim/board.py)
+from sim.hardware import LOOP_US  # noqa: E402  (the virtual boards' loop period, as sim/board.py's)
 PERIOD = 1 << 30  # ticks_us wraps here on a 32-bit board
 MASK = PERIOD - 1
 ROOT = "/flash"  # the board's flash in the WebAssembly file system
 
-# The tie window a game's "auto" setting means on a touchscreen: a touch
-# panel reports contacts once per scan (60-240 Hz), so two hands within one
-# 60 Hz scan (16.7 ms) cannot be told apart (docs/web.md).
+# The tie window a game's "auto" setting means on a touchscreen, which the
+# live page's JavaScript hands to Board: a touch panel reports contacts once
+# per scan (60-240 Hz), so two hands within one 60 Hz scan (16.7 ms) cannot
+# be told apart (docs/web.md).  A time a player feels, kept here and not in
+# speedref/tunables.py: every real board loads the tunables, and one more
+# there cost the Unix port's 64 KB heap a Long Speed Run's record block.
 TOUCH_TIE_US = 17000
 
 

@@ -67,7 +67,7 @@ class Table:
 
     # How far apart the device loop's passes are at a table, in simulated
     # time: 5 ms.  The board passes every 1 ms while anything happens
-    # (sim/board.LOOP_US); here every edge gets a pass at its own microsecond
+    # (sim/hardware.LOOP_US); here every edge gets a pass at its own microsecond
     # anyway and every verdict comes from the edges' stamps, so between
     # edges a pass only has to see the app's timers run out (a countdown's
     # cue, a hold, a tie window closing), and 5 ms late is well inside what

@@ -16,7 +16,6 @@ import { loadMicroPython } from "./micropython.mjs";
 const FLASH_KEY = "speedref-flash";
 const SET_ASIDE_KEY = "speedref-flash.bad";  // a store the page could not use, kept as it was
 const PREFS_KEY = "speedref-prefs";
-const TOUCH_TIE_US = 17000;
 const ON = [0xdf, 0xf3, 0xff];
 const OFF = [0, 0, 0];
 
@@ -365,7 +364,8 @@ let bootedAt = 0;
 
 function boot(first) {
   board = null;
-  const b = wbMod.Board("/flash", params.get("uid") || "web", TOUCH_TIE_US, 0);
+  // a touchscreen's tie window for "auto" (web/board.py TOUCH_TIE_US)
+  const b = wbMod.Board("/flash", params.get("uid") || "web", wbMod.TOUCH_TIE_US, 0);
   t0 = performance.now();
   bootedAt = t0;
   pending.length = 0;
