@@ -283,7 +283,17 @@ class ResultsDB:
         if v == SCHEMA_VERSION:
             return
         if v == 0 and self._tables():
-            raise self._foreign()
+            # A table is seen only once the transaction that made it has
+            # committed, and ours set the version in that same commit: read
+            # it again, or a database another process made between our two
+            # reads would look foreign.
+            v = self.version
+            if v == 0:
+                raise self._foreign()
+            if v > SCHEMA_VERSION:
+                raise self._newer(v)
+            if v == SCHEMA_VERSION:
+                return
         # All steps in one write transaction, the version read again inside it:
         # a second process that opened the database at the same moment waits,
         # then finds it already migrated.

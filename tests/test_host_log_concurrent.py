@@ -1,6 +1,7 @@
 """Several speedref-log processes on one new database: the migration runs once,
 every record is stored exactly once, nobody crashes on a lock or a UNIQUE key."""
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -141,3 +142,27 @@ def test_four_boards_logged_at_once_into_one_database_each_game_with_its_own_sla
     assert sum(len(v) for v in want.values()) == len(slap_rows) > 12
     assert sum(r[1].count("(stored as #") for r in results) == 12         # new: each game once
     assert sum(r[1].count("already stored as #") for r in results) == 4 * 2  # the dumps' records
+
+
+def test_a_database_another_process_is_creating_this_instant_is_not_foreign(tmp_path, monkeypatch):
+    """Two tools open a new database at the same moment: one reads schema
+    version 0, the other then creates the tables and sets the version in one
+    commit, and the first finds tables.  That database is ours, just made:
+    the first must use it, not refuse it as "not a speedref results database"
+    (four speedref-log processes started together hit this)."""
+    from host_tools import db
+    path = tmp_path / "club.db"
+    sqlite3.connect(str(path)).close()  # an empty file: schema version 0, no tables
+    real_tables = db.ResultsDB._tables
+    made = []
+
+    def tables_after_the_other_process(self):
+        if not made:
+            made.append(True)
+            db.ResultsDB(path).close()  # the other process, between our two reads
+        return real_tables(self)
+
+    monkeypatch.setattr(db.ResultsDB, "_tables", tables_after_the_other_process)
+    d = db.ResultsDB(path, write=True)
+    assert made and d.version == db.SCHEMA_VERSION
+    d.close()
