@@ -661,20 +661,31 @@ def test_corrupt_save_is_reported_on_screen(rig):
     assert rig.screen_name() in ("LAYOUT", "Games") or rig.app.flow is not None
 
 
-def test_unreadable_saved_state_is_reported_and_not_offered_again_SP18(rig):
-    """A save whose deals break SP-18 (left 99 in pagat) cannot be resumed:
-    the app says so, forgets it, and the menu works."""
+def test_unreadable_saved_state_is_set_aside_before_it_is_offered_SP18(rig):
+    """A save whose deals break SP-18 (left 99 in pagat) is checked at boot,
+    before it is offered: set aside as game.json.bad with a message, as a
+    damaged file is, and its backup (the save before it) offered instead;
+    without a backup nothing is offered and the menu works."""
+    import os
     rig.app.start("speed", rig.t)
     saved = rig.store.load_game()[0]
     saved["state"]["deals"] = [[0, 99]]
+    saved["state"]["codes"] = ["0"]
     rig.store.save_game(saved)
     rig.reboot()
+    boot = rig.app.screen
+    assert "game.json set aside" in boot.problem and "SP-18" in boot.problem
+    assert "backup used" in boot.problem
+    assert boot.saved["state"]["deals"] == []
+    assert os.path.exists(os.path.join(rig.root, "game.json.bad"))
     rig.tap(OK)
-    assert rig.app.flow is None and rig.screen_name() == "Message"
-    assert "SP-18" in rig.log.of("error")[-1]["msg"]
-    assert rig.store.load_game() == (None, None)
+    assert rig.app.flow is not None and rig.app.flow.match.deals == []
+    rig.store.save_game(saved)  # the bad save again, now with no backup
+    os.remove(os.path.join(rig.root, "game.json.bak"))
+    rig.reboot()
+    assert rig.app.screen.saved is None and "SP-18" in rig.app.screen.problem
     rig.tap(OK)
-    assert rig.screen_name() == "Games"
+    assert rig.app.flow is None and rig.screen_name() == "Games"
 
 
 def test_a_refused_entry_is_logged_and_buzzed_not_a_crash(rig, monkeypatch):

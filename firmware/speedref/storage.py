@@ -138,7 +138,7 @@ def read_file(f):
             return _DAMAGED, None
         f.seek(len(head))
         return OK, json.load(f)
-    except ValueError:
+    except (ValueError, RuntimeError):  # RuntimeError: JSON nested past the recursion limit
         return _DAMAGED, None
 
 
@@ -230,15 +230,18 @@ class Store:
         finally:
             f.close()
 
-    def _load(self, name):
-        """(obj or None, problem or None), falling back to the .bak."""
+    def _load(self, name, check=None):
+        """(obj or None, problem or None), falling back to the .bak.
+        check(obj): None for a file the caller can use, else why not; such
+        a file is set aside as a damaged one is (an intact file of the wrong
+        shape: another version's, or written by hand)."""
         path = self._p(name)
         problem = None
-        status, obj = self._read(path)
+        status, obj, why = self._judge(path, check)
         if status == _MISSING:
             # A cut between "main -> .bak" and ".tmp -> main" leaves a
             # complete .tmp: it is the newest good state.
-            tstatus, tobj = self._read(path + ".tmp")
+            tstatus, tobj, _ = self._judge(path + ".tmp", check)
             if tstatus == OK:
                 _replace(path + ".tmp", path)
                 return tobj, None
@@ -247,16 +250,26 @@ class Store:
             return obj, None
         if status == _DAMAGED:
             _replace(path, path + ".bad")
-            problem = name + " damaged, set aside"
-        bstatus, bobj = self._read(path + ".bak")
+            problem = name + (" damaged, set aside" if why is None else " set aside: " + why)
+        bstatus, bobj, bwhy = self._judge(path + ".bak", check)
         if bstatus == OK:
             if problem:
                 problem += "; backup used"
             return bobj, problem
         if bstatus == _DAMAGED:
             _replace(path + ".bak", path + ".bak.bad")
-            problem = (problem + "; backup damaged") if problem else name + " backup damaged"
+            what = "backup damaged" if bwhy is None else "backup: " + bwhy
+            problem = (problem + "; " + what) if problem else name + " " + what
         return None, problem
+
+    def _judge(self, path, check):
+        """(status, obj, why): _DAMAGED with why when check refuses obj."""
+        status, obj = self._read(path)
+        if status == OK and check is not None:
+            why = check(obj)
+            if why is not None:
+                return _DAMAGED, None, why
+        return status, obj, None
 
     # --- the interface the app uses -------------------------------------
     def load_settings(self):
@@ -269,12 +282,25 @@ class Store:
     def save_game(self, d):
         self._write(GAME, d)
 
-    def load_game(self):
-        """(state dict or None, problem string or None)."""
-        obj, problem = self._load(GAME)
-        if obj is not None and not isinstance(obj, dict):
-            return None, GAME + " is not a game state"
-        return obj, problem
+    def load_game(self, check=None):
+        """(state dict or None, problem string or None).  check(state): None,
+        or why the app cannot resume it (then it is set aside, as a damaged
+        file is, and the backup is tried)."""
+        def judge(obj):
+            if not isinstance(obj, dict):
+                return "not a game state"
+            return None if check is None else check(obj)
+        return self._load(GAME, judge)
+
+    def set_aside_game(self):
+        """The saved game cannot be resumed after all: keep it as game.json.bad
+        for a person to look at, and offer nothing (nor its backup, an older
+        save of the same game)."""
+        path = self._p(GAME)
+        for suffix in (".tmp", ".bak"):
+            _remove(path + suffix)
+        if _exists(path):
+            _replace(path, path + ".bad")
 
     def clear_game(self):
         """The game ended or was abandoned: nothing to resume.  The older

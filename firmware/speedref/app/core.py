@@ -11,7 +11,7 @@ import gc
 import framebuf
 from .. import forget
 from ..ticks import ticks_diff
-from ..engine.errors import RuleError
+from ..engine.errors import RuleError, is_int
 from . import ui
 from ..tunables import LONG_OK_US, LIGHT_US, BLINK_US, TIE_DEFAULT_US
 
@@ -276,12 +276,16 @@ class App:
         self.game_seq = seq if state is not None else self._new_seq()
         try:
             self.flow = cls(self, opts, now_us, state)
-        except (ValueError, KeyError, TypeError, IndexError) as e:
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
             # bad options (RuleError is a ValueError) or a save this version
             # cannot read: say so, don't crash, and don't offer it again
+            # (kept as game.json.bad, as a damaged file is)
             self.flow = None
             if state is not None:
-                self._clear_game()
+                try:
+                    self.store.set_aside_game()
+                except OSError:
+                    pass
             self.emit({"ev": "error", "what": "app", "msg": "cannot start %s: %s" % (game, e)})
             self.message("Cannot start: %s" % e)
             return
@@ -361,8 +365,9 @@ class App:
             return {}
 
     def _load_game(self):
+        from .menu import check_save
         try:
-            saved, problem = self.store.load_game()
+            saved, problem = self.store.load_game(lambda d: check_save(self, d))
             # SP-24: a saved game whose record is stored is over (the power
             # went between storing the record and clearing the save)
             if saved is not None and self.store.has_record(saved.get("seq")):
@@ -371,6 +376,27 @@ class App:
             return saved, problem
         except (OSError, ValueError) as e:
             return None, "save unreadable: %s" % e
+
+    def try_flow(self, game, opts, state):
+        """Build `game`'s flow from a save's options and state, and drop it
+        (the boot's check, before the save is offered): None when it can be
+        resumed, else why not."""
+        from .. import games
+        try:
+            cls = flow_class(game)
+        except games.MissingGame:
+            return None  # resuming says the game is not on this device
+        try:
+            cls(self, opts, 0, state)
+        except MemoryError:
+            return None  # no telling now: resuming will
+        except Exception as e:  # noqa: BLE001 - a save the flow cannot rebuild is not resumed
+            return "cannot resume: %s" % (e,)
+        finally:
+            self._s_count = 0  # no cue from a flow that never ran
+            for name in game_modules(game):
+                forget(name)
+        return None
 
     def _clear_game(self):
         try:
@@ -434,6 +460,16 @@ class Flow(Screen):
     def _to(self, phase):
         self.phase = phase
         self.app.redraw()
+
+    def _saved_counts(self, v, n, rule):
+        """A saved list of n counts (ints, 0 or more), copied: a save of
+        another shape is refused here, not by a crash when it is counted on."""
+        if type(v) is not list or len(v) != n:
+            raise RuleError(rule, "saved counts unreadable: %r" % (v,))
+        for x in v:
+            if not is_int(x) or x < 0:
+                raise RuleError(rule, "saved counts unreadable: %r" % (v,))
+        return list(v)
 
     def _log_undo(self, what, n):
         # an undone deal, round or hand was logged when it ended: it no

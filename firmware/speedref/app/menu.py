@@ -35,6 +35,38 @@ def merge_settings(saved):
     return s
 
 
+def check_save(app, saved):
+    """None when `saved` (an intact game.json, a dict) can be offered for
+    resuming, else why not (the store then sets it aside).  Its envelope
+    against the registry first: the version, a game this device knows, its
+    options (each of a type its menu values have: the flow checks the value),
+    a state, a game number; then the game's own
+    flow is built from it and dropped, which replays every entry through
+    the engine's rules (App.try_flow)."""
+    if saved.get("v") != 1:
+        return "not a save of this version"
+    g = saved.get("game")
+    if g not in games.IDS:
+        return "no such game"
+    opts = saved.get("opts")
+    state = saved.get("state")
+    seq = saved.get("seq")
+    if not isinstance(opts, dict) or not isinstance(state, dict):
+        return "no options or state"
+    if seq is not None and (type(seq) is not int or seq < 1):
+        return "bad game number"
+    for key, label, values in games.get(g).options:
+        if key not in opts:
+            continue  # an option newer than the save: the flow has its default, or refuses
+        v = opts[key]
+        for x in values:
+            if type(x) is type(v):
+                break
+        else:
+            return "bad option %s" % key
+    return app.try_flow(g, opts, state)
+
+
 def default(game, key, values):
     """An option's default value."""
     return games.get(game).defaults.get(key, values[0])

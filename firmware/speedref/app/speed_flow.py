@@ -88,16 +88,33 @@ class SpeedFlow(Flow):
         self.claim_t = 0       # CLAIM: when the question appeared
         self.codes = []        # each counted deal's entries, so undo restores its flips
         if state is not None:
-            for w, left in state["deals"]:
-                self.match.add_deal(w, left)
-            self.false_starts = list(state["false_starts"])
-            codes = [str(c) for c in state.get("codes", ())]
-            if len(codes) != len(state["deals"]):  # a save from before codes were kept
-                codes = ["01"[w] for w, _ in state["deals"]]
-            self.codes = codes
+            self._restore(state)
         self._new_deal()
         if state is None:
             self._save()  # a power cut in deal 1 can be resumed too
+
+    def _restore(self, state):
+        """A saved game, every part checked before it is used (a save of
+        another shape is refused with a RuleError, never a crash later):
+        each deal's entries replay to its winner's claim (SP-23), then the
+        deal counts by the engine's rules (SP-20); the false starts are two
+        counts (SP-22)."""
+        deals = state["deals"]
+        fs = self._saved_counts(state["false_starts"], 2, "SP-22")
+        codes = state.get("codes")
+        if codes is None:  # a save from before codes were kept: the claims alone
+            codes = ["01"[w] if w in (0, 1) else "" for w, _ in deals]
+        if type(codes) is not list or len(codes) != len(deals):
+            raise RuleError("SP-23", "saved deal entries unreadable")
+        for i in range(len(deals)):
+            w, left = deals[i]
+            d = _replay(self.match.new_deal(), codes[i])
+            if d.phase != "claim" or d.claimant != w:
+                raise RuleError("SP-23", "saved deal %d: its entries end in no claim of its winner"
+                                % (i + 1))
+            self.match.add_deal(w, left)
+        self.false_starts = fs
+        self.codes = list(codes)
 
     # ---- the flow interface (docs/app.md) -------------------------------
     def press(self, b, t_us):
@@ -518,27 +535,7 @@ class SpeedFlow(Flow):
     def _rebuild_deal(self):
         """Replay this deal's entries into a fresh SpeedDeal (stuck calls and
         races are not entries: they are dropped)."""
-        d = self.match.new_deal()
-        d.ready(0)
-        d.ready(1)
-        d.start_flip()
-        for e in self.entries:
-            if e == "F":
-                d.stuck(0)
-                d.stuck(1)
-                d.flip()
-            elif e == "R":
-                d.stuck(0)
-                d.stuck(1)
-                d.rebuild(None)
-                d.unstuck(0)
-                d.unstuck(1)
-            elif e == "E":
-                d.reserves_out()
-            elif e == "X":
-                d.reject()
-            else:
-                d.claim_out(int(e))
+        d = _replay(self.match.new_deal(), self.entries)
         self.deal = d
         self.verdict = None
         self.racing = False
@@ -565,3 +562,34 @@ class SpeedFlow(Flow):
         self._rebuild_deal()
         self.left = left
         self._to(LEFT)
+
+
+def _replay(d, entries):
+    """A deal's entries (a code: F flip, R rebuild, E reserves out, 0/1 a
+    claim, X the claim rejected) replayed into the fresh SpeedDeal d through
+    the engine's own API, which checks each; anything else is refused."""
+    if type(entries) is not str:
+        raise RuleError("SP-23", "deal entries unreadable: %r" % (entries,))
+    d.ready(0)
+    d.ready(1)
+    d.start_flip()
+    for e in entries:
+        if e == "F":
+            d.stuck(0)
+            d.stuck(1)
+            d.flip()
+        elif e == "R":
+            d.stuck(0)
+            d.stuck(1)
+            d.rebuild(None)
+            d.unstuck(0)
+            d.unstuck(1)
+        elif e == "E":
+            d.reserves_out()
+        elif e == "X":
+            d.reject()
+        elif e == "0" or e == "1":
+            d.claim_out(int(e))
+        else:
+            raise RuleError("SP-23", "unknown deal entry %r" % (e,))
+    return d

@@ -90,7 +90,7 @@ class SpitFlow(Flow):
         if state is not None:
             self.done = [[str(e), a, b] for e, a, b in state["done"]]
             self.entries = str(state["now"])
-            self.false_starts = [int(x) for x in state["false_starts"]]
+            self.false_starts = self._saved_counts(state["false_starts"], 2, "SPIT-18")
         self._rebuild()
         if state is not None and self.game.phase == "relayout":
             self.slap_text = str(state.get("text", ""))
