@@ -163,7 +163,9 @@ def poke(app, t):
             pass
     return t
 """
-exec(POKE)
+_POKE = {}
+exec(POKE, _POKE)  # the same code the MicroPython driver runs
+poke = _POKE["poke"]
 
 
 def check(save):
