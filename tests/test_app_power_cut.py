@@ -163,3 +163,40 @@ def test_each_game_has_its_own_number_and_abandoned_ones_leave_a_gap(tmp_path):
     rig.tap(OK)
     ids = [r["id"] for r in rig.store.records()]
     assert ids == ["sim-%s-1" % rig.store.install, "sim-%s-3" % rig.store.install]
+
+
+def record_tmp(root, whole):
+    """A power cut while the final OK wrote the record's .tmp: the game is
+    saved on its final screen, and rec/<seq>.json.tmp holds the record, all
+    of it (the cut came before its rename) or only its first bytes."""
+    rig = final_screen(root)
+    seq = rig.store.load_game()[0]["seq"]
+    rec = rig.app.flow.match.to_record()
+    rec["id"] = "sim-%s-%d" % (rig.store.install, seq)
+    data = storage.encode(rec)
+    path = os.path.join(root, "rec", "%08d.json.tmp" % seq)
+    with open(path, "wb") as f:
+        f.write(data if whole else data[:len(data) // 2])
+    return seq, rec, path
+
+
+def test_an_unfinished_record_write_is_swept_at_boot_whatever_the_table_does_SP24(tmp_path):
+    """Cut inside the record's .tmp write, then BACK at "Resume game?": the
+    .tmp is not left on flash for good."""
+    seq, rec, path = record_tmp(str(tmp_path), whole=False)
+    rig = Rig(str(tmp_path))
+    assert rig.app.screen.saved is not None  # the game, on its final screen
+    assert not os.path.exists(path), "a torn record .tmp left at boot"
+    rig.tap(7)  # BACK: discard it
+    assert os.listdir(os.path.join(str(tmp_path), "rec")) == []
+
+
+def test_a_whole_record_tmp_is_the_record_stored_SP24(tmp_path):
+    """Cut after the record's .tmp was written whole, before its rename: at
+    boot it is the record (kept under its name, the same id), so the game is
+    over and not offered again."""
+    seq, rec, path = record_tmp(str(tmp_path), whole=True)
+    rig = Rig(str(tmp_path))
+    assert rig.app.screen.saved is None, "a stored game offered for resuming"
+    assert not os.path.exists(path)
+    assert rig.store.records() == [rec]
