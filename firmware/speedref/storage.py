@@ -361,6 +361,22 @@ class Store:
         self._write(_SEQ, {"seq": seq, "install": self.install})
         return seq
 
+    def sweep(self):
+        """At boot: a record write a power cut left unfinished.  A .tmp
+        written whole (the cut came before its rename) is the record, and
+        takes its name; any other is removed, so none stays on flash for
+        good whatever the table then does with the saved game."""
+        rec = self._p(_REC_DIR)
+        for name in os.listdir(rec):
+            if not name.endswith(".json.tmp"):
+                continue
+            path = rec + "/" + name
+            status, obj = self._read(path)
+            if status == OK and isinstance(obj, dict) and name[:-9].isdigit():
+                _replace(path, path[:-4])
+            else:
+                _remove(path)
+
     def has_record(self, seq):
         """Is the record of the game numbered `seq` stored?"""
         return isinstance(seq, int) and _exists(self._p(self._rec_name(seq)))

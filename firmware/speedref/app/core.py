@@ -367,6 +367,7 @@ class App:
     def _load_game(self):
         from .menu import check_save
         try:
+            self.store.sweep()  # a record write cut part-way (SP-24)
             saved, problem = self.store.load_game(lambda d: check_save(self, d))
             # SP-24: a saved game whose record is stored is over (the power
             # went between storing the record and clearing the save)
