@@ -494,17 +494,26 @@ def test_undo_after_resume_reopens_the_last_hand_exactly(rig):
 
 
 def test_a_damaged_saved_state_is_refused_not_a_crash_SR29(rig):
+    """A save whose hand cannot be replayed (thirteen tricks, SR-12) is
+    checked at boot and set aside, never offered; the save before it (its
+    backup: hand 1 just scored) is offered instead and resumes."""
+    import os
     start(rig)
     G.play_hand(rig, H1)
+    totals = list(rig.app.flow.g.totals)
     saved = rig.store.load_game()[0]
+    good = json.loads(json.dumps(saved))
     saved["state"]["hands"][0][3] = ["W4", "W4", "W4"]
     saved["state"]["hands"][0][2] = "0" * 13  # thirteen tricks cannot be replayed
     rig.store.save_game(saved)
     rig.reboot()
+    boot = rig.app.screen
+    assert rig.screen_name() == "Boot" and "SR-12" in boot.problem and "set aside" in boot.problem
+    assert boot.saved == good, "the backup, the save before the damaged one, is offered"
+    assert os.path.exists(os.path.join(rig.root, "game.json.bad"))
     rig.tap(OK)
-    assert rig.screen_name() == "Message" and rig.app.flow is None
-    assert "SR-12" in rig.log.of("error")[-1]["msg"]
-    assert rig.store.load_game() == (None, None)
+    assert rig.app.flow is not None and rig.app.flow.phase == rf.RESULT
+    assert rig.app.flow.g.totals == totals
 
 
 # ---- screens -----------------------------------------------------------------------

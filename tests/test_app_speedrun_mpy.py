@@ -4,7 +4,10 @@ nobody else's half-finished module is loaded), `-X heapsize=64wK`, the same
 driver as the CPython tests, and the results compared with CPython's and with
 the engine's.  Rule numbers are from seeds/speedrun.md."""
 import json
+import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -21,9 +24,31 @@ pytestmark = pytest.mark.skipif(not mpyrun.MICROPYTHON.exists(), reason="no micr
 MODULES = mpyhelp.app_modules("speedrun")
 
 
+def fixed_dir():
+    """A new folder whose name has the same length on every run: the paths
+    MicroPython sees live in its heap (each loaded module's file name, the
+    store's root joined into every file name, the record file's), and
+    pytest's own (pytest-9 vs pytest-10, the test's name) moved the 64wK
+    heap's layout enough to pass or fail a Long Speed Run from run to run."""
+    return Path(tempfile.mkdtemp(prefix="speedref-sr-"))
+
+
+@pytest.fixture
+def tmp_path():
+    d = fixed_dir()
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
 @pytest.fixture(scope="module")
-def mpy_dir(tmp_path_factory):
-    d = mpyhelp.compile_modules(tmp_path_factory.mktemp("srmpy"), MODULES)
+def mpy_dir():
+    top = fixed_dir()
+    yield _compiled(top)
+    shutil.rmtree(top, ignore_errors=True)
+
+
+def _compiled(top):
+    d = mpyhelp.compile_modules(top, MODULES)
     # The test drivers too: compiling their source on the board would take
     # heap the app never needs on a real table.
     for name in ("app_rig", "app_speedrun_game"):

@@ -5,7 +5,6 @@
 import json
 from app_rig import Rig, MS
 from speedref.app.core import DOWN, OK
-from speedref.engine import speedrun
 from speedref.log import Log
 
 
@@ -176,6 +175,10 @@ def report(root, record):
     out["saved_game"] = rig.store.load_game()[0]
     plain = dict(rec)
     del plain["id"]
+    # Imported here, not with this driver: a copy held from the start
+    # would be a second one in the heap once the app forgets the game's
+    # (App.close) and the next game loads it again.  A board has one.
+    from speedref.engine import speedrun
     g = speedrun.replay(plain)
     out["engine"] = g.to_record()
     out["totals"] = g.totals
@@ -186,8 +189,11 @@ def report(root, record):
 
 
 def print_report(root, path):
-    """report() for MicroPython: one JSON line per key, so no single huge
-    string has to be built."""
+    """report() for MicroPython: one JSON line per key, each streamed into
+    stdout as the board streams its log lines (speedref/log.py), so no
+    string as long as a record (~2 KB) has to find a block in the heap the
+    game left."""
+    import sys
     r = report(root, path)
     for k in r:
         v = r[k]
@@ -195,7 +201,9 @@ def print_report(root, path):
         if k == "hand_lines":
             print(json.dumps([k, []]))
             while v:
-                print(json.dumps([k + "+", v.pop(0)]))
+                json.dump([k + "+", v.pop(0)], sys.stdout)
+                print()
         else:
-            print(json.dumps([k, v]))
+            json.dump([k, v], sys.stdout)
+            print()
         v = None

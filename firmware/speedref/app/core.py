@@ -378,27 +378,6 @@ class App:
         except (OSError, ValueError) as e:
             return None, "save unreadable: %s" % e
 
-    def try_flow(self, game, opts, state):
-        """Build `game`'s flow from a save's options and state, and drop it
-        (the boot's check, before the save is offered): None when it can be
-        resumed, else why not."""
-        from .. import games
-        try:
-            cls = flow_class(game)
-        except games.MissingGame:
-            return None  # resuming says the game is not on this device
-        try:
-            cls(self, opts, 0, state)
-        except MemoryError:
-            return None  # no telling now: resuming will
-        except Exception as e:  # noqa: BLE001 - a save the flow cannot rebuild is not resumed
-            return "cannot resume: %s" % (e,)
-        finally:
-            self._s_count = 0  # no cue from a flow that never ran
-            for name in game_modules(game):
-                forget(name)
-        return None
-
     def _clear_game(self):
         try:
             self.store.clear_game()

@@ -42,7 +42,7 @@ def check_save(app, saved):
     options (each of a type its menu values have: the flow checks the value),
     a state, a game number; then the game's own
     flow is built from it and dropped, which replays every entry through
-    the engine's rules (App.try_flow)."""
+    the engine's rules (_try_flow)."""
     if saved.get("v") != 1:
         return "not a save of this version"
     g = saved.get("game")
@@ -64,7 +64,34 @@ def check_save(app, saved):
                 break
         else:
             return "bad option %s" % key
-    return app.try_flow(g, opts, state)
+    return _try_flow(app, g, opts, state)
+
+
+def _try_flow(app, game, opts, state):
+    """Build `game`'s flow from a save's options and state, and drop it:
+    None when it can be resumed, else why not.  The modules it loaded for
+    this are forgotten again (one already loaded stays: whoever loaded it
+    holds it, and a second copy would take its room)."""
+    import sys
+    from .core import flow_class, game_modules
+    from .. import forget
+    mods = [m for m in game_modules(game) if m not in sys.modules]
+    try:
+        cls = flow_class(game)
+    except games.MissingGame:
+        return None  # resuming says the game is not on this device
+    try:
+        cls(app, opts, 0, state)
+    except MemoryError:
+        return None  # no telling now: resuming will
+    except Exception as e:  # noqa: BLE001 - a save the flow cannot rebuild is not resumed
+        return "cannot resume: %s" % (e,)
+    finally:
+        while app.pop_sound() is not None:
+            pass  # no cue from a flow that never ran
+        for name in mods:
+            forget(name)
+    return None
 
 
 def default(game, key, values):
