@@ -1,6 +1,8 @@
 """The partners referee flow (firmware/speedref/app/partners_flow.py) driven
 by (button, t_us) events through the app on CPython; the MicroPython runs
 are in test_app_partners_mpy.py.  Rule numbers are from seeds/partners.md."""
+import os
+
 import pytest
 
 import app_partners_game as d
@@ -264,13 +266,11 @@ def test_a_non_dealer_at_7_in_a_suit_is_refused_PT24(rig):
 
 def test_a_saved_non_dealer_at_7_in_a_suit_is_reported_PT24(rig):
     """PT-24: a save holding such a hand (written before the rule) is refused
-    with its rule, not resumed."""
+    with its rule, not offered."""
     rig.store.save_game({"v": 1, "game": "partners", "opts": {"target": 100},
                          "state": {"first": 0, "hands": [[7, "hearts", 1, 3, [1] * 13]]}})
     rig.reboot()
-    tap(rig, OK)  # resume
-    assert rig.app.flow is None and rig.screen_name() == "Message"
-    assert "PT-24" in rig.log.of("error")[-1]["msg"]
+    set_aside(rig, "PT-24")
 
 
 # ---- tricks and the hand's scores ---------------------------------------------------
@@ -523,11 +523,18 @@ def test_a_saved_game_that_breaks_the_rules_is_reported_not_resumed(rig, hands, 
     rig.store.save_game({"v": 1, "game": "partners", "opts": {"target": 100},
                          "state": {"first": 0, "hands": hands}})
     rig.reboot()
-    tap(rig, OK)  # resume
-    assert rig.app.flow is None and rig.screen_name() == "Message"
-    assert rule in rig.log.of("error")[-1]["msg"]
+    set_aside(rig, rule)
+
+
+def set_aside(rig, rule):
+    """Checked at boot (menu.check_save): set aside with its rule on the
+    boot screen, nothing offered (no backup), OK goes on to the menu."""
+    boot = rig.app.screen
+    assert rig.screen_name() == "Boot" and rule in boot.problem and "set aside" in boot.problem
+    assert boot.saved is None
+    assert os.path.exists(os.path.join(rig.root, "game.json.bad"))
     tap(rig, OK)
-    assert rig.screen_name() == "Games"
+    assert rig.app.flow is None and rig.screen_name() == "Games"
 
 
 def test_pause_and_continue_changes_nothing(rig):

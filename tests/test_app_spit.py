@@ -2,6 +2,9 @@
 MicroPython runs are in test_app_spit_mpy.py).  Rule numbers are from
 seeds/spit.md.  The rig's clock starts 2.5 s before the 2**30 wrap, so the
 first countdowns and slap races cross it."""
+import json
+import os
+
 import pytest
 
 from app_rig import MS, pause_pick, lit
@@ -591,25 +594,34 @@ def test_power_cut_after_the_slap_keeps_the_verdict_SPIT10(rig):
 @pytest.mark.parametrize("now,rule", [("S0b0", "SPIT-9"), ("SB", "SPIT-8"), ("SSa", "SPIT-8"),
                                       ("S0x", "unknown")])
 def test_a_save_that_breaks_the_rules_is_refused_not_a_crash(rig, now, rule):
+    """Checked at boot (menu.check_save) and set aside, never offered: the
+    save before it (its backup, the game just started) is offered instead."""
     start(rig)
-    saved = rig.store.load_game()[0]
+    good = rig.store.load_game()[0]
+    saved = json.loads(json.dumps(good))
     saved["state"]["now"] = now
     rig.store.save_game(saved)
     rig.reboot()
+    set_aside_for_its_backup(rig, rule, good)
+
+
+def set_aside_for_its_backup(rig, rule, good):
+    boot = rig.app.screen
+    assert rig.screen_name() == "Boot" and rule in boot.problem and "set aside" in boot.problem
+    assert boot.saved == good, "the backup, the save before the refused one, is offered"
+    assert os.path.exists(os.path.join(rig.root, "game.json.bad"))
     rig.tap(OK)
-    assert rig.app.flow is None and rig.screen_name() == "Message"
-    assert rule in rig.log.of("error")[-1]["msg"]
-    assert rig.store.load_game() == (None, None)
+    assert rig.app.flow is not None and rig.app.flow.phase == sp.LAYOUT
 
 
 def test_a_save_whose_counts_break_SPIT12_is_refused(rig):
     start(rig)
-    saved = rig.store.load_game()[0]
+    good = rig.store.load_game()[0]
+    saved = json.loads(json.dumps(good))
     saved["state"]["done"] = [["S0a", 30, 30]]
     rig.store.save_game(saved)
     rig.reboot()
-    rig.tap(OK)
-    assert rig.app.flow is None and "SPIT-12" in rig.log.of("error")[-1]["msg"]
+    set_aside_for_its_backup(rig, "SPIT-12", good)
 
 
 # ---- screens -------------------------------------------------------------------------------
