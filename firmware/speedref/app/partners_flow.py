@@ -116,61 +116,84 @@ class PartnersFlow(Flow):
 
     # ---- the flow interface (docs/app.md) -------------------------------
     def press(self, b, t_us):
-        ph = self.phase
-        if b < 4:
-            if ph == TRICKS:
-                self._trick(b)
-            elif ph == CONTRACTOR:
-                self._contractor(self.game.seats[b])
-            elif ph == PARTNER:
-                self._partner(self.game.seats[b])
-            elif ph == DEALER:
-                self.pick = b  # seats are still player = seat before hand 1
-                self._choose_dealer()
-            return
-        if b == UP or b == DOWN:
-            step = 1 if b == UP else -1
-            if ph == BID:
-                v = self.bid + step
-                if partners.MIN_BID <= v <= partners.TRICKS:  # PT-4: 7..13
-                    self.bid = v
-                    self.app.redraw()
-            elif ph == TRUMP:
-                self.trump = (self.trump + step) % 5
-                self.app.redraw()
-            elif ph == DEALER:
-                self.pick = (self.pick + step) % 4
-                self.app.redraw()
-            elif ph == TOTALS and b == DOWN:
-                self._to(STOP)
-            elif ph == STOP:
-                self._to(TOTALS)
+        self._PRESS[self.phase](self, b, t_us)
+
+    # one handler a phase (as drawing has one screen a phase): b is a pad
+    # (0..3: the player sitting at it), UP, DOWN or OK
+    def _press_dealer(self, b, t_us):
+        if b < UP:
+            self.pick = b  # seats are still player = seat before hand 1
+            self._choose_dealer()
         elif b == OK:
-            if ph == DEALER:
-                self._choose_dealer()
-            elif ph == BID:
-                self.app.sound(CLICK)
-                self._to(TRUMP)
-            elif ph == TRUMP:
-                self.app.sound(CLICK)
-                self._to(CONTRACTOR)
-            elif ph == SWAP:
-                self.app.sound(CLICK)
-                self._to(TRICKS)
-            elif ph == HAND:
-                self._to(FINAL if self.game.over else TOTALS)
-            elif ph == TOTALS:
-                self._new_hand()
-            elif ph == STOP:
-                self.stopped = True
-                self.app.sound(WIN)
-                self._to(FINAL)
-            elif ph == FINAL:
-                rec = self.game.to_record()
-                if self.stopped:
-                    rec["stopped"] = True  # PT-20: the table agreed to stop here
-                self.app.finish(rec)
-                self.app.close()
+            self._choose_dealer()
+        elif b == UP or b == DOWN:
+            self.pick = (self.pick + (1 if b == UP else -1)) % 4
+            self.app.redraw()
+
+    def _press_bid(self, b, t_us):
+        if b == OK:
+            self.app.sound(CLICK)
+            self._to(TRUMP)
+        elif b == UP or b == DOWN:
+            v = self.bid + (1 if b == UP else -1)
+            if partners.MIN_BID <= v <= partners.TRICKS:  # PT-4: 7..13
+                self.bid = v
+                self.app.redraw()
+
+    def _press_trump(self, b, t_us):
+        if b == OK:
+            self.app.sound(CLICK)
+            self._to(CONTRACTOR)
+        elif b == UP or b == DOWN:
+            self.trump = (self.trump + (1 if b == UP else -1)) % 5
+            self.app.redraw()
+
+    def _press_contractor(self, b, t_us):
+        if b < UP:
+            self._contractor(self.game.seats[b])
+
+    def _press_partner(self, b, t_us):
+        if b < UP:
+            self._partner(self.game.seats[b])
+
+    def _press_swap(self, b, t_us):
+        if b == OK:
+            self.app.sound(CLICK)
+            self._to(TRICKS)
+
+    def _press_tricks(self, b, t_us):
+        if b < UP:
+            self._trick(b)
+
+    def _press_hand(self, b, t_us):
+        if b == OK:
+            self._to(FINAL if self.game.over else TOTALS)
+
+    def _press_totals(self, b, t_us):
+        if b == OK:
+            self._new_hand()
+        elif b == DOWN:
+            self._to(STOP)
+
+    def _press_stop(self, b, t_us):
+        if b == OK:
+            self.stopped = True
+            self.app.sound(WIN)
+            self._to(FINAL)
+        elif b == UP or b == DOWN:
+            self._to(TOTALS)
+
+    def _press_final(self, b, t_us):
+        if b == OK:
+            rec = self.game.to_record()
+            if self.stopped:
+                rec["stopped"] = True  # PT-20: the table agreed to stop here
+            self.app.finish(rec)
+            self.app.close()
+
+    # indexed by phase: DEALER, BID, TRUMP, CONTRACTOR, PARTNER, SWAP, TRICKS, HAND, TOTALS, STOP, FINAL
+    _PRESS = (_press_dealer, _press_bid, _press_trump, _press_contractor, _press_partner,
+              _press_swap, _press_tricks, _press_hand, _press_totals, _press_stop, _press_final)
 
     # release, tick and interrupt: Flow's, which do nothing (every entry is
     # a press, nothing is timed in partners)

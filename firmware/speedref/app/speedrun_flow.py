@@ -162,57 +162,89 @@ class SpeedRunFlow(Flow):
     def press(self, b, t_us):
         if b < 3:
             self.pads[b].press(t_us, self.phase == PLAY)
-            if self.phase == HAND and self.g.hands_played == 0:
+        elif b < UP:
+            return  # pad 4 takes no part in a three-player game
+        self._PRESS[self.phase](self, b, t_us)
+
+    # one handler a phase (as drawing has one screen a phase): b is a pad
+    # (0..2), UP, DOWN or OK
+    def _press_hand(self, b, t_us):
+        g = self.g
+        if b < UP:
+            if g.hands_played == 0:
                 self._set_first(b)
-            return
-        if b == UP or b == DOWN:
-            if self.phase in (TRUMP, RANK, REVEAL, CONTRACT, TARGET):
-                n = len(self.choices)
-                self.cursor = (self.cursor + (1 if b == DOWN else n - 1)) % n
-                self.app.redraw()
-            return
-        if b != OK:
-            return
-        ph = self.phase
-        if ph == HAND:
-            if self.g.hands_played == 0 and self.g.first != self._saved_first:
+        elif b == OK:
+            if g.hands_played == 0 and g.first != self._saved_first:
                 self._save()  # the table chose who holds the card (SR-5)
             self._pick(TRUMP, speedrun.TRUMPS, 0)
-        elif ph == TRUMP:
+
+    def _press_choice(self, b, t_us):
+        # the trump (TRUMP), then the ranking (RANK)
+        if b != OK:
+            self._move(b)
+        elif self.phase == TRUMP:
             self.trump_i = self.cursor
             self._pick(RANK, speedrun.RANKINGS, 0)
-        elif ph == RANK:
+        else:
             self.g.set_choices(speedrun.TRUMPS[self.trump_i], speedrun.RANKINGS[self.cursor])
             self.app.sound(CLICK)
             self._to(PLAY)
-        elif ph == REVEAL:
-            c = self.choices[self.cursor]
-            if c != CANCEL:
-                self.g.reveal(self.seat, c)  # SR-21: it will score double
-                self.seq.append([self.seat, c])
-                self.app.emit({"ev": "reveal", "game": "speedrun", "hand": self.g.hands_played + 1,
-                               "seat": self.seat, "contract": c, "trick": self.g.tricks_played() + 1})
-                self.app.sound(CALL)
-            self._to(PLAY)
-        elif ph == CONTRACT:
-            c = self.choices[self.cursor]
-            if c == "REDO":
-                self._pick(TARGET, self.g.redo_targets(self.seat), 0)
-            else:
-                self.contracts[self.seat] = c
-                self._ask(self.seat + 1)
-        elif ph == TARGET:
-            self.contracts[self.seat] = "REDO:" + self.choices[self.cursor]
+
+    def _press_play(self, b, t_us):
+        pass  # the pads' taps and holds: release() and tick()
+
+    def _press_reveal(self, b, t_us):
+        if b != OK:
+            self._move(b)
+            return
+        c = self.choices[self.cursor]
+        if c != CANCEL:
+            g = self.g
+            g.reveal(self.seat, c)  # SR-21: it will score double
+            self.seq.append([self.seat, c])
+            self.app.emit({"ev": "reveal", "game": "speedrun", "hand": g.hands_played + 1,
+                           "seat": self.seat, "contract": c, "trick": g.tricks_played() + 1})
+            self.app.sound(CALL)
+        self._to(PLAY)
+
+    def _press_contract(self, b, t_us):
+        # a seat's contract (CONTRACT), or the one its Redo plays again (TARGET)
+        if b != OK:
+            self._move(b)
+            return
+        c = self.choices[self.cursor]
+        if self.phase == TARGET:
+            self.contracts[self.seat] = "REDO:" + c
             self._ask(self.seat + 1)
-        elif ph == RESULT:
+        elif c == "REDO":
+            self._pick(TARGET, self.g.redo_targets(self.seat), 0)
+        else:
+            self.contracts[self.seat] = c
+            self._ask(self.seat + 1)
+
+    def _press_result(self, b, t_us):
+        if b == OK:
             self._to(FINAL if self.g.over else HAND)
-        elif ph == FINAL:
+
+    def _press_final(self, b, t_us):
+        if b == OK:
             rec = self.g.to_record()
             # the game's sheet and entries are no longer needed: a Long
             # game's record line wants a 2 KB block in a 64 KB heap
             self.g = self.done = None
             self.app.finish(rec)
             self.app.close()
+
+    # indexed by phase: HAND, TRUMP, RANK, PLAY, REVEAL, CONTRACT, TARGET, RESULT, FINAL
+    _PRESS = (_press_hand, _press_choice, _press_choice, _press_play, _press_reveal,
+              _press_contract, _press_contract, _press_result, _press_final)
+
+    def _move(self, b):
+        # UP/DOWN through the choices of a pick phase, round the ends
+        if b == UP or b == DOWN:
+            n = len(self.choices)
+            self.cursor = (self.cursor + (1 if b == DOWN else n - 1)) % n
+            self.app.redraw()
 
     def release(self, b, t_us):
         if b >= 3:

@@ -103,62 +103,79 @@ class SpitFlow(Flow):
     def press(self, b, t_us):
         if b >= 2 and b < UP:
             return  # pads 3 and 4 take no part in a two-player game
-        ph = self.phase
         if b < 2:
-            pad = self.pads[b]
-            if ph == START or ph == RESTART:
-                cd = self.countdown
-                if cd.resumes(t_us):  # the called-off countdown is over
-                    self._called_off_over()
-                    ph = self.phase
-                elif cd.called_off(t_us) or cd.early_us(t_us) > 0:
-                    # SPIT-18: every press before GO is a false start; it
-                    # is never a "Spit!" call, a stuck call or a clearing.
-                    pad.press(t_us, False)
-                    self._false_start(b, cd.early_us(t_us), t_us)
-                    return
-                else:
-                    self._go()  # the press came after GO: it belongs to play
-                    ph = PLAY
-            # decided by release() or tick(); SPIT-20: a pad down at the GO
-            # instant of a start or restart is neither a clearing nor stuck
-            pad.press(t_us, ph == PLAY and not self.countdown.at_go(t_us))
-            if ph == SLAP:
-                if not self.armed:
-                    return
-                r = self.race.press(b, t_us)
-                if r == FALSE_START:
-                    # SPIT-18: the engine re-arms GO one second after it
-                    self._false_start(b, self.game.false_start(b, t_us))
-                    self._open_race()
-                elif r == COUNTED and self.race.pressed() == 1:
-                    self.first_t = t_us
-            elif ph == READY:
-                if not self.ready[b]:
-                    self.ready[b] = True
-                    if self.ready[1 - b]:
-                        self.countdown.start(t_us)
-                        self.note = ""
-                        self.phase = START
-                        self.tick(t_us)
-                    else:
-                        self.app.sound(CALL)
-                    self.app.redraw()
-            elif ph == LAYOUT:
-                self._to(READY)
+            # down, and live only where the phase's handler says so
+            self.pads[b].press(t_us, False)
+        self._PRESS[self.phase](self, b, t_us)
+
+    # one handler a phase (as drawing has one screen a phase): b is a pad
+    # (0 or 1), UP, DOWN or OK
+    def _press_layout(self, b, t_us):
+        if b < UP or b == OK:
+            self._to(READY)
+
+    def _press_ready(self, b, t_us):
+        if b >= UP or self.ready[b]:
             return
+        self.ready[b] = True
+        if self.ready[1 - b]:
+            self.countdown.start(t_us)
+            self.note = ""
+            self.phase = START
+            self.tick(t_us)
+        else:
+            self.app.sound(CALL)
+        self.app.redraw()
+
+    def _press_countdown(self, b, t_us):
+        # the start (START) and a "Spit!" again (RESTART)
+        if b >= UP:
+            return
+        cd = self.countdown
+        if cd.resumes(t_us):  # the called-off countdown is over
+            self._called_off_over()
+            self._PRESS[self.phase](self, b, t_us)  # READY or PLAY
+        elif cd.called_off(t_us) or cd.early_us(t_us) > 0:
+            # SPIT-18: every press before GO is a false start; it is never
+            # a "Spit!" call, a stuck call or a clearing.
+            self._false_start(b, cd.early_us(t_us), t_us)
+        else:
+            self._go()  # the press came after GO: it belongs to play
+            self._press_play(b, t_us)
+
+    def _press_play(self, b, t_us):
+        # decided by release() or tick(); SPIT-20: a pad down at the GO
+        # instant of a start or restart is neither a clearing nor stuck
+        if b < UP:
+            self.pads[b].press(t_us, not self.countdown.at_go(t_us))
+
+    def _press_slap(self, b, t_us):
+        if b >= UP or not self.armed:
+            return
+        r = self.race.press(b, t_us)
+        if r == FALSE_START:
+            # SPIT-18: the engine re-arms GO one second after it
+            self._false_start(b, self.game.false_start(b, t_us))
+            self._open_race()
+        elif r == COUNTED and self.race.pressed() == 1:
+            self.first_t = t_us
+
+    def _press_cards(self, b, t_us):
         if b == OK:
-            if ph == LAYOUT:
-                self._to(READY)
-            elif ph == CARDS:
-                self._relayout()
-            elif ph == FINAL:
-                self.app.finish(self.game.to_record())
-                self.app.close()
-        elif (b == UP or b == DOWN) and ph == CARDS:
+            self._relayout()
+        elif b == UP or b == DOWN:
             self.key = b
             self.key_t = t_us
             self._step(b)
+
+    def _press_final(self, b, t_us):
+        if b == OK:
+            self.app.finish(self.game.to_record())
+            self.app.close()
+
+    # indexed by phase: LAYOUT, READY, START, PLAY, RESTART, SLAP, CARDS, FINAL
+    _PRESS = (_press_layout, _press_ready, _press_countdown, _press_play, _press_countdown,
+              _press_slap, _press_cards, _press_final)
 
     def release(self, b, t_us):
         if b == UP or b == DOWN:
