@@ -52,8 +52,9 @@ def build_parser():
                         "own, long)")
     p.add_argument("--games", type=positive_int, default=100, help="with --table: how many games (default 100)")
     p.add_argument("--seats", type=positive_int, default=None, metavar="N",
-                   help="with --table: N players at the table, within what the game's rules seat and "
-                        "its referee plays (default: the fewest)")
+                   help="with --table, --play, --script or --game: N players, within what the game's "
+                        "rules seat and its referee plays (default: the fewest; a script's '# seats: N' "
+                        "header)")
     p.add_argument("--json", action="store_true",
                    help="print the device's log lines as JSON (default: readable text)")
     p.add_argument("--seed", type=int, default=None,
@@ -129,21 +130,39 @@ def make_board(args, **kw):
         raise UsageError("--store %s: %s" % (args.store, e.strerror or e))
 
 
-def load_script(path, game=None):
-    """(game, events) of a script file: `game` if given, else the one its
-    '# game: G' header names (or None); UsageError for a bad file or line."""
+def load_script(path, game=None, seats=None):
+    """(game, seats, events) of a script file: `game` if given, else the one
+    its '# game: G' header names (or None); `seats` if given, else its
+    '# seats: N' header's (or None); UsageError for a bad file or line."""
     from sim import script as script_mod
     text = read_script(path)
     try:
-        return game or script_mod.header_game(text), script_mod.parse(text)
+        return (game or script_mod.header_game(text), seats or script_mod.header_seats(text),
+                script_mod.parse(text))
     except script_mod.ScriptError as e:
         raise UsageError("%s: %s" % (path, e))
+
+
+def check_seats(game, seats):
+    """UsageError unless `game` seats `seats` players and its referee plays
+    them (None: the game's fewest)."""
+    if seats is None:
+        return
+    from sim.table.runner import seat_choice
+    if game is None:
+        raise UsageError("--seats %d: which game? name it (--game G, or a '# game: G' script header)" % seats)
+    try:
+        if not seat_choice(game, seats):
+            raise ValueError("%s seats %d players only" % (registry.get(game).title, seats))
+    except ValueError as e:
+        raise UsageError("--seats %d: %s" % (seats, e))
 
 
 def run_script(args, out=None):
     from sim.tui import describe
     out = out or sys.stdout  # the stdout of this call (not the one at import)
-    game, events = load_script(args.script, args.game)
+    game, seats, events = load_script(args.script, args.game, args.seats)
+    check_seats(game, seats)
     if args.screens:
         check_dir("--screens", args.screens)
     shown = [0]
@@ -159,7 +178,7 @@ def run_script(args, out=None):
             show(json.loads(line))
         board.step()  # the loop's first pass shows the boot screen
         if game:
-            board.start_game(game)
+            board.start_game(game, seats)
         shots = None
         try:
             if args.screens:
@@ -202,11 +221,12 @@ def interactive(args):
         why = no_display()
         if why:
             raise UsageError(why)
+    check_seats(args.game, args.seats)
     board = make_board(args, realtime=True)
     try:
         board.step()
         if args.game:
-            board.start_game(args.game)
+            board.start_game(args.game, args.seats)
         if args.window:
             from sim import window
             try:
@@ -233,8 +253,8 @@ def main(argv=None):
         parser.error("--screens needs --script")
     if args.pace and not args.play:
         parser.error("--pace needs --play")
-    if args.seats and not args.table:
-        parser.error("--seats needs --table")
+    if args.seats and not (args.table or args.play or args.script or args.game):
+        parser.error("--seats needs --table, --play, --script or --game")
     if args.length and args.play != "speedrun":
         parser.error("--length needs --play speedrun")
     try:

@@ -185,14 +185,20 @@ class Board:
         self.set_button(button, down)
         self.step()
 
-    def start_game(self, game):
+    def start_game(self, game, seats=None):
         """Start a game directly with its default options (the app's own
-        entry point for it), as if chosen from the menu."""
+        entry point for it), as if chosen from the menu; `seats` players
+        where the game has a choice (its "seats" option, the menu's
+        Players)."""
         if game not in registry.IDS:
             raise ValueError("unknown game %r" % (game,))
         from speedref.app import menu
-        defaults = menu.merge_settings({})[game]
-        self.app.start(game, self.clock.ticks_us(), dict(defaults))
+        opts = dict(menu.merge_settings({})[game])
+        if seats is not None:
+            if "seats" not in opts:
+                raise ValueError("%s seats %d players: no choice of seats" % (game, registry.get(game).seats[0]))
+            opts["seats"] = seats
+        self.app.start(game, self.clock.ticks_us(), opts)
         self.step()
 
     def command(self, obj):

@@ -13,9 +13,15 @@ A script names the game it plays in a header line before its first event:
 
 (a game id of speedref/games.py: speed, spit, ...).  speedref-sim then starts that game with
 its default options, as `--game` does; `--game` on the command line wins.
-Without either, the script starts at the game menu.  It is a comment, so
-anything reading scripts without knowing headers skips it.  A UTF-8 byte
-order mark at the start is ignored.
+Without either, the script starts at the game menu.  A game that seats a
+range of players (Speed: 2 to 4) is played by its fewest unless another
+header line says how many:
+
+    # seats: 3
+
+(`--seats` on the command line wins).  Headers are comments, so anything
+reading scripts without knowing them skips them.  A UTF-8 byte order mark at
+the start is ignored.
 """
 import re
 
@@ -27,6 +33,7 @@ MAX_TIME_MS = 24 * 60 * 60 * 1000
 # Matched against the lowercased line (MicroPython's re, which the web page
 # runs this module on, has no IGNORECASE).
 _HEADER = re.compile(r"#\s*game\s*:\s*(\S*)\s*$")
+_SEATS = re.compile(r"#\s*seats\s*:\s*(\S*)\s*$")
 
 
 class ScriptError(ValueError):
@@ -43,19 +50,41 @@ def parse_time_us(text):
     return int(whole) * 1000 + int((frac + "000")[:3])
 
 
-def header_game(text):
-    """The game a `# game: G` line before the first event names, or None."""
+def _header(text, pattern):
+    """(lineno, raw line, value) of the first header line `pattern` matches
+    before the first event, or None."""
     for lineno, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
         line = raw.strip()
-        m = _HEADER.match(line.lower())
+        m = pattern.match(line.lower())
         if m:
-            game = m.group(1)
-            if game not in registry.IDS:
-                raise ScriptError(lineno, raw, "unknown game %r (use %s)" % (m.group(1), ", ".join(registry.IDS)))
-            return game
+            return lineno, raw, m.group(1)
         if line.split("#", 1)[0].strip():
             return None      # the events have begun
     return None
+
+
+def header_game(text):
+    """The game a `# game: G` line before the first event names, or None."""
+    h = _header(text, _HEADER)
+    if h is None:
+        return None
+    lineno, raw, game = h
+    if game not in registry.IDS:
+        raise ScriptError(lineno, raw, "unknown game %r (use %s)" % (game, ", ".join(registry.IDS)))
+    return game
+
+
+def header_seats(text):
+    """The players a `# seats: N` line before the first event seats, or
+    None (the game's fewest).  Whether the game seats that many is the
+    game's to say when it starts."""
+    h = _header(text, _SEATS)
+    if h is None:
+        return None
+    lineno, raw, n = h
+    if not n.isdigit() or not 1 <= int(n) <= 8:
+        raise ScriptError(lineno, raw, "seats must be a number of players (2, 3, 4), not %r" % n)
+    return int(n)
 
 
 def parse(text):

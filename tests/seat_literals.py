@@ -15,16 +15,23 @@ the Python files `paths`, but those `allow` excuses.  It reads the code
     "01"[p]                                a seat's digit
     [0, 0]  [None, None, None]  [x] * 2    one item per seat
     x % 3   x % 4                          round the table
+    (Pad(h), Pad(h))                       one object per seat, made by hand
+    Race(2, w)  f(seats=2)                 a seat count passed on
+    b >= 2   p < 2   seat == 3             a pad or seat against a count
 
 A literal that counts something else (two centre piles, four suits, five
 trumps) is named for what it counts (`SUITS = 4`), or excused in `allow`:
 (path suffix, a piece of the line's code, why it is not a seat count).
-The simulator's tables are checked by tests/test_sim_seats.py; the flows
-(app/*_flow.py) can be pointed at it the same way."""
+The simulator's tables and the flows of games that seat a range of
+players (Speed: app/speed_flow.py) are checked by tests/test_sim_seats.py."""
 import ast
 from pathlib import Path
 
 SEAT_COUNTS = (2, 3, 4)
+# what a pad, a seat or a player is called in the code, when compared with a count
+SEAT_NAMES = ("b", "p", "q", "s", "pad", "seat", "button", "player")
+# the arbiter's race, which counts the pads it times from its first argument
+SEATED = ("Race",)
 
 
 def _int(node, values=SEAT_COUNTS):
@@ -53,6 +60,12 @@ def _what(node):
         if name == "randrange" and (len(args) == 1 and _int(args[0])
                                     or len(args) == 2 and _int(args[0], (1,)) and _int(args[1])):
             return "a seat drawn from a fixed count"
+        if name in SEATED and args and _int(args[0]) or any(
+                k.arg == "seats" and _int(k.value) for k in node.keywords):
+            return "a seat count passed on"
+    if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id in SEAT_NAMES \
+            and any(_int(c) for c in node.comparators):
+        return "a pad or seat against a count"
     if isinstance(node, (ast.Tuple, ast.List)) and 2 <= len(node.elts) <= 4:
         elts = node.elts
         values = [e.value if isinstance(e, ast.Constant) else None for e in elts]
@@ -66,6 +79,8 @@ def _what(node):
         if isinstance(node, ast.List) and all(_simple(e) for e in elts) and \
                 len(set(ast.dump(e) for e in elts)) == 1:
             return "one item per seat"
+        if all(isinstance(e, ast.Call) for e in elts) and len(set(ast.dump(e) for e in elts)) == 1:
+            return "one object per seat"
     if isinstance(node, ast.BinOp):
         if isinstance(node.op, ast.Sub) and _int(node.left, (1,)) and isinstance(node.right, ast.Name):
             return "the other player of two"

@@ -40,6 +40,8 @@ def test_every_allowed_literal_is_still_there():
     "for p in range(2): pass", "q = 1 - p", "x = [None, None]", "x = [0, 0, 0]", "x = [False] * 4",
     "d = '01'[p]", "for p in (0, 1): pass", "s = rng.randrange(3)", "q = (p + rng.randrange(1, 4)) % 4",
     "BOTS = (1, 2)", "NAMES = ('P1', 'P2', 'P3', 'P4')", "x = [bytearray(), bytearray()]",
+    "self.race = Race(2, w)", "pads = (PadHold(h), PadHold(h))", "if b >= 2 and b < UP: pass",
+    "if p < 2: pass", "State(seed, seats=3)",
 ])
 def test_the_check_finds_a_seat_literal(code):
     assert S.in_source(code), code
@@ -49,9 +51,26 @@ def test_the_check_finds_a_seat_literal(code):
     "for p in range(self.seats): pass", "q = self.opponent(p)", "x = self.per_seat(None)",
     "x = [0] * len(SUITS)", "for k in (2, 1, 0): pass", "edge = i % 2 == 1", "x = (2, 1)  # a comment: (0, 1)",
     "s = 'range(2) in a string'", "n = 5 % 13",
+    "self.race = Race(n, w)", "pads = tuple([PadHold(h) for _ in range(n)])", "if b >= self.seats: pass",
+    "k = 3 if col >= 48 else 2", "if len(others) == 1: pass", "State(seed, seats=n)",
 ])
 def test_the_check_leaves_other_code_alone(code):
     assert not S.in_source(code), code
+
+
+# The flows of games that seat a range of players: every count from `seats`.
+SEATED_FLOWS = [ROOT / "firmware" / "speedref" / "app" / "speed_flow.py"]
+
+
+def test_sp27_no_seat_count_is_written_into_a_seated_flow():
+    """SP-27: Speed's flow referees 2 to 4 players, so no two-seat literal
+    (Race(2, ...), two PadHolds, [0, 0], "01"[p], 1 - claimant, b >= 2 ...)
+    may come back into it."""
+    from speedref import games
+    assert [g.id for g in games.GAMES if g.seats[0] < g.seats[1]] == ["speed"]
+    left = S.find(SEATED_FLOWS, (), ROOT)
+    assert not left, ("a seat count written into a flow that seats a range: read it from its `seats`:\n"
+                      + "\n".join(left))
 
 
 def test_the_check_reads_the_flows_too():

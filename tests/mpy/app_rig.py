@@ -130,22 +130,25 @@ def speed_opts(**kw):
     return o
 
 
-def start_deal(rig):
-    """From the layout screen to play: OK, both ready, the 3-2-1 countdown."""
+def start_deal(rig, seats=2):
+    """From the layout screen to play: OK, everyone ready (P1 first), the
+    3-2-1 countdown."""
     rig.tap(OK)
-    rig.tap(0)
-    rig.tap(1)
+    for p in range(seats):
+        rig.tap(p)
     rig.wait(3100 * MS)
 
 
-def reserve_flip(rig):
-    """Both players hold their pads (stuck), the flip countdown runs."""
+def reserve_flip(rig, seats=2):
+    """Every player holds their pad (stuck), 0.1 s apart; the flip
+    countdown runs."""
     rig.press(0)
-    rig.wait(100 * MS)
-    rig.press(1)
+    for p in range(1, seats):
+        rig.wait(100 * MS)
+        rig.press(p)
     rig.wait(700 * MS)
-    rig.release(0)
-    rig.release(1)
+    for p in range(seats):
+        rig.release(p)
     rig.wait(3000 * MS)
 
 
@@ -160,40 +163,51 @@ def confirm_claim(rig, p):
 
 
 def enter_left(rig, left):
+    """The count on screen: UP from the lowest, OK.  `left` a list (one
+    count a player, SP-35): every loser's in turn, the winner's skipped."""
     f = rig.app.flow
     lo = f.deal.left_bounds()[0]
-    for _ in range(left - lo):
-        rig.tap(UP, 30 * MS, 30 * MS)
-    rig.tap(OK)
+    if isinstance(left, int):
+        left = [left]
+    else:
+        left = [left[p] for p in range(len(left)) if p != f.deal.claimant]
+    for n in left:
+        for _ in range(n - lo):
+            rig.tap(UP, 30 * MS, 30 * MS)
+        rig.tap(OK)
 
 
-def play_deal(rig, winner, left, flips=0, slap_gap_us=None):
+def play_deal(rig, winner, left, flips=0, slap_gap_us=None, seats=2):
     """One deal: start, `flips` reserve flips, the winner's claim, the
-    opponent's confirmation and the count.  With slap-to-win and
-    `slap_gap_us`, the loser slaps too, that much later."""
-    start_deal(rig)
+    next player's confirmation and the count (`left` the loser's, or one a
+    player).  With slap-to-win and `slap_gap_us`, the next player slaps
+    too, that much later."""
+    other = (winner + 1) % seats
+    start_deal(rig, seats)
     for _ in range(flips):
-        reserve_flip(rig)
+        reserve_flip(rig, seats)
     if slap_gap_us is None:
         rig.tap(winner)
     else:
         rig.press(winner)
         rig.wait(slap_gap_us)
-        rig.press(1 - winner)
+        rig.press(other)
         rig.wait(60 * MS)
         rig.release(winner)
-        rig.release(1 - winner)
+        rig.release(other)
         rig.wait(60 * MS)
-    confirm_claim(rig, 1 - winner)  # the opponent confirms
+    confirm_claim(rig, other)  # another player confirms
     enter_left(rig, left)
 
 
 def play_match(rig, deals, opts=None, slap_gap_us=None):
     """Start Speed and play `deals` [(winner, left), ...]; ends on FINAL
     with OK, so the record is stored and logged.  Returns the record."""
-    rig.app.start("speed", rig.t, opts or speed_opts())
+    opts = opts or speed_opts()
+    rig.app.start("speed", rig.t, opts)
+    seats = opts.get("seats", 2)
     for i, (w, left) in enumerate(deals):
-        play_deal(rig, w, left, flips=i % 3, slap_gap_us=slap_gap_us)
+        play_deal(rig, w, left, flips=i % 3, slap_gap_us=slap_gap_us, seats=seats)
         rig.tap(OK)  # NEXT: next deal, or FINAL: save and end
     ends = rig.log.of("game_end")
     return ends[-1]["record"] if ends else None

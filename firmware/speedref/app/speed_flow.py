@@ -1,33 +1,41 @@
 # The Speed referee flow (rules SP-1.. in seeds/speed.md), on the engine's
-# table-level SpeedMatch/SpeedDeal.  Phases of one deal:
+# table-level SpeedMatch/SpeedDeal, for 2, 3 or 4 players (SP-27: the menu's
+# Players, the `seats` option), one pad each.  Phases of one deal:
 #
-#   LAYOUT   how to lay out the cards (SP-2/SP-3)            OK or a pad: next
-#   READY    each player taps their pad when ready (SP-6)
+#   LAYOUT   how to lay out the cards (SP-2/SP-3, SP-28/SP-29)   OK or a pad: next
+#   READY    each player taps their pad when ready (SP-6, SP-30)
 #   COUNT    3-2-1 beeps, GO at ready+3 s exactly: flip the start cards.
 #            A pad press before GO is a false start: counted, logged, READY again.
-#   PLAY     hold your pad = "stuck" (release = not stuck any more); both
-#            stuck -> FLIP (or REBUILD first when the reserves are empty, SP-15).
-#            Tap your pad = "I'm out" (SP-16); with slap-to-win the tap is the
-#            slap and the arbiter decides who was first by timestamp (SP-17).
-#   FLIP     3-2-1, FLIP: both turn a reserve card (SP-14).  DOWN: "the rebuilt
-#            reserves are empty" -> REBUILD.
-#   REBUILD  keep the two top cards, shuffle the rest into two reserves; OK.
-#   CLAIM    "P1 is out?" (SP-16).  A pad press that begins less than
+#   PLAY     hold your pad = "stuck" (release = not stuck any more); all
+#            stuck -> FLIP (or REBUILD first when the reserves are empty,
+#            SP-15, SP-31, SP-32).  Tap your pad = "I'm out" (SP-16); with
+#            slap-to-win the tap is the slap and the arbiter decides who was
+#            first among every pad by timestamp (SP-17, SP-34).
+#   FLIP     3-2-1, FLIP: everyone turns a reserve card (SP-14).  DOWN: "the
+#            rebuilt reserves are empty" -> REBUILD.
+#   REBUILD  keep every pile's top card, shuffle the rest into a reserve a
+#            player; OK.
+#   CLAIM    "P1 is out?" (SP-16, SP-33).  A pad press that begins less than
 #            CLAIM_WAIT_US after the question appeared is a reflex and means
-#            nothing.  Later: the opponent holds their pad 0.5 s = yes (LEFT),
-#            taps it = no (the claim is rejected, play goes on); the
-#            claimant taps to withdraw it.
-#   LEFT     the loser's cards left, UP/DOWN within the layout's bounds (SP-18), OK.
+#            nothing.  Later: any other player holds their pad 0.5 s = yes
+#            (LEFT), taps it = no (the claim is rejected, play goes on); the
+#            first answer counts.  The claimant taps to withdraw it.
+#   LEFT     each loser's cards left in seat order, UP/DOWN within the
+#            layout's bounds (SP-18, SP-35), OK after each.
 #   NEXT     match totals, OK: next deal.    FINAL  the result; OK: store it.
 #
 # Undo (pause menu) takes back the last entry: a flip/rebuild, a claim or its
-# rejection, the
-# count, or the whole previous deal.  Within a deal the entries are kept as
-# a short code string and the deal is rebuilt from it, so undo uses only the
-# engine's public API.  State is saved to flash at every deal boundary.
+# rejection, a count, or the whole previous deal.  Within a deal the entries
+# are kept as a short code string and the deal is rebuilt from it, so undo
+# uses only the engine's public API.  State is saved to flash at every deal
+# boundary.
+#
+# Every count of players comes from `seats`; the two-player screens are the
+# ones they always were (their frames are recorded), and three or four
+# players get the same screens laid out for more.
 from ..ticks import ticks_diff
 from ..engine import speed
-from ..engine.errors import RuleError
+from ..engine.errors import RuleError, is_int
 from ..arbiter import Race
 from . import ui
 from .timing import Countdown, PadHold, OFF
@@ -47,7 +55,8 @@ LEFT = const(7)
 NEXT = const(8)
 FINAL = const(9)
 
-NAMES = ("P1", "P2")
+# The play screen's "P1 STUCK" is 8 characters: two players fit on a line.
+_PER_LINE = const(2)
 
 
 def match_of(opts):
@@ -58,33 +67,41 @@ def match_of(opts):
         {"best_of": 3} if m == "best_of" else {"target": opts["target"]})
 
 
+def _scores(t):
+    """Totals as one line: "12-3", "12-3-0-7"."""
+    return "-".join([str(x) for x in t])
+
+
 class SpeedFlow(Flow):
     GAME = "speed"
     PHASES = FINAL + 1  # its phases are 0..FINAL (the conformance tests reach and draw each)
-    SEATS = (2, 2)  # the seat counts these screens referee (the rules seat 2 to 4, SP-27)
+    SEATS = (2, 4)  # the seat counts these screens referee (SP-27)
 
     def __init__(self, app, opts, now_us, state=None):
-        n = opts.get("seats", 2)
-        if not self.SEATS[0] <= n <= self.SEATS[1]:
-            raise RuleError("SP-27", "this referee plays Speed with 2 players, not %r" % (n,))
+        n = opts.get("seats", self.SEATS[0])
+        speed.check_seats(n)
+        self.seats = n
         self.app = app
         self.opts = opts
-        self.match = speed.SpeedMatch(opts["layout"], match_of(opts), NAMES, opts["jokers"],
-                                      opts["doubles"], opts["hand_limit"], opts["slap_to_win"])
-        self.race = Race(2, app.tie_window_us(opts["tie_ms"]))
+        self.match = speed.SpeedMatch(opts["layout"], match_of(opts), ["P%d" % (p + 1) for p in range(n)],
+                                      opts["jokers"], opts["doubles"], opts["hand_limit"], opts["slap_to_win"])
+        self.names = self.match.players  # "P1".. as messages and the record name them
+        self.race = Race(n, app.tie_window_us(opts["tie_ms"]))
         # Pads: preallocated so a press in a race allocates nothing.  A press
         # is live (may become a tap or a hold) when it began in PLAY.
-        self.pads = (PadHold(SPEED_HOLD_US), PadHold(SPEED_HOLD_US))
-        self.false_starts = [0, 0]
+        self.pads = tuple([PadHold(SPEED_HOLD_US) for _ in range(n)])
+        self.false_starts = [0] * n
         self.countdown = Countdown(app)  # the start (COUNT_DOWN) and every FLIP
         self.racing = False    # a slap-to-win race is open or its verdict pending
         self.race_t = 0        # when it opened
         self.verdict = None    # slap-to-win verdict waiting for the winner to let go
         self.slap_text = ""
         self.note = ""         # one line of news for the screen (false start, tie, ...)
-        self.left = 0
-        self.entries = ""      # this deal's entries: F flip, R rebuild, E reserves out, 0/1 claim,
-        #                        X the claim rejected
+        self.left = 0          # LEFT: the count on screen, player `loser`'s
+        self.loser = 0         # LEFT: whose cards are being counted
+        self.counts = [0] * n  # LEFT: every player's count so far (the winner's 0)
+        self.entries = ""      # this deal's entries: F flip, R rebuild, E reserves out,
+        #                        0..3 a player's claim, X the claim rejected
         self.claim_t = 0       # CLAIM: when the question appeared
         self.codes = []        # each counted deal's entries, so undo restores its flips
         if state is not None:
@@ -97,13 +114,14 @@ class SpeedFlow(Flow):
         """A saved game, every part checked before it is used (a save of
         another shape is refused with a RuleError, never a crash later):
         each deal's entries replay to its winner's claim (SP-23), then the
-        deal counts by the engine's rules (SP-20); the false starts are two
-        counts (SP-22)."""
+        deal counts by the engine's rules (SP-20, SP-35); the false starts
+        are one count a player (SP-22)."""
+        n = self.seats
         deals = state["deals"]
-        fs = self._saved_counts(state["false_starts"], 2, "SP-22")
+        fs = self._saved_counts(state["false_starts"], n, "SP-22")
         codes = state.get("codes")
         if codes is None:  # a save from before codes were kept: the claims alone
-            codes = ["01"[w] if w in (0, 1) else "" for w, _ in deals]
+            codes = [str(w) if is_int(w) and 0 <= w < n else "" for w, _ in deals]
         if type(codes) is not list or len(codes) != len(deals):
             raise RuleError("SP-23", "saved deal entries unreadable")
         for i in range(len(deals)):
@@ -118,91 +136,113 @@ class SpeedFlow(Flow):
 
     # ---- the flow interface (docs/app.md) -------------------------------
     def press(self, b, t_us):
-        if b >= 2 and b < UP:
-            return  # pads 3 and 4 take no part in a two-player game
-        ph = self.phase
-        if b < 2:
-            pad = self.pads[b]
-            if ph == COUNT_DOWN:
-                cd = self.countdown
-                if cd.resumes(t_us):  # the called-off countdown is over
-                    self._called_off_over()
-                    ph = READY
-                elif cd.called_off(t_us) or cd.early_us(t_us) > 0:
-                    # SP-22: every press before GO is a false start, never
-                    # a ready call or a live press
-                    pad.press(t_us, False)
-                    self._false_start(b, cd.early_us(t_us), t_us)
-                    return
-                else:
-                    self._go()  # the press came after GO: it belongs to play
-                    ph = PLAY
-            if ph == PLAY and self.countdown.at_go(t_us):
-                # SP-25: down at the GO instant (the start's or a flip's):
-                # pressed before GO could be heard, it is no play at all
-                pad.press(t_us, False)
-                return
-            pad.press(t_us, ph == PLAY)
-            if ph == PLAY:
-                if self.match.slap_to_win:
-                    if not self.racing:
-                        self.race.open(t_us)  # the first slap opens the race
-                        self.race_t = t_us
-                        self.racing = True
-                    self.race.press(b, t_us)
-            elif ph == READY:
-                if self.deal.ready(b):
-                    self.countdown.start(t_us)
-                    self.note = ""
-                    self.phase = COUNT_DOWN
-                    self.tick(t_us)
-                else:
-                    self.app.sound(CALL)
-                self.app.redraw()
-            elif ph == LAYOUT:
-                self._to(READY)
-            elif ph == CLAIM:
-                # SP-16: a press this soon after the question is a reflex
-                # to the out tap, not an answer: it means nothing.
-                live = ticks_diff(t_us, self.claim_t) >= CLAIM_WAIT_US
-                pad.press(t_us, live)
-                if live and b == self.deal.claimant:
-                    pad.cancel()
-                    self._undo_entry()  # the claimant withdraws
+        if b < UP:
+            if b >= self.seats:
+                return  # a pad nobody sits at
+            # down, and live only where the phase's handler says so
+            self.pads[b].press(t_us, False)
+        self._PRESS[self.phase](self, b, t_us)
+
+    # one handler a phase (as drawing has one screen a phase): b is a pad
+    # of a player (0..seats-1), UP, DOWN or OK
+    def _press_layout(self, b, t_us):
+        if b < UP or b == OK:
+            self._to(READY)
+
+    def _press_ready(self, b, t_us):
+        if b >= UP:
             return
+        if self.deal.ready(b):
+            self.countdown.start(t_us)
+            self.note = ""
+            self.phase = COUNT_DOWN
+            self.tick(t_us)
+        else:
+            self.app.sound(CALL)
+        self.app.redraw()
+
+    def _press_countdown(self, b, t_us):
+        if b >= UP:
+            return
+        cd = self.countdown
+        if cd.resumes(t_us):  # the called-off countdown is over
+            self._called_off_over()
+            self._press_ready(b, t_us)
+        elif cd.called_off(t_us) or cd.early_us(t_us) > 0:
+            # SP-22: every press before GO is a false start, never a ready
+            # call or a live press
+            self._false_start(b, cd.early_us(t_us), t_us)
+        else:
+            self._go()  # the press came after GO: it belongs to play
+            self._press_play(b, t_us)
+
+    def _press_play(self, b, t_us):
+        if b >= UP or self.countdown.at_go(t_us):
+            # SP-25: down at the GO instant (the start's or a flip's):
+            # pressed before GO could be heard, it is no play at all
+            return
+        self.pads[b].press(t_us, True)
+        if self.match.slap_to_win:
+            if not self.racing:
+                self.race.open(t_us)  # the first slap opens the race
+                self.race_t = t_us
+                self.racing = True
+            self.race.press(b, t_us)
+
+    def _press_flip(self, b, t_us):
+        if b == DOWN and self.deal.reserve_left is None:
+            self.deal.reserves_out()
+            self.entries += "E"
+            self._to(REBUILD)
+
+    def _press_rebuild(self, b, t_us):
         if b == OK:
-            if ph == LAYOUT:
-                self._to(READY)
-            elif ph == REBUILD:
-                self.deal.rebuild(None)
-                self.entries += "R"
-                self._start_flip(t_us)
-            elif ph == LEFT:
-                self._confirm(t_us)
-            elif ph == NEXT:
-                self._new_deal()
-                self.app.redraw()
-            elif ph == FINAL:
-                self.app.finish(self.match.to_record())
-                self.app.close()
+            self.deal.rebuild(None)
+            self.entries += "R"
+            self._start_flip(t_us)
+
+    def _press_claim(self, b, t_us):
+        if b >= UP:
+            return
+        # SP-16: a press this soon after the question is a reflex to the
+        # out tap, not an answer: it means nothing.
+        live = ticks_diff(t_us, self.claim_t) >= CLAIM_WAIT_US
+        pad = self.pads[b]
+        pad.press(t_us, live)
+        if live and b == self.deal.claimant:
+            pad.cancel()
+            self._undo_entry()  # the claimant withdraws
+
+    def _press_left(self, b, t_us):
+        if b == OK:
+            self._counted(t_us)
         elif b == UP or b == DOWN:
-            if ph == LEFT:
-                lo, hi = self.deal.left_bounds()
-                v = self.left + (1 if b == UP else -1)
-                if lo <= v <= hi:
-                    self.left = v
-                    self.app.redraw()
-            elif ph == FLIP and b == DOWN and self.deal.reserve_left is None:
-                self.deal.reserves_out()
-                self.entries += "E"
-                self._to(REBUILD)
+            lo, hi = self.deal.left_bounds()
+            v = self.left + (1 if b == UP else -1)
+            if lo <= v <= hi:
+                self.left = v
+                self.app.redraw()
+
+    def _press_next(self, b, t_us):
+        if b == OK:
+            self._new_deal()
+            self.app.redraw()
+
+    def _press_final(self, b, t_us):
+        if b == OK:
+            self.app.finish(self.match.to_record())
+            self.app.close()
+
+    # indexed by phase: LAYOUT, READY, COUNT_DOWN, PLAY, FLIP, REBUILD, CLAIM, LEFT, NEXT, FINAL
+    _PRESS = (_press_layout, _press_ready, _press_countdown, _press_play, _press_flip,
+              _press_rebuild, _press_claim, _press_left, _press_next, _press_final)
 
     def release(self, b, t_us):
-        if b >= 2:
+        if b >= self.seats:
             return
         was_tap = self.pads[b].release(t_us)
         if self.phase == CLAIM and was_tap and b != self.deal.claimant:
-            self._reject()  # SP-16: the opponent says no
+            self._reject()  # SP-16, SP-33: another player says no
             return
         if self.phase != PLAY:
             return
@@ -223,7 +263,7 @@ class SpeedFlow(Flow):
         elif ph == COUNT_DOWN or ph == FLIP:
             self._count(now_us)
         elif ph == PLAY:
-            for p in (0, 1):
+            for p in range(self.seats):
                 if self.pads[p].held(now_us):
                     self._held(p, now_us)
                     if self.phase != PLAY:
@@ -231,16 +271,21 @@ class SpeedFlow(Flow):
             if self.racing:
                 self._settle_slap(now_us)
         elif ph == CLAIM:
-            q = 1 - self.deal.claimant
-            if self.pads[q].held(now_us):  # SP-16: the opponent held: yes
-                self.left = self.deal.left_bounds()[0]
-                self.app.sound(CLICK)
-                self._to(LEFT)
+            c = self.deal.claimant
+            for q in range(self.seats):
+                if q != c and self.pads[q].held(now_us):
+                    # SP-16, SP-33: another player held: yes (the first answer)
+                    self._start_count()
+                    self.app.sound(CLICK)
+                    self._to(LEFT)
+                    return
 
     # ---- screens: one per phase ------------------------------------------
     def _draw_layout(self, fb):
-        # SP-2/SP-3: the dealt hand is 5 cards in both layouts (SP-5)
+        # SP-2/SP-3: the dealt hand is 5 cards in both layouts (SP-5); a
+        # reserve and a start card a player (SP-29)
         d = self.deal
+        n = self.seats
         per = speed.cards_per_player(d.layout, d.jokers)
         r = speed.reserve_size(d.layout)
         ui.title(fb, "Deal %d: lay out" % (self.match.hands_played + 1))
@@ -250,18 +295,41 @@ class SpeedFlow(Flow):
         else:
             ui.row(fb, 0, "Each: 5 hand")
             ui.row(fb, 1, "+ %d stock" % (per - 5))
-        ui.row(fb, 2, "2 reserves of %d" % r)  # SP-2: reserve, 2 start cards, reserve
-        ui.row(fb, 3, "+ 2 start cards")
-        ui.row(fb, 4, "BACK: undo/quit")
+        ui.row(fb, 2, "%d reserves of %d" % (n, r))
+        ui.row(fb, 3, "+ %d start cards" % n)
+        if n > 2:
+            # SP-28: more players than one deck serves: the cards to gather
+            ui.row(fb, 4, "%d cards in all" % speed.deck_size(n, d.jokers))
+        else:
+            ui.row(fb, 4, "BACK: undo/quit")
         ui.hint(fb, "OK: next")
 
     def _draw_ready(self, fb):
         d = self.deal
+        n = self.seats
+        names = self.names
         ui.title(fb, "Deal %d: ready?" % (self.match.hands_played + 1))
-        for p in (0, 1):
-            ui.big(fb, "OK" if d.is_ready(p) else "..", 8 + 64 * p, 20, 3)
-            fb.text(NAMES[p], 24 + 64 * p, 46, 1)
+        if n < 4:  # a column a player: the mark big over the name
+            col = ui.W // n
+            k = 3 if col >= 48 else 2  # the scale: "OK" is 16 pixels wide at 1
+            y = 20 if k == 3 else 24
+            for p in range(n):
+                x = col * p
+                ui.big(fb, "OK" if d.is_ready(p) else "..", x + (col - 16 * k) // 2, y, k)
+                fb.text(names[p], x + (col - 16) // 2, 46, 1)
+        else:  # four columns are too narrow for big marks
+            for p in range(n):
+                self._cell(fb, p, "OK" if d.is_ready(p) else "..", 13, 20)
         ui.hint(fb, self.note or "tap pad if ready")
+
+    def _cell(self, fb, p, s, y0, dy):
+        """Player p's place in two rows of two (four players): the name,
+        then `s` big (smaller when it is wider than the place)."""
+        x = 64 * (p % _PER_LINE)
+        y = y0 + dy * (p // _PER_LINE)
+        fb.text(self.names[p], x + 4, y + 4, 1)
+        k = 2 if 16 * len(s) <= 36 else 1
+        ui.big(fb, s, x + 26, y + 8 - 4 * k, k)
 
     def _draw_countdown(self, fb):
         # the start (COUNT_DOWN) and a reserve flip (FLIP)
@@ -276,53 +344,91 @@ class SpeedFlow(Flow):
     def _draw_play(self, fb):
         d = self.deal
         m = self.match
-        ui.title(fb, "Deal %d  %d-%d" % (m.hands_played + 1, m.totals[0], m.totals[1]))
+        n = self.seats
+        t = "Deal %d  %s" % (m.hands_played + 1, _scores(m.totals))
+        if len(t) > 16:  # four totals of two digits
+            t = "D%d %s" % (m.hands_played + 1, _scores(m.totals))
+        ui.title(fb, t)
         fb.text("Flips", 0, 14, 1)
         ui.big(fb, str(d.flips), 48, 12, 2)
         fb.text("Reserve: %s" % ("?" if d.reserve_left is None else d.reserve_left), 0, 30, 1)
-        ui.sides(fb, "P1 STUCK" if d.is_stuck(0) else "P1 -",
-                 "P2 STUCK" if d.is_stuck(1) else "P2 -", 40)
-        if self.note:
+        y0 = 40 if n <= _PER_LINE else 39  # two lines of players: a pixel clear of the hint
+        for p in range(n):  # who is stuck, two players a line: left and right
+            s = "%s STUCK" % self.names[p] if d.is_stuck(p) else "%s -" % self.names[p]
+            y = y0 + 8 * (p // _PER_LINE)
+            fb.text(s, 0 if p % _PER_LINE == 0 else ui.W - 8 * len(s), y, 1)
+        if n > _PER_LINE:  # the players take the line of the hold hint
+            ui.hint(fb, self.note or "tap pad: out")
+        elif self.note:
             fb.text(self.note, 0, 52, 1)
         else:
             fb.text("hold pad: stuck", 0, 48, 1)
             ui.hint(fb, "tap pad: out")
 
     def _draw_rebuild(self, fb):
+        n = self.seats
         ui.title(fb, "Rebuild reserves")
         y = 12
-        for line in ("Keep both tops.", "Shuffle the rest", "into 2 reserves.", "Then OK: flip"):
+        for line in ("Keep both tops." if n == 2 else "Keep all %d tops." % n, "Shuffle the rest",
+                     "into %d reserves." % n, "Then OK: flip"):
             fb.text(line, 0, y, 1)
             y += 11
 
     def _draw_claim(self, fb):
         c = self.deal.claimant
-        ui.title(fb, "%s is out?" % NAMES[c])
+        names = self.names
+        ui.title(fb, "%s is out?" % names[c])
         if self.slap_text:
             ui.center(fb, self.slap_text, 14)
-        ui.big_center(fb, NAMES[c], 23, 2)
-        fb.text("%s hold: yes" % NAMES[1 - c], 0, 40, 1)
-        fb.text("%s tap: no" % NAMES[1 - c], 0, 48, 1)
-        ui.hint(fb, "%s tap: withdraw" % NAMES[c])
+        ui.big_center(fb, names[c], 23, 2)
+        others = [names[q] for q in range(self.seats) if q != c]
+        if len(others) == 1:
+            fb.text("%s hold: yes" % others[0], 0, 40, 1)
+            fb.text("%s tap: no" % others[0], 0, 48, 1)
+        else:  # SP-33: any of them answers, the first answer counts
+            fb.text("%s or %s:" % (", ".join(others[:-1]), others[-1]), 0, 40, 1)
+            fb.text("hold yes, tap no", 0, 48, 1)
+        ui.hint(fb, "%s tap: withdraw" % names[c])
 
     def _draw_left(self, fb):
-        ui.title(fb, "%s cards left" % NAMES[1 - self.deal.claimant])
+        ui.title(fb, "%s cards left" % self.names[self.loser])
         ui.big_center(fb, str(self.left), 14, 4)
+        if self.seats > 2:
+            # SP-35: the other losers' counts, entered ("P1 12") or to come ("P4 ?")
+            out = []
+            for p in range(self.seats):
+                if p != self.deal.claimant and p != self.loser:
+                    out.append("%s %s" % (self.names[p], self.counts[p] if p < self.loser else "?"))
+            ui.center(fb, "  ".join(out), 47)
         ui.hint(fb, "UP/DOWN  OK", centred=True)
 
     def _draw_score(self, fb):
         # between deals (NEXT) and the match's end (FINAL)
         m = self.match
+        n = self.seats
         final = self.phase == FINAL
         ui.title(fb, "Match over" if final else "After deal %d" % m.hands_played)
         t = m.wins if m.format == "best_of" else m.totals
-        ui.big_center(fb, "%d-%d" % (t[0], t[1]), 14, 3)
+        y = 44
+        if n == 2:
+            ui.big_center(fb, _scores(t), 14, 3)
+        elif n == 3:  # a column a player: the total big over the name
+            col = ui.W // n
+            for p in range(n):
+                s = str(t[p])
+                k = 2 if 16 * len(s) <= col - 4 else 1
+                ui.big(fb, s, col * p + (col - 8 * k * len(s)) // 2, 14 + 8 * (2 - k), k)
+                fb.text(self.names[p], col * p + (col - 16) // 2, 32, 1)
+        else:
+            for p in range(n):
+                self._cell(fb, p, str(t[p]), 11, 17)
+            y = 46
         if final:
             w = m.winners()
-            ui.center(fb, "Tie" if len(w) > 1 else "%s wins" % NAMES[w[0]], 40)
+            ui.center(fb, "Tie" if len(w) > 1 else "%s wins" % self.names[w[0]], 40 if n == 2 else y)
             ui.hint(fb, "OK: save & end")
         else:
-            fb.text("BACK: undo/quit", 0, 44, 1)
+            fb.text("BACK: undo/quit", 0, y, 1)
             ui.hint(fb, "OK: next deal")
 
     # indexed by phase: LAYOUT, READY, COUNT_DOWN, PLAY, FLIP, REBUILD, CLAIM, LEFT, NEXT, FINAL
@@ -336,7 +442,14 @@ class SpeedFlow(Flow):
         ph = self.phase
         self.claim_t = now_us  # a question shown again is answered afresh (SP-16)
         if ph == LEFT:
-            self._to(CLAIM)
+            q = self._loser_before(self.loser)
+            if q < 0:
+                self._to(CLAIM)
+            else:  # back to the count before (SP-35: one a player)
+                self.counts[self.loser] = self.left
+                self.loser = q
+                self.left = self.counts[q]
+                self.app.redraw()
         elif self.entries and ph in (PLAY, FLIP, REBUILD, CLAIM):
             self._undo_entry()
         elif self.match.hands_played:
@@ -353,8 +466,8 @@ class SpeedFlow(Flow):
             self._rebuild_deal()
         elif ph == PLAY:
             self._rebuild_deal()  # drops stuck calls and any slap race
-        for p in (0, 1):
-            self.pads[p].forget()
+        for p in self.pads:
+            p.forget()
 
     # ---- steps -----------------------------------------------------------
     def lights(self):
@@ -363,7 +476,11 @@ class SpeedFlow(Flow):
         if self.phase != READY:
             return 0
         d = self.deal
-        return (1 if d.is_ready(0) else 0) | (2 if d.is_ready(1) else 0)
+        m = 0
+        for p in range(self.seats):
+            if d.is_ready(p):
+                m |= 1 << p
+        return m
 
     def _new_deal(self):
         self.deal = self.match.new_deal()
@@ -375,21 +492,24 @@ class SpeedFlow(Flow):
         self.phase = FINAL if self.match.over else LAYOUT
 
     def _false_start(self, p, early, t_us):
-        # SP-6, SP-22: nobody plays before GO.  The first false start calls
-        # the countdown off (timing.Countdown); every press until it is over
-        # is a false start too, counted once per player; then READY.
-        if not self.countdown.false_start(p, t_us):
+        # SP-6, SP-22, SP-30: nobody plays before GO.  The first false start
+        # calls the countdown off for all (timing.Countdown); every press
+        # until it is over is a false start too, counted once per player;
+        # then READY.
+        cd = self.countdown
+        if not cd.false_start(p, t_us):
             return  # the same player's repeat: the same jump
         self.false_starts[p] += 1
         self.app.emit({"ev": "false_start", "game": "speed", "deal": self.match.hands_played + 1,
                        "seat": p, "early_us": early, "count": self.false_starts[p]})
         self.app.sound(FOUL)
         self.app.light(1 << p, True)
-        self.note = "False starts!" if self.countdown.fouled == 3 else "False start %s!" % NAMES[p]
+        # more than one player jumped (more than one bit): no one name
+        self.note = "False starts!" if cd.fouled & (cd.fouled - 1) else "False start %s!" % self.names[p]
         self.app.redraw()
 
     def _called_off_over(self):
-        # SP-22: both call ready again, each with a new press.
+        # SP-22: everyone calls ready again, each with a new press.
         self.deal = self.match.new_deal()
         self._to(READY)
 
@@ -410,8 +530,8 @@ class SpeedFlow(Flow):
         self.note = ""
         self.deal.start_flip()
         self.app.sound(GO)
-        for p in (0, 1):
-            self.pads[p].cancel()  # nobody's pad was down at GO (it would be a false start)
+        for p in self.pads:
+            p.cancel()  # nobody's pad was down at GO (it would be a false start)
         self._to(PLAY)
 
     def _held(self, p, now_us):
@@ -419,7 +539,7 @@ class SpeedFlow(Flow):
         # a slap.  With slap-to-win it went into the race when it went down
         # (a slap is timed from the press), so the race is judged now, before
         # the stuck call can start a flip: void if this press opened it (the
-        # first presser is holding), a tie if the other pad came within the
+        # first presser is holding), a tie if another pad came within the
         # window.  Judged later, a race left open across the flip turned the
         # hands lifted in the countdown into a slap (SP-17).
         if self.racing:
@@ -447,33 +567,41 @@ class SpeedFlow(Flow):
     def _claim(self, p, t_us):
         self.note = ""
         self.deal.claim_out(p)
-        self.entries += "01"[p]
+        self.entries += str(p)
         self.claim_t = t_us
-        for q in (0, 1):
-            self.pads[q].cancel()  # a press from play is no answer
+        for q in self.pads:
+            q.cancel()  # a press from play is no answer
         self.app.sound(CALL)
         self._to(CLAIM)
 
     def _reject(self):
-        # SP-16: the opponent rejects the claim; play goes on.
+        # SP-16, SP-33: another player rejects the claim; play goes on.
         d = self.deal
         self.app.emit({"ev": "claim", "game": "speed", "deal": self.match.hands_played + 1,
                        "seat": d.claimant, "verdict": "rejected"})
         d.reject()
         self.entries += "X"
+        for q in self.pads:
+            q.cancel()  # a press from the question (a yes begun too late) is no play
         self.app.sound(ERROR)
         self.note = "Claim rejected"
         self._to(PLAY)
 
+    def _any_down(self):
+        for p in self.pads:
+            if p.down:
+                return True
+        return False
+
     def _settle_slap(self, now_us):
-        # SP-17: the first slap wins.  The verdict waits until both pads are
-        # up again (so a second slap is in it and its margin shown) or a hold
-        # is long enough to be a stuck call; a winner still holding then was
-        # never slapping, and the race is void.
+        # SP-17, SP-34: the first slap among all the pads wins.  The verdict
+        # waits until every pad is up again (so a later slap is in it and
+        # its margin shown) or a hold is long enough to be a stuck call; a
+        # winner still holding then was never slapping, and the race is void.
         v = self.verdict
         pads = self.pads
         if v is None:
-            if (pads[0].down or pads[1].down) and ticks_diff(now_us, self.race_t) < SPEED_HOLD_US:
+            if self._any_down() and ticks_diff(now_us, self.race_t) < SPEED_HOLD_US:
                 return
             v = self.race.decide(now_us)
             if v is None:
@@ -481,7 +609,10 @@ class SpeedFlow(Flow):
             self.verdict = v
         if v.winner is None:
             self._log_slap(v)
-            self.app.light(3)  # a tie: both pads
+            m = 0
+            for s in v.tie:
+                m |= 1 << s
+            self.app.light(m)  # a tie: the tied players' pads
             t = v.text()
             self.note = t + " again" if len(t) <= 10 else t  # 16 characters a line
             self.verdict = None
@@ -513,23 +644,66 @@ class SpeedFlow(Flow):
         d["deal"] = self.match.hands_played + 1
         self.app.emit(d)
 
+    # ---- the count: one a loser (SP-18, SP-35) ------------------------------
+    def _loser_after(self, p):
+        """The first player after seat p (p = -1: from the first seat) who
+        counts cards left, or -1 when none is left to count."""
+        c = self.deal.claimant
+        p += 1
+        while p < self.seats:
+            if p != c:
+                return p
+            p += 1
+        return -1
+
+    def _loser_before(self, p):
+        c = self.deal.claimant
+        p -= 1
+        while p >= 0:
+            if p != c:
+                return p
+            p -= 1
+        return -1
+
+    def _start_count(self):
+        lo = self.deal.left_bounds()[0]
+        c = self.deal.claimant
+        for p in range(self.seats):
+            self.counts[p] = 0 if p == c else lo
+        self.loser = self._loser_after(-1)
+        self.left = lo
+
+    def _counted(self, t_us):
+        # OK on a loser's count: the next loser's, or the deal is counted
+        self.counts[self.loser] = self.left
+        q = self._loser_after(self.loser)
+        if q < 0:
+            self._confirm(t_us)
+            return
+        self.loser = q
+        self.left = self.counts[q]
+        self.app.sound(CLICK)
+        self.app.redraw()
+
     def _confirm(self, t_us):
         d = self.deal
-        d.confirm(self.left)  # bounds were kept by UP/DOWN; SP-18 checks again
+        # bounds were kept by UP/DOWN; SP-18 checks again.  Two players'
+        # counts give the loser's count, more players' one a player (SP-35).
+        d.confirm(self.counts)
         w, left = d.result
         m = self.match
         m.add_result(d)
         self.codes.append(self.entries)  # flips, rebuilds and claims, for undo
         self.app.emit({"ev": "deal", "game": "speed", "deal": m.hands_played, "winner": w,
-                       "left": left, "totals": list(m.totals), "flips": d.flips,
-                       "rebuilds": d.rebuilds})
+                       "left": left if is_int(left) else list(left), "totals": list(m.totals),
+                       "flips": d.flips, "rebuilds": d.rebuilds})
         self.app.sound(WIN)
         self._save()
         self._to(FINAL if m.over else NEXT)
 
     def _save(self):
-        self.app.save(self, {"deals": [list(x) for x in self.match.deals],
-                       "false_starts": list(self.false_starts), "codes": list(self.codes)})
+        self.app.save(self, {"deals": [[w, left if is_int(left) else list(left)] for w, left in self.match.deals],
+                             "false_starts": list(self.false_starts), "codes": list(self.codes)})
 
     # ---- undo --------------------------------------------------------------
     def _rebuild_deal(self):
@@ -549,46 +723,51 @@ class SpeedFlow(Flow):
         self._rebuild_deal()
 
     def _undo_deal(self):
-        # Back to the count of the last deal: its claim stands, the count is
-        # entered again.  Its entries are replayed, so its flips and rebuilds
-        # (logged with the deal line) are exactly what they were.
+        # Back to the count of the last deal: its claim stands, its counts
+        # are entered again (the last loser's on screen).  Its entries are
+        # replayed, so its flips and rebuilds (logged with the deal line)
+        # are exactly what they were.
         w, left = self.match.deals[-1]
         n = self.match.hands_played
         self.match.undo_last()
         self._log_undo("deal", n)  # its deal line was logged: tell the laptop
-        code = self.codes.pop() if self.codes else "01"[w]
+        code = self.codes.pop() if self.codes else str(w)
         self._save()
         self.entries = code
         self._rebuild_deal()
-        self.left = left
+        for p in range(self.seats):
+            self.counts[p] = 0 if p == w else (left if is_int(left) else left[p])
+        self.loser = self._loser_before(self.seats)
+        self.left = self.counts[self.loser]
         self._to(LEFT)
 
 
 def _replay(d, entries):
-    """A deal's entries (a code: F flip, R rebuild, E reserves out, 0/1 a
-    claim, X the claim rejected) replayed into the fresh SpeedDeal d through
-    the engine's own API, which checks each; anything else is refused."""
+    """A deal's entries (a code: F flip, R rebuild, E reserves out, a digit
+    a player's claim, X the claim rejected) replayed into the fresh
+    SpeedDeal d through the engine's own API, which checks each; anything
+    else is refused."""
     if type(entries) is not str:
         raise RuleError("SP-23", "deal entries unreadable: %r" % (entries,))
-    d.ready(0)
-    d.ready(1)
+    n = d.seats
+    for p in range(n):
+        d.ready(p)
     d.start_flip()
     for e in entries:
-        if e == "F":
-            d.stuck(0)
-            d.stuck(1)
-            d.flip()
-        elif e == "R":
-            d.stuck(0)
-            d.stuck(1)
-            d.rebuild(None)
-            d.unstuck(0)
-            d.unstuck(1)
+        if e == "F" or e == "R":
+            for p in range(n):
+                d.stuck(p)
+            if e == "F":
+                d.flip()
+            else:
+                d.rebuild(None)
+                for p in range(n):
+                    d.unstuck(p)
         elif e == "E":
             d.reserves_out()
         elif e == "X":
             d.reject()
-        elif e == "0" or e == "1":
+        elif e.isdigit() and int(e) < n:
             d.claim_out(int(e))
         else:
             raise RuleError("SP-23", "unknown deal entry %r" % (e,))

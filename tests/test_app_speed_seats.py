@@ -1,0 +1,366 @@
+"""Speed's flow with three and four players (seeds/speed.md SP-27 to SP-36),
+driven by (button, t_us) events through the referee app: every count of
+players is the game's `seats` option, one pad a player."""
+import json
+
+import pytest
+
+from app_rig import (MS, pause_pick, speed_opts, start_deal, reserve_flip, enter_left, confirm_claim,
+                     play_match)
+from speedref.app.core import UP, DOWN, OK
+from speedref.app import speed_flow as sf
+from speedref.engine import speed
+
+SEATS = (3, 4)
+
+
+def start(rig, seats, **kw):
+    rig.app.start("speed", rig.t, speed_opts(seats=seats, **kw))
+    rig.wait(10 * MS)
+    f = rig.app.flow
+    assert f is not None and f.seats == seats
+    return f
+
+
+# ---- the start -------------------------------------------------------------------------
+@pytest.mark.parametrize("seats", SEATS)
+def test_everyone_must_be_ready_before_the_countdown_SP30(rig, seats):
+    f = start(rig, seats)
+    rig.tap(OK)
+    assert f.phase == sf.READY
+    for p in range(seats - 1):
+        rig.tap(p)
+        assert f.phase == sf.READY, "SP-30: %d of %d ready is not everyone" % (p + 1, seats)
+        rig.app.tick(rig.t)
+        assert rig.app.lights == (1 << (p + 1)) - 1, "the ready players' pads are lit"
+    rig.tap(seats - 1)
+    assert f.phase == sf.COUNT_DOWN
+    rig.wait(3100 * MS)
+    assert f.phase == sf.PLAY and f.deal.phase == "play"
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_a_pad_nobody_sits_at_means_nothing_SP27(rig, seats):
+    f = start(rig, seats)
+    rig.tap(OK)
+    for b in range(seats, 4):
+        rig.tap(b)
+    assert f.phase == sf.READY and not any(f.deal.is_ready(p) for p in range(seats))
+    start_deal_from_ready(rig, seats)
+    for b in range(seats, 4):
+        rig.tap(b)
+        rig.press(b)
+        rig.wait(700 * MS)
+        rig.release(b)
+    assert f.phase == sf.PLAY and f.deal.claimant is None and not any(
+        f.deal.is_stuck(p) for p in range(seats))
+
+
+def start_deal_from_ready(rig, seats):
+    for p in range(seats):
+        rig.tap(p)
+    rig.wait(3100 * MS)
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_a_false_start_by_any_player_calls_the_countdown_off_for_all_SP30(rig, seats):
+    f = start(rig, seats)
+    rig.tap(OK)
+    for p in range(seats):
+        rig.tap(p)
+    rig.wait(1000 * MS)
+    last = seats - 1
+    rig.tap(last)  # the last seat jumps
+    assert f.phase == sf.COUNT_DOWN and f.countdown.cue == sf.OFF
+    assert f.note == "False start P%d!" % seats
+    rig.tap(0)  # and P1 too, while it is called off
+    assert f.note == "False starts!"
+    assert f.false_starts == [1] + [0] * (seats - 2) + [1]
+    fs = rig.log.of("false_start")
+    assert [(x["seat"], x["count"]) for x in fs] == [(last, 1), (0, 1)]
+    rig.wait(2500 * MS)
+    assert f.phase == sf.READY, "SP-22: back to ready once the countdown is over"
+    assert not any(f.deal.is_ready(p) for p in range(seats)), "SP-30: each player taps again"
+    start_deal_from_ready(rig, seats)
+    assert f.phase == sf.PLAY
+
+
+# ---- stuck and the flips ---------------------------------------------------------------
+@pytest.mark.parametrize("seats", SEATS)
+def test_a_flip_only_when_every_player_is_stuck_SP31(rig, seats):
+    f = start(rig, seats)
+    start_deal(rig, seats)
+    for p in range(seats - 1):
+        rig.press(p)
+    rig.wait(700 * MS)
+    assert f.phase == sf.PLAY and f.deal.flips == 0, "SP-31: one player can still play"
+    assert [f.deal.is_stuck(p) for p in range(seats)] == [True] * (seats - 1) + [False]
+    rig.release(1)  # a play after all: no longer stuck
+    rig.press(seats - 1)
+    rig.wait(700 * MS)
+    assert f.phase == sf.PLAY and f.deal.flips == 0
+    rig.press(1)
+    rig.wait(700 * MS)
+    assert f.phase == sf.FLIP, "SP-31: everyone is stuck"
+    for p in range(seats):
+        rig.release(p)
+    rig.wait(3000 * MS)
+    assert f.phase == sf.PLAY and f.deal.flips == 1 and f.entries == "F"
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_the_reserves_run_out_and_are_rebuilt_into_one_a_player_SP32(rig, seats):
+    f = start(rig, seats, layout="classic")
+    start_deal(rig, seats)
+    for _ in range(speed.reserve_size("classic")):
+        reserve_flip(rig, seats)
+    assert f.deal.reserve_left == 0
+    for p in range(seats):
+        rig.press(p)
+    rig.wait(600 * MS)
+    assert f.phase == sf.REBUILD
+    for p in range(seats):
+        rig.release(p)
+    rig.tap(OK)
+    rig.wait(3100 * MS)
+    assert f.phase == sf.PLAY and f.deal.rebuilds == 1 and f.deal.reserve_left is None
+    for p in range(seats):
+        rig.press(p)
+    rig.wait(600 * MS)
+    assert f.phase == sf.FLIP
+    rig.tap(DOWN)  # "none left": the rebuilt reserves are empty
+    assert f.phase == sf.REBUILD and f.entries.endswith("FRFE")
+
+
+# ---- out claims ------------------------------------------------------------------------
+@pytest.mark.parametrize("seats", SEATS)
+@pytest.mark.parametrize("answer", [0, 1, 2, 3])
+def test_any_other_players_hold_confirms_the_claim_SP33(rig, seats, answer):
+    if answer >= seats or answer == 1:
+        pytest.skip("P2 claims; the answer comes from another player")
+    f = start(rig, seats)
+    start_deal(rig, seats)
+    rig.tap(1)
+    assert f.phase == sf.CLAIM and f.deal.claimant == 1
+    confirm_claim(rig, answer)
+    assert f.phase == sf.LEFT, "SP-33: P%d's hold is yes" % (answer + 1)
+    assert f.loser == 0 and f.left == 1
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_any_other_players_tap_rejects_the_claim_SP33(rig, seats):
+    f = start(rig, seats)
+    start_deal(rig, seats)
+    rig.tap(0)
+    rig.wait(600 * MS)
+    rig.tap(seats - 1)
+    assert f.phase == sf.PLAY and f.deal.claimant is None
+    assert rig.log.of("claim") == [{"ev": "claim", "game": "speed", "deal": 1, "seat": 0,
+                                    "verdict": "rejected"}]
+    assert f.entries == "0X"
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_the_first_answer_counts_SP33(rig, seats):
+    """A tap (no) while another player is holding to say yes: the claim is
+    rejected, and the hold in progress is no stuck call in the play that
+    goes on (a press from the question is no play, as a press from play is
+    no answer)."""
+    f = start(rig, seats)
+    start_deal(rig, seats)
+    rig.tap(1)
+    rig.wait(600 * MS)
+    rig.press(0)  # P1 begins to hold: yes ...
+    rig.wait(100 * MS)
+    rig.tap(2)  # ... but P3's tap, no, is first
+    assert f.phase == sf.PLAY and f.deal.claimant is None
+    rig.wait(1000 * MS)
+    assert not f.deal.is_stuck(0), "SP-33: the hold that answered nothing is no stuck call"
+    rig.release(0)
+    # and a yes that comes first stands: a tap after it is no answer
+    rig.tap(1)
+    rig.wait(600 * MS)
+    rig.press(0)
+    rig.wait(500 * MS)
+    assert f.phase == sf.LEFT
+    rig.tap(2)
+    rig.release(0)
+    assert f.phase == sf.LEFT and rig.log.of("claim")[-1]["seat"] == 1 and len(rig.log.of("claim")) == 1
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_the_claimant_withdraws_and_a_reflex_answers_nothing_SP33(rig, seats):
+    f = start(rig, seats)
+    start_deal(rig, seats)
+    rig.tap(2)
+    rig.wait(100 * MS)
+    for p in range(seats):  # reflex slaps of every pad, within 0.5 s of the question
+        if p != 2:
+            rig.tap(p, 40 * MS, 0)
+    rig.press(0)
+    rig.wait(800 * MS)
+    rig.release(0)
+    assert f.phase == sf.CLAIM, "SP-16, SP-33: a press that began within 0.5 s answers nothing"
+    rig.tap(2)
+    assert f.phase == sf.PLAY and f.deal.claimant is None and f.entries == ""
+
+
+# ---- slap to win -----------------------------------------------------------------------
+@pytest.mark.parametrize("seats", SEATS)
+def test_slap_to_win_the_first_of_every_pad_wins_SP34(rig, seats):
+    f = start(rig, seats, slap_to_win=True)
+    start_deal(rig, seats)
+    last = seats - 1
+    rig.press(last)
+    rig.wait(7 * MS)
+    rig.press(0)
+    rig.wait(3 * MS)
+    rig.press(1)
+    rig.wait(60 * MS)
+    for p in (last, 0, 1):
+        rig.release(p)
+    rig.wait(60 * MS)
+    assert f.phase == sf.CLAIM and f.deal.claimant == last
+    slap = rig.log.of("slap")[-1]
+    assert (slap["winner"], slap["margin_us"], slap["presses"]) == (last, 7000, [last, 0, 1])
+    assert f.slap_text == "P%d by 7.0 ms" % seats
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_slap_to_win_a_tie_lights_the_tied_pads_SP34(rig, seats):
+    f = start(rig, seats, slap_to_win=True, tie_ms=5)
+    start_deal(rig, seats)
+    rig.press(1)
+    rig.wait(2 * MS)
+    rig.press(seats - 1)
+    rig.wait(40 * MS)
+    rig.press(0)  # outside the window: not in the tie
+    rig.wait(40 * MS)
+    for p in (1, seats - 1, 0):
+        rig.release(p)
+    rig.wait(20 * MS)
+    slap = rig.log.of("slap")[-1]
+    assert slap["winner"] is None and slap["tie"] == [1, seats - 1]
+    assert f.phase == sf.PLAY and f.note.startswith("Tie")
+    assert rig.app.lights == (1 << 1) | (1 << (seats - 1)), "SP-34: the tied players' pads"
+
+
+# ---- counting: one count a loser -------------------------------------------------------
+@pytest.mark.parametrize("seats", SEATS)
+def test_each_losers_count_is_entered_on_its_own_SP35(rig, seats):
+    f = start(rig, seats)
+    start_deal(rig, seats)
+    rig.tap(1)
+    confirm_claim(rig, 0)
+    want = [4, 0, 9, 5][:seats]
+    losers = [p for p in range(seats) if p != 1]
+    for i, p in enumerate(losers):
+        assert f.phase == sf.LEFT and f.loser == p and f.left == 1, "SP-35: P%d's count" % (p + 1)
+        for _ in range(want[p] - 1):
+            rig.tap(UP, 30 * MS, 30 * MS)
+        rig.tap(UP, 30 * MS, 30 * MS)
+        rig.tap(DOWN, 30 * MS, 30 * MS)  # one too many, taken back
+        if i == 1:  # undo goes back one count, the count entered on screen
+            pause_pick(rig, "Undo last")
+            assert f.phase == sf.LEFT and f.loser == losers[0] and f.left == want[losers[0]]
+            rig.tap(OK)
+            assert f.loser == p and f.left == want[p]
+        rig.tap(OK)
+    assert f.phase == sf.NEXT
+    deal = rig.log.of("deal")[-1]
+    assert deal["winner"] == 1 and deal["left"] == want
+    assert deal["totals"] == [0, sum(want)] + [0] * (seats - 2), "SP-35: the sum of every loser's cards"
+    assert f.match.deals == [(1, tuple(want))]
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_undo_of_a_counted_deal_enters_its_counts_again_SP35(rig, seats):
+    f = start(rig, seats, match="single")
+    start_deal(rig, seats)
+    reserve_flip(rig, seats)
+    rig.tap(0)
+    confirm_claim(rig, 1)
+    want = [0, 3, 7, 12][:seats]
+    enter_left(rig, want)
+    assert f.phase == sf.FINAL
+    pause_pick(rig, "Undo last")
+    assert f.phase == sf.LEFT and f.loser == seats - 1 and f.left == want[-1]
+    assert f.entries == "F0" and f.deal.flips == 1
+    assert rig.log.of("undo")[-1] == {"ev": "undo", "game": "speed", "what": "deal", "deal": 1}
+    rig.tap(OK)
+    assert f.phase == sf.FINAL and [d["left"] for d in rig.log.of("deal")] == [want, want]
+    rig.tap(OK)
+    rec = rig.log.of("game_end")[-1]["record"]
+    assert rec["players"] == ["P%d" % (p + 1) for p in range(seats)]
+    assert rec["deals"] == [{"winner": 0, "left": want}]
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_slap_to_win_a_loser_may_hold_no_cards_SP34_SP35(rig, seats):
+    f = start(rig, seats, slap_to_win=True, match="single")
+    start_deal(rig, seats)
+    rig.tap(1)
+    rig.wait(600 * MS)
+    confirm_claim(rig, 0)
+    assert f.phase == sf.LEFT and f.left == 0
+    for _ in range(seats - 1):
+        rig.tap(OK)  # every loser at 0: each ran out and lost the slap
+    assert rig.log.of("deal")[-1]["left"] == [0] * seats
+
+
+# ---- a whole match, its record, its save -----------------------------------------------
+@pytest.mark.parametrize("seats", SEATS)
+def test_a_match_record_equals_the_engines_SP35_SP36(rig, seats):
+    deals = [(1, [4, 0, 9, 2][:seats]), (seats - 1, [5, 5, 5, 0][:seats - 1] + [0]),
+             (1, [10, 0, 8, 1][:seats])]
+    rec = play_match(rig, deals, speed_opts(seats=seats))
+    plain = dict(rec)
+    plain.pop("id")
+    assert plain == speed.replay(plain).to_record()
+    assert plain["players"] == ["P%d" % (p + 1) for p in range(seats)]
+    assert [(d["winner"], d["left"]) for d in plain["deals"]] == deals
+    assert speed.replay(plain).totals[1] == sum(deals[0][1]) + sum(deals[2][1]) >= 25
+    assert rig.store.records()[-1] == rec
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_a_power_cut_resumes_the_n_seat_match_where_it_was_saved_SP24(rig, seats):
+    f = start(rig, seats)
+    rig.tap(OK)
+    rig.tap(0)
+    rig.wait(500 * MS)  # P2 and the others not ready yet
+    for p in range(seats):
+        rig.tap(p)
+    rig.wait(1000 * MS)
+    rig.tap(1)  # a false start by P2
+    rig.wait(2500 * MS)
+    start_deal_from_ready(rig, seats)
+    rig.tap(0)
+    confirm_claim(rig, 1)
+    want = [0, 6, 2, 11][:seats]
+    enter_left(rig, want)
+    saved = rig.store.load_game()[0]
+    assert saved["opts"]["seats"] == seats
+    assert saved["state"] == {"deals": [[0, want]], "false_starts": [0, 1] + [0] * (seats - 2),
+                              "codes": ["0"]}
+    assert json.loads(json.dumps(saved)) == saved
+    rig.reboot()
+    rig.tap(OK)  # "Resume game?"
+    g = rig.app.flow
+    assert g is not f and g.seats == seats and g.match.deals == [(0, tuple(want))]
+    assert g.false_starts == f.false_starts and g.phase == sf.NEXT or g.phase == sf.LAYOUT
+    pause_pick(rig, "Undo last")  # the resumed deal is taken back to its count
+    assert g.phase == sf.LEFT and g.loser == seats - 1 and g.left == want[-1]
+
+
+def test_a_save_with_a_count_a_player_of_another_seat_count_is_refused_SP22(rig, tmp_path):
+    """A saved game whose false starts are not one count a player cannot
+    resume: it is reported, not a crash later."""
+    from speedref.app.core import App
+    rig.app.start("speed", rig.t, speed_opts(seats=3))
+    saved = rig.store.load_game()[0]
+    saved["state"]["false_starts"] = [0, 0]
+    rig.store.save_game(saved)
+    rig.reboot()
+    rig.tap(OK)
+    assert rig.app.flow is None and "SP-22" in rig.log.of("error")[-1]["msg"]
