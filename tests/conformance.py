@@ -10,8 +10,9 @@ these checks use nothing else:
   * the table level's `replay(record)` (through `records.replay`);
   * the card level's State, seen through `card_level()` below, the one
     function that names its API;
-  * the sim script `tests/sim_scripts/<id>.txt`: a whole game with the default
-    options that passes through every phase;
+  * the sim script `tests/sim_scripts/<id>.txt` (`<id>_<N>p.txt` at more seats
+    than the fewest): a whole game with the default options that passes
+    through every phase;
   * the golden playthrough `tests/mpy/<id>_golden.py` (`play(seed, *args, out=None)
     -> (lines, record)`, on CPython and MicroPython) and its transcripts
     `tests/golden/<id>_<seed>[_<arg>].txt`.
@@ -65,13 +66,19 @@ class Subject:
         self.game = game
         self.seats = game.seats[0] if seats is None else seats
         self.rules_dir = Path(rules_dir) if rules_dir else TESTS.parent / "seeds"
-        self.script = Path(script) if script else TESTS / "sim_scripts" / (game.id + ".txt")
+        self.script = Path(script) if script else TESTS / "sim_scripts" / (script_name(game, self.seats) + ".txt")
         self.golden_dir = Path(golden_dir) if golden_dir else TESTS / "golden"
         self.playthrough = playthrough or game.id + "_golden"
         self.mpy_path = tuple(mpy_path)  # more MICROPYPATH entries for its modules
 
     def __repr__(self):
         return "Subject(%r, seats=%d)" % (self.game.id, self.seats)
+
+
+def script_name(g, seats):
+    """The sim script's name for `g` at `seats` players: <id> at the fewest,
+    <id>_<N>p at more (its '# seats: N' header says so too)."""
+    return g.id if seats == g.seats[0] else "%s_%dp" % (g.id, seats)
 
 
 def seat_counts(g):
@@ -227,6 +234,8 @@ class Walk:
         text = subject.script.read_text(encoding="utf-8")
         assert sim_script.header_game(text) == self.g.id, "%s names its game: '# game: %s'" % (
             subject.script, self.g.id)
+        assert (sim_script.header_seats(text) or self.g.seats[0]) == subject.seats, (
+            "%s plays %d players: '# seats: %d'" % (subject.script, subject.seats, subject.seats))
         self.events = sim_script.parse(text)
         self.found = {"script": [], "screens": [], "power_cut": [], "abandon": [], "random": []}
         self.phases = set()

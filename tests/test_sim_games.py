@@ -137,6 +137,32 @@ def test_partners_game_to_100_swaps_doubling_and_winner_PT8_PT14_PT16_PT19(partn
     assert contracts[-1]["seats"] == [3, 0, 1, 2]
 
 
+# The 3- and 4-player matches the scripts speed_3p.txt and speed_4p.txt play
+# (default options, first to 25): (winner, one count a player) a deal.
+SEATED_DEALS = {3: [(0, [0, 9, 8]), (2, [3, 3, 0]), (0, [0, 5, 4])],
+                4: [(0, [0, 9, 8, 7]), (3, [3, 3, 3, 0]), (0, [0, 2, 2, 2])]}
+
+
+@pytest.mark.parametrize("seats", sorted(SEATED_DEALS))
+def test_speed_script_with_3_and_4_players_SP27_SP33_SP35_SP36(seats):
+    """The script's header names the game and its players: no --game, no
+    --seats on the command line."""
+    exe = str(SIM) if SIM.exists() else None
+    cmd = ([exe] if exe else [sys.executable, "-m", "sim"]) + [
+        "--script", str(SCRIPTS / ("speed_%dp.txt" % seats)), "--json"]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT), timeout=600)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    lines = [json.loads(s) for s in r.stdout.splitlines()]
+    rec = final_record(lines)
+    assert rec["players"] == ["P%d" % (p + 1) for p in range(seats)]
+    assert [(d["winner"], d["left"]) for d in rec["deals"]] == SEATED_DEALS[seats], "SP-35: one count a player"
+    assert [(x["seat"], x["count"]) for x in of(lines, "false_start")] == [(seats - 1, 1)], "SP-30"
+    assert [(x["seat"], x["verdict"]) for x in of(lines, "claim")] == [(1, "rejected")], "SP-33"
+    assert [(d["flips"], d["rebuilds"]) for d in of(lines, "deal")] == [(2, 0), (11, 1), (0, 0)], "SP-31, SP-32"
+    totals, winners = summary(rec)
+    assert totals[0] >= 25 and winners == [0], "SP-36: P1 reaches 25 first"
+
+
 # The long game tests/mpy/speedrun_golden.py plays with real cards (seed 1), as
 # the Speed Run record keeps it: tricks, contracts, reveals, first player,
 # trump and ranking of each hand.
@@ -263,12 +289,13 @@ class _RecApp:
 
 
 class RecRig:
-    def __init__(self, game):
+    def __init__(self, game, seats=None):
         from sim.board import Board
         self.board = Board()
         self.board.step()
-        self.board.start_game(game)  # as `--game game` does, at time 0
+        self.board.start_game(game, seats)  # as `--game game [--seats N]` does, at time 0
         self.game = game
+        self.seats = seats
         self.app = _RecApp(self)
         self.log = _RecLog(self.board)
         self.store = self.board.store
@@ -313,7 +340,7 @@ class RecRig:
 
     def text(self, header):
         # The first line names the game (sim/script.py), so the script runs as is.
-        header = "game: %s\n%s" % (self.game, header)
+        header = "game: %s\n%s%s" % (self.game, "" if self.seats is None else "seats: %d\n" % self.seats, header)
         return "\n".join(["# " + s for s in header.split("\n")] + [""] + self.out) + "\n"
 
 
@@ -383,6 +410,78 @@ def record_speed():
     return r.text("Speed, a complete match with the default options (pagat layout, first to 25).\n"
                   "  .venv/bin/speedref-sim --script tests/sim_scripts/speed.txt [--json]\n"
                   "Written by tests/test_sim_games.py (its recorder); checked by its tests.")
+
+
+def record_speed_seats(n):
+    """Speed with `n` players (SP-27..SP-36): every phase, with a false start,
+    flips, a rebuild, a rejected claim and one count a loser."""
+    from app_rig import start_deal, reserve_flip, enter_left, confirm_claim
+    r = RecRig("speed", n)
+    names = ", ".join("P%d" % (p + 1) for p in range(n))
+    last = n - 1
+    (w1, left1), (w2, left2), (w3, left3) = SEATED_DEALS[n]
+    r.t = 500 * MS
+    r.comment("Deal 1.  OK: the cards are laid out (pagat, a reserve and a start card a player,\n"
+              "SP-28, SP-29).  %s tap their pads: ready (SP-30); the countdown starts." % names)
+    r.tap(OK)
+    for p in range(n):
+        r.tap(p)
+    r.wait(1500 * MS)
+    r.comment("P%d slaps before GO: a false start calls the countdown off for all (SP-30),\n"
+              "then everyone taps again." % n)
+    r.tap(last)
+    r.wait(1500 * MS)
+    for p in range(n):
+        r.tap(p)
+    r.wait(3100 * MS)
+    for k in range(2):
+        r.comment("Everyone stuck: each holds their pad past 0.5 s (SP-31), then the flip\n"
+                  "countdown turns a reserve card each onto its pile (flip %d)." % (k + 1))
+        reserve_flip(r, n)
+    r.comment("P2 taps: out?  P%d taps after the question: no (SP-33); play goes on." % n)
+    r.tap(1)
+    r.wait(600 * MS)
+    r.tap(last)
+    r.wait(300 * MS)
+    r.comment("P%d taps: out; P2 holds after the question: yes (the first answer, SP-33)." % (w1 + 1))
+    r.tap(w1)
+    confirm_claim(r, 1)
+    r.comment("Each loser's cards left in seat order: UP from 1, OK (SP-35): %s.\n"
+              "Then OK: next deal." % ", ".join("P%d %d" % (p + 1, left1[p]) for p in range(n) if p != w1))
+    enter_left(r, left1)
+    r.tap(OK)
+
+    r.comment("Deal 2.  Layout OK, everyone ready, 3-2-1 GO; ten flips empty the reserves.")
+    start_deal(r, n)
+    for _ in range(10):
+        reserve_flip(r, n)
+    r.comment("Stuck again with empty reserves: rebuild every reserve (SP-32), OK, the flip.")
+    for p in range(n):
+        r.press(p)
+    r.wait(600 * MS)
+    for p in range(n):
+        r.release(p)
+    r.wait(60 * MS)
+    r.tap(OK)
+    r.wait(3000 * MS)
+    r.comment("P%d is out, P1 confirms; the others' counts: %s.  OK: next deal."
+              % (w2 + 1, ", ".join("P%d %d" % (p + 1, left2[p]) for p in range(n) if p != w2)))
+    r.tap(w2)
+    confirm_claim(r, 0)
+    enter_left(r, left2)
+    r.tap(OK)
+
+    r.comment("Deal 3.  P%d out at once, P2 confirms; %s: P1 reaches 25 (SP-36)."
+              % (w3 + 1, ", ".join("P%d %d" % (p + 1, left3[p]) for p in range(n) if p != w3)))
+    start_deal(r, n)
+    r.tap(w3)
+    confirm_claim(r, 1)
+    enter_left(r, left3)
+    r.comment("OK on the final standings: the record is stored and logged (game_end).")
+    r.tap(OK)
+    return r.text("Speed with %d players, a complete match with the default options (pagat, first to 25).\n"
+                  "  .venv/bin/speedref-sim --script tests/sim_scripts/speed_%dp.txt [--json]\n"
+                  "Written by tests/test_sim_games.py (its recorder); checked by its tests." % (n, n))
 
 
 def record_spit():
@@ -549,7 +648,8 @@ def record_speedrun():
 
 
 RECORDERS = {"speed": record_speed, "spit": record_spit, "partners": record_partners,
-             "speedrun": record_speedrun}
+             "speedrun": record_speedrun, "speed_3p": lambda: record_speed_seats(3),
+             "speed_4p": lambda: record_speed_seats(4)}
 
 
 def main(argv):

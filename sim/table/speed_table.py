@@ -112,6 +112,7 @@ class SpeedTable(Table):
         self.paused = False
         self.winner = None
         self.race = None
+        self.voided = False       # the last slap's race was voided by a stuck hold
         self.ready_t = []
         self.done = False
         self.record = None
@@ -149,7 +150,7 @@ class SpeedTable(Table):
             # The engine turns (and, if a reserve is empty, first rebuilds) at
             # the flip itself; right after a REBUILD screen the reserves on the
             # table are the freshly rebuilt ones.
-            empty = not self.st.reserves[0] or not self.st.reserves[1]
+            empty = not all(self.st.reserves[:self.seats])
             if flow.deal.reserve_left is None and empty and old != F.REBUILD:
                 # "DOWN: none left": the rebuilt reserves really are empty (SP-15)
                 p = self.person(self.someone())
@@ -332,6 +333,7 @@ class SpeedTable(Table):
         pe = self.person(p)
         self.tap(self.t, p, pe.tap_us(), pe)
         self.paused = True
+        self.voided = False
         for q in self.others(p):
             self.gen[q] += 1
             self.planned[q] = None
@@ -350,7 +352,9 @@ class SpeedTable(Table):
             self._slap(q, self.gen[q])
 
     def _reflex(self, q):
-        if self.winner is None and not self.finger[q] and self.phase == self.F.PLAY:
+        # a reflex to a slap being judged: once the referee has voided that
+        # race (a stuck hold opened it, SP-26) nobody is slapping any more
+        if self.winner is None and not self.finger[q] and self.phase == self.F.PLAY and not self.voided:
             qe = self.person(q)
             self.tap(self.t, q, qe.tap_us(), qe)
 
@@ -404,6 +408,7 @@ class SpeedTable(Table):
         if w is not None and self.level[w]:
             if t - self.down_t[w] >= HOLD_US:
                 self.race = None  # void: that was a stuck hold
+                self.voided = True
             return
         self.race = None
         self.t_slaps.append(v)
@@ -421,6 +426,12 @@ class SpeedTable(Table):
             raise TableError("the app shows P%d out, the table's winner is %s"
                              % (c + 1, None if self.winner is None else "P%d" % (self.winner + 1)))
         q = self.others(c)[0]  # the player after the claimant answers
+        for s in self.others(c)[1:]:
+            # SP-33: the other players stuck on their pads let go (someone is out)
+            since = self.stuck_since[s]
+            if since is not None:
+                self.release(max(t + self.person(s).reaction(), since + STUCK_HOLD_US), s)
+                self.stuck_since[s] = None
         qe = self.person(q)
         r = t + qe.reaction()
         if self.stuck_since[q] is not None:
@@ -432,17 +443,21 @@ class SpeedTable(Table):
         self.tap(r, q, HOLD_US + 100000 + qe.tap_us(), qe)
 
     def _count(self, t, shown):
-        # SP-18: the loser's cards are counted and entered with UP/DOWN, OK
+        # SP-18, SP-35: the losers' cards are counted and entered with
+        # UP/DOWN, OK: with two players the loser's, with more one count a
+        # loser in seat order (each starts at the lowest, as `shown`)
         w = self.winner
         left = self.t_deals[-1][1]
+        counts = [left] if self.seats == 2 else [left[q] for q in range(self.seats) if q != w]
         pe = self.person(w)
-        keys = [UP] * (left - shown) if left >= shown else [DOWN] * (shown - left)
         hi = self.board.app.flow.deal.left_bounds()[1]
-        if self.mistakes and left >= shown and left < hi and self.rng.random() < 0.2:
-            keys = [UP] * (left - shown + 1) + [DOWN]  # one too many, then back
-        t += pe.reaction() + self.rng.randint(500000, 2000000)  # counting takes a moment
-        for b in keys + [OK]:
-            t = self.tap(t, b, pe.tap_us(), pe)[1] + self.rng.randint(80000, 250000)
+        for n in counts:
+            keys = [UP] * (n - shown) if n >= shown else [DOWN] * (shown - n)
+            if self.mistakes and n >= shown and n < hi and self.rng.random() < 0.2:
+                keys = [UP] * (n - shown + 1) + [DOWN]  # one too many, then back
+            t += pe.reaction() + self.rng.randint(500000, 2000000)  # counting takes a moment
+            for b in keys + [OK]:
+                t = self.tap(t, b, pe.tap_us(), pe)[1] + self.rng.randint(80000, 250000)
         if self.mistakes and self.rng.random() < 0.1:
             q = self.person(self.others(w)[0])
             self.tap(self.t + q.reaction(), q.seat, q.tap_us(), q)  # a stray pad tap: ignored
@@ -463,7 +478,9 @@ class SpeedTable(Table):
               for o in evs if o.get("ev") == "slap"]
         if sl != self.t_slaps:
             bad.append("slaps: app %r, table %r" % (sl, self.t_slaps))
-        dl = [(o["winner"], o["left"], o["flips"], o["rebuilds"]) for o in evs if o.get("ev") == "deal"]
+        # a list of counts on the log line (JSON) is the engine's tuple
+        dl = [(o["winner"], tuple(o["left"]) if isinstance(o["left"], list) else o["left"], o["flips"],
+               o["rebuilds"]) for o in evs if o.get("ev") == "deal"]
         if dl != self.t_deals:
             bad.append("deals: app %r, table %r" % (dl, self.t_deals))
         rec = self.record
