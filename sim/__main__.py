@@ -267,6 +267,7 @@ def main(argv=None):
                                store=args.store, seats=args.seats)
         if args.play:
             from sim.table import person
+            check_seats(args.play, args.seats)
             check_store_for_cards(args)
             return person.main(args)
         return interactive(args)

@@ -356,7 +356,6 @@ def test_a_power_cut_resumes_the_n_seat_match_where_it_was_saved_SP24(rig, seats
 def test_a_save_with_a_count_a_player_of_another_seat_count_is_refused_SP22(rig, tmp_path):
     """A saved game whose false starts are not one count a player cannot
     resume: it is reported, not a crash later."""
-    from speedref.app.core import App
     rig.app.start("speed", rig.t, speed_opts(seats=3))
     saved = rig.store.load_game()[0]
     saved["state"]["false_starts"] = [0, 0]

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 
 from mpyhelp import one_install
 from sim.table import runner
@@ -216,15 +217,15 @@ def test_sp17_lifting_hands_in_the_flip_countdown_is_not_a_slap():
         b.close()
 
 
-def _human_plays_a_match(seed, pace="fast"):
+def _human_plays_a_match(seed, pace="fast", seats=None):
     """Drive --play speed's table headless: a 'person' (this function) uses
     only what the play mode offers a person: pad taps and holds, card keys,
     OK/UP/DOWN, and what the screen and the panel show.  The computer plays
     at `pace` (--pace)."""
-    from sim.table.speed_person import SpeedPlay, HUMAN, BOT, CARD_KEYS
+    from sim.table.speed_person import SpeedPlay, HUMAN, CARD_KEYS
     from speedref.app import speed_flow as F
     from speedref.engine import speed_cards as SP
-    tb = SpeedPlay(seed, realtime=False, pace=pace)
+    tb = SpeedPlay(seed, realtime=False, pace=pace, seats=seats)
     tb.start()
     done_phase = None
     last = None
@@ -267,17 +268,19 @@ def _human_plays_a_match(seed, pace="fast"):
         elif ph == F.READY:
             tb.pad_tap()
         elif (ph == F.FLIP and prev != F.REBUILD and tb.board.app.flow.deal.reserve_left is None
-              and not (st.reserves[0] and st.reserves[1])):
+              and not all(st.reserves[:tb.seats])):
             tb.tap(tb.t + 300000, 5, 80000)  # SP-15: "DOWN: none left"
-        elif ph == F.CLAIM and tb.board.app.flow.deal.claimant == BOT:
+        elif ph == F.CLAIM and tb.board.app.flow.deal.claimant != HUMAN:
             tb.tap(tb.t + 600000, HUMAN, 600000)  # SP-16: after the question, held: yes
         elif ph == F.LEFT:
-            left = tb.t_deals[-1][1]
+            w, left = tb.t_deals[-1][:2]
             shown = tb.board.app.flow.left
             t = tb.t + 300000
-            for _ in range(left - shown):
-                t = tb.tap(t, 4, 80000)[1] + 100000
-            tb.tap(t, 6, 80000)
+            # SP-35: each loser's count in seat order, each from the lowest
+            for n in [left] if tb.seats == 2 else [left[p] for p in range(tb.seats) if p != w]:
+                for _ in range(n - shown):
+                    t = tb.tap(t, 4, 80000)[1] + 100000
+                t = tb.tap(t, 6, 80000)[1] + 100000
     return tb, refused
 
 
@@ -293,6 +296,22 @@ def test_play_speed_a_person_against_the_computer_finishes_a_match():
         assert tb.t_deals and all(w in (0, 1) for w, _, _, _ in tb.t_deals), tb.t_deals
         panel = "\n".join(tb.panel())
         assert "Your hand" in panel and "Centre piles" in panel
+    finally:
+        tb.close()
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_play_speed_a_person_against_computers_at_3_and_4_seats_SP27(seats):
+    """--play speed --seats N: the person (P1) and N-1 computer players, one
+    pad each; the match ends and its record is the engine's deals, one count
+    a player (SP-35)."""
+    tb, refused = _human_plays_a_match("seated%d" % seats, seats=seats)
+    try:
+        assert tb.done, tb.panel()
+        assert refused == 0 and tb.record["players"] == ["P%d" % (p + 1) for p in range(seats)]
+        assert tb.record["deals"] == [{"winner": w, "left": list(n)} for w, n, _, _ in tb.t_deals]
+        panel = "\n".join(tb.panel())
+        assert "Centre piles" in panel and "%d:[" % seats in panel and "P%d:" % seats in panel
     finally:
         tb.close()
 

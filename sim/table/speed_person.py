@@ -1,21 +1,22 @@
-"""Play Speed against a computer player, with your cards on screen beside the
-referee app's OLED (`speedref-sim --play speed`).
+"""Play Speed against computer players, with your cards on screen beside the
+referee app's OLED (`speedref-sim --play speed [--seats N]`).
 
-You are P1.  The computer is P2: it plays real cards with the card-level
-engine on a clock (sim/table SpeedTable, with human reaction times) and
-presses its own pad as a person would.  You do what a player at the table
-does, and the referee app referees both of you:
+You are P1.  The computers are P2 (and P3, P4 with --seats 3 or 4, SP-27):
+they play real cards with the card-level engine on a clock (sim/table
+SpeedTable, with human reaction times) and press their own pads as people
+would.  You do what a player at the table does, and the referee app
+referees you all:
 
   OK (Enter/Space)        lay out, next deal, rebuild done, save at the end
-  your pad (1 or z)       a tap: ready / "I'm out"; P2's claim: hold = yes, tap = no
+  your pad (1 or z)       a tap: ready / "I'm out"; a computer's claim: hold = yes, tap = no
   Z (or !)                hold your pad down ("I'm stuck"); Z again, z, or
                           playing a card lifts your hand
   (The terminal simulator's keys, sim/tui.py and sim/keys.py: a terminal
   sends no key-up, so a key is a tap and the hold has its own key.)
   a s d f g h l           choose a card from your hand (shown in that order)
-  ,  .                    play the chosen card on centre pile 1 / pile 2
+  ,  .  /  ;              play the chosen card on centre pile 1 / 2 / 3 / 4 (one a player)
   x                       draw from your stock
-  UP/DOWN, OK             enter the loser's count when the app asks
+  UP/DOWN, OK             enter each loser's count when the app asks
 
 The engine checks every card you play (SP-7, SP-11, SP-12) and the panel
 says why a card was refused.
@@ -26,26 +27,46 @@ from sim.table.speed_table import SpeedTable
 from speedref.engine.errors import RuleError
 
 CARD_KEYS = "asdfghl"
+PILE_KEYS = ",./;"  # centre pile 1.. (SP-29: one a player)
 HUMAN = 0
-BOT = 1
+BOT = 1  # the computer player after you (with two players, the only one)
 
 
 class SpeedPlay(SpeedTable):
-    """A Speed table where seat 0 is a person and seat 1 a computer player."""
+    """A Speed table where seat 0 is a person and every other seat a
+    computer player."""
 
     def __init__(self, seed=None, realtime=True, pace=DEFAULT_PACE, **kw):
         SpeedTable.__init__(self, seed, realtime=realtime, mistakes=False, lift_early=False, **kw)
-        set_pace([None, self.people[BOT]], pace)
+        self.pace = pace
+        set_pace([None] + self.people[1:], pace)
         self.note = "Enter: lay out the cards"
         self.hold_t = 0
         self.opts = None
         self.letters = Letters(CARD_KEYS)
 
     def start(self):
-        """Straight into Speed with the remembered options (like --game)."""
+        """Straight into Speed with the remembered options (like --game),
+        with this table's players."""
         self.boot()
-        self.board.start_game("speed")
+        self.board.start_game("speed", self.seats)
         self._observe()
+
+    def _seat(self, n):
+        """The menu's Players chose another count: n people at the table."""
+        from sim.bots import Person
+        self.seats = n
+        self.people = [Person(self.rng, s, bounce=0) for s in range(n)]
+        set_pace([None] + self.people[1:], self.pace)
+        self.gen = self.per_seat(0)
+        self.planned = self.per_seat(None)
+        self.stuck_since = self.per_seat(None)
+
+    def bots(self):
+        return range(1, self.seats)
+
+    def _names(self, seats):
+        return ", ".join("P%d" % (p + 1) for p in seats)
 
     # -- what the computer does not do for you ---------------------------------------
     def on_phase(self, old, new):
@@ -59,12 +80,15 @@ class SpeedPlay(SpeedTable):
             return
         if new == F.LAYOUT:
             self.opts = dict(flow.opts)
+            if flow.seats != self.seats:
+                self._seat(flow.seats)
             self.window = self.board.app.tie_window_us(self.opts["tie_ms"])
             self._new_deal()
             self.note = "Lay out, then OK (Enter)"
         elif new == F.READY:
-            pe = self.person(BOT)
-            self.tap(self.t + pe.reaction() + self.rng.randint(0, 600000), BOT, pe.tap_us(), pe)
+            for p in self.bots():
+                pe = self.person(p)
+                self.tap(self.t + pe.reaction() + self.rng.randint(0, 600000), p, pe.tap_us(), pe)
             self.note = "Tap your pad (1/z) when ready"
         elif new == F.PLAY and old == F.COUNT_DOWN:
             self._go(self.t)
@@ -72,22 +96,28 @@ class SpeedPlay(SpeedTable):
         elif new == F.PLAY and old == F.FLIP:
             self._flipped(self.t)
         elif new == F.FLIP:
-            self.note = "Both stuck: flip at GO"
+            self.note = "All stuck: flip at GO" if self.seats > 2 else "Both stuck: flip at GO"
         elif new == F.REBUILD:
             self.note = "Reserves empty: OK to rebuild"
         elif new == F.CLAIM:
             c = flow.deal.claimant
-            if c == BOT:
-                self.note = "P2 says out: hold your pad = yes, tap = no"
+            if c != HUMAN:
+                self._hands_off(self.t, [p for p in self.bots() if p != c])  # you answer
+                self.note = "P%d says out: hold your pad = yes, tap = no" % (c + 1)
             elif self.winner == HUMAN:
-                self._claimed(self.t, c)  # the computer confirms
+                self._claimed(self.t, c)  # the computer after you confirms
                 self.note = "P2 confirms you are out"
             else:
                 self.note = "You still hold cards! Tap again to withdraw"
         elif new == F.LEFT:
             w = self.winner
             left = self.t_deals[-1][1] if self.t_deals else 0
-            self.note = ("P2 holds %d: UP/DOWN, OK" if w == HUMAN else "You hold %d: UP/DOWN, OK") % left
+            if self.seats == 2:
+                self.note = ("P2 holds %d: UP/DOWN, OK" if w == HUMAN else "You hold %d: UP/DOWN, OK") % left
+            else:  # SP-35: one count a loser, in seat order
+                held = ["%s %d" % ("you" if p == HUMAN else "P%d" % (p + 1), left[p])
+                        for p in range(self.seats) if p != w]
+                self.note = "Each holds: %s; UP/DOWN, OK each" % ", ".join(held)
         elif new in (F.NEXT, F.FINAL):
             self.note = "OK: next deal" if new == F.NEXT else "OK: save the result"
         elif new == "Games":
@@ -109,15 +139,16 @@ class SpeedPlay(SpeedTable):
         if self.finger[HUMAN]:
             # everyone's hands leave the pads to turn a reserve card
             self.release(max(t, self.hold_t + STUCK_HOLD_US), HUMAN)
-        if st.legal_actions(HUMAN) != [SP.STUCK] or st.legal_actions(BOT) != [SP.STUCK]:
+        if any(st.legal_actions(p) != [SP.STUCK] for p in range(self.seats)):
             # You held your pad but could still play or draw: at a real table
-            # that flip would not have happened (SP-14).  The cards stay put.
+            # that flip would not have happened (SP-14, SP-31).  The cards stay put.
             self.note = "You were not stuck: no flip"
-            since = self.stuck_since[BOT]
-            if since is not None:
-                self.release(max(t + 200000, since + 700000), BOT)
-                self.stuck_since[BOT] = None
-            self._plan(BOT, t + 700000)
+            for p in self.bots():
+                since = self.stuck_since[p]
+                if since is not None:
+                    self.release(max(t + 200000, since + 700000), p)
+                    self.stuck_since[p] = None
+                self._plan(p, t + 700000)
             return
         SpeedTable._flipped(self, t)
         self.note = "Flipped: play on"
@@ -164,7 +195,8 @@ class SpeedPlay(SpeedTable):
             # than a stuck hold (else the app would take it for a tap: "out")
             self.release(max(self.t, self.hold_t + STUCK_HOLD_US), HUMAN)
         if tag == "race":
-            self.note = "Too late: P2's card landed first (SP-13)"
+            self.note = "Too late: another card landed first (SP-13)" if self.seats > 2 else \
+                "Too late: P2's card landed first (SP-13)"
         if tag == "out":
             self._over(HUMAN)
             self.note = "Out! Tap your pad (1/z) to claim"
@@ -173,7 +205,7 @@ class SpeedPlay(SpeedTable):
         return None
 
     def _out_tap(self, p):
-        if p == BOT:
+        if p != HUMAN:
             SpeedTable._out_tap(self, p)
 
     def hand(self):
@@ -196,13 +228,17 @@ class SpeedPlay(SpeedTable):
     def panel(self, sel=None):
         from speedref.engine import cards as C
         st = self.st
-        out = ["Speed: you (P1) vs computer (P2)"]
+        n = self.seats
+        out = ["Speed: you (P1) vs computer (P2)" if n == 2 else
+               "Speed: you (P1) vs computers (%s)" % self._names(self.bots())]
         if st is None or st.phase == "deal":
             return out + ["", self.note]
-        tops = [C.name(p[-1]) if p else "--" for p in st.piles]
-        out.append("Centre piles:  1:[%s]   2:[%s]" % tuple(tops))
-        out.append("Reserves:      %d | %d" % (len(st.reserves[0]), len(st.reserves[1])))
-        out.append("Computer:      %d in hand, %d in stock" % (len(st.hands[BOT]), len(st.stocks[BOT])))
+        tops = ["%d:[%s]" % (k + 1, C.name(p[-1]) if p else "--") for k, p in enumerate(st.piles[:n])]
+        out.append("Centre piles:  " + "   ".join(tops))
+        out.append("Reserves:      " + " | ".join(str(len(r)) for r in st.reserves[:n]))
+        for p in self.bots():
+            out.append("%s %d in hand, %d in stock" % (("Computer:" if n == 2 else "P%d:" % (p + 1)).ljust(14),
+                                                    len(st.hands[p]), len(st.stocks[p])))
         out.append("Your stock:    %d" % len(st.stocks[HUMAN]))
         hand = []
         for k, c in self.hand():
@@ -217,7 +253,8 @@ class SpeedPlay(SpeedTable):
                 out.append("No cards: slap your pad!")
         out.append("")
         out.append(self.note)
-        out.append("keys: a s d f g h l = card, then , or . = pile 1/2, x = draw")
+        out.append("keys: a s d f g h l = card, then %s = pile %s, x = draw" % (
+            " ".join(PILE_KEYS[:n]), "/".join(str(k + 1) for k in range(n))))
         return out
 
 
@@ -235,11 +272,11 @@ def terminal_class():
             if 0 <= ch < 256 and chr(ch) in CARD_KEYS:
                 self.sel = CARD_KEYS.index(chr(ch))
                 return
-            if ch in (ord(","), ord(".")):
+            if 0 <= ch < 256 and chr(ch) in PILE_KEYS[:tb.seats]:
                 if self.sel is None:
                     tb.note = "choose a card first (a s d f ...)"
                     return
-                why = tb.play_card(self.sel, 0 if ch == ord(",") else 1)
+                why = tb.play_card(self.sel, PILE_KEYS.index(chr(ch)))
                 if why:
                     tb.note = why[:70]
                 self.sel = None
@@ -259,4 +296,5 @@ def terminal_class():
 
 def table(args):
     """The --play speed table for the command line's options."""
-    return SpeedPlay(args.seed, start_us=args.start_us, pace=args.pace or DEFAULT_PACE, store=args.store)
+    return SpeedPlay(args.seed, start_us=args.start_us, pace=args.pace or DEFAULT_PACE, store=args.store,
+                     seats=getattr(args, "seats", None))

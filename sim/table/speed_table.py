@@ -426,12 +426,7 @@ class SpeedTable(Table):
             raise TableError("the app shows P%d out, the table's winner is %s"
                              % (c + 1, None if self.winner is None else "P%d" % (self.winner + 1)))
         q = self.others(c)[0]  # the player after the claimant answers
-        for s in self.others(c)[1:]:
-            # SP-33: the other players stuck on their pads let go (someone is out)
-            since = self.stuck_since[s]
-            if since is not None:
-                self.release(max(t + self.person(s).reaction(), since + STUCK_HOLD_US), s)
-                self.stuck_since[s] = None
+        self._hands_off(t, self.others(c)[1:])
         qe = self.person(q)
         r = t + qe.reaction()
         if self.stuck_since[q] is not None:
@@ -441,6 +436,14 @@ class SpeedTable(Table):
         # SP-16: the opponent reads the question, then holds their pad: yes
         r = max(r, t + CLAIM_WAIT_US + qe.reaction())
         self.tap(r, q, HOLD_US + 100000 + qe.tap_us(), qe)
+
+    def _hands_off(self, t, seats):
+        """SP-33: those of `seats` stuck on their pads let go (someone is out)."""
+        for s in seats:
+            since = self.stuck_since[s]
+            if since is not None:
+                self.release(max(t + self.person(s).reaction(), since + STUCK_HOLD_US), s)
+                self.stuck_since[s] = None
 
     def _count(self, t, shown):
         # SP-18, SP-35: the losers' cards are counted and entered with
