@@ -242,9 +242,12 @@ def test_boot_to_menu(browser, site):
     assert py(browser, "type(board.app.screen).__name__") == "Games"
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_replay_equals_simulator(browser, site, game, tmp_path):
-    script = SCRIPTS / (game + ".txt")
+@pytest.mark.parametrize("name", sorted(p.stem for p in SCRIPTS.glob("*.txt")))
+def test_replay_equals_simulator(browser, site, name, tmp_path):
+    """Every committed script (speed_3p and speed_4p: Speed with 3 and 4
+    players, their '# seats: N' header read on the page as by the simulator)."""
+    script = SCRIPTS / (name + ".txt")
+    game = name.split("_")[0]
     r = subprocess.run([sys.executable, "-m", "sim", "--script", str(script), "--game", game,
                         "--json", "--screens", str(tmp_path)],
                        capture_output=True, text=True, cwd=str(ROOT), timeout=600)
@@ -656,6 +659,28 @@ def test_pads_follow_the_game(browser, site, game):
     from selenium.webdriver.support.ui import Select
     Select(browser.find_element("id", "npads")).select_by_visible_text(str(other))
     assert len(visible_pads(browser)) == other
+
+
+def test_pads_follow_speeds_players_three_SP27(browser, site):
+    """Speed started from the menu with Players 3: three pads (pads_for reads
+    the game's `seats`), each a player's; P3's touch is P3's ready call."""
+    from speedref.games import get
+    plant(browser, site, None)
+    open_page(browser, site + "#sw=0&pads=2")
+    row = [k for k, _, _ in get("speed").options].index("seats") + 1
+    t = board_ms(browser) + 60
+    # OK (boot), OK (Speed), DOWN to Players, OK (2 -> 3), UP to Start, OK
+    for i, b in enumerate([6, 6] + [5] * row + [6] + [4] * row + [6]):
+        tap(browser, b, t + 150 * i)
+    wait(browser, lambda: py(browser, "board.app.flow and board.app.flow.seats") == 3,
+         "Speed with 3 players started from the menu", 30)
+    wait(browser, lambda: len(visible_pads(browser)) == 3, "3 pads", 10)
+    assert visible_pads(browser) == ["P1", "P2", "P3"]
+    t = board_ms(browser) + 60
+    tap(browser, 6, t)  # OK: laid out
+    for p in range(3):
+        tap(browser, p, t + 200 + 150 * p)  # each player's ready tap
+    wait(browser, lambda: py(browser, "board.app.flow.phase") == 2, "everyone ready: the countdown (SP-30)", 30)
 
 
 def test_pads_follow_a_game_started_from_the_menu_and_resumed(browser, site):

@@ -157,12 +157,19 @@ class Board:
             self._edge_ticks = None
         self.step()
 
-    def start_game(self, game):
-        """Start a game with its default options, as if chosen from the menu."""
+    def start_game(self, game, seats=None):
+        """Start a game with its default options, as if chosen from the menu;
+        `seats` players where the game has a choice (its "seats" option, the
+        menu's Players)."""
         if game not in registry.IDS:
             raise ValueError("unknown game %r" % (game,))
         from speedref.app import menu
-        self.app.start(game, self.clock.ticks_us(), dict(menu.merge_settings({})[game]))
+        opts = dict(menu.merge_settings({})[game])
+        if seats is not None:
+            if "seats" not in opts:
+                raise ValueError("%s has no choice of seats" % (game,))
+            opts["seats"] = seats
+        self.app.start(game, self.clock.ticks_us(), opts)
         self.step()
 
     def boot_line(self):
@@ -257,7 +264,7 @@ def _names(root):
 class Replay:
     """A script (the speedref-sim --script format) replayed in simulated
     time, as `speedref-sim --script FILE --game G` runs it: the loop's first
-    pass, the game started, each event at its exact microsecond, then 2 s
+    pass, the game started (with its '# seats: N' header's players), each event at its exact microsecond, then 2 s
     more.  run(n) plays at most n events and says whether it is done, so
     the page stays responsive; measure=True collects and measures the live heap
     after every event (peak in .peak)."""
@@ -271,7 +278,8 @@ class Replay:
         self.board = Board(root=root, uid=uid)
         self.board.step()
         if game:
-            self.board.start_game(game)
+            # a '# seats: N' header plays N players, as speedref-sim --script does
+            self.board.start_game(game, script_mod.header_seats(text))
         self.i = 0
         self.done = False
         self._measure()
