@@ -66,12 +66,14 @@ class Progress:
 
 def run_script(args, out=sys.stdout):
     """speedref-sim --script's run, on the emulated board: the same script
-    reading (a '# game: G' header names the game), the same output."""
-    from sim.__main__ import UsageError, check_dir, load_script
+    reading (a '# game: G' header names the game, '# seats: N' its players),
+    the same output."""
+    from sim.__main__ import UsageError, check_dir, check_seats, load_script
     from sim.tui import describe
     from emu import referee, fs as emu_fs
     try:
-        game, events = load_script(args.script, args.game)
+        game, seats, events = load_script(args.script, args.game)
+        check_seats(game, seats)
         for option in ("screens", "store"):
             if getattr(args, option):
                 check_dir("--" + option, getattr(args, option))
@@ -90,7 +92,8 @@ def run_script(args, out=sys.stdout):
         from sim.oled import ScreenWriter
         shots = ScreenWriter(args.screens)
     ref, volume = referee.run_script(events, game=game, show=show, shots=shots,
-                                     frozen=args.frozen, progress=Progress())
+                                     frozen=args.frozen, progress=Progress(),
+                                     options=None if seats is None else {"seats": seats})
     if args.store:
         emu_fs.write_dir(volume, args.store)
     for line in ref.other:

@@ -118,19 +118,21 @@ class Referee:
 
 
 def run_script(events, game=None, show=None, shots=None, end_us=2000000, firmware=None,
-               frozen=False, progress=None, store_files=None):
+               frozen=False, progress=None, store_files=None, options=None):
     """Run parsed script events [(t_us, button, is_down, lineno)] on the
     emulated board.  show(obj) gets each log line as it comes; shots (a
     ScreenWriter) gets the OLED after each event; progress(done_us, total_us)
     hears after each event how much of the script's board time has run;
     store_files: files already on its flash (an earlier game's /data, as
-    Referee takes them).  Returns (Referee, flash volume bytes at the end)."""
+    Referee takes them); options: the game's options changed from their
+    defaults (a script's seats).  Returns (Referee, flash volume bytes at
+    the end)."""
     ref = Referee(firmware=firmware, frozen=frozen, store_files=store_files)
     try:
         ref.on_line = show
         ref.boot()
         if game:
-            ref.start_game(game)
+            ref.start_game(game, **(options or {}))
         p = ref.pico
         t0 = ref.t0 = p.ns  # script time 0
         if progress:

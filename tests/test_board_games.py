@@ -30,6 +30,7 @@ SETTLED_US = 150000
 def events_of(game, until_ms=None):
     from mpyhelp import ROOT
     text = (ROOT / (SCRIPTS % game)).read_text()
+    events_of.seats = script.header_seats(text)  # a '# seats: N' header's players, or None
     ev = script.parse(text)
     if until_ms is not None:
         ev = [e for e in ev if e[0] <= until_ms * 1000]
@@ -46,7 +47,7 @@ class Frames:
         self.at[n] = bytes(frame)
 
 
-def on_simulator(game, events):
+def on_simulator(game, events, seats=None):
     from sim.board import Board
     board = Board()
     lines, frames = [], {}
@@ -54,7 +55,7 @@ def on_simulator(game, events):
     on_simulator.tones = board.pwm.tones
     try:
         board.step()
-        board.start_game(game)
+        board.start_game(game, seats)
         for n, (t_us, button, down, _) in enumerate(events, 1):
             board.run_until(max(board.clock.elapsed_us, t_us - referee.SHOT_BEFORE_US))
             frames[n - 1] = board.screen()  # what the table sees before event n
@@ -69,10 +70,11 @@ def on_simulator(game, events):
     return lines, frames
 
 
-def on_board(game, events):
+def on_board(game, events, seats=None):
     lines = []
     frames = Frames()
-    ref, _ = referee.run_script(events, game=game, show=lines.append, shots=frames)
+    ref, _ = referee.run_script(events, game=game, show=lines.append, shots=frames,
+                                options=None if seats is None else {"seats": seats})
     return [l for l in lines if l.get("ev") != "boot"], frames.at, ref
 
 
@@ -108,10 +110,14 @@ def same_margin(board, sim):
     return board
 
 
-def check(game, until_ms=None, all_tones=False):
-    events = events_of(game, until_ms)
-    sim_lines, sim_frames = on_simulator(game, events)
-    board_lines, board_frames, ref = on_board(game, events)
+def check(name, until_ms=None, all_tones=False):
+    """The script `name` (speed_3p: Speed's, with its header's players) to
+    until_ms on the simulator and on the emulated board."""
+    game = name.split("_")[0]
+    events = events_of(name, until_ms)
+    seats = events_of.seats
+    sim_lines, sim_frames = on_simulator(game, events, seats)
+    board_lines, board_frames, ref = on_board(game, events, seats)
     board_lines = [same_margin(b, s) for b, s in zip(board_lines, sim_lines)] + board_lines[len(sim_lines):]
     assert [without_id(l) for l in board_lines] == [without_id(l) for l in sim_lines]
     assert sim_lines, "the script printed nothing"
@@ -167,3 +173,19 @@ def test_speed_deal_equals_the_simulator_SP19():
     and the out claim, the deal's result (SP-19)."""
     lines = check("speed", until_ms=17300)
     assert [l["ev"] for l in lines].count("deal") == 1
+
+
+@pytest.mark.parametrize("seats,until_ms", [(3, 19100), (4, 20010)])
+def test_speed_deal_with_3_and_4_players_equals_the_simulator_SP30_SP33_SP35(seats, until_ms):
+    """The first deal of Speed with 3 and 4 players through the board's pins
+    (pads 3 and 4 through the PIO too): everyone ready, a false start by the
+    last seat that calls the countdown off for all, every player stuck for
+    the flips, a rejected claim, the claim another player confirms and one
+    count a loser, the same lines and screens as the simulator's."""
+    lines = check("speed_%dp" % seats, until_ms=until_ms)
+    fs = [l for l in lines if l["ev"] == "false_start"]
+    assert [(l["seat"], l["count"]) for l in fs] == [(seats - 1, 1)], "SP-30"
+    assert [(l["seat"], l["verdict"]) for l in lines if l["ev"] == "claim"] == [(1, "rejected")], "SP-33"
+    deals = [l for l in lines if l["ev"] == "deal"]
+    assert len(deals) == 1 and deals[0]["winner"] == 0 and deals[0]["flips"] == 2
+    assert deals[0]["left"] == [0, 9, 8, 7][:seats], "SP-35: one count a player"

@@ -117,7 +117,7 @@ def pico_game(script, flash_files=None):
     from emu import fs as emu_fs
     from emu import referee
     from sim.__main__ import load_script
-    game, events = load_script(str(SCRIPTS / script))
+    game, _, events = load_script(str(SCRIPTS / script))
     ref, volume = referee.run_script(events, game=game, store_files=flash_files)
     data = b"".join(json.dumps(o).encode() + b"\r\n" for o in ref.lines)
     files = dict((p, b) for p, b in emu_fs.files(volume).items() if p.startswith("/data/"))

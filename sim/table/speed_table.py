@@ -112,7 +112,6 @@ class SpeedTable(Table):
         self.paused = False
         self.winner = None
         self.race = None
-        self.voided = False       # the last slap's race was voided by a stuck hold
         self.ready_t = []
         self.done = False
         self.record = None
@@ -333,7 +332,6 @@ class SpeedTable(Table):
         pe = self.person(p)
         self.tap(self.t, p, pe.tap_us(), pe)
         self.paused = True
-        self.voided = False
         for q in self.others(p):
             self.gen[q] += 1
             self.planned[q] = None
@@ -352,9 +350,11 @@ class SpeedTable(Table):
             self._slap(q, self.gen[q])
 
     def _reflex(self, q):
-        # a reflex to a slap being judged: once the referee has voided that
-        # race (a stuck hold opened it, SP-26) nobody is slapping any more
-        if self.winner is None and not self.finger[q] and self.phase == self.F.PLAY and not self.voided:
+        # a reflex to a slap being judged: once that race is decided (void:
+        # a stuck hold opened it, SP-26; a tie of stuck holds) a slap by a
+        # player with cards would open a race of its own, which only the
+        # claim's answer could put right
+        if self.winner is None and not self.finger[q] and self.phase == self.F.PLAY and self.race is not None:
             qe = self.person(q)
             self.tap(self.t, q, qe.tap_us(), qe)
 
@@ -408,7 +408,6 @@ class SpeedTable(Table):
         if w is not None and self.level[w]:
             if t - self.down_t[w] >= HOLD_US:
                 self.race = None  # void: that was a stuck hold
-                self.voided = True
             return
         self.race = None
         self.t_slaps.append(v)
