@@ -39,22 +39,24 @@ MARGIN = 32 * 1024
 SAMPLE_EVERY = 4
 SETTLE_US = 150000
 # Script time played per game (ms of events; None: the whole script).
-PLAYED_MS = {"speed": 1000, "spit": 1000, "speedrun": 1000, "partners": None}
-GAMES = IDS  # every registered game
+# speed_4p: Speed with 4 players (SP-27), its first deal whole (four pads'
+# state, the count a loser, the deal's save).
+PLAYED_MS = {"speed": 1000, "spit": 1000, "speedrun": 1000, "partners": None, "speed_4p": 20010}
+GAMES = list(IDS) + ["speed_4p"]  # every registered game, and Speed at its most players
 STEP_EVENTS = ("hand", "deal", "round", "slap", "contract", "reveal", "false_start", "game_end")
 MEM = b'{"cmd": "mem"}\n'
 
 
 def script_events(game, until_ms=None):
-    """(events, game named in the script's header) of tests/sim_scripts/GAME.txt,
-    cut after until_ms of script time."""
+    """(events, game named in the script's header, its '# seats: N' or None)
+    of tests/sim_scripts/GAME.txt, cut after until_ms of script time."""
     from pathlib import Path
     from sim import script
     text = (Path(__file__).resolve().parent / "sim_scripts" / (game + ".txt")).read_text()
     events = script.parse(text)
     if until_ms is not None:
         events = [e for e in events if e[0] <= until_ms * 1000]
-    return events, script.header_game(text)
+    return events, script.header_game(text), script.header_seats(text)
 
 
 def _mem_lines(ref):
@@ -116,9 +118,9 @@ def heap_run(frozen):
                 ref.close()
                 ref = referee.Referee(frozen=frozen)
                 ref.boot()
-            events, named = script_events(game, PLAYED_MS[game])
-            assert named == game
-            ref.start_game(game)
+            events, named, seats = script_events(game, PLAYED_MS[game])
+            assert named == game.split("_")[0]
+            ref.start_game(named, **({} if seats is None else {"seats": seats}))
             samples, lines = play_with_samples(ref, game, ref.pico.ns, events)
             out[game] = {"samples": samples, "lines": lines}
     finally:
@@ -196,3 +198,12 @@ def test_frozen_bytecode_leaves_more_heap_than_mpy(runs, game):
     """Frozen bytecode runs from flash: the same game holds less heap."""
     peak = {b: max(a for _, a, _ in runs[b][game]["samples"]) for b in ("mpy", "frozen")}
     assert peak["frozen"] < peak["mpy"], peak
+
+
+@pytest.mark.parametrize("build", ["mpy", "frozen"])
+def test_speed_with_four_players_counts_its_first_deal_on_the_board_SP35(runs, build):
+    """speed_4p's first deal is played whole: counted (one count a player)
+    and saved with the margin kept at every sample (above)."""
+    lines = runs[build]["speed_4p"]["lines"]
+    deals = [l for l in lines if l.get("ev") == "deal"]
+    assert [d["left"] for d in deals] == [[0, 9, 8, 7]], lines
