@@ -348,7 +348,7 @@ def test_a_power_cut_resumes_the_n_seat_match_where_it_was_saved_SP24(rig, seats
     rig.tap(OK)  # "Resume game?"
     g = rig.app.flow
     assert g is not f and g.seats == seats and g.match.deals == [(0, tuple(want))]
-    assert g.false_starts == f.false_starts and g.phase == sf.NEXT or g.phase == sf.LAYOUT
+    assert g.false_starts == f.false_starts and g.phase == sf.LAYOUT, "resumed at the next deal's layout"
     pause_pick(rig, "Undo last")  # the resumed deal is taken back to its count
     assert g.phase == sf.LEFT and g.loser == seats - 1 and g.left == want[-1]
 
