@@ -142,3 +142,55 @@ print(json.dumps({"sizes": sizes, "peak": micropython.mem_peak() if hasattr(micr
     s = got["sizes"]
     print("heap after each match:", s, "peak:", got["peak"])
     assert max(s[1:]) - min(s[1:]) <= 512, s
+
+
+def test_four_players_pad_presses_in_a_race_allocate_nothing_SP34(tmp_path):
+    """Speed with 4 players (SP-27): every pad's press into the slap race
+    (SP-34) and the ticks while it is judged run inside heap_lock(): the
+    pads, the race and the phase handlers are made when the game starts."""
+    body = """
+import micropython
+from app_rig import Rig, MS, start_deal
+rig = Rig(root)
+rig.app.start("speed", rig.t, app_rig.speed_opts(slap_to_win=True, seats=4))
+start_deal(rig, 4)
+app = rig.app
+t = rig.t
+app.tick(t)
+gc.collect()
+micropython.heap_lock()
+try:
+    for p in (3, 0, 2, 1):
+        app.press(p, t + 1000 + 3000 * p)
+        app.tick(t + 1500 + 3000 * p)
+    ok = True
+except MemoryError:
+    ok = False
+micropython.heap_unlock()
+f = app.flow
+print(json.dumps({"ok": ok, "racing": f.racing, "seats": f.seats, "down": [p.down for p in f.pads]}))
+"""
+    got = run_mpy(tmp_path, body)
+    assert got == {"ok": True, "racing": True, "seats": 4, "down": [True] * 4}
+
+
+def test_heap_after_four_player_matches_returns_to_start_SP27(tmp_path):
+    """Four-player matches in a row (one count a loser each deal) leave the
+    heap where the first one left it; prints the figures for the record."""
+    body = """
+import micropython
+from app_rig import Rig, play_match, speed_opts
+rig = Rig(root)
+sizes = []
+for i in range(4):
+    play_match(rig, [(0, [0, 10, 3, 2]), (3, [1, 3, 15, 0]), (0, [0, 15, 9, 1])], speed_opts(seats=4))
+    rig.log.lines = []
+    rig.sounds = []
+    gc.collect()
+    sizes.append(gc.mem_alloc())
+print(json.dumps({"sizes": sizes, "free": gc.mem_free()}))
+"""
+    got = run_mpy(tmp_path, body)
+    s = got["sizes"]
+    print("heap after each 4-player match:", s, "free:", got["free"])
+    assert max(s[1:]) - min(s[1:]) <= 512, s
