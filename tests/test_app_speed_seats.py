@@ -353,13 +353,17 @@ def test_a_power_cut_resumes_the_n_seat_match_where_it_was_saved_SP24(rig, seats
     assert g.phase == sf.LEFT and g.loser == seats - 1 and g.left == want[-1]
 
 
-def test_a_save_with_a_count_a_player_of_another_seat_count_is_refused_SP22(rig, tmp_path):
-    """A saved game whose false starts are not one count a player cannot
-    resume: it is reported, not a crash later."""
+def test_a_save_without_one_false_start_count_a_player_is_set_aside_SP22(rig):
+    """A saved 3-player game whose false starts are two counts is checked at
+    boot, before it is offered: set aside with its rule named, and its
+    backup (the save before it, with three counts) offered instead."""
     rig.app.start("speed", rig.t, speed_opts(seats=3))
     saved = rig.store.load_game()[0]
     saved["state"]["false_starts"] = [0, 0]
     rig.store.save_game(saved)
     rig.reboot()
+    boot = rig.app.screen
+    assert "SP-22" in boot.problem and "backup used" in boot.problem
+    assert boot.saved["state"]["false_starts"] == [0, 0, 0]
     rig.tap(OK)
-    assert rig.app.flow is None and "SP-22" in rig.log.of("error")[-1]["msg"]
+    assert rig.app.flow is not None and rig.app.flow.seats == 3 and rig.app.flow.false_starts == [0, 0, 0]
