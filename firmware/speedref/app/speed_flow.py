@@ -442,7 +442,7 @@ class SpeedFlow(Flow):
         ph = self.phase
         self.claim_t = now_us  # a question shown again is answered afresh (SP-16)
         if ph == LEFT:
-            q = self._loser_before(self.loser)
+            q = self._loser(self.loser, -1)
             if q < 0:
                 self._to(CLAIM)
             else:  # back to the count before (SP-35: one a player)
@@ -645,24 +645,16 @@ class SpeedFlow(Flow):
         self.app.emit(d)
 
     # ---- the count: one a loser (SP-18, SP-35) ------------------------------
-    def _loser_after(self, p):
-        """The first player after seat p (p = -1: from the first seat) who
-        counts cards left, or -1 when none is left to count."""
+    def _loser(self, p, step):
+        """The next player from seat p on (step 1: after it, -1: before it;
+        p = -1 or seats: from the first or the last seat) who counts cards
+        left, or -1 when none is left to count."""
         c = self.deal.claimant
-        p += 1
-        while p < self.seats:
+        p += step
+        while 0 <= p < self.seats:
             if p != c:
                 return p
-            p += 1
-        return -1
-
-    def _loser_before(self, p):
-        c = self.deal.claimant
-        p -= 1
-        while p >= 0:
-            if p != c:
-                return p
-            p -= 1
+            p += step
         return -1
 
     def _start_count(self):
@@ -670,13 +662,13 @@ class SpeedFlow(Flow):
         c = self.deal.claimant
         for p in range(self.seats):
             self.counts[p] = 0 if p == c else lo
-        self.loser = self._loser_after(-1)
+        self.loser = self._loser(-1, 1)
         self.left = lo
 
     def _counted(self, t_us):
         # OK on a loser's count: the next loser's, or the deal is counted
         self.counts[self.loser] = self.left
-        q = self._loser_after(self.loser)
+        q = self._loser(self.loser, 1)
         if q < 0:
             self._confirm(t_us)
             return
@@ -737,7 +729,7 @@ class SpeedFlow(Flow):
         self._rebuild_deal()
         for p in range(self.seats):
             self.counts[p] = 0 if p == w else (left if is_int(left) else left[p])
-        self.loser = self._loser_before(self.seats)
+        self.loser = self._loser(self.seats, -1)
         self.left = self.counts[self.loser]
         self._to(LEFT)
 
