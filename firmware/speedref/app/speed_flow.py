@@ -57,6 +57,9 @@ FINAL = const(9)
 
 # The play screen's "P1 STUCK" is 8 characters: two players fit on a line.
 _PER_LINE = const(2)
+# The players' names, one a pad (the device has four), sliced to the seats:
+# constants, so a game's names take no heap of their own.
+_NAMES = ("P1", "P2", "P3", "P4")
 
 
 def match_of(opts):
@@ -83,13 +86,13 @@ class SpeedFlow(Flow):
         self.seats = n
         self.app = app
         self.opts = opts
-        self.match = speed.SpeedMatch(opts["layout"], match_of(opts), ["P%d" % (p + 1) for p in range(n)],
+        self.match = speed.SpeedMatch(opts["layout"], match_of(opts), _NAMES[:n],
                                       opts["jokers"], opts["doubles"], opts["hand_limit"], opts["slap_to_win"])
         self.names = self.match.players  # "P1".. as messages and the record name them
         self.race = Race(n, app.tie_window_us(opts["tie_ms"]))
         # Pads: preallocated so a press in a race allocates nothing.  A press
         # is live (may become a tap or a hold) when it began in PLAY.
-        self.pads = tuple([PadHold(SPEED_HOLD_US) for _ in range(n)])
+        self.pads = [PadHold(SPEED_HOLD_US) for _ in range(n)]
         self.false_starts = [0] * n
         self.countdown = Countdown(app)  # the start (COUNT_DOWN) and every FLIP
         self.racing = False    # a slap-to-win race is open or its verdict pending
