@@ -70,10 +70,10 @@ def on_simulator(game, events, seats=None):
     return lines, frames
 
 
-def on_board(game, events, seats=None):
+def on_board(game, events, seats=None, frozen=False):
     lines = []
     frames = Frames()
-    ref, _ = referee.run_script(events, game=game, show=lines.append, shots=frames,
+    ref, _ = referee.run_script(events, game=game, show=lines.append, shots=frames, frozen=frozen,
                                 options=None if seats is None else {"seats": seats})
     return [l for l in lines if l.get("ev") != "boot"], frames.at, ref
 
@@ -110,14 +110,15 @@ def same_margin(board, sim):
     return board
 
 
-def check(name, until_ms=None, all_tones=False):
+def check(name, until_ms=None, all_tones=False, frozen=False):
     """The script `name` (speed_3p: Speed's, with its header's players) to
-    until_ms on the simulator and on the emulated board."""
+    until_ms on the simulator and on the emulated board (frozen: the
+    speedref-pico image, its bytecode in flash)."""
     game = name.split("_")[0]
     events = events_of(name, until_ms)
     seats = events_of.seats
     sim_lines, sim_frames = on_simulator(game, events, seats)
-    board_lines, board_frames, ref = on_board(game, events, seats)
+    board_lines, board_frames, ref = on_board(game, events, seats, frozen)
     board_lines = [same_margin(b, s) for b, s in zip(board_lines, sim_lines)] + board_lines[len(sim_lines):]
     assert [without_id(l) for l in board_lines] == [without_id(l) for l in sim_lines]
     assert sim_lines, "the script printed nothing"
@@ -175,14 +176,17 @@ def test_speed_deal_equals_the_simulator_SP19():
     assert [l["ev"] for l in lines].count("deal") == 1
 
 
-@pytest.mark.parametrize("seats,until_ms", [(3, 19100), (4, 20010)])
-def test_speed_deal_with_3_and_4_players_equals_the_simulator_SP30_SP33_SP35(seats, until_ms):
+@pytest.mark.parametrize("seats,until_ms,frozen", [(3, 19100, False), (4, 20010, True)],
+                         ids=["3p", "4p-frozen"])
+def test_speed_deal_with_3_and_4_players_equals_the_simulator_SP30_SP33_SP35(seats, until_ms, frozen):
     """The first deal of Speed with 3 and 4 players through the board's pins
     (pads 3 and 4 through the PIO too): everyone ready, a false start by the
     last seat that calls the countdown off for all, every player stuck for
     the flips, a rejected claim, the claim another player confirms and one
-    count a loser, the same lines and screens as the simulator's."""
-    lines = check("speed_%dp" % seats, until_ms=until_ms)
+    count a loser, the same lines and screens as the simulator's (4 players
+    on the image with speedref frozen in flash, 3 on the stock firmware with
+    speedref on its filesystem)."""
+    lines = check("speed_%dp" % seats, until_ms=until_ms, frozen=frozen)
     fs = [l for l in lines if l["ev"] == "false_start"]
     assert [(l["seat"], l["count"]) for l in fs] == [(seats - 1, 1)], "SP-30"
     assert [(l["seat"], l["verdict"]) for l in lines if l["ev"] == "claim"] == [(1, "rejected")], "SP-33"
