@@ -21,6 +21,8 @@ except AttributeError:
 
 CRASH_FILE = "/crashes"
 CRASH_LIMIT = 3
+# A run this long without a crash clears the crash count.  Not a tunable:
+# the reset-loop guard's, and nobody at the table waits on it.
 CLEAN_US = 60000000
 
 

@@ -3,7 +3,10 @@ values the rules state (SP-14, SP-16, SP-22, SP-26, SPIT-18, SPIT-21, SR-32),
 each with its reason beside it, and no second copy of one anywhere else in
 the firmware."""
 import ast
+import re
 from pathlib import Path
+
+from test_sim_timings import microseconds
 
 from speedref import tunables as T
 from speedref.hw import board_pico, board_esp32
@@ -11,49 +14,124 @@ from speedref.hw import board_pico, board_esp32
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 SRC = FIRMWARE / "speedref" / "tunables.py"
 
-# Module-level times outside tunables.py, and why they are not tunables: the
-# rules' own timings stay with the rules, the rest is machinery nobody at the
-# table feels (docs/timing.md, "The tunables").
-ELSEWHERE = {
-    "main.py": {"CLEAN_US"},                        # a run this long clears the crash count
-    "speedref/arbiter.py": {"MAX_WINDOW_US"},       # the range a tie window may be set to
-    "speedref/games.py": {"TIE_MS"},                # the tie windows the menu offers (its values)
-    "speedref/engine/cards.py": {"RACE_US"},        # SP-13, SPIT-7, card level (the simulator's players)
-    "speedref/engine/spit.py": {"SLAP_GO_US"},      # SPIT-17, a rule
-    "speedref/inputs.py": {"_STUCK_US", "_AHEAD_US"},  # a jammed pad is logged; clock skew
-    "speedref/hw/capture.py": {"AHEAD_US"},         # clock skew of a lockout
-    "speedref/hw/pio_capture.py": {"_LATE_US"},     # a FIFO word read this late is counted
-    "speedref/hw/board_pico.py": {"I2C_TIMEOUT_US", "TIE_US"},   # TIE_US from tunables
-    "speedref/hw/board_esp32.py": {"I2C_TIMEOUT_US", "TIE_US"},
-    "speedref/device.py": {"IDLE_MS", "BUSY_US", "_ERROR_LOG_US"},  # the loop's pace, log rate
-}
+DOC = FIRMWARE.parent / "docs" / "timing.md"
+_REASON = re.compile(r"\bnot (a )?tunables?\b|\bneither is a tunable\b", re.I)
+
+
+def elsewhere():
+    """docs/timing.md's "Times in the firmware that are not tunables":
+    {(file, name): value text}, the file relative to firmware/."""
+    text = DOC.read_text(encoding="utf-8")
+    part = text.split("## Times in the firmware that are not tunables", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in part.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 4 or not cells[0].startswith("`"):
+            continue
+        names = re.findall(r"`(\w+)`", cells[0])
+        values = [v.strip() for v in cells[2].split(",")]
+        for where in re.findall(r"`([\w/.]+)`", cells[1]):
+            for i, n in enumerate(names):
+                rows[(where, n)] = values[i] if len(values) == len(names) else cells[2]
+    return rows
 
 
 def _times(tree):
-    """Module-level names ending in _US or _MS that a module assigns."""
-    out = set()
-    for node in tree.body:
-        if isinstance(node, ast.Assign):
-            for t in node.targets:
-                if isinstance(t, ast.Name) and t.id.endswith(("_US", "_MS")):
-                    out.add(t.id)
+    """{name: (line, value node)} of the times (names ending in _US, _MS or
+    _S) a module assigns at module or class level."""
+    out = {}
+
+    def scan(body):
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                scan(node.body)
+            elif isinstance(node, ast.Assign):
+                for t in node.targets:
+                    if isinstance(t, ast.Name) and re.search(r"_(US|MS|S)$", t.id):
+                        out[t.id] = (node.lineno, node.value)
+    scan(tree.body)
     return out
+
+
+def _assigned(tree):
+    return {t.id: node for node in tree.body if isinstance(node, ast.Assign)
+            for t in node.targets if isinstance(t, ast.Name)}
+
+
+def _int_value(node):
+    """A literal int, or const(int): else None."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "const":
+        node = node.args[0]
+    try:
+        v = ast.literal_eval(node)
+    except ValueError:
+        return None
+    return v if type(v) is int else None
+
+
+def _reason(lines, lineno):
+    """The comment at a definition: its own line, then up through the
+    comments and definitions right above it (a block of them shares one)."""
+    block = []
+    i = lineno - 1
+    while i >= 0 and lines[i].strip() and i > lineno - 16:
+        block.insert(0, lines[i].split("#", 1)[-1].strip() if "#" in lines[i] else "")
+        i -= 1
+    return bool(_REASON.search(" ".join(block)))
 
 
 def test_no_module_keeps_its_own_copy_of_a_timing():
     names = {n for n in vars(T) if n.endswith("_US")}
-    found = {}
+    rows = elsewhere()
+    found, wrong, silent = {}, [], []
     for path in sorted(FIRMWARE.rglob("*.py")):
         rel = path.relative_to(FIRMWARE).as_posix()
         if path == SRC:
             continue
-        own = _times(ast.parse(path.read_text(encoding="utf-8")))
-        assert not own & names, "%s redefines %s: import it from speedref.tunables" % (rel, own & names)
-        extra = own - ELSEWHERE.get(rel, set())
+        text = path.read_text(encoding="utf-8")
+        own = _times(ast.parse(text))
+        assert not set(own) & names, "%s redefines %s: import it from speedref.tunables" % (rel, set(own) & names)
+        extra = sorted(n for n in own if (rel, n) not in rows)
         if extra:
-            found[rel] = sorted(extra)
-    assert not found, ("a new timing outside speedref/tunables.py: put it there with its "
-                       "reason, or list it in ELSEWHERE with why it is not felt: %r" % found)
+            found[rel] = extra
+        lines = text.splitlines()
+        for n, (lineno, value) in own.items():
+            if (rel, n) not in rows:
+                continue
+            if not _reason(lines, lineno):
+                silent.append("%s %s" % (rel, n))
+            v = _int_value(value)
+            if v is not None and microseconds(rows[(rel, n)], n) != v:
+                wrong.append("%s %s = %d, the table says %s" % (rel, n, v, rows[(rel, n)]))
+    assert not found, ("a new timing outside speedref/tunables.py: put it there with its reason, "
+                       "or give it a row in docs/timing.md (Times in the firmware that are not "
+                       "tunables) and a comment saying why it is not one: %r" % found)
+    assert not wrong, wrong
+    assert not silent, "no comment saying why it is not a tunable at its definition: %s" % silent
+
+
+def test_no_row_names_a_time_that_is_gone():
+    gone = []
+    for (where, n) in elsewhere():
+        path = FIRMWARE / where
+        if not path.exists() or n not in _assigned(ast.parse(path.read_text(encoding="utf-8"))):
+            gone.append((where, n))
+    assert not gone, gone
+
+
+def test_the_buzzer_cues_lengths_are_the_rows():
+    """The cues' lengths (app/core.py) keep their reason there and their
+    range in the table."""
+    from speedref.app import core
+    rows = {n: v for (where, n), v in elsewhere().items() if where == "speedref/app/core.py"}
+    ms = [getattr(core, n)[1] for n in rows]
+    lo, hi = microseconds(rows["CLICK"], "X_MS")
+    assert (min(ms), max(ms)) == (lo, hi)
+    src = (FIRMWARE / "speedref/app/core.py").read_text(encoding="utf-8")
+    lines = src.splitlines()
+    for n, node in _assigned(ast.parse(src)).items():
+        if n in rows:
+            assert _reason(lines, node.lineno), "%s: no reason beside it" % n
 
 
 def test_every_tunable_says_why():

@@ -11,7 +11,11 @@ from .ticks import ticks_diff
 from micropython import const
 
 _MAX_SEATS = const(4)  # the most pads a race times (Partners: four)
-MAX_WINDOW_US = const(50000)  # the issue allows a tie window of 0..50 ms
+# The widest tie window a race accepts (the menu's widest choice,
+# games.TIE_MS).  Not a tunable: a bound checked, not a time anyone waits
+# for; the window players feel is their game's option or the board's auto
+# default (tunables.TIE_*).
+MAX_WINDOW_US = const(50000)
 
 # What press() says about a press, so the app can react (beep, log).
 FALSE_START = const(-1)  # before GO

@@ -46,7 +46,9 @@ Game = namedtuple("Game", ("id", "title", "seats", "prefix", "rules", "unit", "e
 # Tie window "auto": the board's own default, which follows its capture path
 # (App.tie_default_us, docs/timing.md: 0.01 ms PIO, 0.1 ms rp2 pin interrupts,
 # 5 ms ESP32); a number is milliseconds.  "auto" took the place of the old
-# default 5, so a settings file holding 5 now gets "auto".
+# default 5, so a settings file holding 5 now gets "auto".  Not tunables:
+# the choices a game's option offers (the players pick one), kept with the
+# option; the auto defaults are the tunables' TIE_*.
 TIE_MS = ("auto", 0, 1, 2, 10, 20, 50)
 
 GAMES = (

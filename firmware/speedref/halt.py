@@ -4,6 +4,11 @@
 # Each console line gets the crash_loop error line instead, and the OLED says
 # what happened.  Ctrl-C (a person, or mpremote) ends it at the REPL.
 # Loaded only when it is needed: the running referee never holds its code.
+from micropython import const
+
+# The stopped referee looks at the console this often.  Not a tunable: no
+# game runs, and a console line waits at most this long for its answer.
+_POLL_MS = const(20)
 
 
 def _tell_the_table(text):
@@ -46,6 +51,6 @@ def halt(line):
                         log.emit(line)
                 except Exception:  # noqa: BLE001 - never back to a reset loop
                     con = None
-            time.sleep_ms(20)
+            time.sleep_ms(_POLL_MS)
     except KeyboardInterrupt:
         print("stopped: at the REPL")

@@ -30,8 +30,14 @@ from .tunables import BOUNCE_US
 from micropython import const
 
 BUTTONS = 8  # 0..3 pads P1..P4, 4 UP, 5 DOWN, 6 OK, 7 BACK
-_STUCK_US = const(60000000)  # a pad down this long is jammed: logged once
-_AHEAD_US = const(1000000)  # how far after `now` an event may be stamped
+# Neither is a tunable, because nobody at the table feels either: a pad down
+# this long is jammed (a cup on it), logged once ...
+_STUCK_US = const(60000000)
+# ... and how far after `now` an event may be stamped (the loop reads its
+# clock before it drains the ring; the pin capture's AHEAD_US is the same
+# skew), clock arithmetic: any value from a pass's length to half the tick
+# period works.
+_AHEAD_US = const(1000000)
 
 
 class Inputs:

@@ -28,6 +28,8 @@ BACK = const(7)
 # only; pads act on press).
 
 # Buzzer cues (freq_hz, ms).  Module constants, so queueing one allocates nothing.
+# Their lengths are not tunables: each is part of its cue's sound, with its
+# pitch (a GO long and high, a FOUL long and low).
 CLICK = (1320, 25)      # a button was taken
 COUNT = (880, 120)      # 3, 2, 1 of a countdown
 GO = (1760, 350)        # the exact instant to flip

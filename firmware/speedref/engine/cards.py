@@ -74,7 +74,9 @@ def fits(card, top, doubles=False):
 
 
 # ... and two cards on one pile less than this apart landed at the same
-# instant: nobody reacts to a new top card faster (SP-13, SPIT-7).
+# instant: nobody reacts to a new top card faster (SP-13, SPIT-7).  Not a
+# tunable: the rules' own time stays with the rules (and the card level
+# never goes to a board).
 RACE_US = 150000
 
 

@@ -66,7 +66,9 @@ from micropython import const
 DECK = 52
 _LAYOUT = const(15)  # five stock piles of 1, 2, 3, 4 and 5 cards
 _HALF_SPIT = const(11)  # half the 52 - 2 * 15 spit cards of a round with two piles
-SLAP_GO_US = const(1000000)  # SPIT-17: one second, so the clearer's own tap gives no head start
+# SPIT-17: one second, so the clearer's own tap gives no head start.  Not a
+# tunable: the rule's own time stays with the rule.
+SLAP_GO_US = const(1000000)
 
 
 def spit_cards(n):

@@ -23,7 +23,9 @@ I2C_SDA = 21
 I2C_SCL = 22
 I2C_FREQ = 400000
 # Whole-transfer timeout: a full 1024-byte frame takes ~23 ms at 400 kHz,
-# and a NACK or a hung bus raises OSError after at most this long.
+# and a NACK or a hung bus raises OSError after at most this long.  Not a
+# tunable: the bus's figure (from the frame's time on it), felt only when
+# the OLED fails.
 I2C_TIMEOUT_US = 50000
 OLED_ADDR = 0x3C
 
@@ -55,7 +57,8 @@ CAPTURE = "irq"  # no PIO on the ESP32
 CAPTURE_FALLBACK = None
 HARD_IRQ = False  # ESP32 pin interrupts are always soft (scheduled)
 # Default tie window (docs/timing.md, speedref/tunables.py): soft IRQ stamps
-# are off by up to ~5 ms.
+# are off by up to ~5 ms.  Not a tunable itself: the tunable's value, by
+# capture path.
 TIE_US = {"irq": TIE_ESP32_IRQ_US}
 
 

@@ -20,7 +20,9 @@ I2C_SDA = 16
 I2C_SCL = 17
 I2C_FREQ = 400000
 # Whole-transfer timeout: a full 1024-byte frame takes ~23 ms at 400 kHz,
-# and a NACK or a hung bus raises OSError after at most this long.
+# and a NACK or a hung bus raises OSError after at most this long.  Not a
+# tunable: the bus's figure (from the frame's time on it), felt only when
+# the OLED fails.
 I2C_TIMEOUT_US = 50000
 OLED_ADDR = 0x3C
 
@@ -44,6 +46,7 @@ HARD_IRQ = True  # rp2 supports hard pin interrupts
 OWN_FILES = ("speedref/hw/pio_capture.py",)
 # Default tie window per capture path (docs/timing.md, speedref/tunables.py):
 # PIO margins are exact to 1 us; the hard IRQ's are off by up to ~75 us.
+# Not a tunable itself: the tunables' values, by capture path.
 TIE_US = {"pio": TIE_PIO_US, "irq": TIE_RP2_IRQ_US}
 
 

@@ -38,7 +38,10 @@
 from ..ticks import ticks_diff as _ticks_diff
 from ..tunables import LOCKOUT_US  # arcade microswitches settle in a few ms
 
-AHEAD_US = 1000000  # how far after a clock reading a lockout may have started
+# How far after a clock reading a lockout may have started.  Not a tunable:
+# clock arithmetic nobody feels (inputs._AHEAD_US is the same skew, kept in
+# each module: hw/ imports nothing above it).
+AHEAD_US = 1000000
 
 
 class Capture:

@@ -76,7 +76,8 @@ _STATUS_RX_ROOM = const((1 << 4) | _FIFO_DEPTH)
 _PROG_EXECCTRL = const(-5)
 # A word read this long after its push came close to being dated a period
 # off (half the 570 ms count period): counted in `late`.  Words that wait out
-# a flash erase (~45 ms) keep exact times and are not late.
+# a flash erase (~45 ms) keep exact times and are not late.  Not a tunable:
+# the PIO program's figure (2**22 samples of 17 cycles at 125 MHz, halved).
 _LATE_US = const(285000)
 
 
