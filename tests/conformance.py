@@ -42,7 +42,8 @@ from app_rig import Rig, MS
 from sim import script as sim_script
 from speedref import games
 from speedref.app import menu
-from speedref.app.core import UP, DOWN, OK, BACK, flow_class
+from speedref.app.core import UP, DOWN, OK, BACK
+from speedref.games import flow_class
 from speedref.engine import records
 from speedref.engine.errors import RuleError
 from speedref.ticks import ticks_add

@@ -120,14 +120,14 @@ def test_no_row_names_a_time_that_is_gone():
 
 
 def test_the_buzzer_cues_lengths_are_the_rows():
-    """The cues' lengths (app/core.py) keep their reason there and their
+    """The cues' lengths (app/ui.py) keep their reason there and their
     range in the table."""
-    from speedref.app import core
-    rows = {n: v for (where, n), v in elsewhere().items() if where == "speedref/app/core.py"}
-    ms = [getattr(core, n)[1] for n in rows]
+    from speedref.app import ui
+    rows = {n: v for (where, n), v in elsewhere().items() if where == "speedref/app/ui.py"}
+    ms = [getattr(ui, n)[1] for n in rows]
     lo, hi = microseconds(rows["CLICK"], "X_MS")
     assert (min(ms), max(ms)) == (lo, hi)
-    src = (FIRMWARE / "speedref/app/core.py").read_text(encoding="utf-8")
+    src = (FIRMWARE / "speedref/app/ui.py").read_text(encoding="utf-8")
     lines = src.splitlines()
     for n, node in _assigned(ast.parse(src)).items():
         if n in rows:

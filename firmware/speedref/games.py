@@ -129,6 +129,25 @@ def load(path, package=None):
     return getattr(m, name) if name else m
 
 
+def flow_class(game):
+    """Import a game's flow (and so its engine) only when that game starts.
+    UnknownGame for no such game, MissingGame when its flow is not on this
+    device."""
+    return load(get(game).flow, "speedref.app")
+
+
+def game_modules(game):
+    """The modules a game's flow brings into the heap: its flow, its table
+    level, and what flows share (the arbiter, the timers).  App.close()
+    forgets them (the tunables they read as they loaded are gone by then:
+    App._run), so playing all four games in turn never holds more than one
+    game's code in a 64 KB heap, and the menu after a game holds what it
+    held at boot (speedref.forget: only on MicroPython)."""
+    g = get(game)
+    return (module(g.flow, "speedref.app"), module(g.engine, "speedref.engine"),
+            "speedref.arbiter", "speedref.app.timing")
+
+
 class MissingGame(ImportError):
     """A registered game whose code is not on this device (a small board may
     carry only some games)."""

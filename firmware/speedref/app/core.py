@@ -13,30 +13,17 @@ from .. import forget
 from ..ticks import ticks_diff
 from ..engine.errors import RuleError, is_int
 from . import ui
+# The buttons, the buzzer cues and the Screen base are ui.py's, which the
+# menu imports too (so the menu never imports this module, and the arrows go
+# one way: core -> menu -> ui).  A flow takes them from here with Flow.
+from .ui import UP, DOWN, OK, BACK, CLICK, COUNT, GO, FOUL, CALL, WIN, ERROR, Screen  # noqa: F401
 from ..tunables import LONG_OK_US, LIGHT_US, BLINK_US, TIE_DEFAULT_US
 
 from micropython import const
 
-PADS = const(4)  # buttons 0..3 are the players' pads P1..P4
-UP = const(4)
-DOWN = const(5)
-OK = const(6)
-BACK = const(7)
-
 # Holding OK LONG_OK_US (speedref/tunables.py) is BACK, for boards without a
 # BACK button.  OK itself therefore acts when it is released (navigation
 # only; pads act on press).
-
-# Buzzer cues (freq_hz, ms).  Module constants, so queueing one allocates nothing.
-# Their lengths are not tunables: each is part of its cue's sound, with its
-# pitch (a GO long and high, a FOUL long and low).
-CLICK = (1320, 25)      # a button was taken
-COUNT = (880, 120)      # 3, 2, 1 of a countdown
-GO = (1760, 350)        # the exact instant to flip
-FOUL = (220, 500)       # false start or an entry refused
-CALL = (1175, 60)       # a player's call (ready, stuck) registered
-WIN = (1568, 450)       # a deal or game decided
-ERROR = (330, 200)      # something refused or went wrong
 
 _SOUND_SLOTS = const(4)
 
@@ -76,7 +63,7 @@ class App:
         self._lc = 0     # the cue: pad mask, + _BLINK, + _FRESH until a tick stamps it
         self._lt = 0     # when the cue began
         self._to_menu = False  # the menu comes back once this event is over
-        self._mods = ()  # the running game's modules (game_modules)
+        self._mods = ()  # the running game's modules (games.game_modules)
         from . import menu
         self.settings = menu.merge_settings(self._load_settings())
         saved, problem = self._load_game()
@@ -227,9 +214,14 @@ class App:
     def abandon(self):
         f = self.flow
         if f is not None:
-            self.emit({"ev": "abandon", "game": f.GAME})
-            self._clear_game()
+            self.discard(f.GAME)
         self.close()
+
+    def discard(self, game):
+        """The saved game of `game` is given up for good (abandoned, or
+        refused at "Resume game?"): logged, and off the flash."""
+        self.emit({"ev": "abandon", "game": game})
+        self._clear_game()
 
     def message(self, text, then=None):
         """A screen with a short message; OK or BACK calls `then` (default: menu)."""
@@ -269,7 +261,7 @@ class App:
         from .. import games
         gc.collect()  # one compact heap before the game's modules load (fragmentation)
         try:
-            cls = flow_class(game)
+            cls = games.flow_class(game)
         except (games.MissingGame, games.UnknownGame):
             # a game this device does not carry; an ImportError from inside a
             # flow's own imports is a defect and is not hidden here
@@ -294,7 +286,7 @@ class App:
         self._lf = getattr(self.flow, "lights", None)
         self._lc = 0
         self.show(self.flow)
-        self._mods = game_modules(game)  # close() forgets them
+        self._mods = games.game_modules(game)  # close() forgets them
         # The menu and the registry are not used while a game runs: their
         # code leaves the heap to the game's (close() loads them again).
         # Nor are the tunables: the game's modules copied them as they loaded.
@@ -385,47 +377,6 @@ class App:
             self.store.clear_game()
         except OSError:
             pass
-
-
-def flow_class(game):
-    """Import a game's flow (and so its engine) only when that game starts.
-    games.UnknownGame for no such game, games.MissingGame when its flow is not
-    on this device."""
-    from .. import games
-    return games.load(games.get(game).flow, "speedref.app")
-
-
-def game_modules(game):
-    """The modules a game's flow brings into the heap: its flow, its table
-    level, and what flows share (the arbiter, the timers).  App.close()
-    forgets them (the tunables they read as they loaded are gone by then:
-    _run), so playing all four games in
-    turn never holds more than one game's code in a 64 KB heap, and the
-    menu after a game holds what it held at boot (speedref.forget: only on
-    MicroPython)."""
-    from .. import games
-    g = games.get(game)
-    return (games.module(g.flow, "speedref.app"), games.module(g.engine, "speedref.engine"),
-            "speedref.arbiter", "speedref.app.timing")
-
-
-class Screen:
-    """Base for screens and flows: every event ignored unless overridden."""
-
-    def press(self, b, t_us):
-        pass
-
-    def release(self, b, t_us):
-        pass
-
-    def tick(self, now_us):
-        pass
-
-    def back(self, t_us):
-        pass
-
-    def draw(self, fb):
-        pass
 
 
 class Flow(Screen):

@@ -2,7 +2,7 @@
 # options.  The options last used are remembered (saved only when changed:
 # every save is a flash write).
 from . import ui
-from .core import Screen, UP, DOWN, OK, CLICK
+from .ui import Screen, UP, DOWN, OK, CLICK
 from .. import games
 
 # Each game's options (key, label, allowed values in the order OK steps
@@ -73,11 +73,10 @@ def _try_flow(app, game, opts, state):
     this are forgotten again (one already loaded stays: whoever loaded it
     holds it, and a second copy would take its room)."""
     import sys
-    from .core import flow_class, game_modules
     from .. import forget
-    mods = [m for m in game_modules(game) if m not in sys.modules]
+    mods = [m for m in games.game_modules(game) if m not in sys.modules]
     try:
-        cls = flow_class(game)
+        cls = games.flow_class(game)
     except games.MissingGame:
         return None  # resuming says the game is not on this device
     try:
@@ -137,8 +136,7 @@ class Boot(Screen):
         # BACK refuses the saved game: it is discarded for good
         app = self.app
         if self.saved is not None:
-            app.emit({"ev": "abandon", "game": self.saved["game"]})
-            app._clear_game()
+            app.discard(self.saved["game"])
         app.show(Games(app))
 
     def draw(self, fb):

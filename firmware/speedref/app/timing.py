@@ -11,7 +11,7 @@
 # at 2**30 on a board).  Nothing here allocates after __init__, so a flow may
 # call them from its press handler (tests/test_app_*_mpy.py, heap_lock).
 from ..ticks import ticks_diff, ticks_add
-from .core import COUNT
+from .ui import COUNT
 from ..tunables import COUNT_STEP_US, COUNT_GO_US, FOUL_US
 
 from micropython import const

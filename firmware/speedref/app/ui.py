@@ -1,7 +1,10 @@
-# Drawing helpers for a 128x64 one-bit screen that people read at arm's
+# What every screen is made of, for the app (core.py), the menu and the
+# flows alike: the buttons' numbers, the buzzer cues, the Screen base, and
+# drawing helpers for a 128x64 one-bit screen that people read at arm's
 # length while their hands are busy with cards: big digits (the 8x8 font
 # scaled up), centred lines, an inverted title bar.  Only `framebuf` calls,
-# so the board and the simulator draw the same bytes.
+# so the board and the simulator draw the same bytes.  It imports nothing
+# of speedref: the app and the menu both import it, and neither the other.
 #
 # The layout every screen shares, top to bottom:
 #   title(fb, s)        the inverted bar on rows 0-8: which screen this is
@@ -13,6 +16,44 @@
 # hint() and menu_rows(): this module is loaded for every screen, and
 # importing const() for three numbers costs more heap than it saves.
 import framebuf
+
+# The buttons: 0..3 are the players' pads P1..P4 (a pad is b < UP), then the
+# navigation keys (docs/architecture.md, "Input path").
+UP = 4
+DOWN = 5
+OK = 6
+BACK = 7
+
+# Buzzer cues (freq_hz, ms).  Module constants, so queueing one allocates nothing.
+# Their lengths are not tunables: each is part of its cue's sound, with its
+# pitch (a GO long and high, a FOUL long and low).
+CLICK = (1320, 25)      # a button was taken
+COUNT = (880, 120)      # 3, 2, 1 of a countdown
+GO = (1760, 350)        # the exact instant to flip
+FOUL = (220, 500)       # false start or an entry refused
+CALL = (1175, 60)       # a player's call (ready, stuck) registered
+WIN = (1568, 450)       # a deal or game decided
+ERROR = (330, 200)      # something refused or went wrong
+
+
+class Screen:
+    """Base for screens and flows: every event ignored unless overridden."""
+
+    def press(self, b, t_us):
+        pass
+
+    def release(self, b, t_us):
+        pass
+
+    def tick(self, now_us):
+        pass
+
+    def back(self, t_us):
+        pass
+
+    def draw(self, fb):
+        pass
+
 
 W = 128
 H = 64
