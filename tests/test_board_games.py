@@ -97,16 +97,24 @@ def settled(events):
     return out + [len(events) + 1]  # and the end, 2 s after the last event
 
 
+# The times a line gives as the difference of two presses' stamps: a slap's
+# margin, and a false start's time before GO (GO is three seconds after the
+# press that started the countdown).
+_GAPS = {"slap": "margin_us", "false_start": "early_us"}
+
+
 def same_margin(board, sim):
-    """The board's line with a slap's margin_us taken as the simulator's when
-    they are within 1 us: the PIO samples every 136 ns and each press's time
-    is floored to the microsecond, so the sampled margin of a 7.3 ms race is
-    7299, 7300 or 7301 us depending on where the presses fall between two
-    samples (which moves with the boot's length).  Everything else exact."""
-    if board.get("ev") == "slap" and sim.get("ev") == "slap":
-        b, s = board.get("margin_us"), sim.get("margin_us")
+    """The board's line with a slap's margin_us (or a false start's
+    early_us) taken as the simulator's when they are within 1 us: the PIO
+    samples every 136 ns and each press's time is floored to the microsecond,
+    so the sampled margin of a 7.3 ms race is 7299, 7300 or 7301 us depending
+    on where the presses fall between two samples (which moves with the
+    boot's length).  Everything else exact."""
+    key = _GAPS.get(board.get("ev"))
+    if key is not None and sim.get("ev") == board.get("ev"):
+        b, s = board.get(key), sim.get(key)
         if isinstance(b, int) and isinstance(s, int) and abs(b - s) <= 1:
-            return dict(board, margin_us=s)
+            return dict(board, **{key: s})
     return board
 
 
