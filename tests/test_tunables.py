@@ -15,7 +15,7 @@ FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 SRC = FIRMWARE / "speedref" / "tunables.py"
 
 DOC = FIRMWARE.parent / "docs" / "timing.md"
-_REASON = re.compile(r"\bnot (a )?tunables?\b|\bneither is a tunable\b", re.I)
+_REASON = re.compile(r"\bnot\s+(a\s+)?tunables?\b|\bneither\s+is\s+a\s+tunable\b", re.I)
 
 
 def elsewhere():
@@ -70,14 +70,16 @@ def _int_value(node):
 
 
 def _reason(lines, lineno):
-    """The comment at a definition: its own line, then up through the
-    comments and definitions right above it (a block of them shares one)."""
-    block = []
-    i = lineno - 1
-    while i >= 0 and lines[i].strip() and i > lineno - 16:
-        block.insert(0, lines[i].split("#", 1)[-1].strip() if "#" in lines[i] else "")
-        i -= 1
-    return bool(_REASON.search(" ".join(block)))
+    """The comment at a definition: on its own line or in the block of
+    comments and definitions it sits in (no blank line between: a block of
+    definitions shares one)."""
+    lo = hi = lineno - 1
+    while lo > 0 and lines[lo - 1].strip() and lo > lineno - 16:
+        lo -= 1
+    while hi + 1 < len(lines) and lines[hi + 1].strip() and hi < lineno + 4:
+        hi += 1
+    text = " ".join(l.split("#", 1)[1] for l in lines[lo:hi + 1] if "#" in l)
+    return bool(_REASON.search(text))
 
 
 def test_no_module_keeps_its_own_copy_of_a_timing():

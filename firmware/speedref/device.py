@@ -33,10 +33,10 @@ _BATCH = const(32)  # ring events handled per drain (the ring is drained until e
 # log with a pass every 1 ms or every 20 ms (the simulator shows it), so a
 # resting loop may nap.  A napping board reacts within IDLE_MS.
 IDLE_MS = 5
-BUSY_US = 100000
+BUSY_US = 100000  # neither is a tunable: nobody at the table feels the loop's pace
 LINE_MAX = 256  # longest console command line we accept
 _BLANKS = const(" \t\r\n\x0b\x0c")
-_ERROR_LOG_US = const(10000000)  # a repeating display error is logged once per 10 s
+_ERROR_LOG_US = const(10000000)  # a repeating display error is logged once per 10 s (not a tunable)
 
 
 class Device:
