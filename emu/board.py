@@ -29,6 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 NS_PER_US = 1000
 CYCLES_PER_US = 125  # the RP2040 at MicroPython's default 125 MHz
+NS_PER_CYCLE = 8
 
 # Pin map of the referee (firmware/speedref/hw/board_pico.py).
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
@@ -66,7 +67,7 @@ def _line_reader(pipe):
 
 class Pico:
     def __init__(self, firmware=None, fs_image=None, node=None, exact_pio=None, trace_irq=False,
-                 rosc_seed=None):
+                 rosc_seed=None, trace=False):
         self.firmware = firmware or images.stock_firmware()
         bootrom = images.bootrom()
         cfg = {"firmware": self.firmware, "bootrom": bootrom,
@@ -81,6 +82,9 @@ class Pico:
             rosc_seed = int(os.environ["SPEEDREF_EMU_ROSC_SEED"])
         if rosc_seed:
             cfg["rosc_seed"] = int(rosc_seed) & 0xFFFFFFFF
+        # trace: the order of what the board does, at CPU cycles (`trace`, below)
+        cfg["trace"] = bool(trace)
+        cfg["trace_pins"] = list(PICO.PAD_LED_PINS)
         self._tmp_fs = None
         if fs_image is not None:
             import tempfile
@@ -105,6 +109,14 @@ class Pico:
         self.i2c_log = []  # (ns, nbytes) of each I2C transaction
         self.flash_ops = []  # flash events
         self.irqs = []  # exception entries, with trace_irq
+        # With trace=True, what the board did in order, each at its simulated
+        # instant (ns) and CPU cycle since power-up: ("lights", ns, cycle,
+        # mask of PAD_LED_PINS driven high, as bit p = pad p), ("i2c", ns,
+        # cycle, byte, its place in its transaction: 0 for the SSD1306's control
+        # byte) for every byte at the end of its time on the bus, and
+        # ("flash", ns, cycle, op) at the start of every erase or program
+        # ("flash_end" at its end).  Sorted by instant: trace_sorted().
+        self.trace = []
         self.tones = []
         self._pwm = {}
         self.on_serial = None  # callback(bytes) as CDC data arrives
@@ -136,6 +148,10 @@ class Pico:
             elif ev == "i2c":
                 data = bytes.fromhex(msg["data"])
                 self.i2c_log.append((msg["ns"], len(data)))
+                if "byte_cycles" in msg:
+                    end_ns, end_c = msg["ns"], msg["cycles"]
+                    for i, (b, c) in enumerate(zip(data, msg["byte_cycles"])):
+                        self.trace.append(("i2c", end_ns - (end_c - c) * NS_PER_CYCLE, c, b, i))
                 if msg["addr"] == self.oled.addr:
                     self.oled.writeto(msg["addr"], data)
                     if self.on_i2c:
@@ -144,6 +160,15 @@ class Pico:
                 self._pwm_event(msg)
             elif ev == "flash":
                 self.flash_ops.append(msg)
+                if "start_cycles" in msg:
+                    self.trace.append(("flash", msg["start_ns"], msg["start_cycles"], msg["op"]))
+                    self.trace.append(("flash_end", msg["ns"], msg["cycles"], msg["op"]))
+            elif ev == "gpio":
+                mask = 0
+                for pad, pin in enumerate(PICO.PAD_LED_PINS):
+                    if msg["out"] >> pin & 1:
+                        mask |= 1 << pad
+                self.trace.append(("lights", msg["ns"], msg["cycles"], mask))
             elif ev == "irq":
                 self.irqs.append(msg)
             elif ev == "error":
@@ -171,6 +196,10 @@ class Pico:
 
     def __exit__(self, *exc):
         self.close()
+
+    def trace_sorted(self):
+        """The trace in the order things happened (by instant)."""
+        return sorted(self.trace, key=lambda e: e[1])
 
     # -- time -------------------------------------------------------------------
     def run_until(self, ns, until_text=None):

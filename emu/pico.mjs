@@ -17,6 +17,13 @@
 //     can fall inside one;
 //   - USB CDC: bytes both ways (emu/serve.py bridges them to a pty).
 //
+// With cfg.trace the order of what the board does is recorded, each at its
+// CPU cycle since power-up (ns / 8): a write that changes an output pin of
+// cfg.trace_pins ("gpio" events: the pad lights), the end of every I2C byte
+// on the bus (an "i2c" event's "byte_cycles"), and the start and end of
+// every flash erase and program (a "flash" event's "start_cycles" and
+// "cycles").  Tests read this order instead of timing anything.
+//
 // rp2040js 1.4.1 defects handled here (docs/emulator.md, same numbers):
 //   1. GPIO pads reset to 0x36 (input disabled) instead of 0x56, and no pull
 //      resistors: pads set to 0x56, floating pins follow their pull bit.
@@ -115,6 +122,8 @@ class Bench {
     this.exactPio = !!cfg.exact_pio;
     this.roscSeed = cfg.rosc_seed || 0; // 0: a fresh random seed at every power-up
     this.traceIrq = !!cfg.trace_irq;
+    this.trace = !!cfg.trace;
+    this.tracePins = (cfg.trace_pins || []).reduce((m, p) => m | (1 << p), 0);
     this.events = [];
     // Bytes the host has sent and the device has not taken: whole chunks and
     // a read offset into the first (shifting a byte array a byte at a time
@@ -126,6 +135,12 @@ class Bench {
 
   now() {
     return this.epoch + this.mcu.clock.nanos;
+  }
+
+  cycle() {
+    // The CPU cycle since the last power-up or reset, from the clock: the
+    // same count in an instruction, an alarm (I2C) or a stall (flash).
+    return Math.round(this.mcu.clock.nanos / CYCLE_NS);
   }
 
   powerUp(flash) {
@@ -147,6 +162,7 @@ class Bench {
     this.takePio();
     this.modelI2C();
     this.watchPwm();
+    if (this.trace) this.traceGpio();
     this.usb();
     mcu.core.PC = 0x10000000;
   }
@@ -261,6 +277,8 @@ class Bench {
       ns = Math.ceil(count / 256) * PROGRAM_NS_PER_PAGE;
     }
     this.flashOps++;
+    op.startCycles = this.cycle();
+    op.startNs = this.now();
     this.pendingFlash = op;
     this.flashStart = this.mcu.clock.nanos;
     this.flashEnd = this.mcu.clock.nanos + ns;
@@ -276,7 +294,9 @@ class Bench {
     const n = Math.floor(op.count * fraction);
     if (op.op === 'erase') flash.fill(0xff, op.offset, op.offset + n);
     else for (let i = 0; i < n; i++) flash[op.offset + i] &= op.data[i];
-    this.events.push({ ev: 'flash', op: op.op, offset: op.offset, count: op.count, applied: n, ns: this.now() });
+    const ev = { ev: 'flash', op: op.op, offset: op.offset, count: op.count, applied: n, ns: this.now() };
+    if (this.trace) Object.assign(ev, { start_cycles: op.startCycles, start_ns: op.startNs, cycles: this.cycle() });
+    this.events.push(ev);
   }
 
   // -- defect 4: PIO stepped from the CPU's cycle count ------------------------
@@ -462,17 +482,23 @@ class Bench {
       i2c.onStart = () => later(() => i2c.completeStart());
       i2c.onConnect = (addr, mode) => {
         const ack = (this.cfg.i2c_devices || [0x3c]).includes(addr);
-        if (ack) tx = { addr, bytes: [] };
+        if (ack) tx = { addr, bytes: [], cycles: [] };
         later(() => i2c.completeConnect(ack));
       };
       i2c.onWriteByte = (b) => {
         if (tx) tx.bytes.push(b);
-        later(() => i2c.completeWrite(true));
+        const t = tx;
+        later(() => {
+          if (t && this.trace) t.cycles.push(this.cycle()); // the byte is on the bus now
+          i2c.completeWrite(true);
+        });
       };
       i2c.onReadByte = () => later(() => i2c.completeRead(0xff));
       i2c.onStop = () => {
         if (tx && tx.bytes.length) {
-          this.events.push({ ev: 'i2c', bus, addr: tx.addr, data: Buffer.from(tx.bytes).toString('hex'), ns: this.now() });
+          const ev = { ev: 'i2c', bus, addr: tx.addr, data: Buffer.from(tx.bytes).toString('hex'), ns: this.now() };
+          if (this.trace) Object.assign(ev, { byte_cycles: tx.cycles, cycles: this.cycle() });
+          this.events.push(ev);
         }
         tx = null;
         i2c.completeStop();
@@ -493,6 +519,18 @@ class Bench {
       } else {
         this.events.push({ ev: 'pwm_en', en: pwm.readUint32(0xa0), ns: this.now() });
       }
+    };
+  }
+
+  // -- the pad lights: output pin writes, traced ---------------------------------
+  traceGpio() {
+    const sio = this.mcu.sio;
+    const write = sio.writeUint32.bind(sio);
+    sio.writeUint32 = (offset, value) => {
+      const was = sio.gpioValue & this.tracePins;
+      write(offset, value);
+      const now = sio.gpioValue & this.tracePins;
+      if (now !== was) this.events.push({ ev: 'gpio', out: now, cycles: this.cycle(), ns: this.now() });
     };
   }
 

@@ -43,11 +43,12 @@ _d.run(time.ticks_us, time.sleep_ms)
 
 
 class Referee:
-    def __init__(self, firmware=None, store_files=None, frozen=False, pico=None):
+    def __init__(self, firmware=None, store_files=None, frozen=False, pico=None, trace=False):
         """firmware: a UF2 (default: the stock image, speedref copied onto
         its filesystem; frozen=True: speedref-pico-RPI_PICO.uf2 with only main.py
         on the filesystem).  store_files: extra files for the flash, e.g.
-        a store to resume from ({"/data/game.json": b"..."})."""
+        a store to resume from ({"/data/game.json": b"..."}).  trace: the
+        board records what it does in order (emu/board.py Pico.trace)."""
         if pico is not None:
             self.pico = pico
         else:
@@ -57,7 +58,7 @@ class Referee:
             else:
                 files = emu_fs.speedref_files()
             files.update(store_files or {})
-            self.pico = Pico(firmware=firmware, fs_image=emu_fs.image(files))
+            self.pico = Pico(firmware=firmware, fs_image=emu_fs.image(files), trace=trace)
         self.lines = []  # the log, one parsed JSON object a line
         self.other = []  # anything else the board printed (REPL, tracebacks)
         self._partial = b""
