@@ -191,7 +191,9 @@ def fork(rig, dirs):
     """A copy of the rig, its app and its flash, to try something on."""
     buf = bytearray(rig.app.buf)
     fb = framebuf.FrameBuffer(buf, W, H, framebuf.MONO_VLSB)
-    r = copy.deepcopy(rig, {id(rig.app.buf): buf, id(rig.app.fb): fb})
+    blank = framebuf.FrameBuffer(buf, 1024, 1, framebuf.GS8)  # App's fast clear
+    r = copy.deepcopy(rig, {id(rig.app.buf): buf, id(rig.app.fb): fb,
+                                    id(rig.app._blank): blank})
     r.root = str(dirs.copy(rig.root, "fork"))
     r.store.root = r.root
     return r
@@ -204,9 +206,9 @@ def boot(root, t_us):
 
 def resume(rig):
     """OK on the boot screen (the saved game resumes), and a tick."""
-    rig.app.press(OK, rig.t)
-    rig.app.release(OK, rig.t)
-    rig.app.tick(rig.t)
+    rig.press_at(OK, rig.t)
+    rig.release_at(OK, rig.t)
+    rig.tick_at(rig.t)
 
 
 def pick(rig, item):
@@ -255,7 +257,7 @@ class Walk:
             t_us, b, down, _ = self.events[k]
             while now + TICK_US < t_us:
                 now += TICK_US
-                rig.app.tick(ticks_add(start, now))
+                rig.tick_at(ticks_add(start, now))
             now = t_us
             rig.t = ticks_add(start, now)
             (rig.press if down else rig.release)(b)
@@ -272,7 +274,7 @@ class Walk:
         self.start = rig.t
         self.times = [0] + [e[0] for e in self.events]
         rig.app.start(g.id, rig.t, defaults(g, self.s.seats))
-        rig.app.tick(rig.t)
+        rig.tick_at(rig.t)
         self.writes = None
         self.resumed = None      # (flash copy, screen bytes, phase) the last save resumes to
         self.saves = []          # a copy of the flash after each save
@@ -426,7 +428,7 @@ def _wait(rig, us):
         step = min(us, RANDOM_TICK_US)
         rig.t = ticks_add(rig.t, step)
         us -= step
-        rig.app.tick(rig.t)
+        rig.tick_at(rig.t)
     rig._drain()
 
 
@@ -541,7 +543,7 @@ def _start(g, root, opts):
     """Start `g` with `opts`: (rig, problems); rig.app.flow is None when refused."""
     r = Rig(str(root))
     r.app.start(g.id, r.t, dict(opts))
-    r.app.tick(r.t)
+    r.tick_at(r.t)
     a = r.app
     if a.flow is None:
         errs = _errors(r.log)

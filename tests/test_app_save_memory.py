@@ -9,6 +9,7 @@ def test_memory_error_during_save_keeps_the_game_and_the_last_good_save(tmp_path
     rig.app.start("spit", rig.t)
     f = rig.app.flow
     rig.app.save(f, {"round": 1})
+    rig.end_pass()  # the loop writes the save at the end of its pass
     good = rig.store.load_game()[0]
     assert good["state"] == {"round": 1}
 
@@ -20,7 +21,8 @@ def test_memory_error_during_save_keeps_the_game_and_the_last_good_save(tmp_path
         raise MemoryError("memory allocation failed")
 
     monkeypatch.setattr(storage, "write_file", write_then_fail)
-    rig.app.save(f, {"round": 2})  # must not raise
+    rig.app.save(f, {"round": 2})
+    rig.end_pass()  # must not raise
     monkeypatch.setattr(storage, "write_file", real)
     assert rig.app.flow is f
     errs = rig.log.of("error")

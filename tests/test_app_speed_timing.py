@@ -19,12 +19,19 @@ class FakeApp:
     def __init__(self):
         self.sounds = []
         self.redraws = 0
+        self.wakes = []  # the instants the countdown asked the loop to tick it at
 
     def sound(self, s):
         self.sounds.append(s)
 
     def redraw(self):
         self.redraws += 1
+
+    def wake(self, t_us):
+        self.wakes.append(t_us)
+
+    def quiet(self):
+        pass
 
 
 def at(us):
@@ -47,6 +54,32 @@ def test_countdown_beeps_each_second_and_go_is_exactly_three_seconds_SP6_SPIT4()
     assert c.tick(at(3 * S)) is True  # GO at exactly +3 s, once
     assert c.shown() == 0 and app.redraws == 4 and len(app.sounds) == 3
     assert c.tick(at(3 * S)) is False and c.tick(at(9 * S)) is False
+
+
+def test_countdown_asks_the_loop_to_tick_it_at_each_cue_and_at_go_SP6_SPIT4():
+    """The loop may nap between events: the countdown asks for a tick at the
+    instant of its next cue (App.wake), so 2, 1 and GO come on the beat."""
+    app = FakeApp()
+    c = Countdown(app)
+    c.start(at(0))
+    assert app.wakes == [at(0)]  # "3" at once
+    for t, due in ((0, S), (S - 1, S), (S, 2 * S), (2 * S, 3 * S), (3 * S - 1, 3 * S)):
+        del app.wakes[:]
+        c.tick(at(t))
+        assert app.wakes == [at(due)], "at +%d us the next cue is due at +%d us" % (t, due)
+    del app.wakes[:]
+    assert c.tick(at(3 * S)) is True and app.wakes == []  # GO given: nothing more is timed
+
+
+def test_a_called_off_countdown_asks_for_a_tick_when_it_is_over_SP22_SPIT18():
+    app = FakeApp()
+    c = Countdown(app)
+    c.start(at(0))
+    c.false_start(0, at(S))  # called off until GO at +3 s (later than +1.5 s)
+    assert at(3 * S) in app.wakes
+    del app.wakes[:]
+    assert c.resumes(at(3 * S - 1)) is False and app.wakes == [at(3 * S)]
+    assert c.resumes(at(3 * S)) is True
 
 
 def test_countdown_late_tick_gives_every_missed_cue_in_order():
@@ -117,6 +150,10 @@ class A:
     def sound(self, s):
         self.n += 1
     def redraw(self):
+        self.n += 1
+    def wake(self, t_us):
+        self.n += 1
+    def quiet(self):
         self.n += 1
 t = (1 << 30) - 1500000
 c = Countdown(A())

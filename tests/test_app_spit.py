@@ -85,7 +85,7 @@ def test_countdown_screen_shows_3_2_1_on_the_beat_SPIT4(rig):
     rig.press(1)
     t0 = rig.t
     for offset_ms, text in ((0, "3"), (1500, "2"), (2500, "1"), (2999, "1")):
-        rig.app.tick((t0 + offset_ms * 1000) % (1 << 30))
+        rig.tick_at((t0 + offset_ms * 1000) % (1 << 30))
         assert _shows(rig, text), "at +%d ms the screen should show %s" % (offset_ms, text)
         assert not any(_shows(rig, d) for d in ("3", "2", "1", "SPIT") if d != text)
 
@@ -100,9 +100,9 @@ def test_countdown_beeps_and_spit_at_exactly_three_seconds_SPIT4(rig):
     rig.press(1)
     t_ready = rig.t
     assert f.phase == sp.START and rig.sounds[-1] == COUNT
-    rig.app.tick((t_ready + 2999999) % (1 << 30))
+    rig.tick_at((t_ready + 2999999) % (1 << 30))
     assert f.phase == sp.START and f.game.phase == "spit"
-    rig.app.tick((t_ready + 3000000) % (1 << 30))
+    rig.tick_at((t_ready + 3000000) % (1 << 30))
     assert f.phase == sp.PLAY and f.game.phase == "play" and f.game.spits == 1
     rig._drain()
     assert rig.sounds.count(COUNT) == 3 and rig.sounds[-1] == GO
@@ -140,7 +140,7 @@ def test_press_at_the_go_instant_is_not_a_false_start_SPIT4(rig):
     rig.press(1)
     t_go = (rig.t + 3000000) % (1 << 30)
     rig.release(1)
-    rig.app.press(0, t_go)  # arrives before the tick that would give GO
+    rig.press_at(0, t_go)  # arrives before the tick that would give GO
     assert f.phase == sp.PLAY and f.false_starts == [0, 0] and f.game.phase == "play"
 
 
@@ -255,7 +255,7 @@ def test_presses_stay_false_starts_until_the_called_off_countdown_is_over_SPIT18
     rig.tap(1)  # the other player before GO: a false start, not "ready"
     assert f.false_starts == [1, 1], "SPIT-18: every press before GO is a false start"
     assert f.phase == sp.START and f.game.phase == "spit"
-    rig.app.tick(t_go)
+    rig.tick_at(t_go)
     assert f.phase == sp.READY and f.ready == [False, False] and f.game.spits == 0
     rig.tap(1)
     assert f.ready == [False, True] and f.phase == sp.READY, "after it, a tap is a ready call"
@@ -268,12 +268,12 @@ def test_a_press_just_after_a_late_false_start_is_a_false_start_too_SPIT18(rig):
     rig.press(1)
     t_go = (rig.t + 3000 * MS) % (1 << 30)
     rig.release(1)
-    rig.app.press(0, (t_go - 5 * MS) % (1 << 30))  # 5 ms early
-    rig.app.press(1, (t_go + 20 * MS) % (1 << 30))  # no GO came: 25 ms after the foul
+    rig.press_at(0, (t_go - 5 * MS) % (1 << 30))  # 5 ms early
+    rig.press_at(1, (t_go + 20 * MS) % (1 << 30))  # no GO came: 25 ms after the foul
     assert f.false_starts == [1, 1] and f.game.spits == 0, "SPIT-18"
-    rig.app.tick((t_go + 494 * MS) % (1 << 30))  # called off until 0.5 s after the first
+    rig.tick_at((t_go + 494 * MS) % (1 << 30))  # called off until 0.5 s after the first
     assert f.phase == sp.START
-    rig.app.tick((t_go + 495 * MS) % (1 << 30))
+    rig.tick_at((t_go + 495 * MS) % (1 << 30))
     assert f.phase == sp.READY and f.ready == [False, False]
 
 
@@ -475,7 +475,7 @@ def test_presses_in_wrong_phases_are_ignored(rig):
     rig.tap(OK)
     assert f.phase == sp.LAYOUT and f.game.cards == [26, 26] and f.game.hands_played == 1
     rig.release(0)  # a release without a press
-    rig.app.release(OK, rig.t)
+    rig.release_at(OK, rig.t)
     assert f.phase == sp.LAYOUT and f.game.hands_played == 1
     assert not rig.log.of("error")
 
@@ -658,9 +658,9 @@ def test_the_slaps_go_is_the_engines_one_second_after_the_clearing_tap_SPIT17(ri
     rig.release(0)  # the tap: P1 cleared at the release
     go = (t_clear + 1000000) % (1 << 30)
     assert f.phase == sp.SLAP and f.game.slap_go == go and f.race.go_us == go
-    rig.app.tick((t_clear + 999999) % (1 << 30))
+    rig.tick_at((t_clear + 999999) % (1 << 30))
     assert not f.went
-    rig.app.tick(go)
+    rig.tick_at(go)
     rig.t = go
     rig._drain()
     assert f.went and rig.sounds[-1] == GO
@@ -708,3 +708,76 @@ def test_blocked_round_screen_names_who_takes_the_pile_SPIT13(rig):
 def ticks_diff_(a, b):
     from speedref.ticks import ticks_diff
     return ticks_diff(a, b)
+
+
+# ---- the verdict before the flash --------------------------------------------------
+class _Texts:
+    """A frame buffer that keeps the small texts drawn on it."""
+
+    def __init__(self):
+        self.texts = []
+
+    def text(self, s, x, y, c=1):
+        self.texts.append(s)
+
+    def fill_rect(self, *a):
+        pass
+
+    def fill(self, *a):
+        pass
+
+
+def _texts(rig):
+    fb = _Texts()
+    rig.app.screen.draw(fb)
+    return fb.texts
+
+
+def _slap_decided_in_one_pass(rig):
+    """Round 1 to its slap: P1 clears, P2 slaps at GO, P1 7.3 ms later; the
+    pass that takes P1's slap decides the race, shows it and lights P2,
+    and stops before its end (the save is still to be written)."""
+    start(rig)
+    start_round(rig)
+    rig.tap(0)  # P1: my stock piles are empty (SPIT-9); two piles: the slap
+    rig.wait(1000 * MS)  # the slap's GO (SPIT-17)
+    rig.press(1)
+    rig.t = (rig.t + 7300) % (1 << 30)
+    rig.app.press(0, rig.t)
+    rig.app.tick(rig.t)
+    rig.app.render()
+    f = rig.app.flow
+    assert f.phase == sp.CARDS and rig.app.lights == 2 and rig.app.dirty
+    return f
+
+
+def test_a_cut_after_the_slap_verdict_is_shown_before_its_save_resumes_at_the_round_start_and_says_so_SPIT10(rig):
+    """The verdict goes to the pad lights and the panel before the flash
+    holds the CPU: a power cut between the two resumes on the save before
+    it (the round's start, the slap not played), and the resume screen says
+    where the game goes on.  Nothing of a completed round is lost."""
+    f = _slap_decided_in_one_pass(rig)
+    assert rig.app.pending is not None and f.save_state()["now"] == "S0b"
+    assert rig.store.load_game()[0]["state"]["now"] == ""  # not on flash yet
+    rig.reboot()  # the power goes before the pass's end
+    saved = rig.store.load_game()[0]
+    assert saved["state"]["now"] == "" and saved["at"] == "round 1 start"
+    assert "at round 1 start" in _texts(rig), _texts(rig)
+    rig.tap(OK)  # resume
+    f = rig.app.flow
+    assert f.phase == sp.LAYOUT and f.game.hands_played == 0
+    assert "Round 1 layout" in _texts(rig)
+
+
+def test_the_slap_verdict_saved_at_the_end_of_its_pass_is_restored_after_a_cut_SPIT10(rig):
+    """Once the pass that showed the verdict has ended, its save is on
+    flash: a cut then resumes on the verdict, margin and all."""
+    _slap_decided_in_one_pass(rig)
+    rig.end_pass()
+    rig.reboot()
+    saved = rig.store.load_game()[0]
+    assert saved["state"]["now"] == "S0b" and saved["at"] == "round 1 count"
+    assert "at round 1 count" in _texts(rig)
+    rig.tap(OK)
+    f = rig.app.flow
+    assert f.phase == sp.CARDS and "P2 took smaller" in _texts(rig) and "P2 by 7.3 ms" in _texts(rig)

@@ -152,7 +152,9 @@ def fork(rig):
     import framebuf
     buf = bytearray(rig.app.buf)
     fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
-    return copy.deepcopy(rig, {id(rig.app.buf): buf, id(rig.app.fb): fb})
+    blank = framebuf.FrameBuffer(buf, 1024, 1, framebuf.GS8)  # App's fast clear
+    return copy.deepcopy(rig, {id(rig.app.buf): buf, id(rig.app.fb): fb,
+                                    id(rig.app._blank): blank})
 
 
 def counts(rig):

@@ -122,6 +122,7 @@ def host_boot(files, resume=True):
         lines = []
         app = App(store, Log(write=lambda s: lines.append(json.loads(s))))
         saved, problem = app.screen.saved, app.screen.problem
+        app.render()  # the boot screen, as the loop's first pass draws it
         frame = bytes(app.buf)
         records = store.records()
         # every file left under a good name is intact

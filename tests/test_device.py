@@ -69,7 +69,10 @@ def test_pad_edge_to_verdict_in_the_frame_and_on_the_panel(tmp_path):
     assert app.verdict.winner == 1 and app.verdict.margin_us == 3240
     assert disp.updates == 2
     assert 0 < disp.last_bytes < 1024 + 13  # only the changed page(s)
-    assert disp.last_bytes == 6 * 2 + 1 + 2 * 128  # text rows 28..35 touch pages 3 and 4
+    # text rows 28..35 touch pages 3 and 4: their window (one command stream:
+    # control byte, column and page ranges), then 0x40 and their 256 bytes
+    assert disp.last_bytes == 7 + 1 + 2 * 128
+    assert i2c.writes[-2][1] == bytes((0x00, 0x21, 0, 127, 0x22, 3, 4))
     assert ("duty", 32768) in pwm.calls and ("freq", 1760) in pwm.calls
     slap = [e for e in evs(out) if e["ev"] == "slap"]
     assert slap and slap[0]["winner"] == 1 and slap[0]["margin_us"] == 3240
@@ -244,7 +247,7 @@ def test_display_errors_are_counted_logged_rarely_and_the_panel_redrawn_whole(tm
     t += 10000
     dev.step(ticks_add(START, t))  # no new frame: the lost one is sent again, whole
     assert bus.writes[-1][1] == b"\x40" + bytes(app.buf)
-    assert len(bus.writes) == n + 7
+    assert len(bus.writes) == n + 2  # one window for all eight pages, then their data
 
 
 def test_usb_console_flood_without_newline_is_read_in_bounded_slices():
@@ -308,6 +311,17 @@ def test_the_loop_naps_when_nothing_happens_and_hurries_when_something_does():
         def tick(self, now):
             pass
 
+        news = 0  # the rest of the device loop's interface (docs/app.md)
+        lines = ()
+        pending = None
+        tidy = False
+
+        def render(self):
+            pass
+
+        def commit(self):
+            pass
+
         def pop_sound(self):
             return None
 
@@ -342,6 +356,17 @@ def test_the_capture_s_late_words_and_full_fifo_are_logged_once_each_time():
         dirty = False
 
         def tick(self, now):
+            pass
+
+        news = 0  # the rest of the device loop's interface (docs/app.md)
+        lines = ()
+        pending = None
+        tidy = False
+
+        def render(self):
+            pass
+
+        def commit(self):
             pass
 
         def pop_sound(self):

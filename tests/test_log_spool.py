@@ -191,6 +191,17 @@ class _App:
         if a:
             a()
 
+    news = 0  # the rest of the device loop's interface (docs/app.md)
+    lines = ()
+    pending = None
+    tidy = False
+
+    def render(self):
+        pass
+
+    def commit(self):
+        pass
+
     def pop_sound(self):
         return None
 

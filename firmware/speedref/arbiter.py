@@ -72,16 +72,16 @@ def margin_text(us, seat=None):
     from 100 ms on, whole milliseconds."""
     if us < 0:
         us = -us
+    # one format each (the verdict's line is made while the players wait)
     if us < 1000:
-        s = "%d us" % us
-    elif us < 100000:
+        return "%d us" % us if seat is None else "P%d by %d us" % (seat + 1, us)
+    if us < 100000:
         tenths = (us + 50) // 100
-        s = "%d.%d ms" % (tenths // 10, tenths % 10)
-    else:
-        s = "%d ms" % ((us + 500) // 1000)
-    if seat is None:
-        return s
-    return "P%d by %s" % (seat + 1, s)
+        if seat is None:
+            return "%d.%d ms" % (tenths // 10, tenths % 10)
+        return "P%d by %d.%d ms" % (seat + 1, tenths // 10, tenths % 10)
+    ms = (us + 500) // 1000
+    return "%d ms" % ms if seat is None else "P%d by %d ms" % (seat + 1, ms)
 
 
 class Race:
@@ -101,6 +101,7 @@ class Race:
         self._t = [0] * _MAX_SEATS
         self._in = [False] * _MAX_SEATS
         self._false = [False] * _MAX_SEATS
+        self._nfalse = 0  # false starts pressed in this race
         self.is_open = False
         self.go_us = 0
         self._first = 0
@@ -117,6 +118,7 @@ class Race:
         for s in range(_MAX_SEATS):
             self._in[s] = False
             self._false[s] = False
+        self._nfalse = 0
         self.go_us = go_us
         self._n = 0
         self.verdict = None
@@ -132,6 +134,7 @@ class Race:
             return IGNORED
         if ticks_diff(t_us, self.go_us) < 0:
             self._false[seat] = True
+            self._nfalse += 1
             return FALSE_START
         if self._in[seat]:
             return IGNORED
@@ -161,26 +164,31 @@ class Race:
         if ticks_diff(now_us, self._first) <= self.window_us:
             return None
         # Sort the seats that pressed by time (at most 4: insertion sort,
-        # equal times keep seat order).
+        # equal times keep seat order).  Locals and few objects: the verdict
+        # is worked out while the players look at the pads.
+        t = self._t
+        pressed = self._in
         order = []
         for s in range(self.seats):
-            if not self._in[s]:
+            if not pressed[s]:
                 continue
             i = len(order)
-            while i > 0 and ticks_diff(self._t[s], self._t[order[i - 1]]) < 0:
+            while i > 0 and ticks_diff(t[s], t[order[i - 1]]) < 0:
                 i -= 1
             order.insert(i, s)
-        first = self._t[order[0]]
-        tie = [s for s in order if ticks_diff(self._t[s], first) <= self.window_us]
-        margin = None
-        if len(order) > 1:
-            margin = ticks_diff(self._t[order[1]], first)
-        if len(tie) > 1:
+        first = t[order[0]]
+        n = len(order)
+        k = 1  # the seats tied for first: the sorted order's first k
+        while k < n and ticks_diff(t[order[k]], first) <= self.window_us:
+            k += 1
+        margin = ticks_diff(t[order[1]], first) if n > 1 else None
+        if k > 1:
             winner = None
-            tie = tuple(tie)
+            tie = tuple(order[:k])
         else:
             winner = order[0]
             tie = ()
-        self.verdict = Verdict(winner, tie, margin, tuple(order), self.false_starts())
+        self.verdict = Verdict(winner, tie, margin, tuple(order),
+                               self.false_starts() if self._nfalse else ())
         self.is_open = False
         return self.verdict

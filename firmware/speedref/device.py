@@ -21,7 +21,7 @@ import json
 from array import array
 
 from .inputs import Inputs
-from .ticks import ticks_diff
+from .ticks import ticks_diff, ticks_add
 
 from micropython import const
 
@@ -31,7 +31,11 @@ _BATCH = const(32)  # ring events handled per drain (the ring is drained until e
 # are timestamped by the capture, not by the loop, and every verdict and
 # count comes from those stamps: the committed game scripts give the same
 # log with a pass every 1 ms or every 20 ms (the simulator shows it), so a
-# resting loop may nap.  A napping board reacts within IDLE_MS.
+# resting loop may nap.  A board given machine.idle (wiring.build) naps
+# until the first input arrives or the app's next timed cue is due (App.wake),
+# so nothing players react to waits for the nap: IDLE_MS only sets how often
+# a resting loop looks at the console and the buzzer.  Without it (tests,
+# sleep_ms only) a napping board reacts within IDLE_MS.
 IDLE_MS = 5
 BUSY_US = 100000  # neither is a tunable: nobody at the table feels the loop's pace
 LINE_MAX = 256  # longest console command line we accept
@@ -41,7 +45,7 @@ _ERROR_LOG_US = const(10000000)  # a repeating display error is logged once per 
 
 class Device:
     def __init__(self, ring, app, log, store=None, display=None, buzzer=None, capture=None,
-                 console=None, inputs=None, leds=None):
+                 console=None, inputs=None, leds=None, idle=None):
         self.ring = ring
         self.app = app
         self.log = log
@@ -50,7 +54,12 @@ class Device:
         self.buzzer = buzzer
         self.leds = leds  # hw.leds.PadLeds (show(mask)), or None
         self._lit = 0  # the mask the pad lights show
+        if leds is not None:
+            app.lights_out = self._show_lights  # a verdict lights its pad the moment it is made
         self.capture = capture  # has poll() (IRQ or PIO path), or None
+        # machine.idle (the CPU waits for the next interrupt, 1 ms at most):
+        # run() then naps until the first input or the app's next cue.
+        self.idle = idle
         # has readline() -> str or None, never blocks; `got`: bytes that call
         # read (any: the loop stays busy); `problem` (optional): why the line
         # it just returned is bad (UsbConsole), else None
@@ -68,14 +77,14 @@ class Device:
         self._pump = getattr(log, "pump", None)  # SpoolLog.pump; a plain Log has none
         self._dump = None  # the stored records still to send for a dump command
         self._dumped = 0
+        self._more = False  # the last pass left work for the next (run naps 1 ms then)
 
     def step(self, now_us):
         """One pass of the loop at time now_us (ticks_us).  Returns True when
         it did something (an input event, a redraw, a sound)."""
         busy = False
-        if self.capture is not None:
-            self.capture.poll()  # resync levels a lockout held back
-        n = self.ring.drain(self._ts, self._ms)
+        ring = self.ring
+        n = ring.drain(self._ts, self._ms) if ring.head != ring.tail else 0
         if n:
             busy = True
         while n:
@@ -84,27 +93,41 @@ class Device:
             self.events += n
             n = self.ring.drain(self._ts, self._ms) if n == _BATCH else 0
         self.inputs.tick(now_us)
-        self.app.tick(now_us)
-        if self.app.dirty or self._unshown:
-            busy = True
-        if (self.app.dirty or self._unshown) and self.display is not None:
-            try:
-                self.display.show(self.app.buf)
-                self._unshown = False
-            except OSError as e:
-                self._display_failed(e, now_us)
-        self.app.dirty = False
-        sound = self.app.pop_sound()
+        app = self.app
+        app.tick(now_us)
+        # What the players wait for goes out first, quickest first: the pad
+        # lights (pin writes), the sound (PWM), the screen (drawn now, the
+        # rows with the news sent first); then the log lines and the save
+        # (app.commit), which hold the CPU longest.  The order is proven on
+        # the emulated Pico's trace (tests/test_board_order.py).
+        if self.leds is not None and app.lights != self._lit:
+            self._lit = app.lights
+            self.leds.show(self._lit)
+        sound = app.pop_sound()
         while sound is not None:
             busy = True
             if self.buzzer is not None:
                 self.buzzer.play(sound[0], sound[1])
-            sound = self.app.pop_sound()
+            sound = app.pop_sound()
         if self.buzzer is not None:
             self.buzzer.update(now_us)
-        if self.leds is not None and self.app.lights != self._lit:
-            self._lit = self.app.lights
-            self.leds.show(self._lit)
+        app.render()
+        if app.dirty or self._unshown:
+            busy = True
+            if self.display is not None:
+                try:
+                    self.display.show(app.buf, app.news)
+                    self._unshown = False
+                except OSError as e:
+                    self._display_failed(e, now_us)
+        app.dirty = False
+        app.news = 0
+        if app.lines or app.pending is not None or app.tidy:
+            app.commit()
+        if self.capture is not None:
+            # Levels a lockout held back, words the interrupt left: into the
+            # ring for the next pass (here, so an edge's pass starts with it).
+            self.capture.poll()
         if self.ring.dropped != self._dropped:
             # Rare by design (a 64-slot ring, drained every few ms): say how
             # many snapshots were lost; the decoder resyncs levels anyway.
@@ -132,8 +155,10 @@ class Device:
         if self._dump is not None:
             self._dump_more()
             busy = True
+        more = self._unshown or self._dump is not None
         if self._pump is not None and self._pump(now_us):
-            busy = True  # log lines waiting: keep the 1 ms pace until they are out
+            busy = more = True  # log lines waiting: keep the 1 ms pace until they are out
+        self._more = more
         return busy
 
     def run(self, ticks_us, sleep_ms, until=None):
@@ -142,6 +167,12 @@ class Device:
         timestamped where they are captured (PIO or pin interrupt), so the
         loop only has to keep up, not be on time.  until(now): stop after a
         pass when it says True (None: never).
+
+        Given machine.idle (self.idle), the loop instead naps after every
+        pass until the next input, the app's next cue (App.wake) or the
+        buzzer's next change, IDLE_MS at most (1 ms while the panel, a dump
+        or the log still has work to do): an edge finds no pass under way
+        and is taken at once.
 
         A loop stopped by an exception (a crash, Ctrl-C) silences the buzzer
         on its way out: the PWM would otherwise hold the tone it was playing
@@ -154,7 +185,10 @@ class Device:
                     last = now
                 if until is not None and until(now):
                     return
-                sleep_ms(1 if ticks_diff(now, last) < BUSY_US else IDLE_MS)
+                if self.idle is None:
+                    sleep_ms(1 if ticks_diff(now, last) < BUSY_US else IDLE_MS)
+                else:
+                    self._nap(ticks_us, 1000 if self._more else IDLE_MS * 1000)
         except BaseException:
             if self.buzzer is not None:
                 self.buzzer.silence()
@@ -165,6 +199,34 @@ class Device:
                 except Exception:  # noqa: BLE001 - the exception on its way out matters more
                     pass
             raise
+
+    def _nap(self, ticks_us, us):
+        """Wait `us`, until the app's next cue (app.due) or the buzzer's next
+        change if sooner, or until the first input in the ring, whichever
+        comes first.  machine.idle() returns at every interrupt (the
+        capture's among them) and after 1 ms at most; the last millisecond
+        before a cue is waited out awake, so the cue's pass starts on time."""
+        end = ticks_add(ticks_us(), us)
+        due = self.app.due
+        if due is not None and ticks_diff(due, end) < 0:
+            end = due
+        bz = self.buzzer
+        if bz is not None:
+            due = bz.due()
+            if due is not None and ticks_diff(due, end) < 0:
+                end = due
+        ring = self.ring
+        idle = self.idle
+        while ring.head == ring.tail:
+            left = ticks_diff(end, ticks_us())
+            if left <= 0:
+                return
+            if left > 1000:
+                idle()
+
+    def _show_lights(self, mask):
+        self._lit = mask
+        self.leds.show(mask)
 
     def _dump_more(self):
         """Send stored records while the log takes a whole one at once (all

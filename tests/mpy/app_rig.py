@@ -39,14 +39,23 @@ class Rig:
         self.log = log if log is not None else ListLog()
         self.store = Store(root)
         self.app = App(self.store, self.log)
+        self.app.render()
         self.sounds = []
 
     def reboot(self):
         """A power cut: a new Store and App on the same files, same clock."""
         self.store = Store(self.root)
         self.app = App(self.store, self.log)
+        self.app.render()
+
+    def end_pass(self):
+        """What the device loop does after the app's events: the frame drawn,
+        the log lines and the save written (App.render, App.commit)."""
+        self.app.render()
+        self.app.commit()
 
     def _drain(self):
+        self.end_pass()
         while True:
             s = self.app.pop_sound()
             if s is None:
@@ -61,11 +70,26 @@ class Rig:
             self.t = ticks_add(self.t, step)
             us -= step
             self.app.tick(self.t)
+            self.end_pass()
         self.t = end
         self._drain()
 
     def press(self, b):
         self.app.press(b, self.t)
+        self._drain()
+
+    def press_at(self, b, t):
+        """Button b pressed at instant t (the clock stays), then the loop's pass."""
+        self.app.press(b, t)
+        self._drain()
+
+    def release_at(self, b, t):
+        self.app.release(b, t)
+        self._drain()
+
+    def tick_at(self, t):
+        """The loop's tick at instant t (the clock stays), then the rest of its pass."""
+        self.app.tick(t)
         self._drain()
 
     def release(self, b):
@@ -88,6 +112,7 @@ class Rig:
         self.wait(ticks_diff(t, self.t) - 1)
         if tick_first:
             self.app.tick(t)
+            self.end_pass()
         self.t = t
 
     def phase(self):

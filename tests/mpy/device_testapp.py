@@ -46,6 +46,17 @@ class RaceApp:
                 d["game"] = "test"
                 self.log.emit(d)
 
+    news = 0  # the rest of the device loop's interface (docs/app.md)
+    lines = ()
+    pending = None
+    tidy = False
+
+    def render(self):
+        pass
+
+    def commit(self):
+        pass
+
     def pop_sound(self):
         s = self.sound
         self.sound = None

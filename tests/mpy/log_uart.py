@@ -63,6 +63,17 @@ class App:
             self.log.emit(obj)
         self.passes += 1
 
+    news = 0  # the rest of the device loop's interface (docs/app.md)
+    lines = ()
+    pending = None
+    tidy = False
+
+    def render(self):
+        pass
+
+    def commit(self):
+        pass
+
     def pop_sound(self):
         return None
 

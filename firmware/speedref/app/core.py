@@ -45,7 +45,25 @@ class App:
         self.tie_default_us = tie_us
         self.buf = bytearray(1024)
         self.fb = framebuf.FrameBuffer(self.buf, 128, 64, framebuf.MONO_VLSB)
+        # The same bytes seen as one row of 8-bit pixels: its fill() is one
+        # memset, where MONO_VLSB's sets 8,192 pixels one at a time (0.8 ms
+        # on a Pico, in the middle of every verdict's redraw).
+        self._blank = framebuf.FrameBuffer(self.buf, 1024, 1, framebuf.GS8)
         self.dirty = False
+        # Rows of the next frame that carry the news of the event that drew
+        # it (bit p = page p, 8 rows each): the display sends them first.
+        self.news = 0
+        # What an event produced besides the screen and the sound waits for
+        # the end of the loop's pass (commit): the log lines, and the save,
+        # which holds the CPU while the flash programs.  The pad lights, the
+        # sound and the screen go out before them.
+        self.lines = []  # the log lines waiting for the end of the pass
+        self.pending = None  # the game save to write at the end of the pass
+        self.tidy = False  # collect the heap at the end of the pass (quiet)
+        # The earliest instant a flow asked to be ticked at since the last
+        # tick (a GO, the end of a called-off countdown), or None: the loop
+        # may nap, but not past it (wake).
+        self.due = None
         self._sounds = [None] * _SOUND_SLOTS
         self._s_head = 0
         self._s_count = 0
@@ -59,6 +77,7 @@ class App:
         # the device loop sets the pins from it.  Only a game on screen
         # lights pads: its lights() (who is ready) and the timed cue below.
         self.lights = 0
+        self.lights_out = None  # the loop's function that sets the pins now, or None
         self._lf = None  # the running flow's lights method, or None
         self._lc = 0     # the cue: pad mask, + _BLINK, + _FRESH until a tick stamps it
         self._lt = 0     # when the cue began
@@ -117,6 +136,7 @@ class App:
         self._flush()
 
     def tick(self, now_us):
+        self.due = None  # asked for again by what is still timed (App.wake)
         if self._ok_down and not self._ok_used and ticks_diff(now_us, self._ok_t) >= LONG_OK_US:
             self._ok_used = True
             self._back(now_us)
@@ -126,6 +146,58 @@ class App:
             self._refused(e)
         self._flush()
         self._set_lights(now_us)
+
+    def render(self):
+        """Draw the screen into buf if an event asked for it (then dirty).
+        The loop calls it once a pass, after the pad lights and the sound
+        are out: an event's state changes at once, its frame is drawn once,
+        however many events and ticks the pass had."""
+        if self._redraw:
+            self._redraw = False
+            self._blank.fill(0)
+            self.screen.draw(self.fb)
+            self.dirty = True
+
+    def commit(self):
+        """The end of the loop's pass, once the lights, the sound and the
+        screen are out: the log lines the pass made go out in order, then
+        the pending save is written (a flash write holds the CPU for
+        milliseconds; the verdict it saves is on the panel by then).  A
+        power cut before the save ends resumes on the save before it, which
+        the resume screen names (menu.Boot)."""
+        self._send_lines()
+        p = self.pending
+        if p is None:
+            if self.tidy:
+                self.tidy = False
+                gc.collect()
+            return
+        self.pending = None
+        self.tidy = False
+        try:
+            self.store.save_game(self._save_dict(p[0], p[1]))
+        except (OSError, MemoryError) as e:
+            # Flash full or the heap too fragmented for the JSON: the game goes
+            # on, and the last good save stays (the store writes a .tmp first).
+            gc.collect()
+            self.log.emit({"ev": "error", "what": "app", "msg": "save failed: %s" % e})
+        # The save's garbage (its JSON, the file's cache) goes now, at the
+        # end of a pass that was long anyway, not inside the next race.
+        gc.collect()
+
+    def quiet(self):
+        """Nothing will be decided for a while (a race opens, a countdown
+        starts: the players wait a second or more): the heap is collected
+        at the end of this pass (commit), so no collection, 5 ms and more
+        on a Pico, falls inside the pass that gives the verdict or GO."""
+        self.tidy = True
+
+    def _send_lines(self):
+        lines = self.lines
+        if lines:
+            for obj in lines:
+                self.log.emit(obj)
+            del lines[:]  # the list is kept: no new one per pass
 
     def pop_sound(self):
         if not self._s_count:
@@ -146,8 +218,19 @@ class App:
     def light(self, mask, blink=False):
         """A pad-light cue for LIGHT_US from the next tick: `mask` (bit p =
         pad p) steady (a verdict) or blinking (a false start).  The latest
-        cue wins."""
+        cue wins.  With lights_out set (the device loop's pin writer), the
+        pads light at once: a verdict's lamp does not wait for what the
+        flow does after deciding it (format, log, save, draw)."""
         self._lc = mask | _FRESH | (_BLINK if blink else 0)
+        out = self.lights_out
+        if out is not None:
+            # what _set_lights works out at the cue's first instant: the
+            # flow's own lights and the cue, on (a blink starts lit)
+            f = self._lf
+            m = (f() if f is not None and self.screen is self.flow else 0) | (mask & 0xFF)
+            if m != self.lights:
+                self.lights = m
+                out(m)
 
     def redraw(self):
         """Ask for the current screen to be drawn again after this event."""
@@ -159,24 +242,47 @@ class App:
         self._to_menu = False  # a screen shown after close() stays
 
     def emit(self, obj):
-        """One JSON line on the USB log."""
-        self.log.emit(obj)
+        """One JSON line on the USB log, sent at the end of the loop's pass
+        (commit), in order."""
+        self.lines.append(obj)
+
+    def news_rows(self, y0, y1):
+        """Rows y0..y1 of the next frame tell what just happened (a verdict,
+        a false start): the display sends their pages first."""
+        self.news |= (0xFF >> (7 - (y1 >> 3))) & (0xFF << (y0 >> 3))
+
+    def wake(self, t_us):
+        """Tick the app at t_us (a countdown's next cue, a GO): the loop's
+        next nap ends then at the latest, so a timed cue is on time however
+        long the loop naps between events.  It holds until the next tick,
+        which forgets it: what is still timed asks again from its tick."""
+        d = self.due
+        if d is None or ticks_diff(t_us, d) < 0:
+            self.due = t_us
 
     def tie_window_us(self, tie_ms):
         """A game's tie window in us from its "tie_ms" option ("auto": the board's)."""
         return self.tie_default_us if tie_ms == "auto" else tie_ms * 1000
 
-    def save(self, f, state):
+    def save(self, f, state=None):
         """Save flow `f`'s state (call at deal/hand boundaries only: every
-        call is a flash write).  A resumed game gets `state` back."""
-        try:
-            self.store.save_game({"v": 1, "game": f.GAME, "opts": f.opts, "state": state,
-                                  "seq": self.game_seq})
-        except (OSError, MemoryError) as e:
-            # Flash full or the heap too fragmented for the JSON: the game goes
-            # on, and the last good save stays (the store writes a .tmp first).
-            gc.collect()
-            self.emit({"ev": "error", "what": "app", "msg": "save failed: %s" % e})
+        save is a flash write).  A resumed game gets `state` back, or, with
+        no state given, what f.save_state() returns at the end of the pass
+        (a flow whose save shows its last boundary at any moment: nothing is
+        built while the players wait).  It is written at the end of the
+        loop's pass (commit), after the lights and the screen the same event
+        changed; a second save in that pass replaces the first (only the
+        newest state is written)."""
+        self.pending = (f, state)
+
+    def _save_dict(self, f, state):
+        if state is None:
+            state = f.save_state()
+        d = {"v": 1, "game": f.GAME, "opts": f.opts, "state": state, "seq": self.game_seq}
+        at = getattr(f, "resume_at", None)
+        if at is not None:
+            d["at"] = at()  # the resume screen says where the game goes on (menu.Boot)
+        return d
 
     def finish(self, record):
         """The game is over: store its record, log it, forget the saved state.
@@ -184,6 +290,7 @@ class App:
         The record is stored under the game's own number (SP-24): once its
         file is there the saved game counts as over, so a power cut before
         the save is cleared neither offers the game again nor stores it twice."""
+        self.commit()  # a save still pending goes first: the record follows it on flash
         try:
             self.store.add_record(record, self.game_seq)
         except (OSError, MemoryError) as e:
@@ -192,7 +299,8 @@ class App:
         # the record's log line needs one free block of about 2 KB (a Long
         # Speed Run) in a heap the game has fragmented: compact it first
         gc.collect()
-        self.emit({"ev": "game_end", "record": record})
+        self._send_lines()
+        self.log.emit({"ev": "game_end", "record": record})  # now, in the heap just compacted
         self._clear_game()
 
     def close(self):
@@ -234,6 +342,9 @@ class App:
         if opts is None:
             opts = dict(self.settings[game])
         self._run(game, opts, now_us, None)
+        # A new game's first save is written now (and what it logged sent):
+        # starting a game is no moment anyone waits on.
+        self.commit()
 
     def resume(self, saved, now_us):
         seq = saved.get("seq")
@@ -248,6 +359,7 @@ class App:
                 except (OSError, MemoryError):
                     gc.collect()
         self._run(saved["game"], saved["opts"], now_us, saved["state"], seq)
+        self.commit()
 
     def _new_seq(self):
         try:
@@ -346,11 +458,6 @@ class App:
             gc.collect()  # the closed game's code and state leave room for the menu's
             from . import menu
             self.show(menu.Games(self))
-        if self._redraw:
-            self._redraw = False
-            self.fb.fill(0)
-            self.screen.draw(self.fb)
-            self.dirty = True
 
     def _load_settings(self):
         try:
@@ -373,6 +480,7 @@ class App:
             return None, "save unreadable: %s" % e
 
     def _clear_game(self):
+        self.pending = None  # a save not yet written would bring the game back
         try:
             self.store.clear_game()
         except OSError:

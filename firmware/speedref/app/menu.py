@@ -144,11 +144,17 @@ class Boot(Screen):
             ui.title(fb, "Resume game?")
             fb.text(game_name(self.saved["game"]), 0, 12, 1)
             y = 22
+            at = self.saved.get("at")
+            if isinstance(at, str):
+                # where it goes on ("round 2 start"): a cut after a verdict
+                # was shown but before it was saved resumes before it
+                fb.text("at " + at[:13], 0, y, 1)
+                y += 9
         else:
             ui.title(fb, "speedref")
             y = 12
         if self.problem:
-            for line in ui.wrap(self.problem)[:3]:
+            for line in ui.wrap(self.problem)[:(46 - y) // 9 if self.saved is not None else 3]:
                 fb.text(line, 0, y, 1)
                 y += 9
         if self.saved is not None:

@@ -33,7 +33,7 @@
 # Every count of players comes from `seats`; the two-player screens are the
 # ones they always were (their frames are recorded), and three or four
 # players get the same screens laid out for more.
-from ..ticks import ticks_diff
+from ..ticks import ticks_diff, ticks_add
 from ..engine import speed
 from ..engine.errors import RuleError, is_int
 from ..arbiter import Race
@@ -92,7 +92,7 @@ class SpeedFlow(Flow):
         self.race = Race(n, app.tie_window_us(opts["tie_ms"]))
         # Pads: preallocated so a press in a race allocates nothing.  A press
         # is live (may become a tap or a hold) when it began in PLAY.
-        self.pads = [PadHold(SPEED_HOLD_US) for _ in range(n)]
+        self.pads = [PadHold(SPEED_HOLD_US, app) for _ in range(n)]
         self.false_starts = [0] * n
         self.countdown = Countdown(app)  # the start (COUNT_DOWN) and every FLIP
         self.racing = False    # a slap-to-win race is open or its verdict pending
@@ -507,6 +507,7 @@ class SpeedFlow(Flow):
                        "seat": p, "early_us": early, "count": self.false_starts[p]})
         self.app.sound(FOUL)
         self.app.light(1 << p, True)
+        self.app.news_rows(56, 63)  # the note naming the jumper, the bottom line
         # more than one player jumped (more than one bit): no one name
         self.note = "False starts!" if cd.fouled & (cd.fouled - 1) else "False start %s!" % self.names[p]
         self.app.redraw()
@@ -526,13 +527,18 @@ class SpeedFlow(Flow):
             self.deal.flip()
             self.entries += "F"
             self.app.sound(GO)
+            self.app.news_rows(0, 7)  # the play screen's title: its text is on page 0
             self._to(PLAY)
 
     def _go(self):
         self.countdown.go()
+        # play begins: nobody slaps within a reaction time of GO, so the heap
+        # is collected after this pass, not inside a slap's verdict
+        self.app.quiet()
         self.note = ""
         self.deal.start_flip()
         self.app.sound(GO)
+        self.app.news_rows(0, 7)  # the play screen's title: its text is on page 0
         for p in self.pads:
             p.cancel()  # nobody's pad was down at GO (it would be a false start)
         self._to(PLAY)
@@ -603,19 +609,23 @@ class SpeedFlow(Flow):
         # winner still holding then was never slapping, and the race is void.
         v = self.verdict
         pads = self.pads
+        app = self.app
         if v is None:
             if self._any_down() and ticks_diff(now_us, self.race_t) < SPEED_HOLD_US:
+                app.wake(ticks_add(self.race_t, SPEED_HOLD_US))
                 return
             v = self.race.decide(now_us)
             if v is None:
+                app.wake(ticks_add(self.race_t, self.race.window_us + 1))
                 return
             self.verdict = v
         if v.winner is None:
-            self._log_slap(v)
             m = 0
             for s in v.tie:
                 m |= 1 << s
             self.app.light(m)  # a tie: the tied players' pads
+            self._log_slap(v)
+            self.app.news_rows(52, 59)  # the note: "Tie 0.4 ms again"
             t = v.text()
             self.note = t + " again" if len(t) <= 10 else t  # 16 characters a line
             self.verdict = None
@@ -628,16 +638,19 @@ class SpeedFlow(Flow):
             if ticks_diff(now_us, pads[w].t) >= SPEED_HOLD_US:
                 self.verdict = None  # a hold after all: the race is void
                 self.racing = False
+            else:
+                app.wake(ticks_add(pads[w].t, SPEED_HOLD_US))
             return
+        self.app.light(1 << w)  # the winner's pad first: the players look at the pads now
         self.verdict = None
         self.racing = False
         # "P1 by 3.2 ms" on the claim screen; a lone slap has no margin, and
         # the claimant's name is already there in big letters
         self.slap_text = v.text() if v.margin_us is not None else ""
         self._log_slap(v)
-        self.app.light(1 << w)
         self._claim(w, now_us)
         self.app.sound(WIN)
+        self.app.news_rows(0, 7)  # "P1 is out?": the title's text, page 0
 
     def _log_slap(self, v):
         d = v.to_dict()
@@ -697,8 +710,20 @@ class SpeedFlow(Flow):
         self._to(FINAL if m.over else NEXT)
 
     def _save(self):
-        self.app.save(self, {"deals": [[w, left if is_int(left) else list(left)] for w, left in self.match.deals],
-                             "false_starts": list(self.false_starts), "codes": list(self.codes)})
+        self.app.save(self)  # save_state() at the end of the pass
+
+    def save_state(self):
+        """The state a resumed game gets back: the counted deals (at any
+        moment, the last deal boundary)."""
+        return {"deals": [[w, left if is_int(left) else list(left)] for w, left in self.match.deals],
+                "false_starts": list(self.false_starts), "codes": list(self.codes)}
+
+    def resume_at(self):
+        """Where a resumed game goes on, for the resume screen: a deal is
+        saved when it is counted, so a cut inside one (after its slap, say)
+        resumes at its start."""
+        m = self.match
+        return "match over" if m.over else "deal %d start" % (m.hands_played + 1)
 
     # ---- undo --------------------------------------------------------------
     def _rebuild_deal(self):

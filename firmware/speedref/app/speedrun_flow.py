@@ -122,7 +122,7 @@ class SpeedRunFlow(Flow):
         # Pads: preallocated, so a press allocates nothing.  A press is live
         # (may become a tap or a hold) when it began in PLAY.
         h = SPEEDRUN_HOLD_US
-        self.pads = (PadHold(h), PadHold(h), PadHold(h))
+        self.pads = (PadHold(h, app), PadHold(h, app), PadHold(h, app))
         self.done = []         # finished hands' entries [trump, ranking, seq, contracts]
         self.scores = None     # the last finished hand's scores (None = Pass)
         self.changes = None    # ... and what each added to its total (a Redo: SR-31)
@@ -380,6 +380,10 @@ class SpeedRunFlow(Flow):
     def _save(self):
         self._saved_first = self.g.first0
         self.app.save(self, {"first": self.g.first0, "hands": self.done})
+
+    def resume_at(self):
+        """Where a resumed game goes on, for the resume screen."""
+        return "game over" if self.g.over else "hand %d start" % (len(self.done) + 1)
 
     # ---- undo --------------------------------------------------------------
     def _undo_play(self):

@@ -71,7 +71,7 @@ class SpitFlow(Flow):
         self.race = Race(2, app.tie_window_us(opts["tie_ms"]))
         # Pads: preallocated so a press allocates nothing.  A press is live
         # (may become a tap or a hold) when it began in PLAY.
-        self.pads = (PadHold(SPIT_HOLD_US), PadHold(SPIT_HOLD_US))
+        self.pads = (PadHold(SPIT_HOLD_US, app), PadHold(SPIT_HOLD_US, app))
         self.stuck = [False, False]
         self.ready = [False, False]
         self.false_starts = [0, 0]
@@ -363,6 +363,9 @@ class SpitFlow(Flow):
                        "when": "slap" if ph == SLAP else ("start" if ph == START else "restart")})
         self.app.sound(FOUL)
         self.app.light(1 << p, True)
+        # the note naming the jumper: the countdown's bottom line, or the
+        # slap screen's line at y 52
+        self.app.news_rows(52 if ph == SLAP else 56, 63)
         if ph != SLAP and self.countdown.fouled == 3:
             self.note = "False starts!"  # both jumped
         else:
@@ -391,6 +394,8 @@ class SpitFlow(Flow):
         self.note = ""
         self._enter("S" if self.phase == START else "R")
         self.app.sound(GO)
+        self.app.quiet()  # play begins: nobody clears within a reaction time of GO
+        self.app.news_rows(0, 7)  # the play screen's title: its text is on page 0
         for p in (0, 1):
             self.pads[p].cancel()  # nobody's pad was down at GO (it would be a false start)
             self.stuck[p] = False
@@ -444,22 +449,35 @@ class SpitFlow(Flow):
         self.armed = True
         self.went = False
         self.app.sound(COUNT)
+        self.app.quiet()  # the slap's GO is a second away: collect the heap now
 
     def _slap_tick(self, now_us):
         if not self.armed:
             self._arm(now_us)
             return
-        if not self.went and ticks_diff(now_us, self.go_t) >= 0:
-            self.went = True
-            self.note = ""
-            self.app.sound(GO)
-            self.app.redraw()
+        app = self.app
+        if not self.went:
+            if ticks_diff(now_us, self.go_t) >= 0:
+                self.went = True
+                self.note = ""
+                app.sound(GO)
+                app.redraw()
+            else:
+                app.wake(self.go_t)  # GO on time (SPIT-17)
         n = self.race.pressed()
-        if not n or (n < 2 and ticks_diff(now_us, self.first_t) < SLAP_WAIT_US):
+        if not n:
+            return
+        if n < 2 and ticks_diff(now_us, self.first_t) < SLAP_WAIT_US:
+            app.wake(ticks_add(self.first_t, SLAP_WAIT_US))
             return  # wait for the second slap, so its margin is shown
         v = self.race.decide(now_us)
         if v is None:
+            app.wake(ticks_add(self.first_t, self.race.window_us + 1))
             return  # the tie window has not passed yet
+        # The winner's pad lights first (both on a tie): the players look at
+        # the pads at this instant; the rest (the engine, the log, the save,
+        # the screen) follows.
+        self.app.light(3 if v.winner is None else 1 << v.winner)
         g = self.game
         # SPIT-10: the first slap takes the smaller pile; the engine gives a
         # tie (within the window) to the player who cleared.
@@ -467,7 +485,6 @@ class SpitFlow(Flow):
         self.armed = False
         self.entries += "ab"[w]
         self.slap_text = v.text() if v.winner is not None else v.text() + ": " + NAMES[w]
-        self.app.light(3 if v.winner is None else 1 << w)  # a tie: both pads
         d = v.to_dict()
         d["ev"] = "slap"
         d["game"] = "spit"
@@ -485,6 +502,7 @@ class SpitFlow(Flow):
         self._first_guess()
         self._save()
         self._to(CARDS)
+        self.app.news_rows(0, 7)  # who takes which pile: the title's text, page 0
 
     def _first_guess(self):
         # P1's count at the round's start, or the nearest the round can leave
@@ -522,14 +540,29 @@ class SpitFlow(Flow):
         self.app.emit(d)
 
     def _save(self):
+        self.app.save(self)  # save_state() at the end of the pass
+
+    def save_state(self):
+        """The state a resumed game gets back.  At any moment it is the last
+        boundary: the completed rounds, and this round's entries only once
+        it has ended (or the win)."""
         g = self.game
-        self.app.save(self, {
+        return {
             "done": [list(x) for x in self.done],
-            # a round that has ended (or the win) is saved with its entries
             "now": self.entries if g.phase in ("relayout", "over") else "",
             "false_starts": list(self.false_starts),
             "text": self.slap_text,
-        })
+        }
+
+    def resume_at(self):
+        """Where a resumed game goes on, for the resume screen: a round is
+        saved when it ends (its slap verdict) and after its count, so a cut
+        before its end's save resumes at the round's start."""
+        g = self.game
+        ph = g.phase
+        if ph == "over":
+            return "game over"
+        return "round %d %s" % (g.hands_played + 1, "count" if ph == "relayout" else "start")
 
     # ---- entries and rebuilding --------------------------------------------
     def _enter(self, e, t_us=None):

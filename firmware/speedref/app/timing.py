@@ -67,6 +67,8 @@ class Countdown:
         self.cue = 0
         self.fouled = 0
         self.gone = False
+        self.app.wake(t_us)
+        self.app.quiet()  # GO is 3 s away: the heap is collected now, not then
 
     def stop(self):
         self.cue = 4
@@ -79,6 +81,7 @@ class Countdown:
             go = ticks_add(self.t0, COUNT_GO_US)
             end = ticks_add(t_us, FOUL_US)
             self.end = end if ticks_diff(end, go) > 0 else go
+            self.app.wake(self.end)  # resumes() is due then
             self.app.redraw()
         bit = 1 << p
         first = not (self.fouled & bit)
@@ -89,11 +92,13 @@ class Countdown:
         return self.cue == OFF and ticks_diff(t_us, self.end) < 0
 
     def resumes(self, now_us):
-        if self.cue == OFF and ticks_diff(now_us, self.end) >= 0:
-            self.cue = 4
-            self.fouled = 0
-            self.app.redraw()
-            return True
+        if self.cue == OFF:
+            if ticks_diff(now_us, self.end) >= 0:
+                self.cue = 4
+                self.fouled = 0
+                self.app.redraw()
+                return True
+            self.app.wake(self.end)
         return False
 
     def tick(self, now_us):
@@ -104,6 +109,9 @@ class Countdown:
                 self.gone = True
                 return True
             self.app.sound(COUNT)
+        if self.cue < 4:
+            # the next cue's instant: the loop wakes for it (GO on the beat)
+            self.app.wake(ticks_add(self.t0, self.cue * COUNT_STEP_US))
         return False
 
     def early_us(self, t_us):
@@ -148,10 +156,15 @@ class PadHold:
 
     down (the pad is down), t (when it went down) and live are read by flows
     (Speed's slap-to-win verdict waits for pads to come up).
+
+    With an app, held() asks it for a tick at the instant a live press
+    becomes a hold (App.wake): a stuck call, and the countdown it starts,
+    come on time however long the loop naps.
     """
 
-    def __init__(self, hold_us):
+    def __init__(self, hold_us, app=None):
         self.hold_us = hold_us
+        self.app = app
         self.down = False
         self.t = 0
         self.live = False
@@ -162,9 +175,12 @@ class PadHold:
         self.live = live
 
     def held(self, now_us):
-        if self.live and ticks_diff(now_us, self.t) >= self.hold_us:
-            self.live = False
-            return True
+        if self.live:
+            if ticks_diff(now_us, self.t) >= self.hold_us:
+                self.live = False
+                return True
+            if self.app is not None:
+                self.app.wake(ticks_add(self.t, self.hold_us))
         return False
 
     def release(self, t_us):

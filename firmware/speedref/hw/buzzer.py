@@ -55,3 +55,8 @@ class Buzzer:
 
     def busy(self):
         return self._busy or self._n > 0
+
+    def due(self):
+        """When the sounding tone ends (the loop updates the buzzer then),
+        or None."""
+        return self._end if self._busy else None

@@ -1,7 +1,17 @@
 # The SSD1306 128x64 OLED over I2C.  The app draws into its own 1024-byte
 # frame buffer (MONO_VLSB: byte = 8 vertical pixels, 8 pages of 128 bytes);
 # show() sends only the pages that changed since the last update, so a
-# verdict line costs a few hundred bytes on the bus, not a whole frame.
+# verdict line costs a few hundred bytes on the bus, not a whole frame.  A
+# byte takes 22.5 us at 400 kHz (a whole frame 23 ms), so the pages with
+# the news (App.news: a verdict's line, a false start's note) go first and
+# are on the glass while the rest of the frame is still on its way.
+#
+# Each run of consecutive pages is two transfers: the window (one command
+# stream: control byte 0x00, then the column and page ranges) and the data,
+# sent straight from the copy of the panel's RAM kept here, with the data
+# control byte (0x40) written for the moment into the byte just before the
+# run (a spare byte in front of page 0): no buffer is built per update
+# (rp2's I2C.writevto copies its pieces into a new one).
 #
 # The power-up sequence is our own (_INIT below): micropython-lib's `ssd1306`
 # driver is not needed, and would keep a second, unused 1 KB frame buffer.
@@ -51,13 +61,12 @@ _INIT = (
 
 
 class _Raw:
-    """The two primitives we need from a driver: one command byte, data."""
+    """The power-up sequence, one command byte at a time; and the bus."""
 
     def __init__(self, i2c, addr):
         self.i2c = i2c
         self.addr = addr
         self.temp = bytearray(2)
-        self.write_list = [b"\x40", None]
         for c in _INIT:
             self.write_cmd(c)
 
@@ -66,52 +75,83 @@ class _Raw:
         self.temp[1] = cmd
         self.i2c.writeto(self.addr, self.temp)
 
-    def write_data(self, buf):
-        self.write_list[1] = buf  # 0x40: D/C# = 1, the rest is display RAM
-        self.i2c.writevto(self.addr, self.write_list)
-
 
 class Display:
     def __init__(self, i2c, addr=0x3C):
         self.drv = _Raw(i2c, addr)
-        self._shown = bytearray(WIDTH * _PAGES)  # what the panel holds
+        # What the panel holds, from byte 1; byte 0 is room for the data
+        # control byte in front of page 0.
+        self._shown = bytearray(1 + WIDTH * _PAGES)
         self._sv = memoryview(self._shown)
+        # Each page of it, and of the frame last shown, as a view made once:
+        # comparing a page allocates nothing.
+        self._pv = [self._sv[1 + p * WIDTH:1 + (p + 1) * WIDTH] for p in range(_PAGES)]
+        self._buf = None
+        self._bv = None
+        # The window command stream: control 0x00 (commands follow), columns
+        # 0..127, pages lo..hi (bytes 5 and 6).
+        self._win = bytearray((0x00, _SET_COL_ADDR, 0, WIDTH - 1, _SET_PAGE_ADDR, 0, _PAGES - 1))
         self.updates = 0
         self.last_bytes = 0  # bytes on the I2C bus for the last update
         self.total_bytes = 0
         self._force = True  # the panel's RAM is unknown after power-up
 
-    def show(self, buf):
+    def show(self, buf, first=0):
         """Send the pages of buf (1024 bytes, MONO_VLSB) that differ from
-        the panel; returns the bytes sent (0 when nothing changed)."""
-        mv = memoryview(buf)
-        lo = -1
-        hi = -1
-        for p in range(_PAGES):
-            a = p * WIDTH
-            if self._force or mv[a:a + WIDTH] != self._sv[a:a + WIDTH]:
-                if lo < 0:
-                    lo = p
-                hi = p
-        self._force = False
-        if lo < 0:
-            self.last_bytes = 0
-            return 0
-        a = lo * WIDTH
-        b = (hi + 1) * WIDTH
+        the panel, those in `first` (bit p = page p) before the others;
+        returns the bytes sent (0 when nothing changed)."""
+        if buf is not self._buf:
+            mv = memoryview(buf)
+            self._bv = [mv[p * WIDTH:(p + 1) * WIDTH] for p in range(_PAGES)]
+            self._buf = buf
+            self._mv = mv
+        mv = self._mv
         try:
-            for c in (_SET_COL_ADDR, 0, WIDTH - 1, _SET_PAGE_ADDR, lo, hi):
-                self.drv.write_cmd(c)
-            self.drv.write_data(mv[a:b])
+            sent = self._pages(mv, first) + self._pages(mv, ~first)
         except OSError:
             self._force = True  # the panel's RAM is unknown again: all pages next time
             raise
-        self._sv[a:b] = mv[a:b]
-        sent = 6 * 2 + 1 + (b - a)  # 2 bytes per command, 0x40 + data
-        self.updates += 1
+        self._force = False
         self.last_bytes = sent
-        self.total_bytes += sent
+        if sent:
+            self.updates += 1
+            self.total_bytes += sent
         return sent
+
+    def _pages(self, mv, mask):
+        # Each run of consecutive pages of `mask` that changed, in one window.
+        sent = 0
+        lo = -1
+        for p in range(_PAGES + 1):
+            if p < _PAGES and mask >> p & 1 and self._changed(mv, p):
+                if lo < 0:
+                    lo = p
+            elif lo >= 0:
+                sent += self._write(mv, lo, p - 1)
+                lo = -1
+        return sent
+
+    def _changed(self, mv, p):
+        return self._force or self._bv[p] != self._pv[p]
+
+    def _write(self, mv, lo, hi):
+        i2c = self.drv.i2c
+        addr = self.drv.addr
+        w = self._win
+        w[5] = lo
+        w[6] = hi
+        i2c.writeto(addr, w)
+        a = lo * WIDTH
+        b = (hi + 1) * WIDTH
+        sv = self._sv
+        sv[a + 1:b + 1] = mv[a:b]
+        keep = sv[a]  # the last byte of page lo - 1 (or the spare byte)
+        sv[a] = 0x40  # Co = 0, D/C# = 1: display RAM follows
+        try:
+            i2c.writeto(addr, sv[a:b + 1])
+        finally:
+            sv[a] = keep
+        return len(w) + 1 + b - a
 
     def power(self, on):
         self.drv.write_cmd(_SET_DISP | (1 if on else 0))
