@@ -1,16 +1,26 @@
 """Figures from the emulated Pico (MicroPython v1.28.0's rp2 firmware in rp2040js,
 125 MHz; docs/emulator.md).  A benchmark: it prints numbers, it asserts nothing.
 
-    .venv/bin/python benchmarks/bench_board.py
+    .venv/bin/python benchmarks/bench_board.py [--frozen]
 
 - boot to menu: simulated time from power-up to the menu complete on the OLED model;
-- a slap race (the committed Spit script's first round): from the second pad's edge to
-  the verdict in the firmware's frame buffer (in CPU cycles and us: the script is
-  played again and SRAM is searched for the verdict frame every 2 us after the edge),
-  and to the verdict on the OLED, with the I2C bus time of that frame at 400 kHz;
+- every moment players react to, from its deciding instant (a pad's edge, or the
+  instant a GO was due): the pad lights set (the pin write), the new screen in the
+  firmware's frame buffer (the script is played again and SRAM is searched for the
+  frame every 2 us from that instant), the first rows the display sent (the news:
+  a verdict's line, a false start's note) on the OLED, the whole screen on the
+  OLED (400 kHz I2C), the tone started, and when the flash first held the CPU
+  after it (a save);
 - CPU: instructions the board ran per simulated second over each game, against the
   125 M cycles a second it has;
 - emulation speed: simulated seconds per wall second.
+
+The moments: Speed's start GO, a false start in its countdown, a reserve flip's GO
+and a slap to win (tests/sim_scripts/speed.txt and a slap-to-win deal below);
+Spit's start GO, a false start, "Spit again"'s GO and the slap for the smaller
+pile (tests/sim_scripts/spit.txt).  A GO's instant is the one the rules set: 3 s
+after the press that made both ready (as the PIO stamps it, a few us before the
+host's edge), or 3 s after the instant both pads had been held 0.5 s (stuck).
 """
 import os
 import sys
@@ -20,9 +30,47 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "firmware")]
 
 from emu import images  # noqa: E402
-from emu.board import NS_PER_US  # noqa: E402
+from emu.board import NS_PER_US, CYCLES_PER_US  # noqa: E402
 from emu.referee import Referee  # noqa: E402
+from emu.trace import Moment  # noqa: E402
 from sim import script  # noqa: E402
+
+MS = 1000
+# A Speed deal with slap to win (SP-17): ready, 3-2-1-GO, then P2 slaps and P1
+# 3.2 ms later; the verdict waits until both pads are up (the later release).
+SPEED_SLAP = """
+500 ok down
+560 ok up
+620 p1 down
+680 p1 up
+740 p2 down
+800 p2 up
+5000 p2 down
+5003.200 p1 down
+5060 p1 up
+5061 p2 up
+"""
+
+# (label, game, script text or committed script name, its options, until ms,
+#  [(moment, how its instant is found)]): ("edge", i) is the i-th event's
+# edge; ("go", i) 3 s after the i-th event; ("stuck", i) 3.5 s after it (the
+# i-th event is the second pad held into a stuck call).
+SCENARIOS = [
+    ("speed", "speed", None, {}, 11200, [
+        ("Speed: false start", ("edge", 6)),
+        ("Speed: start GO", ("go", 10)),
+        ("Speed: reserve flip GO", ("stuck", 13)),
+    ]),
+    ("speed slap", "speed", SPEED_SLAP, {"slap_to_win": True}, 5100, [
+        ("Speed: slap to win", ("edge", 9)),
+    ]),
+    ("spit", "spit", None, {}, 12800, [
+        ("Spit: false start", ("edge", 6)),
+        ("Spit: start GO", ("go", 10)),
+        ("Spit: Spit again GO", ("stuck", 13)),
+        ("Spit: slap for the smaller pile", ("edge", 19)),
+    ]),
+]
 
 
 def sim_menu():
@@ -35,9 +83,9 @@ def sim_menu():
     return frame
 
 
-def boot_to_menu():
+def boot_to_menu(frozen):
     menu = sim_menu()
-    ref = Referee()
+    ref = Referee(frozen=frozen)
     p = ref.pico
     done = [None]
 
@@ -52,114 +100,142 @@ def boot_to_menu():
     return done[0] / 1e6
 
 
-def play(game, until_ms=None, watch=None):
-    """Play the committed script of `game` on the emulated board.  With
-    watch=(edge_index, frame): right after the press at stamps[edge_index],
-    step 2 us at a time until SRAM holds `frame` (the firmware's frame buffer
-    has the verdict drawn) and record (ns, cycles) of the edge and of then."""
-    text = open(os.path.join(ROOT, "tests", "sim_scripts", game + ".txt")).read()
+def events_of(game, text, until_ms):
+    if text is None:
+        text = open(os.path.join(ROOT, "tests", "sim_scripts", game + ".txt")).read()
     events = script.parse(text)
-    if until_ms is not None:
-        events = [e for e in events if e[0] <= until_ms * 1000]
-    ref = Referee()
+    return [e for e in events if until_ms is None or e[0] <= until_ms * 1000]
+
+
+def instant(stamps, how):
+    kind, i = how
+    ns = stamps[i]
+    if kind == "go":
+        return ns + 3000000 * NS_PER_US
+    if kind == "stuck":
+        return ns + 3500000 * NS_PER_US
+    return ns
+
+
+def play(game, events, options, frozen, trace=False, watch=None):
+    """Play `events` on the emulated board.  watch: {instant ns: frame}: from
+    that instant step 2 us at a time until SRAM holds the frame, and note
+    (us, cycles) it took."""
+    ref = Referee(frozen=frozen, trace=trace)
     p = ref.pico
-    writes = []
-    p.on_i2c = lambda ns, data: writes.append((ns, len(data), p.oled.frame))
     ref.boot()
-    ref.start_game(game)
+    ref.start_game(game, **options)
     t0 = p.ns
     s0 = p.state()
     wall = time.monotonic()
     stamps = []
-    seen = None
+    seen = {}
+    todo = sorted((watch or {}).items())
     for t_us, button, down, _ in events:
-        p.run_until(max(p.ns, t0 + t_us * NS_PER_US))
+        at = t0 + t_us * NS_PER_US
+        while todo and todo[0][0] < at:  # a GO due before this event
+            ns, frame = todo.pop(0)
+            p.run_until(max(p.ns, ns))
+            seen[ns] = _watch_ram(p, frame)
+        p.run_until(max(p.ns, at))
         (ref.press if down else ref.release)(button)
-        stamps.append((p.ns, button, down))
-        if watch and len(stamps) - 1 == watch[0]:
-            seen = _watch_ram(p, watch[1])
-    p.run_until(t0 + (events[-1][0] + 2000000) * NS_PER_US)
+        stamps.append(p.ns)
+        while todo and todo[0][0] <= p.ns:  # an edge's own moment: watched from the edge
+            ns, frame = todo.pop(0)
+            seen[ns] = _watch_ram(p, frame)
+    for ns, frame in todo:
+        p.run_until(max(p.ns, ns))
+        seen[ns] = _watch_ram(p, frame)
+    p.run_until(max(p.ns, t0 + (events[-1][0] + 1000000) * NS_PER_US))
     wall = time.monotonic() - wall
     s1 = p.state()
     ref.close()
     sim_s = (p.ns - t0) / 1e9
-    return {"events": events, "stamps": stamps, "writes": writes, "lines": ref.lines,
-            "instructions": s1["instructions"] - s0["instructions"], "sim_s": sim_s,
-            "wall_s": wall, "seen": seen}
+    return {"stamps": stamps, "pico": p, "seen": seen, "sim_s": sim_s, "wall_s": wall,
+            "instructions": s1["instructions"] - s0["instructions"]}
 
 
-def _watch_ram(p, frame, step_us=2, limit_us=200000):
-    at, c0 = p.ram_find(b"")  # the edge: now
+def _watch_ram(p, frame, step_us=2, limit_us=100000):
+    at, c0 = p.ram_find(frame)
+    if at >= 0:
+        print("    (a frame was in SRAM before its moment: not timed)")
+        return None
     ns0 = p.ns
     while p.ns - ns0 < limit_us * NS_PER_US:
         p.run_for(step_us)
         at, c = p.ram_find(frame)
         if at >= 0:
             return (p.ns - ns0) / 1000.0, c - c0
+    print("    (a frame never appeared in SRAM: not timed)")
     return None
 
 
-def race_edge(run):
-    """The index in run["stamps"] of the second pad's edge of the first slap
-    race, or None."""
-    downs = [i for i, s in enumerate(run["stamps"]) if s[2] and s[1] < 4]
-    for a, b in zip(downs, downs[1:]):
-        sa, sb = run["stamps"][a], run["stamps"][b]
-        if sb[0] - sa[0] < 20000 * NS_PER_US and sa[1] != sb[1]:
-            return b
-    return None
+def ms(ns, since):
+    return "-" if ns is None else "%.1f" % ((ns - since) / 1e6)
 
 
-def verdict_latency(run):
-    """The second pad's edge of the first slap race -> the first OLED write after it
-    that changes the screen: (edge to the end of that write, its bus time, its
-    bytes, the frame it shows)."""
-    downs = [s for s in run["stamps"] if s[2] and s[1] < 4]
-    slap_t = [l for l in run["lines"] if l.get("ev") == "slap"]
-    if not slap_t:
-        return None
-    # the race: two pad presses within 20 ms of each other
-    for a, b in zip(downs, downs[1:]):
-        if b[0] - a[0] < 20000 * NS_PER_US and a[1] != b[1]:
-            edge = b[0]
-            break
-    else:
-        return None
-    before = None
-    for ns, n, frame in run["writes"]:
-        if ns <= edge:
-            before = frame
-            continue
-        if frame != before:
-            bus_us = n * 9 / 400000 * 1e6
-            return (ns - edge) / 1000, bus_us, n, frame
-    return None
+def moments(frozen):
+    rows = []
+    for label, game, text, options, until, kinds in SCENARIOS:
+        events = events_of(game, text, until)
+        run = play(game, events, options, frozen, trace=True)
+        p = run["pico"]
+        found = []
+        for name, how in kinds:
+            t = instant(run["stamps"], how)
+            m = Moment(p.trace, t, t + 400000 * NS_PER_US)
+            tone = next((x.start_ns for x in p.tones if t <= x.start_ns < t + 400000 * NS_PER_US), None)
+            found.append((name, how, t, m, tone))
+        # again, to see each new frame arrive in the frame buffer
+        again = play(game, events, options, frozen,
+                     watch={instant(run["stamps"], how): m.frame for _, how, _, m, _ in found})
+        for name, how, t, m, tone in found:
+            fb = again["seen"].get(t)  # the emulator is deterministic: the same instants
+            rows.append((name, t, m, tone, fb))
+    return rows
 
 
-def main():
+def report(rows):
+    print("  from the deciding instant, in ms of board time (400 kHz I2C):")
+    print("    %-33s %7s %10s %18s %11s %6s %11s" % (
+        "moment", "lights", "frame buf", "first rows on OLED", "whole OLED", "tone",
+        "flash after"))
+    for name, t, m, tone, fb in rows:
+        lights = "-" if m.lights is None else ms(m.lights[0], t)
+        if m.lights is not None and (m.lights[0] - t) > 50 * MS * NS_PER_US:
+            lights = "-"
+        fbuf = "-" if fb is None else "%.2f" % (fb[0] / 1000)
+        first = "-" if m.first_ns is None else "%s (pages %d-%d)" % (
+            ms(m.first_ns, t), m.first_pages[0], m.first_pages[1])
+        flash = "-" if m.flash is None else ms(m.flash[0], t)
+        print("    %-33s %7s %10s %18s %11s %6s %11s" % (
+            name, lights, fbuf, first, ms(m.frame_ns, t), ms(tone, t), flash))
+    print("    (frame buffer in cycles: %s)" % ", ".join(
+        "%s %d" % (name.split(": ")[1], fb[1]) for name, t, m, tone, fb in rows if fb))
+
+
+def cpu(frozen):
+    for game, until in (("spit", 12800), ("partners", None)):
+        run = play(game, events_of(game, None, until), {}, frozen)
+        c = run["instructions"] / run["sim_s"]
+        print("  %s%s: %.1f s of board time, %.1f M instructions/s of board time (%.0f %% of "
+              "125 M cycles), emulated at %.2fx real time" % (
+                  game, " (first round)" if until else " (a whole game)", run["sim_s"],
+                  c / 1e6, 100 * c / (CYCLES_PER_US * 1e6), run["sim_s"] / run["wall_s"]))
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    frozen = "--frozen" in argv
     why = images.why_missing()
     if why:
         print("bench_board: skipped: %s" % why)
         return 0
-    print("emulated Pico (rp2040js, MicroPython v1.28.0 RPI_PICO, 125 MHz)")
-    print("  boot to menu on the OLED: %.0f ms of board time" % boot_to_menu())
-    for game, until in (("spit", 12800), ("partners", None)):
-        run = play(game, until)
-        cpu = run["instructions"] / run["sim_s"]
-        print("  %s%s: %.1f s of board time, %.1f M instructions/s of board time (%.0f %% of "
-              "125 M cycles), emulated at %.2fx real time" % (
-                  game, " (first round)" if until else " (a whole game)", run["sim_s"],
-                  cpu / 1e6, 100 * cpu / 125e6, run["sim_s"] / run["wall_s"]))
-        lat = verdict_latency(run)
-        if lat and until:
-            again = play(game, until, watch=(race_edge(run), lat[3]))
-            if again["seen"]:
-                us, cycles = again["seen"]
-                print("    second slap's edge to the verdict in the frame buffer: %d cycles, "
-                      "%.0f us (seen to 2 us)" % (cycles, us))
-        if lat:
-            print("    second slap's edge to the verdict on the OLED: %.1f ms (that frame: %d "
-                  "bytes, %.1f ms on the 400 kHz bus)" % (lat[0] / 1000, lat[2], lat[1] / 1000))
+    print("emulated Pico (rp2040js, MicroPython v1.28.0 RPI_PICO, 125 MHz), speedref %s" % (
+        "frozen in (speedref-pico.uf2)" if frozen else "installed as .mpy (speedref-flash)"))
+    print("  boot to menu on the OLED: %.0f ms of board time" % boot_to_menu(frozen))
+    report(moments(frozen))
+    cpu(frozen)
     return 0
 
 
