@@ -192,7 +192,7 @@ class _App:
             a()
 
     news = 0  # the rest of the device loop's interface (docs/app.md)
-    lines = ()
+    queued = 0
     pending = None
     tidy = False
 

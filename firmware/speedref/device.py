@@ -122,7 +122,7 @@ class Device:
                     self._display_failed(e, now_us)
         app.dirty = False
         app.news = 0
-        if app.lines or app.pending is not None or app.tidy:
+        if app.queued or app.pending is not None or app.tidy:
             app.commit()
         if self.capture is not None:
             # Levels a lockout held back, words the interrupt left: into the
@@ -142,10 +142,11 @@ class Device:
             self._late = cap.late
             self._full = cap.full
             self.log.emit({"ev": "error", "what": "capture", "late": cap.late, "full": cap.full})
+        more = self._unshown or self._dump is not None
         if self.console is not None:
             line = self.console.readline()
             if self.console.got:
-                busy = True  # bytes are coming: keep the 1 ms pace until the line is in
+                busy = more = True  # bytes are coming: keep the 1 ms pace until the line is in
             if line is not None:
                 problem = getattr(self.console, "problem", None)
                 if problem is None:
@@ -154,8 +155,7 @@ class Device:
                     self._bad_line(problem, line)
         if self._dump is not None:
             self._dump_more()
-            busy = True
-        more = self._unshown or self._dump is not None
+            busy = more = True
         if self._pump is not None and self._pump(now_us):
             busy = more = True  # log lines waiting: keep the 1 ms pace until they are out
         self._more = more

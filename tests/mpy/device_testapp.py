@@ -47,7 +47,7 @@ class RaceApp:
                 self.log.emit(d)
 
     news = 0  # the rest of the device loop's interface (docs/app.md)
-    lines = ()
+    queued = 0
     pending = None
     tidy = False
 

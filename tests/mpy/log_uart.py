@@ -64,7 +64,7 @@ class App:
         self.passes += 1
 
     news = 0  # the rest of the device loop's interface (docs/app.md)
-    lines = ()
+    queued = 0
     pending = None
     tidy = False
 

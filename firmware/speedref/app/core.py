@@ -26,6 +26,7 @@ from micropython import const
 # only; pads act on press).
 
 _SOUND_SLOTS = const(4)
+_LINES = const(8)  # log lines a pass may queue (slots made once: nothing grows in a game)
 
 # Pad lights (one LED per pad, bit p of App.lights = pad p).  A verdict
 # lights its winner's pad (both on a tie) steadily, a false start blinks the
@@ -57,7 +58,8 @@ class App:
         # the end of the loop's pass (commit): the log lines, and the save,
         # which holds the CPU while the flash programs.  The pad lights, the
         # sound and the screen go out before them.
-        self.lines = []  # the log lines waiting for the end of the pass
+        self._out = [None] * _LINES  # the log lines waiting for the end of the pass
+        self.queued = 0
         self.pending = None  # the game save to write at the end of the pass
         self.tidy = False  # collect the heap at the end of the pass (quiet)
         # The earliest instant a flow asked to be ticked at since the last
@@ -167,23 +169,36 @@ class App:
         the resume screen names (menu.Boot)."""
         self._send_lines()
         p = self.pending
-        if p is None:
-            if self.tidy:
-                self.tidy = False
+        if p is not None:
+            self.pending = None
+            f, state = p
+            if state is None:
+                state = f.save_state()
+            d = {"v": 1, "game": f.GAME, "opts": f.opts, "state": state, "seq": self.game_seq}
+            at = getattr(f, "resume_at", None)
+            if at is not None:
+                d["at"] = at()  # the resume screen says where the game goes on (menu.Boot)
+            try:
+                self.store.save_game(d)
+            except (OSError, MemoryError) as e:
+                # Flash full or the heap too fragmented for the JSON: the game
+                # goes on, and the last good save stays (a .tmp is written first).
                 gc.collect()
+                self.log.emit({"ev": "error", "what": "app", "msg": "save failed: %s" % e})
+        elif not self.tidy:
             return
-        self.pending = None
-        self.tidy = False
-        try:
-            self.store.save_game(self._save_dict(p[0], p[1]))
-        except (OSError, MemoryError) as e:
-            # Flash full or the heap too fragmented for the JSON: the game goes
-            # on, and the last good save stays (the store writes a .tmp first).
-            gc.collect()
-            self.log.emit({"ev": "error", "what": "app", "msg": "save failed: %s" % e})
         # The save's garbage (its JSON, the file's cache) goes now, at the
-        # end of a pass that was long anyway, not inside the next race.
+        # end of a pass that was long anyway, not inside the next race; so
+        # does the heap's at a quiet moment.
+        self.tidy = False
         gc.collect()
+
+    def _send_lines(self):
+        out = self._out
+        for i in range(self.queued):
+            self.log.emit(out[i])
+            out[i] = None
+        self.queued = 0
 
     def quiet(self):
         """Nothing will be decided for a while (a race opens, a countdown
@@ -191,13 +206,6 @@ class App:
         at the end of this pass (commit), so no collection, 5 ms and more
         on a Pico, falls inside the pass that gives the verdict or GO."""
         self.tidy = True
-
-    def _send_lines(self):
-        lines = self.lines
-        if lines:
-            for obj in lines:
-                self.log.emit(obj)
-            del lines[:]  # the list is kept: no new one per pass
 
     def pop_sound(self):
         if not self._s_count:
@@ -244,7 +252,10 @@ class App:
     def emit(self, obj):
         """One JSON line on the USB log, sent at the end of the loop's pass
         (commit), in order."""
-        self.lines.append(obj)
+        if self.queued == _LINES:
+            self._send_lines()  # a pass with more lines than slots: the first go now
+        self._out[self.queued] = obj
+        self.queued += 1
 
     def news_rows(self, y0, y1):
         """Rows y0..y1 of the next frame tell what just happened (a verdict,
@@ -275,15 +286,6 @@ class App:
         newest state is written)."""
         self.pending = (f, state)
 
-    def _save_dict(self, f, state):
-        if state is None:
-            state = f.save_state()
-        d = {"v": 1, "game": f.GAME, "opts": f.opts, "state": state, "seq": self.game_seq}
-        at = getattr(f, "resume_at", None)
-        if at is not None:
-            d["at"] = at()  # the resume screen says where the game goes on (menu.Boot)
-        return d
-
     def finish(self, record):
         """The game is over: store its record, log it, forget the saved state.
         The flow keeps showing its final screen and calls close() on OK.
@@ -299,7 +301,7 @@ class App:
         # the record's log line needs one free block of about 2 KB (a Long
         # Speed Run) in a heap the game has fragmented: compact it first
         gc.collect()
-        self._send_lines()
+        self._send_lines()  # the lines before it go first
         self.log.emit({"ev": "game_end", "record": record})  # now, in the heap just compacted
         self._clear_game()
 
