@@ -39,6 +39,7 @@ import framebuf
 
 import mpyrun
 from app_rig import Rig, MS
+from rig_steps import press_at, release_at, tick_at
 from sim import script as sim_script
 from speedref import games
 from speedref.app import menu
@@ -206,9 +207,9 @@ def boot(root, t_us):
 
 def resume(rig):
     """OK on the boot screen (the saved game resumes), and a tick."""
-    rig.press_at(OK, rig.t)
-    rig.release_at(OK, rig.t)
-    rig.tick_at(rig.t)
+    press_at(rig, OK, rig.t)
+    release_at(rig, OK, rig.t)
+    tick_at(rig, rig.t)
 
 
 def pick(rig, item):
@@ -257,7 +258,7 @@ class Walk:
             t_us, b, down, _ = self.events[k]
             while now + TICK_US < t_us:
                 now += TICK_US
-                rig.tick_at(ticks_add(start, now))
+                tick_at(rig, ticks_add(start, now))
             now = t_us
             rig.t = ticks_add(start, now)
             (rig.press if down else rig.release)(b)
@@ -274,7 +275,7 @@ class Walk:
         self.start = rig.t
         self.times = [0] + [e[0] for e in self.events]
         rig.app.start(g.id, rig.t, defaults(g, self.s.seats))
-        rig.tick_at(rig.t)
+        tick_at(rig, rig.t)
         self.writes = None
         self.resumed = None      # (flash copy, screen bytes, phase) the last save resumes to
         self.saves = []          # a copy of the flash after each save
@@ -428,7 +429,7 @@ def _wait(rig, us):
         step = min(us, RANDOM_TICK_US)
         rig.t = ticks_add(rig.t, step)
         us -= step
-        rig.tick_at(rig.t)
+        tick_at(rig, rig.t)
     rig._drain()
 
 
@@ -543,7 +544,7 @@ def _start(g, root, opts):
     """Start `g` with `opts`: (rig, problems); rig.app.flow is None when refused."""
     r = Rig(str(root))
     r.app.start(g.id, r.t, dict(opts))
-    r.tick_at(r.t)
+    tick_at(r, r.t)
     a = r.app
     if a.flow is None:
         errs = _errors(r.log)

@@ -5,6 +5,7 @@ import pytest
 
 from app_rig import (MS, pause_pick, lit, speed_opts, start_deal, reserve_flip, enter_left,
                      play_deal, speed_match_report, confirm_claim)
+from rig_steps import press_at, release_at, tick_at
 from speedref.app.core import UP, DOWN, OK, FOUL, GO, COUNT
 from speedref.app import speed_flow as sf
 from speedref.tunables import SPEED_HOLD_US, CLAIM_WAIT_US
@@ -133,9 +134,9 @@ def test_countdown_beeps_and_go_at_exactly_three_seconds_SP6(rig):
     t_ready = rig.t
     assert rig.phase() == sf.COUNT_DOWN and rig.sounds[-1] == COUNT
     f = rig.app.flow
-    rig.tick_at((t_ready + 2999999) % (1 << 30))
+    tick_at(rig, (t_ready + 2999999) % (1 << 30))
     assert f.phase == sf.COUNT_DOWN
-    rig.tick_at((t_ready + 3000000) % (1 << 30))
+    tick_at(rig, (t_ready + 3000000) % (1 << 30))
     assert f.phase == sf.PLAY and f.deal.phase == "play"
     rig._drain()
     assert rig.sounds.count(COUNT) == 3 and rig.sounds[-1] == GO
@@ -164,10 +165,10 @@ def test_countdown_screen_shows_3_2_1_then_go_on_the_beat_SP6(rig):
     rig.press(1)  # both ready: the countdown starts at this instant
     t0 = rig.t
     for offset_ms, text in ((0, "3"), (500, "3"), (1500, "2"), (2500, "1"), (2999, "1")):
-        rig.tick_at((t0 + offset_ms * 1000) % (1 << 30))
+        tick_at(rig, (t0 + offset_ms * 1000) % (1 << 30))
         assert _shows(rig, text), "at +%d ms the screen should show %s" % (offset_ms, text)
         assert not any(_shows(rig, d) for d in ("3", "2", "1", "GO") if d != text)
-    rig.tick_at((t0 + 3000 * 1000) % (1 << 30))  # GO: the play screen, no digit left
+    tick_at(rig, (t0 + 3000 * 1000) % (1 << 30))  # GO: the play screen, no digit left
     assert rig.app.flow.phase == sf.PLAY
     assert not any(_shows(rig, d) for d in ("3", "2", "1"))
 
@@ -233,17 +234,17 @@ def test_presses_until_the_called_off_countdown_is_over_are_false_starts_SP22(ri
     rig.press(1)
     t_go = (rig.t + 3000 * MS) % (1 << 30)
     rig.release(1)
-    rig.press_at(0, (t_go - 1000 * MS) % (1 << 30))  # calls the countdown off
-    rig.release_at(0, (t_go - 940 * MS) % (1 << 30))
-    rig.press_at(0, (t_go - 800 * MS) % (1 << 30))   # the same player: the same jump
-    rig.release_at(0, (t_go - 740 * MS) % (1 << 30))
-    rig.press_at(1, (t_go - 1 * MS) % (1 << 30))     # the other player, 1 ms before GO
-    rig.release_at(1, (t_go - 500) % (1 << 30))
+    press_at(rig, 0, (t_go - 1000 * MS) % (1 << 30))  # calls the countdown off
+    release_at(rig, 0, (t_go - 940 * MS) % (1 << 30))
+    press_at(rig, 0, (t_go - 800 * MS) % (1 << 30))   # the same player: the same jump
+    release_at(rig, 0, (t_go - 740 * MS) % (1 << 30))
+    press_at(rig, 1, (t_go - 1 * MS) % (1 << 30))     # the other player, 1 ms before GO
+    release_at(rig, 1, (t_go - 500) % (1 << 30))
     assert f.false_starts == [1, 1] and f.phase == sf.COUNT_DOWN, "SP-22"
     assert f.deal.phase == "ready", "SP-22: no start cards turned"
-    rig.tick_at(t_go)
+    tick_at(rig, t_go)
     assert f.phase == sf.READY, "SP-22: called off until its GO instant"
-    rig.press_at(1, (t_go + 10 * MS) % (1 << 30))
+    press_at(rig, 1, (t_go + 10 * MS) % (1 << 30))
     assert f.deal.is_ready(1) and f.false_starts == [1, 1]
 
 
@@ -254,7 +255,7 @@ def test_press_at_go_instant_is_not_a_false_start(rig):
     rig.press(1)
     t_go = (rig.t + 3000000) % (1 << 30)
     rig.release(1)
-    rig.press_at(0, t_go)  # arrives before the tick that would give GO
+    press_at(rig, 0, t_go)  # arrives before the tick that would give GO
     f = rig.app.flow
     assert f.phase == sf.PLAY and f.false_starts == [0, 0]
 
@@ -270,7 +271,7 @@ def test_a_press_at_the_go_instant_neither_claims_nor_slaps_SP25(rig, tick_first
     rig.release(1)
     f = rig.app.flow
     if tick_first:
-        rig.tick_at(t_go)  # GO given by the device loop's tick ...
+        tick_at(rig, t_go)  # GO given by the device loop's tick ...
     rig.t = t_go
     rig.press(0)  # ... or by this press: either way a press at the instant
     rig.wait(60 * MS)
@@ -292,7 +293,7 @@ def test_pause_at_the_go_instant_comes_after_go_SP25(rig, tick_first):
     rig.release(1)
     f = rig.app.flow
     if tick_first:
-        rig.tick_at(t_go)
+        tick_at(rig, t_go)
     rig.t = t_go
     pause_pick(rig, "Continue")
     assert f.phase == sf.PLAY and f.deal.phase == "play", "SP-25: GO was due when the pause opened"
@@ -555,7 +556,7 @@ def test_presses_in_wrong_phases_are_ignored(rig):
     for b in (0, 1, 2, 3, UP, DOWN):
         rig.tap(b)
     rig.release(0)  # a release without a press
-    rig.release_at(OK, rig.t)
+    release_at(rig, OK, rig.t)
     assert f.phase == sf.NEXT and f.match.totals == [2, 0] and f.match.hands_played == 1
     assert not rig.log.of("error")
 

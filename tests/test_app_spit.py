@@ -8,6 +8,7 @@ import os
 import pytest
 
 from app_rig import MS, pause_pick, lit
+from rig_steps import press_at, release_at, tick_at
 from app_spit_game import (GAME, spit_opts, start_round, both_stuck, restart, slap, enter_cards,
                            play_round, spit_game_report)
 from speedref.app.core import UP, DOWN, OK, FOUL, GO, COUNT, WIN
@@ -85,7 +86,7 @@ def test_countdown_screen_shows_3_2_1_on_the_beat_SPIT4(rig):
     rig.press(1)
     t0 = rig.t
     for offset_ms, text in ((0, "3"), (1500, "2"), (2500, "1"), (2999, "1")):
-        rig.tick_at((t0 + offset_ms * 1000) % (1 << 30))
+        tick_at(rig, (t0 + offset_ms * 1000) % (1 << 30))
         assert _shows(rig, text), "at +%d ms the screen should show %s" % (offset_ms, text)
         assert not any(_shows(rig, d) for d in ("3", "2", "1", "SPIT") if d != text)
 
@@ -100,9 +101,9 @@ def test_countdown_beeps_and_spit_at_exactly_three_seconds_SPIT4(rig):
     rig.press(1)
     t_ready = rig.t
     assert f.phase == sp.START and rig.sounds[-1] == COUNT
-    rig.tick_at((t_ready + 2999999) % (1 << 30))
+    tick_at(rig, (t_ready + 2999999) % (1 << 30))
     assert f.phase == sp.START and f.game.phase == "spit"
-    rig.tick_at((t_ready + 3000000) % (1 << 30))
+    tick_at(rig, (t_ready + 3000000) % (1 << 30))
     assert f.phase == sp.PLAY and f.game.phase == "play" and f.game.spits == 1
     rig._drain()
     assert rig.sounds.count(COUNT) == 3 and rig.sounds[-1] == GO
@@ -140,7 +141,7 @@ def test_press_at_the_go_instant_is_not_a_false_start_SPIT4(rig):
     rig.press(1)
     t_go = (rig.t + 3000000) % (1 << 30)
     rig.release(1)
-    rig.press_at(0, t_go)  # arrives before the tick that would give GO
+    press_at(rig, 0, t_go)  # arrives before the tick that would give GO
     assert f.phase == sp.PLAY and f.false_starts == [0, 0] and f.game.phase == "play"
 
 
@@ -255,7 +256,7 @@ def test_presses_stay_false_starts_until_the_called_off_countdown_is_over_SPIT18
     rig.tap(1)  # the other player before GO: a false start, not "ready"
     assert f.false_starts == [1, 1], "SPIT-18: every press before GO is a false start"
     assert f.phase == sp.START and f.game.phase == "spit"
-    rig.tick_at(t_go)
+    tick_at(rig, t_go)
     assert f.phase == sp.READY and f.ready == [False, False] and f.game.spits == 0
     rig.tap(1)
     assert f.ready == [False, True] and f.phase == sp.READY, "after it, a tap is a ready call"
@@ -268,12 +269,12 @@ def test_a_press_just_after_a_late_false_start_is_a_false_start_too_SPIT18(rig):
     rig.press(1)
     t_go = (rig.t + 3000 * MS) % (1 << 30)
     rig.release(1)
-    rig.press_at(0, (t_go - 5 * MS) % (1 << 30))  # 5 ms early
-    rig.press_at(1, (t_go + 20 * MS) % (1 << 30))  # no GO came: 25 ms after the foul
+    press_at(rig, 0, (t_go - 5 * MS) % (1 << 30))  # 5 ms early
+    press_at(rig, 1, (t_go + 20 * MS) % (1 << 30))  # no GO came: 25 ms after the foul
     assert f.false_starts == [1, 1] and f.game.spits == 0, "SPIT-18"
-    rig.tick_at((t_go + 494 * MS) % (1 << 30))  # called off until 0.5 s after the first
+    tick_at(rig, (t_go + 494 * MS) % (1 << 30))  # called off until 0.5 s after the first
     assert f.phase == sp.START
-    rig.tick_at((t_go + 495 * MS) % (1 << 30))
+    tick_at(rig, (t_go + 495 * MS) % (1 << 30))
     assert f.phase == sp.READY and f.ready == [False, False]
 
 
@@ -475,7 +476,7 @@ def test_presses_in_wrong_phases_are_ignored(rig):
     rig.tap(OK)
     assert f.phase == sp.LAYOUT and f.game.cards == [26, 26] and f.game.hands_played == 1
     rig.release(0)  # a release without a press
-    rig.release_at(OK, rig.t)
+    release_at(rig, OK, rig.t)
     assert f.phase == sp.LAYOUT and f.game.hands_played == 1
     assert not rig.log.of("error")
 
@@ -658,9 +659,9 @@ def test_the_slaps_go_is_the_engines_one_second_after_the_clearing_tap_SPIT17(ri
     rig.release(0)  # the tap: P1 cleared at the release
     go = (t_clear + 1000000) % (1 << 30)
     assert f.phase == sp.SLAP and f.game.slap_go == go and f.race.go_us == go
-    rig.tick_at((t_clear + 999999) % (1 << 30))
+    tick_at(rig, (t_clear + 999999) % (1 << 30))
     assert not f.went
-    rig.tick_at(go)
+    tick_at(rig, go)
     rig.t = go
     rig._drain()
     assert f.went and rig.sounds[-1] == GO

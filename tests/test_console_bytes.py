@@ -57,7 +57,14 @@ from speedref.log import Log
 class NoApp:
     dirty = False
     lights = 0
+    news = 0
+    out = (None,)
+    pending = None
     def tick(self, now):
+        pass
+    def render(self):
+        pass
+    def commit(self):
         pass
     def pop_sound(self):
         return None
@@ -158,8 +165,17 @@ def test_every_bad_line_gets_one_error_line_and_the_loop_goes_on_CPython():
     class NoApp:
         dirty = False
         lights = 0
+        news = 0  # the rest of the device loop's interface (docs/app.md)
+        out = (None,)
+        pending = None
 
         def tick(self, now):
+            pass
+
+        def render(self):
+            pass
+
+        def commit(self):
             pass
 
         def pop_sound(self):

@@ -312,9 +312,8 @@ def test_the_loop_naps_when_nothing_happens_and_hurries_when_something_does():
             pass
 
         news = 0  # the rest of the device loop's interface (docs/app.md)
-        queued = 0
+        out = (None,)
         pending = None
-        tidy = False
 
         def render(self):
             pass
@@ -359,9 +358,8 @@ def test_the_capture_s_late_words_and_full_fifo_are_logged_once_each_time():
             pass
 
         news = 0  # the rest of the device loop's interface (docs/app.md)
-        queued = 0
+        out = (None,)
         pending = None
-        tidy = False
 
         def render(self):
             pass

@@ -192,9 +192,8 @@ class _App:
             a()
 
     news = 0  # the rest of the device loop's interface (docs/app.md)
-    queued = 0
+    out = (None,)
     pending = None
-    tidy = False
 
     def render(self):
         pass

@@ -52,10 +52,9 @@ class Device:
         self.store = store
         self.display = display
         self.buzzer = buzzer
-        self.leds = leds  # hw.leds.PadLeds (show(mask)), or None
-        self._lit = 0  # the mask the pad lights show
+        self.leds = leds  # hw.leds.PadLeds (show(mask), mask), or None
         if leds is not None:
-            app.lights_out = self._show_lights  # a verdict lights its pad the moment it is made
+            app.lights_out = leds.show  # a verdict lights its pad the moment it is made
         self.capture = capture  # has poll() (IRQ or PIO path), or None
         # machine.idle (the CPU waits for the next interrupt, 1 ms at most):
         # run() then naps until the first input or the app's next cue.
@@ -100,9 +99,9 @@ class Device:
         # rows with the news sent first); then the log lines and the save
         # (app.commit), which hold the CPU longest.  The order is proven on
         # the emulated Pico's trace (tests/test_board_order.py).
-        if self.leds is not None and app.lights != self._lit:
-            self._lit = app.lights
-            self.leds.show(self._lit)
+        leds = self.leds
+        if leds is not None and app.lights != leds.mask:
+            leds.show(app.lights)
         sound = app.pop_sound()
         while sound is not None:
             busy = True
@@ -122,7 +121,7 @@ class Device:
                     self._display_failed(e, now_us)
         app.dirty = False
         app.news = 0
-        if app.queued or app.pending is not None or app.tidy:
+        if app.out[0] is not None or app.pending is not None:
             app.commit()
         if self.capture is not None:
             # Levels a lockout held back, words the interrupt left: into the
@@ -223,10 +222,6 @@ class Device:
                 return
             if left > 1000:
                 idle()
-
-    def _show_lights(self, mask):
-        self._lit = mask
-        self.leds.show(mask)
 
     def _dump_more(self):
         """Send stored records while the log takes a whole one at once (all

@@ -78,20 +78,6 @@ class Rig:
         self.app.press(b, self.t)
         self._drain()
 
-    def press_at(self, b, t):
-        """Button b pressed at instant t (the clock stays), then the loop's pass."""
-        self.app.press(b, t)
-        self._drain()
-
-    def release_at(self, b, t):
-        self.app.release(b, t)
-        self._drain()
-
-    def tick_at(self, t):
-        """The loop's tick at instant t (the clock stays), then the rest of its pass."""
-        self.app.tick(t)
-        self._drain()
-
     def release(self, b):
         self.app.release(b, self.t)
         self._drain()

@@ -47,9 +47,8 @@ class RaceApp:
                 self.log.emit(d)
 
     news = 0  # the rest of the device loop's interface (docs/app.md)
-    queued = 0
+    out = (None,)
     pending = None
-    tidy = False
 
     def render(self):
         pass

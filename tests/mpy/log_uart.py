@@ -64,9 +64,8 @@ class App:
         self.passes += 1
 
     news = 0  # the rest of the device loop's interface (docs/app.md)
-    queued = 0
+    out = (None,)
     pending = None
-    tidy = False
 
     def render(self):
         pass

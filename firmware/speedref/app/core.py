@@ -51,17 +51,19 @@ class App:
         # on a Pico, in the middle of every verdict's redraw).
         self._blank = framebuf.FrameBuffer(self.buf, 1024, 1, framebuf.GS8)
         self.dirty = False
-        # Rows of the next frame that carry the news of the event that drew
-        # it (bit p = page p, 8 rows each): the display sends them first.
+        # The pages of the next frame (bit p = page p, 8 rows each) with the
+        # news of the event that drew it: the display sends them first.  A
+        # screen's title text is on page 0 (its bar's last row, on page 1,
+        # is the same on every screen), the bottom line (y 56) on page 7.
         self.news = 0
         # What an event produced besides the screen and the sound waits for
         # the end of the loop's pass (commit): the log lines, and the save,
         # which holds the CPU while the flash programs.  The pad lights, the
         # sound and the screen go out before them.
-        self._out = [None] * _LINES  # the log lines waiting for the end of the pass
-        self.queued = 0
-        self.pending = None  # the game save to write at the end of the pass
-        self.tidy = False  # collect the heap at the end of the pass (quiet)
+        self.out = [None] * _LINES  # the log lines waiting for the end of the pass, then None
+        # the game save to write at the end of the pass: (flow, state), ()
+        # for none but a collection of the heap (quiet), or None
+        self.pending = None
         # The earliest instant a flow asked to be ticked at since the last
         # tick (a GO, the end of a called-off countdown), or None: the loop
         # may nap, but not past it (wake).
@@ -169,8 +171,10 @@ class App:
         the resume screen names (menu.Boot)."""
         self._send_lines()
         p = self.pending
-        if p is not None:
-            self.pending = None
+        if p is None:
+            return
+        self.pending = None
+        if p:
             f, state = p
             if state is None:
                 state = f.save_state()
@@ -185,27 +189,27 @@ class App:
                 # goes on, and the last good save stays (a .tmp is written first).
                 gc.collect()
                 self.log.emit({"ev": "error", "what": "app", "msg": "save failed: %s" % e})
-        elif not self.tidy:
-            return
         # The save's garbage (its JSON, the file's cache) goes now, at the
         # end of a pass that was long anyway, not inside the next race; so
         # does the heap's at a quiet moment.
-        self.tidy = False
         gc.collect()
 
     def _send_lines(self):
-        out = self._out
-        for i in range(self.queued):
-            self.log.emit(out[i])
+        out = self.out
+        for i in range(_LINES):
+            obj = out[i]
+            if obj is None:
+                return
+            self.log.emit(obj)
             out[i] = None
-        self.queued = 0
 
     def quiet(self):
         """Nothing will be decided for a while (a race opens, a countdown
         starts: the players wait a second or more): the heap is collected
         at the end of this pass (commit), so no collection, 5 ms and more
         on a Pico, falls inside the pass that gives the verdict or GO."""
-        self.tidy = True
+        if self.pending is None:
+            self.pending = ()
 
     def pop_sound(self):
         if not self._s_count:
@@ -232,13 +236,10 @@ class App:
         self._lc = mask | _FRESH | (_BLINK if blink else 0)
         out = self.lights_out
         if out is not None:
-            # what _set_lights works out at the cue's first instant: the
-            # flow's own lights and the cue, on (a blink starts lit)
-            f = self._lf
-            m = (f() if f is not None and self.screen is self.flow else 0) | (mask & 0xFF)
-            if m != self.lights:
-                self.lights = m
-                out(m)
+            # lit at once; the tick at the end of the pass works out the
+            # rest (the flow's own lights, an earlier cue's pads going off)
+            self.lights |= mask & 0xFF
+            out(self.lights)
 
     def redraw(self):
         """Ask for the current screen to be drawn again after this event."""
@@ -252,15 +253,13 @@ class App:
     def emit(self, obj):
         """One JSON line on the USB log, sent at the end of the loop's pass
         (commit), in order."""
-        if self.queued == _LINES:
+        out = self.out
+        if out[_LINES - 1] is not None:
             self._send_lines()  # a pass with more lines than slots: the first go now
-        self._out[self.queued] = obj
-        self.queued += 1
-
-    def news_rows(self, y0, y1):
-        """Rows y0..y1 of the next frame tell what just happened (a verdict,
-        a false start): the display sends their pages first."""
-        self.news |= (0xFF >> (7 - (y1 >> 3))) & (0xFF << (y0 >> 3))
+        i = 0
+        while out[i] is not None:
+            i += 1
+        out[i] = obj
 
     def wake(self, t_us):
         """Tick the app at t_us (a countdown's next cue, a GO): the loop's

@@ -320,10 +320,6 @@ class PartnersFlow(Flow):
     def _save(self):
         self.app.save(self, {"first": self.first, "hands": self.hands})
 
-    def resume_at(self):
-        """Where a resumed game goes on, for the resume screen."""
-        return "game over" if self.game.over else "hand %d start" % (len(self.hands) + 1)
-
     # ---- screens: one per phase ------------------------------------------
     def _draw_dealer(self, fb):
         ui.title(fb, "Partners to %d" % self.target)

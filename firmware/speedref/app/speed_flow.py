@@ -60,6 +60,11 @@ _PER_LINE = const(2)
 # The players' names, one a pad (the device has four), sliced to the seats:
 # constants, so a game's names take no heap of their own.
 _NAMES = ("P1", "P2", "P3", "P4")
+# pages of news for App.news (the display sends them first): the title's
+# text, the bottom line (y 56), a note at y 52
+_TOP = const(0x01)
+_FOOT = const(0x80)
+_NOTE = const(0xC0)
 
 
 def match_of(opts):
@@ -507,7 +512,7 @@ class SpeedFlow(Flow):
                        "seat": p, "early_us": early, "count": self.false_starts[p]})
         self.app.sound(FOUL)
         self.app.light(1 << p, True)
-        self.app.news_rows(56, 63)  # the note naming the jumper, the bottom line
+        self.app.news |= _FOOT  # the note naming the jumper, the bottom line
         # more than one player jumped (more than one bit): no one name
         self.note = "False starts!" if cd.fouled & (cd.fouled - 1) else "False start %s!" % self.names[p]
         self.app.redraw()
@@ -527,7 +532,7 @@ class SpeedFlow(Flow):
             self.deal.flip()
             self.entries += "F"
             self.app.sound(GO)
-            self.app.news_rows(0, 7)  # the play screen's title: its text is on page 0
+            self.app.news |= _TOP  # the play screen's title
             self._to(PLAY)
 
     def _go(self):
@@ -538,7 +543,7 @@ class SpeedFlow(Flow):
         self.note = ""
         self.deal.start_flip()
         self.app.sound(GO)
-        self.app.news_rows(0, 7)  # the play screen's title: its text is on page 0
+        self.app.news |= _TOP  # the play screen's title
         for p in self.pads:
             p.cancel()  # nobody's pad was down at GO (it would be a false start)
         self._to(PLAY)
@@ -625,7 +630,7 @@ class SpeedFlow(Flow):
                 m |= 1 << s
             self.app.light(m)  # a tie: the tied players' pads
             self._log_slap(v)
-            self.app.news_rows(52, 59)  # the note: "Tie 0.4 ms again"
+            self.app.news |= _NOTE  # the note: "Tie 0.4 ms again"
             t = v.text()
             self.note = t + " again" if len(t) <= 10 else t  # 16 characters a line
             self.verdict = None
@@ -650,7 +655,7 @@ class SpeedFlow(Flow):
         self._log_slap(v)
         self._claim(w, now_us)
         self.app.sound(WIN)
-        self.app.news_rows(0, 7)  # "P1 is out?": the title's text, page 0
+        self.app.news |= _TOP  # "P1 is out?": the title
 
     def _log_slap(self, v):
         d = v.to_dict()

@@ -381,10 +381,6 @@ class SpeedRunFlow(Flow):
         self._saved_first = self.g.first0
         self.app.save(self, {"first": self.g.first0, "hands": self.done})
 
-    def resume_at(self):
-        """Where a resumed game goes on, for the resume screen."""
-        return "game over" if self.g.over else "hand %d start" % (len(self.done) + 1)
-
     # ---- undo --------------------------------------------------------------
     def _undo_play(self):
         g = self.g

@@ -58,6 +58,12 @@ SLAP = const(5)
 CARDS = const(6)
 FINAL = const(7)
 
+# pages of news for App.news (the display sends them first): the title's
+# text, the bottom line (y 56), a note at y 52
+_TOP = const(0x01)
+_FOOT = const(0x80)
+_NOTE = const(0xC0)
+
 NAMES = ("P1", "P2")
 
 
@@ -365,7 +371,7 @@ class SpitFlow(Flow):
         self.app.light(1 << p, True)
         # the note naming the jumper: the countdown's bottom line, or the
         # slap screen's line at y 52
-        self.app.news_rows(52 if ph == SLAP else 56, 63)
+        self.app.news |= _NOTE if ph == SLAP else _FOOT
         if ph != SLAP and self.countdown.fouled == 3:
             self.note = "False starts!"  # both jumped
         else:
@@ -395,7 +401,7 @@ class SpitFlow(Flow):
         self._enter("S" if self.phase == START else "R")
         self.app.sound(GO)
         self.app.quiet()  # play begins: nobody clears within a reaction time of GO
-        self.app.news_rows(0, 7)  # the play screen's title: its text is on page 0
+        self.app.news |= _TOP  # the play screen's title
         for p in (0, 1):
             self.pads[p].cancel()  # nobody's pad was down at GO (it would be a false start)
             self.stuck[p] = False
@@ -502,7 +508,7 @@ class SpitFlow(Flow):
         self._first_guess()
         self._save()
         self._to(CARDS)
-        self.app.news_rows(0, 7)  # who takes which pile: the title's text, page 0
+        self.app.news |= _TOP  # who takes which pile: the title
 
     def _first_guess(self):
         # P1's count at the round's start, or the nearest the round can leave

@@ -83,11 +83,6 @@ class Display:
         # control byte in front of page 0.
         self._shown = bytearray(1 + WIDTH * _PAGES)
         self._sv = memoryview(self._shown)
-        # Each page of it, and of the frame last shown, as a view made once:
-        # comparing a page allocates nothing.
-        self._pv = [self._sv[1 + p * WIDTH:1 + (p + 1) * WIDTH] for p in range(_PAGES)]
-        self._buf = None
-        self._bv = None
         # The window command stream: control 0x00 (commands follow), columns
         # 0..127, pages lo..hi (bytes 5 and 6).
         self._win = bytearray((0x00, _SET_COL_ADDR, 0, WIDTH - 1, _SET_PAGE_ADDR, 0, _PAGES - 1))
@@ -100,12 +95,7 @@ class Display:
         """Send the pages of buf (1024 bytes, MONO_VLSB) that differ from
         the panel, those in `first` (bit p = page p) before the others;
         returns the bytes sent (0 when nothing changed)."""
-        if buf is not self._buf:
-            mv = memoryview(buf)
-            self._bv = [mv[p * WIDTH:(p + 1) * WIDTH] for p in range(_PAGES)]
-            self._buf = buf
-            self._mv = mv
-        mv = self._mv
+        mv = memoryview(buf)
         try:
             sent = self._pages(mv, first) + self._pages(mv, ~first)
         except OSError:
@@ -122,17 +112,17 @@ class Display:
         # Each run of consecutive pages of `mask` that changed, in one window.
         sent = 0
         lo = -1
+        sv = self._sv
+        force = self._force
         for p in range(_PAGES + 1):
-            if p < _PAGES and mask >> p & 1 and self._changed(mv, p):
+            a = p * WIDTH
+            if p < _PAGES and mask >> p & 1 and (force or mv[a:a + WIDTH] != sv[a + 1:a + 1 + WIDTH]):
                 if lo < 0:
                     lo = p
             elif lo >= 0:
                 sent += self._write(mv, lo, p - 1)
                 lo = -1
         return sent
-
-    def _changed(self, mv, p):
-        return self._force or self._bv[p] != self._pv[p]
 
     def _write(self, mv, lo, hi):
         i2c = self.drv.i2c
