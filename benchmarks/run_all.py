@@ -32,7 +32,7 @@ def main():
     bad |= run("Speed Run heap per hand", ["benchmarks/bench_speedrun_heap.py"])
     bad |= run("slap capture fairness (PIO / IRQ)", ["benchmarks/fairness.py"])
     bad |= run("web page: load, touch to verdict, heap (headless Chromium)", ["benchmarks/bench_web.py"])
-    bad |= run("emulated Pico: boot, slap to OLED, CPU per game, emulation speed", ["benchmarks/bench_board.py"])
+    bad |= run("emulated Pico: boot, each moment players react to (lights, frame, OLED, flash), CPU per game, emulation speed", ["benchmarks/bench_board.py"])
     bad |= run("results page: build time and size, an evening to a season", ["benchmarks/bench_results_page.py"])
     bad |= run("simulator speed", ["-m", "sim.tools.bench"])
     bad |= run("computer-player table soak", ["benchmarks/table_soak.py", "--games", table_games])

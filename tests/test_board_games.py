@@ -21,9 +21,8 @@ pytestmark = [pytest.mark.board, needs_board]
 
 SCRIPTS = "tests/sim_scripts/%s.txt"
 # A screen is compared when the next event is at least this far away: the
-# board shows a change up to ~25 ms later (a full frame on the 400 kHz bus),
-# and ~100 ms later when it first saves to flash (a verdict, a hand's end:
-# the save's erase holds the CPU ~45 ms, then the redraw).
+# board shows a change up to ~35 ms later (a full frame on the 400 kHz bus
+# after the pass's work; a save, and its erase of ~45 ms, come after it).
 SETTLED_US = 150000
 
 

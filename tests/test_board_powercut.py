@@ -16,14 +16,24 @@ checked for:
     really saved, a record that loads is the game's record, and a damaged
     file is set aside, never left under its good name;
   - no completed hand lost: each hand whose "hand" line had gone out and
-    whose save had finished (the OLED redraws only after the save returns)
-    is in the saved game or in the record;
+    whose save had finished (a hand's screen and line go out first and its
+    save ends that loop pass, so any OLED write after the line means the
+    save is done) is in the saved game or in the record;
   - the game stored at most once, also after the saved game is resumed and
     its final OK pressed, as a player would.
 
 Then a few of the copies are booted on a new emulated Pico: main.py runs, the
 OLED shows what the host predicted, {"cmd": "dump"} over USB lists the
 records, and resuming on the board keeps the same promises.
+
+The board shows a verdict before it saves it (the pad lights and the screen
+first, then the flash: tests/test_board_order.py), so a cut can fall between
+the two.  Spit's first slap race (tests/sim_scripts/spit.txt) is cut every
+millisecond from the deciding slap until its save is long done: each copy
+either restores the verdict on resume (the save had finished) or resumes at
+the round's start, before the race, and the resume screen says so ("at round
+1 start"); never a save that is not one of the game's, never the verdict
+lost once its save is on flash.
 """
 import json
 import os
@@ -36,6 +46,7 @@ from board_rig import needs_board
 from emu import fs as emu_fs
 from emu.board import NS_PER_US, Pico
 from emu.referee import Referee
+from emu.trace import Moment
 
 pytestmark = [pytest.mark.board, needs_board]
 
@@ -390,3 +401,159 @@ def test_reboot_after_game_end_stores_the_game_once(run):
     no_game = {k: v for k, v in cut.files.items() if not k.startswith("/data/game.json")}
     assert len(seen["after"]) == 1, "stored again: %r" % [r["id"] for r in seen["after"]]
     assert seen["frame"] == host_boot(no_game, resume=False)["frame"], "'Resume game?' shown"
+
+
+# -- a cut between a verdict shown and its save -------------------------------------
+SPIT = os.path.join(ROOT, "tests", "sim_scripts", "spit.txt")
+SLAP_EDGE = 12247300  # the script's time of P1's slap, 7.3 ms after P2's: the verdict
+WINDOW_US = 90000  # cuts from that edge on: the lights, the screen, the line, the save
+
+
+class _Texts:
+    """A frame buffer that keeps the small texts drawn on it."""
+
+    def __init__(self):
+        self.texts = []
+
+    def text(self, s, x, y, c=1):
+        self.texts.append(s)
+
+    def fill_rect(self, *a):
+        pass
+
+    def fill(self, *a):
+        pass
+
+
+def spit_host_boot(files):
+    """The firmware's App on CPython on a flash copy: what it offers to
+    resume, the words on its resume screen, and the screen resuming gives."""
+    from speedref.app.core import App, OK
+    from speedref.log import Log
+    from speedref.storage import Store, decode
+    with tempfile.TemporaryDirectory(prefix="speedref-cut-") as tmp:
+        for path, data in files.items():
+            dest = os.path.join(tmp, path.strip("/"))
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            with open(dest, "wb") as f:
+                f.write(data)
+        damaged = []
+        for root, _dirs, names in os.walk(os.path.join(tmp, "data")):
+            for n in names:
+                if n.endswith(".json") or n.endswith(".json.bak"):
+                    with open(os.path.join(root, n), "rb") as f:
+                        if decode(f.read())[0] != 0:
+                            damaged.append(n)
+        app = App(Store(os.path.join(tmp, "data"), uid="board"), Log(write=lambda s: None))
+        app.render()
+        boot = _Texts()
+        app.screen.draw(boot)
+        out = {"saved": app.screen.saved, "boot": boot.texts, "damaged": damaged,
+               "frame": bytes(app.buf), "resumed": None}
+        if out["saved"] is not None:
+            app.press(OK, 0)
+            app.release(OK, 1000)
+            app.render()
+            app.commit()
+            after = _Texts()
+            app.screen.draw(after)
+            out["resumed"] = (app.flow.phase, after.texts)
+            out["resumed_frame"] = bytes(app.buf)
+        return out
+
+
+@pytest.fixture(scope="module")
+def verdict_cuts():
+    """Spit to P1's slap on the board; a flash copy every millisecond from
+    that edge on, and the trace of what the board did meanwhile."""
+    from sim import script
+    events = [e for e in script.parse(open(SPIT).read()) if e[0] <= SLAP_EDGE]
+    assert events[-1][0] == SLAP_EDGE
+    ref = Referee(trace=True)
+    try:
+        ref.boot()
+        ref.start_game("spit")
+        p = ref.pico
+        t0 = p.ns
+        for t_us, button, down, _ in events:
+            p.run_until(max(p.ns, t0 + t_us * NS_PER_US))
+            (ref.press if down else ref.release)(button)
+        edge = p.ns
+        cuts = []
+        while p.ns < edge + WINDOW_US * NS_PER_US:
+            volume, busy = p.flash_snapshot()
+            cuts.append((p.ns, busy, emu_fs.files(volume)))
+            p.run_for(1000)
+        p.run_for(200000)
+        m = Moment(p.trace, edge, edge + WINDOW_US * NS_PER_US)
+        saves = [e for e in p.trace if e[0] == "flash" and e[1] >= edge]
+        yield {"edge": edge, "moment": m, "cuts": cuts, "lines": list(ref.lines),
+               "flash": saves}
+    finally:
+        ref.close()
+
+
+def test_a_cut_between_the_verdict_shown_and_its_save_resumes_before_the_race_and_says_so_SPIT10(verdict_cuts):
+    """Every cut from the deciding slap on: the saved game is the round's
+    start (the slap not yet saved: the resume screen says "at round 1
+    start" and resuming lays the round out again) or the round's end with
+    its verdict (the screen says "at round 1 count", resuming shows who
+    took the smaller pile and the margin).  Cuts fall after the verdict was
+    on the OLED and before its save; once the verdict is on flash, no later
+    cut loses it."""
+    m = verdict_cuts["moment"]
+    shown = m.pages_ns([0])  # the title: who takes the smaller pile
+    assert shown is not None and verdict_cuts["flash"], "the verdict shown, then saved"
+    assert verdict_cuts["flash"][0][1] > m.frame_ns
+    restored = False
+    between = 0
+    for ns, busy, files in verdict_cuts["cuts"]:
+        h = spit_host_boot(files)
+        where = "cut %.1f ms after the slap (flash %s)" % ((ns - verdict_cuts["edge"]) / 1e6, busy)
+        assert not h["damaged"], where
+        saved = h["saved"]
+        assert saved is not None and saved["game"] == "spit", where
+        now = saved["state"]["now"]
+        if now == "":
+            assert not restored, "%s: the verdict's save was on flash and is lost" % where
+            assert saved["at"] == "round 1 start" and "at round 1 start" in h["boot"], (where, h["boot"])
+            assert h["resumed"][0] == 0 and "Round 1 layout" in h["resumed"][1], (where, h["resumed"])
+            if ns > shown:
+                between += 1
+        else:
+            assert now == "SR0b", (where, now)  # Spit!, Spit again (stuck), P1 cleared, P2 won the slap
+            restored = True
+            assert saved["at"] == "round 1 count" and "at round 1 count" in h["boot"], (where, h["boot"])
+            texts = h["resumed"][1]
+            assert "P2 took smaller" in texts and "P2 by 7.3 ms" in texts, (where, texts)
+    assert restored, "the verdict's save finished inside the window"
+    assert between >= 10, "%d cuts between the verdict shown and its save" % between
+
+
+def test_reboot_between_the_verdict_shown_and_its_save(verdict_cuts):
+    """On the board: a copy cut after the verdict was on the OLED and before
+    its save boots to the resume screen the host predicted ("at round 1
+    start"), and OK lays round 1 out again."""
+    m = verdict_cuts["moment"]
+    shown = m.pages_ns([0])
+    cut = None
+    for ns, busy, files in verdict_cuts["cuts"]:
+        if ns > m.frame_ns and spit_host_boot(files)["saved"]["state"]["now"] == "":
+            cut = files
+            break
+    assert cut is not None and shown < m.frame_ns
+    host = spit_host_boot(cut)
+    pico = Pico(fs_image=emu_fs.image(cut))
+    ref = Referee(pico=pico)
+    try:
+        ref.boot()
+        pico.run_for(150000)
+        assert bytes(pico.oled.frame) == host["frame"], "the resume screen with 'at round 1 start'"
+        pico.press(OK)
+        pico.run_for(30000)
+        pico.release(OK)
+        pico.run_for(250000)
+        assert [l for l in ref.lines if l.get("ev") == "error"] == []
+        assert bytes(pico.oled.frame) == host["resumed_frame"], "round 1 laid out again"
+    finally:
+        ref.close()

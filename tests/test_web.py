@@ -299,6 +299,54 @@ def test_slap_race_follows_timestamps(browser, site):
     assert slap["presses"] == [1, 0]
 
 
+# The page's commit watched: the saves (flash writes) each commit made, and
+# whether the page had taken the screen the passes drew before it.
+WATCH_COMMIT = """
+_saves = []
+def _commit(b=board, orig=board.commit, saves=_saves):
+    w = b.store.writes
+    taken = b.oled.updates == b._shown
+    orig()
+    if b.store.writes != w:
+        saves.append([taken, b.store.writes - w, type(b.app.flow).__name__])
+board.commit = _commit
+_writes0 = board.store.writes
+"""
+
+
+def test_the_page_draws_the_verdict_before_it_saves_it_SPIT10(browser, site):
+    """The page keeps the board's order (docs/web.md): each frame it draws
+    the screen the loop's passes made and starts their tones, and only then
+    writes their save (board.commit).  Spit's slap race: the verdict's save
+    is written after the page took the verdict's screen, every save comes
+    through that commit, and the verdict's mark is the canvas drawn."""
+    open_page(browser, site + "#game=spit&sw=0")
+    browser.execute_script("window.speedref.mp.runPython(arguments[0])", WATCH_COMMIT)
+    t = board_ms(browser) + 100
+    tap(browser, 6, t)             # OK: laid out
+    tap(browser, 0, t + 150)       # P1 ready
+    tap(browser, 1, t + 300, 2)    # P2 ready: Spit! 3-2-1 GO
+    wait(browser, lambda: py(browser, "board.app.flow.phase") == 3, "GO (play)", 30)
+    t = board_ms(browser) + 100
+    tap(browser, 0, t)             # P1: my stock piles are empty
+    wait(browser, lambda: py(browser, "board.app.flow.phase") == 5, "the slap phase", 30)
+    wait_board(browser, board_ms(browser) + 1100)  # past the slap's GO
+    before = py(browser, "len(_saves)")
+    t = int(board_ms(browser)) + 100
+    touch(browser, 1, "pointerdown", t, 2)
+    touch(browser, 0, "pointerdown", t + 7, 1)
+    touch(browser, 0, "pointerup", t + 90, 1)
+    touch(browser, 1, "pointerup", t + 90, 2)
+    wait(browser, lambda: [x for x in log_lines(browser) if x["ev"] == "slap"], "the slap verdict", 30)
+    wait(browser, lambda: py(browser, "len(_saves)") > before or None, "the verdict's save", 30)
+    saves = py(browser, "_saves")
+    assert saves[before:], "the slap verdict saved (SPIT-10)"
+    assert all(taken for taken, _n, _f in saves), "a save before the page took its screen: %r" % saves
+    assert py(browser, "board.store.writes - _writes0") == sum(n for _t, n, _f in saves), \
+        "a save outside the page's commit"
+    assert browser.execute_script("return window.speedref.marks.verdict") is not None
+
+
 def test_save_survives_reload(browser, site):
     plant(browser, site, None)
     open_page(browser, site + "#game=spit&sw=0")

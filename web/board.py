@@ -111,6 +111,10 @@ class Board:
         self.capture.start()
         self.device = Device(self.ring, self.app, self.log, store=self.store,
                              display=self.display, buzzer=self.buzzer, capture=self.capture)
+        # The page draws the canvas and starts the tones first, then calls
+        # commit(): the log lines and the save (the board's order: what the
+        # players see before the flash, docs/web.md).
+        self.device.defer_commit = True
         self._shown = -1  # oled.updates when the page last took the screen
         self._flash = None  # what the flash looked like when the page last saved it
         self._tone = 0  # tones handed to the page so far
@@ -129,6 +133,11 @@ class Board:
     # -- driving it ----------------------------------------------------------
     def step(self):
         self.device.step(self.clock.ticks_us())
+
+    def commit(self):
+        """The log lines and the save the passes since the last call made
+        (the page calls it once it has drawn what they showed)."""
+        self.app.commit()
 
     def run_until(self, elapsed_us):
         """Run the loop every LOOP_US of board time up to elapsed_us."""
@@ -296,11 +305,13 @@ class Replay:
         while n > 0 and self.i < len(ev):
             t_us, button, down, _ = ev[self.i]
             b.edge(t_us, button, down)
+            b.commit()
             self.i += 1
             n -= 1
             self._measure()
         if self.i >= len(ev) and not self.done:
             b.run_until((ev[-1][0] if ev else 0) + 2000000)
+            b.commit()
             self._measure()
             self.done = True
         return self.done

@@ -77,6 +77,9 @@ class Device:
         self._dump = None  # the stored records still to send for a dump command
         self._dumped = 0
         self._more = False  # the last pass left work for the next (run naps 1 ms then)
+        # True: the owner calls app.commit() itself, once what the pass
+        # showed is out (the web page: after it has drawn the canvas)
+        self.defer_commit = False
 
     def step(self, now_us):
         """One pass of the loop at time now_us (ticks_us).  Returns True when
@@ -121,7 +124,7 @@ class Device:
                     self._display_failed(e, now_us)
         app.dirty = False
         app.news = 0
-        if app.out[0] is not None or app.pending is not None:
+        if not self.defer_commit and (app.out[0] is not None or app.pending is not None):
             app.commit()
         if self.capture is not None:
             # Levels a lockout held back, words the interrupt left: into the

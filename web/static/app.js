@@ -448,22 +448,25 @@ function pumpBoard(now) {
     board.edge(e.t, e.button, e.down);
   }
   board.run_until(horizon);
+  // What the players wait for first, as on the board: the screen and the
+  // tones; then the passes' log lines and their save (board.commit).
+  const hex = board.new_screen();
+  let drawn = 0;
+  if (hex) {
+    drawScreen(hex);
+    drawn = performance.now();
+    if (marks.menu === undefined) marks.menu = drawn;
+  }
+  playTones(board.take_tones());
+  board.commit();
   const lines = board.take_lines();
-  let verdict = false;
   if (lines) {
     for (const line of lines.split("\n")) {
       const obj = addLine(line);
-      if (obj && obj.ev === "slap") verdict = true;
+      if (obj && obj.ev === "slap" && drawn) marks.verdict = drawn;  // the verdict was on the canvas
     }
     logEl.scrollTop = logEl.scrollHeight;
   }
-  const hex = board.new_screen();
-  if (hex) {
-    drawScreen(hex);
-    if (marks.menu === undefined) marks.menu = performance.now();
-    if (verdict) marks.verdict = performance.now();  // the verdict is on the canvas
-  }
-  playTones(board.take_tones());
   const pads = board.game_started();  // a game started or resumed: its seats
   if (pads) { prefs.pads = pads; setLayout(); }
   if (board.flash_changed()) {
