@@ -38,6 +38,14 @@ _BATCH = const(32)  # ring events handled per drain (the ring is drained until e
 # sleep_ms only) a napping board reacts within IDLE_MS.
 IDLE_MS = 5
 BUSY_US = 100000  # neither is a tunable: nobody at the table feels the loop's pace
+# The heap is collected by the loop while nothing happens, once less than
+# an eighth of it is free (looked at every _GC_CHECK_US of quiet
+# passes): otherwise the heap fills with the passes' small garbage and the
+# allocator collects when it runs out, wherever that is, a verdict's pass
+# among them (5-6 ms on a Pico, between the news rows and the rest).  A
+# busy pass allocates far less than the part kept free.
+_GC_LOW_SHIFT = const(3)  # collect below 1/8 of the heap free
+_GC_CHECK_US = const(20000)  # not a tunable: how often a quiet loop looks at the heap, felt by nobody
 LINE_MAX = 256  # longest console command line we accept
 _BLANKS = const(" \t\r\n\x0b\x0c")
 _ERROR_LOG_US = const(10000000)  # a repeating display error is logged once per 10 s (not a tunable)
@@ -77,6 +85,8 @@ class Device:
         self._dump = None  # the stored records still to send for a dump command
         self._dumped = 0
         self._more = False  # the last pass left work for the next (run naps 1 ms then)
+        self._gc_t = 0  # when run() last looked at the heap (ticks_us)
+        self._gc_low = 0  # collect below this many bytes free (from the heap's size)
         # True: the owner calls app.commit() itself, once what the pass
         # showed is out (the web page: after it has drawn the canvas)
         self.defer_commit = False
@@ -185,6 +195,9 @@ class Device:
                 now = ticks_us()
                 if self.step(now) or (self.buzzer is not None and self.buzzer.busy()):
                     last = now
+                elif ticks_diff(now, self._gc_t) >= _GC_CHECK_US:
+                    self._gc_t = now
+                    self._collect_if_low()
                 if until is not None and until(now):
                     return
                 if self.idle is None:
@@ -201,6 +214,19 @@ class Device:
                 except Exception:  # noqa: BLE001 - the exception on its way out matters more
                     pass
             raise
+
+    def _collect_if_low(self):
+        """A quiet pass: collect the heap now if little of it is free, so
+        the allocator never has to inside a pass players wait for."""
+        import gc
+        if not hasattr(gc, "mem_free"):  # CPython (the simulator) has no such figures
+            return
+        free = gc.mem_free()
+        low = self._gc_low
+        if not low:
+            low = self._gc_low = (gc.mem_alloc() + free) >> _GC_LOW_SHIFT
+        if free < low:
+            gc.collect()
 
     def _nap(self, ticks_us, us):
         """Wait `us`, until the app's next cue (app.due) or the buzzer's next
