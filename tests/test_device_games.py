@@ -33,7 +33,11 @@ from speedref.engine import records
 pytestmark = pytest.mark.skipif(not mpyrun.MICROPYTHON.exists(), reason="no micropython binary")
 
 DEVICE_WK = 64
-HARNESS_WK = 11         # measured below (the Speed Run and Spit drivers, ~21 KB); 1wK = 2 KB here
+# The harness's allowance over 64wK: the biggest driver holds ~22 KB once
+# loaded (measured below), and 100 Speed games in a row need 13wK (at 12wK
+# they ran out of heap, 2026-12-01).  1wK = 2 KB here.
+HARNESS_WK = 13
+HARNESS_SLACK_WK = 3  # the allowance may exceed the loaded harness by this much
 HEAP = "%dwK" % (DEVICE_WK + HARNESS_WK)
 HARNESS = ["tests/fakes/machine.py", "tests/mpy/board_sim.py", "tests/mpy/device_game_speed.py",
            "tests/mpy/device_game_many.py", "tests/mpy/device_game_e2e.py",
@@ -185,7 +189,7 @@ def test_harness_heap_is_within_its_allowance(harness):
     print("allowance: %dwK = %d bytes" % (HARNESS_WK, HARNESS_WK * 2048))
     # Within the allowance, and the allowance no bigger than it has to be:
     # every extra wK would be heap the device could silently use.
-    assert (HARNESS_WK - 1) * 2048 < max(used.values()) <= HARNESS_WK * 2048
+    assert (HARNESS_WK - HARNESS_SLACK_WK) * 2048 < max(used.values()) <= HARNESS_WK * 2048
 
 
 def test_100_games_in_a_row_leave_the_heap_where_it_started(harness, tmp_path):
@@ -210,7 +214,8 @@ def test_100_games_in_a_row_leave_the_heap_where_it_started(harness, tmp_path):
     # and may step up once by one small object for good, most likely a
     # word in a buffer the collector scans that points at it (which game, if
     # any, depends on the heap's size and layout: at 75wK a 32-byte step
-    # after game 35, at 76wK after game 69, at 77wK in game 1).  A leak of
+    # after game 35, at 76wK after game 69, at 77wK in game 1, before Speed
+    # took 4 players).  A leak of
     # even one 16-byte block every other game grows past that over the
     # last 65 games.
     warm = 10
