@@ -18,8 +18,10 @@ _GEOMETRY = dict(block_size=images.FS_BLOCK, block_count=images.FS_BLOCKS, prog_
                  read_size=32, lookahead_size=32)
 
 
-def image(files):
-    """files: {board path: bytes} -> the volume as bytes (FS_SIZE long)."""
+def image(files, fill=False):
+    """files: {board path: bytes} -> the volume as bytes (FS_SIZE long).
+    fill: then other files (/junkNNNN) until not one more byte fits (a
+    flash full of someone's files: tests/test_board_flash_full.py)."""
     fs = littlefs.LittleFS(**_GEOMETRY)
     for path in sorted(files):
         parts = path.strip("/").split("/")
@@ -31,7 +33,22 @@ def image(files):
                 pass
         with fs.open(path.strip("/"), "wb") as f:
             f.write(files[path])
+    if fill:
+        _fill(fs)
     return bytes(fs.context.buffer)
+
+
+def _fill(fs):
+    # Whole-block files while a block is free (littlefs-python aborts the
+    # process when a file whose write failed is closed, so no write is let
+    # fail): then nothing that needs a block of its own fits, as a save or
+    # a record does; a few bytes may still go inline in a directory's
+    # metadata.
+    n = 0
+    while fs.block_count - fs.used_block_count > 1:
+        with fs.open("junk%04d" % n, "wb") as f:
+            f.write(b"j" * images.FS_BLOCK)
+        n += 1
 
 
 def files(volume):
