@@ -259,3 +259,74 @@ def test_a_torn_write_leaves_no_tmp_taking_room(full):
         s.save_game({"v": 1, "game": "speed", "state": {"x": "y" * 5000}})
     assert not [n for n in os.listdir(root) if n.endswith(".tmp")]
     json.dumps(fs.statvfs(root))
+
+
+def test_make_room_takes_the_oldest_records_first_and_only_what_is_needed(full):
+    root, fs = full
+    old_records(root)
+    with open(os.path.join(root, "rec", "%08d.json" % 1), "wb") as f:
+        f.write(b"SRF1 torn")  # unreadable: named by its file
+    s = storage.Store(root, uid="u")
+    assert s.make_room(3 * BLOCK) == [], "room enough: nothing removed"
+    fill(fs, root)
+    assert s.make_room(3 * BLOCK) == ["rec/00000001.json", "old-2", "old-3"]
+    assert fs.free() == 3
+    assert s.make_room(3 * BLOCK) == []
+    fill(fs, root)
+    assert len(s.make_room(100 * BLOCK)) == 7, "all the rest, and no more to take"
+    assert s.make_room(100 * BLOCK) == [] and s.oldest_record() is None
+
+
+class _NoStatvfs(FullFS):
+    """A port that cannot say how full its flash is (no os.statvfs)."""
+
+    def __getattr__(self, name):
+        if name == "statvfs":
+            raise AttributeError(name)
+        return getattr(os, name)
+
+
+def test_where_the_port_cannot_say_the_refused_write_makes_room(monkeypatch, tmp_path):
+    """No statvfs, so no room made ahead: the record's write is refused
+    (ENOSPC), the oldest record goes and the write is tried again."""
+    root = str(tmp_path / "flash")
+    os.makedirs(root)
+    fs = _NoStatvfs(root)
+    monkeypatch.setattr(storage, "os", fs)
+    monkeypatch.setattr(storage, "open", fs.open, raising=False)
+    old_records(root)
+    before, after = script("speed")
+    b, lines = play(root, "speed", before, fs, "end")
+    try:
+        finish(b, after)
+        room = [l["id"] for l in lines if l["ev"] == "error" and l["what"] == "room"]
+        assert room == ["old-%d" % (i + 1) for i in range(len(room))] and room
+        ends = [l for l in lines if l["ev"] == "game_end"]
+        assert stored_games(root)[-1] == ends[0]["record"]
+        assert type(b.app.screen).__name__ == "Games"
+    finally:
+        b.close()
+
+
+def test_a_record_write_that_fails_for_another_reason_removes_no_record(full, monkeypatch):
+    """Only a full flash takes old records: an I/O error keeps them all, and
+    the game waits, saved, on Unstored."""
+    root, fs = full
+    old_records(root)
+    before, after = script("speed")
+    b, lines = play(root, "speed", before, fs, None)
+    real = storage.Store._write
+
+    def eio(self, name, obj, keep_bak=True):
+        if name.startswith("rec/"):
+            raise OSError(errno.EIO, "I/O error")
+        return real(self, name, obj, keep_bak)
+    monkeypatch.setattr(storage.Store, "_write", eio)
+    try:
+        finish(b, after)
+        assert not [l for l in lines if l["ev"] == "error" and l["what"] == "room"]
+        assert len(stored_games(root)) == 10
+        assert type(b.app.screen).__name__ == "Unstored"
+        assert os.path.exists(os.path.join(root, "game.json"))
+    finally:
+        b.close()

@@ -22,7 +22,10 @@
 # settings changes): flash wears out.
 #
 # Finished game records live one per file in rec/, named by the sequence
-# number the game got when it started, the newest KEEP kept.  Each gets an
+# number the game got when it started, the newest KEEP kept.  A game never
+# finds the flash too full for its saves and its record while older records
+# are kept: make_room removes the oldest (the app logs each) until ROOM is
+# free, as a game starts and again as it ends.  Each gets an
 # id no other game anywhere has: "<device>-<install>-<sequence>".  The
 # device is machine.unique_id() in hex ("sim" in the simulator, "web" in a
 # browser).  The install is 8 random hex digits drawn at the store's first
@@ -55,6 +58,14 @@ except ImportError:
     crc32 = _crc32
 
 KEEP = 50  # game records kept on flash (at least 50 games of history)
+# Free flash a game needs, checked as it starts and as it ends (make_room):
+# its save, the save's .bak and the .tmp of the next (a block each on
+# littlefs, 4 KB), seq.json's new copy, its record (a Long Speed Run's is
+# about 2 KB) and the blocks littlefs takes for its own metadata as files
+# are renamed.  At its end only the record is still to be written:
+# RECORD_ROOM, the record's block and littlefs's.
+ROOM = 24 * 1024
+RECORD_ROOM = 8 * 1024
 GAME = "game.json"
 _SETTINGS = const("settings.json")
 _SEQ = const("seq.json")
@@ -212,7 +223,11 @@ class Store:
     def _write(self, name, obj, keep_bak=True):
         path = self._p(name)
         tmp = path + ".tmp"
-        write_file(tmp, obj)
+        try:
+            write_file(tmp, obj)
+        except BaseException:
+            _remove(tmp)  # a write the flash refused (full) takes no room
+            raise
         if keep_bak and _exists(path):
             _replace(path, path + ".bak")
         _replace(tmp, path)
@@ -376,6 +391,58 @@ class Store:
                 _replace(path, path[:-4])
             else:
                 _remove(path)
+
+    def free(self):
+        """Bytes free on the store's flash, or None where the port cannot
+        say (no os.statvfs)."""
+        try:
+            st = os.statvfs(self.root)
+        except (AttributeError, OSError):
+            return None
+        return st[0] * st[3]
+
+    def make_room(self, need=ROOM):
+        """Remove the oldest records until `need` bytes are free or none is
+        left: a full flash must not cost the game at the table its saves or
+        its record.  Returns the ids of those removed, oldest first (an
+        unreadable one as its file name); none while there is room, or where
+        the port cannot say how much there is."""
+        gone = []
+        free = self.free()
+        if free is None or free >= need:
+            return gone
+        for seq in self._seqs():
+            gone.append(self.drop_record(seq))
+            free = self.free()
+            if free is None or free >= need:
+                break
+        return gone
+
+    def oldest_record(self):
+        """The number of the oldest record kept, or None."""
+        seqs = self._seqs()
+        return seqs[0] if seqs else None
+
+    def drop_record(self, seq):
+        """Remove the record numbered `seq`; returns its id (for the log),
+        or its file name if it cannot be read."""
+        name = self._rec_name(seq)
+        path = self._p(name)
+        rid = None
+        try:
+            status, obj = self._read(path)
+            if status == OK and isinstance(obj, dict):
+                rid = obj.get("id")
+        except MemoryError:
+            pass  # the id is not worth the room: the file name says which
+        obj = None
+        _remove(path)
+        return rid if isinstance(rid, str) else name
+
+    def next_seq(self):
+        """The number the next game would get, reserving nothing (a record
+        stored under it keeps it taken: _numbers counts record files)."""
+        return self._numbers()[0] + 1
 
     def has_record(self, seq):
         """Is the record of the game numbered `seq` stored?"""

@@ -18,6 +18,7 @@ from . import ui
 # one way: core -> menu -> ui).  A flow takes them from here with Flow.
 from .ui import UP, DOWN, OK, BACK, CLICK, COUNT, GO, FOUL, CALL, WIN, ERROR, Screen  # noqa: F401
 from ..tunables import LONG_OK_US, LIGHT_US, BLINK_US, TIE_DEFAULT_US
+from ..storage import ROOM, RECORD_ROOM
 
 from micropython import const
 
@@ -27,6 +28,7 @@ from micropython import const
 
 _SOUND_SLOTS = const(4)
 _LINES = const(8)  # log lines a pass may queue (slots made once: nothing grows in a game)
+_ENOSPC = const(28)  # errno: no space left on the flash
 
 # Pad lights (one LED per pad, bit p of App.lights = pad p).  A verdict
 # lights its winner's pad (both on a tie) steadily, a false start blinks the
@@ -87,6 +89,7 @@ class App:
         self._lt = 0     # when the cue began
         self._to_menu = False  # the menu comes back once this event is over
         self._mods = ()  # the running game's modules (games.game_modules)
+        self.unstored = None  # a finished game's record the flash had no room for
         from . import menu
         self.settings = menu.merge_settings(self._load_settings())
         saved, problem = self._load_game()
@@ -290,19 +293,74 @@ class App:
         The flow keeps showing its final screen and calls close() on OK.
         The record is stored under the game's own number (SP-24): once its
         file is there the saved game counts as over, so a power cut before
-        the save is cleared neither offers the game again nor stores it twice."""
+        the save is cleared neither offers the game again nor stores it twice.
+        A record the flash has no room for (and no older record left to
+        make it) keeps the save, the finished game at its final screen, and
+        close() shows Unstored, whose OK tries again (SP-24): a finished
+        game is never given up for lack of room."""
         self.commit()  # a save still pending goes first: the record follows it on flash
-        try:
-            self.store.add_record(record, self.game_seq)
-        except (OSError, MemoryError) as e:
-            gc.collect()
-            self.emit({"ev": "error", "what": "app", "msg": "record not stored: %s" % e})
+        stored = self._store_record(record)
         # the record's log line needs one free block of about 2 KB (a Long
         # Speed Run) in a heap the game has fragmented: compact it first
         gc.collect()
         self._send_lines()  # the lines before it go first
         self.log.emit({"ev": "game_end", "record": record})  # now, in the heap just compacted
+        if stored:
+            self._clear_game()
+        else:
+            self.unstored = record
+
+    def _store_record(self, record):
+        """Store the finished game's record: room made first (the oldest
+        records go, each logged), then written under the game's number (one
+        given now to a game that got none: the flash was full as it began).
+        A write the flash still refuses takes the oldest record left and
+        tries again.  True once stored."""
+        store = self.store
+        try:
+            if self.game_seq is None:
+                self.game_seq = store.next_seq()
+            self._make_room(RECORD_ROOM)
+            while True:
+                try:
+                    store.add_record(record, self.game_seq)
+                    return True
+                except OSError as e:
+                    seq = store.oldest_record()
+                    if e.args[0] != _ENOSPC or seq is None:
+                        raise  # another failure takes no record with it
+                    self._room(store.drop_record(seq))
+        except (OSError, MemoryError) as e:
+            gc.collect()
+            self.emit({"ev": "error", "what": "app", "msg": "record not stored: %s" % e})
+            return False
+
+    def store_again(self):
+        """Unstored's OK: the finished game's record, stored now if there is
+        room; then the save is cleared and the menu comes back."""
+        if not self._store_record(self.unstored):
+            self.sound(ERROR)
+            return
+        self.unstored = None
         self._clear_game()
+        self.show(Screen())
+        self._to_menu = True
+
+    def _make_room(self, need=ROOM):
+        """Room on flash for the game's saves and record (storage.ROOM, or
+        RECORD_ROOM at its end): the oldest records go first, each one
+        logged."""
+        try:
+            gone = self.store.make_room(need)
+        except (OSError, MemoryError):
+            gc.collect()
+            return  # the writes say what they could not do
+        for rid in gone:
+            self._room(rid)
+
+    def _room(self, rid):
+        self.emit({"ev": "error", "what": "room", "id": rid,
+                   "msg": "flash full: oldest record removed"})
 
     def close(self):
         """Leave the running flow (after finish or abandon) for the menu.
@@ -317,6 +375,9 @@ class App:
         for name in self._mods:
             forget(name)
         self._mods = ()
+        if self.unstored is not None:
+            self.show(Unstored(self))  # the table is told; the save stays
+            return
         self.show(Screen())  # nothing, until the menu is back
         self._to_menu = True
 
@@ -380,6 +441,7 @@ class App:
             # flow's own imports is a defect and is not hidden here
             self.message("%s is not on this device yet" % game)
             return
+        self._make_room()  # before the new game's number and first save need it
         self.game_seq = seq if state is not None else self._new_seq()
         try:
             self.flow = cls(self, opts, now_us, state)
@@ -538,6 +600,24 @@ class Message(Screen):
             fb.text(line, 0, y, 1)
             y += 10
         ui.hint(fb, "OK: continue", centred=True)
+
+
+class Unstored(Message):
+    """The game is over but the flash had no room for its record, nor an
+    older record to remove for it: the record went out on the USB log, the
+    save is kept (a power cut resumes onto the final screen), and OK or
+    BACK tries to store it again, once room has been made."""
+
+    def __init__(self, app):
+        Message.__init__(self, app, "Flash full: game not stored. It stays saved.",
+                         app.store_again)
+
+    def draw(self, fb):
+        y = 0
+        for line in self.lines:
+            fb.text(line, 0, y, 1)
+            y += 10
+        ui.hint(fb, "OK: try again", centred=True)
 
 
 class Pause(Screen):
