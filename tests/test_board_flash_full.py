@@ -26,10 +26,13 @@ pytestmark = [pytest.mark.board, needs_board]
 MS = 1000 * NS_PER_US
 
 
-def old_record_files(n):
+def old_record_files(n, deals=1):
+    """n Speed records from earlier games: of one deal (about 250 bytes,
+    kept inline in littlefs's directory metadata, so removing one frees no
+    block), or of `deals` deals (over 512 bytes: a block each)."""
     from speedref import storage
-    rec = {"game": "speed", "layout": "pagat", "match": {"single": True}, "players": ["P1", "P2"],
-           "deals": [{"winner": 0, "left": 12}]}
+    rec = {"game": "speed", "layout": "pagat", "match": {"single": deals == 1},
+           "players": ["P1", "P2"], "deals": [{"winner": 0, "left": 12}] * deals}
     return {"/data/rec/%08d.json" % i: storage.encode(dict(rec, id="old-%d" % i))
             for i in range(1, n + 1)}
 
@@ -68,6 +71,18 @@ def test_older_records_make_room_for_the_game_on_a_full_flash():
     assert [l["id"] for l in room] == ["old-%d" % (i + 1) for i in range(len(room))]
     assert ident.endswith("-21")
     assert ident in dumped, dumped
+    assert not [l for l in ref.lines if "not stored" in l.get("msg", "")
+                or "save failed" in l.get("msg", "")]
+    no_crash(ref)
+
+
+def test_only_the_records_needed_make_room_when_each_frees_a_block():
+    ref, ident, dumped, _ = play(old_record_files(20, deals=30))
+    room = [l["id"] for l in ref.lines if l.get("ev") == "error" and l.get("what") == "room"]
+    assert room == ["old-%d" % (i + 1) for i in range(len(room))]
+    assert 0 < len(room) < 20, room
+    assert ident.endswith("-21") and ident in dumped
+    assert "old-20" in dumped
     assert not [l for l in ref.lines if "not stored" in l.get("msg", "")
                 or "save failed" in l.get("msg", "")]
     no_crash(ref)

@@ -330,3 +330,14 @@ def test_a_record_write_that_fails_for_another_reason_removes_no_record(full, mo
         assert os.path.exists(os.path.join(root, "game.json"))
     finally:
         b.close()
+
+
+def test_numbers_go_on_after_every_record_made_room(full):
+    """make_room may take every record (and seq.json was lost): the next
+    game's number still follows the last one given, never repeats it."""
+    root, fs = full
+    old_records(root)
+    s = storage.Store(root, uid="u")
+    fill(fs, root)
+    assert len(s.make_room(100 * BLOCK)) == 10
+    assert s.next_seq() == 11

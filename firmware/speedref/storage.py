@@ -63,7 +63,10 @@ KEEP = 50  # game records kept on flash (at least 50 games of history)
 # littlefs, 4 KB), seq.json's new copy, its record (a Long Speed Run's is
 # about 2 KB) and the blocks littlefs takes for its own metadata as files
 # are renamed.  At its end only the record is still to be written:
-# RECORD_ROOM, the record's block and littlefs's.
+# RECORD_ROOM, the record's block and littlefs's.  A file of up to 512
+# bytes (block/8: a short Speed or Spit record) lives inline in littlefs's
+# directory metadata, so removing one frees space there but often no
+# block: make_room then goes on to the next oldest.
 ROOM = 24 * 1024
 RECORD_ROOM = 8 * 1024
 GAME = "game.json"
@@ -209,12 +212,18 @@ class Store:
         self.keep = keep
         self.settings_problem = None  # set by load_settings for the app to show
         self.writes = 0  # files written (flash wear, for tests and the log)
+        self.dropped = 0  # the highest record number make_room removed: never given again
+        self._dirs()
+        self._seq_file()
+
+    def _dirs(self):
+        # Made at boot, and again as a game starts and as its record is
+        # stored: a flash full at boot may have had no room for them then.
         for d in (self.root, self._p(_REC_DIR)):
             try:
                 os.mkdir(d)
             except OSError:
-                pass  # already there
-        self._seq_file()
+                pass  # already there (or still no room: the write says so)
 
     def _p(self, name):
         return self.root + "/" + name
@@ -332,7 +341,11 @@ class Store:
     # and "game over" are one fact on flash, the rename of that file.
     def _seqs(self):
         out = []
-        for name in os.listdir(self._p(_REC_DIR)):
+        try:
+            names = os.listdir(self._p(_REC_DIR))
+        except OSError:
+            return out  # no rec/ (a flash full from the first boot): no records
+        for name in names:
             if name.endswith(".json") and name[:-5].isdigit():
                 out.append(int(name[:-5]))
         out.sort()
@@ -367,12 +380,13 @@ class Store:
         seqs = self._seqs()
         if seqs and seqs[-1] > last:
             last = seqs[-1]
-        return last, kept
+        return max(last, self.dropped), kept
 
     def new_game_seq(self):
         """Reserve the next sequence number for a game being started (never
         reused: a game abandoned leaves a gap)."""
         seq = self._numbers()[0] + 1
+        self._dirs()
         self._write(_SEQ, {"seq": seq, "install": self.install})
         return seq
 
@@ -382,7 +396,11 @@ class Store:
         takes its name; any other is removed, so none stays on flash for
         good whatever the table then does with the saved game."""
         rec = self._p(_REC_DIR)
-        for name in os.listdir(rec):
+        try:
+            names = os.listdir(rec)
+        except OSError:
+            return  # no rec/ yet: nothing was written there
+        for name in names:
             if not name.endswith(".json.tmp"):
                 continue
             path = rec + "/" + name
@@ -394,12 +412,19 @@ class Store:
 
     def free(self):
         """Bytes free on the store's flash, or None where the port cannot
-        say (no os.statvfs)."""
+        say (no os.statvfs).  littlefs counts its used blocks best effort,
+        over rather than under (blocks shared copy-on-write count twice),
+        so on a full flash it can count more than it has: the free count
+        wraps round to near 2**32, which is none free.  The count being
+        low, make_room may take a few records more than strictly needed
+        (on the emulated Pico's filled volume, where littlefs counted 11
+        blocks too many: 17 records of a block each for ROOM's 6)."""
         try:
             st = os.statvfs(self.root)
         except (AttributeError, OSError):
             return None
-        return st[0] * st[3]
+        free = st[3]
+        return st[0] * free if free <= st[2] else 0
 
     def make_room(self, need=ROOM):
         """Remove the oldest records until `need` bytes are free or none is
@@ -437,6 +462,8 @@ class Store:
             pass  # the id is not worth the room: the file name says which
         obj = None
         _remove(path)
+        if seq > self.dropped:
+            self.dropped = seq
         return rid if isinstance(rid, str) else name
 
     def next_seq(self):
@@ -459,6 +486,7 @@ class Store:
             if not kept:  # a game begun before install ids, or seq.json lost since: keep it now
                 self._write(_SEQ, {"seq": max(last, seq), "install": self.install})
         rec["id"] = "%s-%s-%d" % (self.uid, self.install, seq)
+        self._dirs()
         self._write(self._rec_name(seq), rec, keep_bak=False)
         seqs = self._seqs()
         while len(seqs) > self.keep:
