@@ -218,7 +218,8 @@ class Store:
 
     def _dirs(self):
         # Made at boot, and again as a game starts and as its record is
-        # stored: a flash full at boot may have had no room for them then.
+        # stored if rec/ is missing: a flash full at boot may have had no
+        # room for them then.
         for d in (self.root, self._p(_REC_DIR)):
             try:
                 os.mkdir(d)
@@ -486,7 +487,8 @@ class Store:
             if not kept:  # a game begun before install ids, or seq.json lost since: keep it now
                 self._write(_SEQ, {"seq": max(last, seq), "install": self.install})
         rec["id"] = "%s-%s-%d" % (self.uid, self.install, seq)
-        self._dirs()
+        if not _exists(self._p(_REC_DIR)):
+            self._dirs()
         self._write(self._rec_name(seq), rec, keep_bak=False)
         seqs = self._seqs()
         while len(seqs) > self.keep:
