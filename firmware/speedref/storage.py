@@ -352,6 +352,31 @@ class Store:
         out.sort()
         return out
 
+    def _scan(self):
+        """(how many records, the oldest's number, the newest's), counted
+        as the folder is read, with no list of them (a list of 51 numbers
+        is a 512-byte block a heap late in a game may not have)."""
+        n = 0
+        lo = hi = None
+        d = self._p(_REC_DIR)
+        try:
+            try:
+                names = os.ilistdir(d)
+            except AttributeError:
+                names = os.listdir(d)  # CPython
+        except OSError:
+            return 0, None, None  # no rec/ (a flash full from the first boot)
+        for e in names:
+            name = e if isinstance(e, str) else e[0]
+            if name.endswith(".json") and name[:-5].isdigit():
+                seq = int(name[:-5])
+                n += 1
+                if lo is None or seq < lo:
+                    lo = seq
+                if hi is None or seq > hi:
+                    hi = seq
+        return n, lo, hi
+
     def _rec_name(self, seq):
         return _REC_DIR + "/%08d.json" % seq
 
@@ -378,9 +403,9 @@ class Store:
         """(the last sequence number given, whether seq.json holds the
         install id), from seq.json and the record files."""
         last, kept = self._seq_file()
-        seqs = self._seqs()
-        if seqs and seqs[-1] > last:
-            last = seqs[-1]
+        hi = self._scan()[2]
+        if hi is not None and hi > last:
+            last = hi
         return max(last, self.dropped), kept
 
     def new_game_seq(self):
@@ -435,19 +460,19 @@ class Store:
         the port cannot say how much there is."""
         gone = []
         free = self.free()
-        if free is None or free >= need:
-            return gone
-        for seq in self._seqs():
+        last = None
+        while free is not None and free < need:
+            seq = self._scan()[1]
+            if seq is None or seq == last:
+                break  # none left, or one that would not go
             gone.append(self.drop_record(seq))
+            last = seq
             free = self.free()
-            if free is None or free >= need:
-                break
         return gone
 
     def oldest_record(self):
         """The number of the oldest record kept, or None."""
-        seqs = self._seqs()
-        return seqs[0] if seqs else None
+        return self._scan()[1]
 
     def drop_record(self, seq):
         """Remove the record numbered `seq`; returns its id (for the log),
@@ -490,9 +515,10 @@ class Store:
         if not _exists(self._p(_REC_DIR)):
             self._dirs()
         self._write(self._rec_name(seq), rec, keep_bak=False)
-        seqs = self._seqs()
-        while len(seqs) > self.keep:
-            _remove(self._p(self._rec_name(seqs.pop(0))))
+        n, lo, _ = self._scan()
+        for _ in range(n - self.keep):  # bounded: a file that will not go is not tried for ever
+            _remove(self._p(self._rec_name(lo)))
+            lo = self._scan()[1]
         return rec["id"]
 
     def iter_records(self):
