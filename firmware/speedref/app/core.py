@@ -609,15 +609,8 @@ class Unstored(Message):
     BACK tries to store it again, once room has been made."""
 
     def __init__(self, app):
-        Message.__init__(self, app, "Flash full: game not stored. It stays saved.",
+        Message.__init__(self, app, "Flash full: game not stored. It stays saved. OK: try again",
                          app.store_again)
-
-    def draw(self, fb):
-        y = 0
-        for line in self.lines:
-            fb.text(line, 0, y, 1)
-            y += 10
-        ui.hint(fb, "OK: try again", centred=True)
 
 
 class Pause(Screen):
