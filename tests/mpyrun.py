@@ -18,6 +18,15 @@ FAKES = ROOT / "tests" / "fakes"
 SUPPORT = ROOT / "tests" / "mpy"
 
 
+# The referee's heap under the Unix port, for the app and device tests: 65wK
+# (130 KB on this 64-bit port, where the compiled firmware itself sits in
+# the heap and every object is twice a Pico's).  64wK was enough until Speed
+# took up to 4 players and the store learned to make room on a full flash.
+# A Pico holds the code frozen in flash; its heap is tests/test_board_heap.py's.
+DEVICE_WK = 65
+DEVICE_HEAP = "%dwK" % DEVICE_WK
+
+
 def short_root():
     """The checkout under a name of one fixed length (a symlink in the temp
     folder), for MicroPython's path.  Every module's file name, and every

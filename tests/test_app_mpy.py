@@ -1,5 +1,5 @@
 """The referee app under the real MicroPython Unix port: firmware compiled to
-.mpy (`make mpy`), `-X heapsize=64wK`, the same rig and scripts as the
+.mpy (`make mpy`), `-X heapsize=` mpyrun.DEVICE_HEAP (65wK), the same rig and scripts as the
 CPython tests, and the results compared with CPython's."""
 import json
 
@@ -17,7 +17,7 @@ def run_mpy(tmp_path, body):
     """Run `body` under MicroPython with `root` (a fresh directory) and the
     rig imported; the last line printed must be one JSON object."""
     code = "import json, gc, os\nimport app_rig\nroot = %r\n%s" % (str(tmp_path), body)
-    r = mpyrun.run(code=code, heap="64wK")
+    r = mpyrun.run(code=code, heap=mpyrun.DEVICE_HEAP)
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 

@@ -1,5 +1,5 @@
 """The partners referee flow under the real MicroPython Unix port: the app's
-modules compiled to .mpy with the real mpy-cross, `-X heapsize=64wK`, the
+modules compiled to .mpy with the real mpy-cross, `-X heapsize=` mpyrun.DEVICE_HEAP (65wK), the
 same driver (tests/mpy/app_partners_game.py) as the CPython tests, and the
 results compared with CPython's and the engine's.  Rules: seeds/partners.md."""
 import json
@@ -26,7 +26,7 @@ def run_mpy(mpy_dir, root, body):
     """Run `body` under MicroPython with `root` (a directory) and the driver
     imported; the last line printed must be one JSON object."""
     code = "import json, gc, os\nimport app_partners_game as d\nroot = %r\n%s" % (str(root), body)
-    r = mpyrun.run(code=code, heap="64wK", extra_path=[mpy_dir])
+    r = mpyrun.run(code=code, heap=mpyrun.DEVICE_HEAP, extra_path=[mpy_dir])
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 

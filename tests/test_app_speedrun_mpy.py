@@ -1,6 +1,6 @@
 """The Speed Run flow under the real MicroPython Unix port: the modules it
 needs compiled to .mpy with the real mpy-cross (into a private directory, so
-nobody else's half-finished module is loaded), `-X heapsize=64wK`, the same
+nobody else's half-finished module is loaded), `-X heapsize=` mpyrun.DEVICE_HEAP (65wK), the same
 driver as the CPython tests, and the results compared with CPython's and with
 the engine's.  Rule numbers are from seeds/speedrun.md."""
 import json
@@ -28,7 +28,7 @@ def fixed_dir():
     """A new folder whose name has the same length on every run: the paths
     MicroPython sees live in its heap (each loaded module's file name, the
     store's root joined into every file name, the record file's), and
-    pytest's own (pytest-9 vs pytest-10, the test's name) moved the 64wK
+    pytest's own (pytest-9 vs pytest-10, the test's name) moved the tight
     heap's layout enough to pass or fail a Long Speed Run from run to run."""
     return Path(tempfile.mkdtemp(prefix="speedref-sr-"))
 
@@ -67,7 +67,7 @@ def rec_file(tmp_path, rec):
 
 def mpy_report(mpy_dir, root, path):
     code = "import app_speedrun_game as G\nG.print_report(%r, %r)" % (str(root), path)
-    r = mpyrun.run(code=code, heap="64wK", use_mpy=False, extra_path=[mpy_dir])
+    r = mpyrun.run(code=code, heap=mpyrun.DEVICE_HEAP, use_mpy=False, extra_path=[mpy_dir])
     out = {}
     for line in r.stdout.strip().splitlines():
         k, v = json.loads(line)
@@ -78,7 +78,7 @@ def mpy_report(mpy_dir, root, path):
     return out
 
 
-def run_mpy(mpy_dir, root, body, heap="64wK"):
+def run_mpy(mpy_dir, root, body, heap=mpyrun.DEVICE_HEAP):
     """Run `body` under MicroPython, the compiled modules first on the path
     (the source tree behind them only for the test drivers); the last line
     printed must be one JSON object."""
@@ -219,12 +219,12 @@ for i in range(5):
     sizes.append(gc.mem_alloc())
 print(json.dumps({"sizes": sizes, "peak": micropython.mem_peak() if hasattr(micropython, "mem_peak") else None}))
 """ % rec_file(tmp_path, EARLY_SHARED)
-    # One wK (2 KB here) more than the device's 64wK: five games in a row
+    # One wK (2 KB here) more than the device's heap: five games in a row
     # with the harness (the rig, this driver, the file log) in the same heap
     # left under 1 KB to spare, and the app's end-of-pass outputs (render,
-    # commit, wake) took it.  A whole Long game in 64wK is the test above;
+    # commit, wake) took it.  A whole Long game in the device's heap is the test above;
     # this one is about the heap coming back after each game.
-    got = run_mpy(mpy_dir, tmp_path, body, heap="65wK")
+    got = run_mpy(mpy_dir, tmp_path, body, heap="%dwK" % (mpyrun.DEVICE_WK + 1))
     s = got["sizes"]
     print("heap after each game:", s, "peak:", got["peak"])
     assert max(s[1:]) - min(s[1:]) <= 512, s

@@ -1,7 +1,7 @@
 """The Spit referee flow under the real MicroPython Unix port: the modules
 it needs compiled to .mpy with the real mpy-cross (into a private directory
 first on MICROPYPATH, as tests/mpyhelp.py does, so this runs the code in the
-working tree), `-X heapsize=64wK`, the same driver as the CPython tests
+working tree), `-X heapsize=` mpyrun.DEVICE_HEAP (65wK), the same driver as the CPython tests
 (tests/mpy/app_spit_game.py), and the results compared with CPython's.
 Rule numbers are from seeds/spit.md."""
 import json
@@ -27,7 +27,7 @@ def run_mpy(mpy_dir, root, body):
     driver imported; the last line printed must be one JSON object."""
     code = ("import json, gc, os\nimport app_rig, app_spit_game\nroot = %r\n%s"
             % (str(root), body))
-    r = mpyrun.run(code=code, heap="64wK", use_mpy=False, extra_path=[mpy_dir])
+    r = mpyrun.run(code=code, heap=mpyrun.DEVICE_HEAP, use_mpy=False, extra_path=[mpy_dir])
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 

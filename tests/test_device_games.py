@@ -36,7 +36,7 @@ from speedref.engine import records
 
 pytestmark = pytest.mark.skipif(not mpyrun.MICROPYTHON.exists(), reason="no micropython binary")
 
-DEVICE_WK = 65
+DEVICE_WK = mpyrun.DEVICE_WK
 # The harness's allowance over the device's heap: the biggest driver holds ~22 KB once
 # loaded (measured below), and 100 Speed games in a row need 13wK (at 12wK
 # they ran out of heap, 2026-12-01).  1wK = 2 KB here.
