@@ -481,13 +481,13 @@ def test_damaged_files_are_the_firmwares_to_set_aside(browser, site):
     assert_usable(browser)
 
 
-def test_a_store_the_device_crashes_on_is_set_aside(browser, site):
+def test_a_store_the_device_crashes_on_is_set_aside(browser, site, tmp_path):
     """Whatever the store holds, the page never stays broken.  A device that
     crashes is restarted from its flash, as a board resets; when it crashes
     again and again, the store is set aside (its records kept) and the page
     boots without it."""
     rec = {"game": "spit", "v": 1, "id": "web-1"}
-    value = json.dumps({"game.json": b64(flash_file({"v": 1, "game": "spit", "opts": {}, "state": {}})),
+    value = json.dumps({"game.json": b64(flash_file(a_spit_save(tmp_path))),
                         "rec/00000001.json": b64(flash_file(rec))})
     plant(browser, site, value)
     open_page(browser, site + "#sw=0")
@@ -501,6 +501,20 @@ def test_a_store_the_device_crashes_on_is_set_aside(browser, site):
     assert len(crashes) == 3 and "ZeroDivisionError" in crashes[0]["msg"]
     assert py(browser, "board.store.records()") == [rec]
     assert_usable(browser)
+
+
+def a_spit_save(folder):
+    """A save the firmware itself wrote as the second game, a Spit game,
+    starts (a save of the wrong shape is set aside at boot, and a save
+    whose record is stored is a finished game: neither is offered)."""
+    from app_rig import Rig
+    from app_spit_game import spit_opts
+    rig = Rig(str(folder))
+    rig.store.add_record({"game": "spit", "v": 1, "id": "cpython-1"}, 1)
+    rig.app.start("spit", rig.t, spit_opts())
+    saved = rig.store.load_game()[0]
+    assert saved["seq"] == 2
+    return saved
 
 
 CRASH_ON_SAVE = """
