@@ -411,3 +411,117 @@ def test_a_loop_stopped_by_ctrl_c_or_a_crash_leaves_the_buzzer_quiet(tmp_path, s
         dev.run(lambda: clock[0], sleep_ms)
     assert ("duty", 32768) in pwm.calls  # the tone did start
     assert pwm.calls[-1] == ("duty", 0) and not dev.buzzer.busy()
+
+
+class _QuietApp:
+    """The device loop's interface (docs/app.md) with nothing going on; a
+    press makes the next pass busy (a redraw)."""
+    dirty = False
+    news = 0
+    out = (None,)
+    pending = None
+    due = None
+
+    def press(self, b, t):
+        self.dirty = True
+
+    def release(self, b, t):
+        self.dirty = True
+
+    def tick(self, now):
+        pass
+
+    def render(self):
+        pass
+
+    def commit(self):
+        pass
+
+    def pop_sound(self):
+        return None
+
+
+def test_a_nap_with_no_cue_sleeps_to_its_end_and_does_not_spin_its_last_millisecond():
+    """Device._nap: machine.idle (1 ms at most, or the next interrupt) until
+    the nap ends.  Only a cue (App.wake: a GO, a countdown's digit) is waited
+    for awake in its last millisecond, so its pass starts on the instant; a
+    plain IDLE_MS nap polling the clock for its last millisecond kept the
+    CPU busy a fifth of the time at rest (the Spit round's CPU figure)."""
+    from speedref.device import Device, IDLE_MS
+    from speedref.hw.ring import EventRing
+    from speedref.log import Log
+
+    clock = [0]
+    polls = [0]
+    naps = [0]
+
+    def ticks_us():
+        polls[0] += 1
+        clock[0] += 2  # reading the clock takes a little time
+        return clock[0]
+
+    def idle():
+        naps[0] += 1
+        clock[0] += 1000 - clock[0] % 1000  # the 1 ms timeout (no interrupt came)
+
+    app = _QuietApp()
+    dev = Device(EventRing(8), app, Log(write=lambda s: None), idle=idle)
+    dev._nap(ticks_us, IDLE_MS * 1000)
+    assert IDLE_MS * 1000 <= clock[0] <= IDLE_MS * 1000 + 1000, clock[0]
+    assert polls[0] <= naps[0] + 2, "%d clock reads for %d naps: the nap spun" % (polls[0], naps[0])
+
+    # a cue: the last millisecond before it awake, its pass on the instant
+    clock[0] = 0
+    app.due = 3500
+    dev._nap(ticks_us, IDLE_MS * 1000)
+    assert 3500 <= clock[0] < 3510, clock[0]
+
+
+def test_quiet_passes_never_walk_the_heap_and_collect_only_after_events(monkeypatch):
+    """The loop collects the heap in a quiet pass, at rest, once the passes
+    with events since the last collection may have filled it; it never asks
+    gc.mem_free() to decide (a walk of the whole heap: 8.8 ms on the emulated
+    Pico, every 20 ms of rest, which held a slap's pass back 16 ms and kept
+    the CPU busy at rest).  With no events at all it never collects."""
+    import sys
+    import types
+    from speedref import device as dev_mod
+    from speedref.device import Device
+    from speedref.hw.ring import EventRing
+    from speedref.log import Log
+
+    calls = {"mem_free": 0, "mem_alloc": 0, "collect": 0}
+
+    def count(name, value=0):
+        def f():
+            calls[name] += 1
+            return value
+        return f
+
+    fake = types.ModuleType("gc")
+    fake.mem_free = count("mem_free", 1000)  # little free: a heap check would collect
+    fake.mem_alloc = count("mem_alloc", 200000)
+    fake.collect = count("collect")
+    monkeypatch.setitem(sys.modules, "gc", fake)
+
+    clock = [0]
+    ring = EventRing(8)
+    dev = Device(ring, _QuietApp(), Log(write=lambda s: None))
+    steps = [0]
+
+    def sleep_ms(ms):
+        clock[0] += ms * 1000 + 300
+        steps[0] += 1
+
+    # ten seconds at rest: no event, no collection, no heap walk
+    dev.run(lambda: clock[0], sleep_ms, until=lambda now: now >= 10000000)
+    assert calls == {"mem_free": 0, "mem_alloc": 0, "collect": 0}, calls
+
+    # events: presses and releases 20 ms apart, then rest
+    t = clock[0]
+    for i in range(200):
+        ring.put(t + i * 20000, 1 if i % 2 == 0 else 0)
+    end = t + 200 * 20000 + 2 * dev_mod.BUSY_US
+    dev.run(lambda: clock[0], sleep_ms, until=lambda now: now >= end)
+    assert calls["mem_free"] == 0 and calls["mem_alloc"] == 0, calls
+    assert calls["collect"] >= 1, "the events' garbage was never collected at rest"
