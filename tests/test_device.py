@@ -507,11 +507,13 @@ def test_quiet_passes_never_walk_the_heap_and_collect_only_after_events(monkeypa
     clock = [0]
     ring = EventRing(8)
     dev = Device(ring, _QuietApp(), Log(write=lambda s: None))
-    steps = [0]
+    presses = []  # instants of the presses and releases still to come
 
     def sleep_ms(ms):
         clock[0] += ms * 1000 + 300
-        steps[0] += 1
+        while presses and presses[0] <= clock[0]:
+            ring.put(presses[0], len(presses) % 2)  # pad 0 down, then up
+            del presses[0]
 
     # ten seconds at rest: no event, no collection, no heap walk
     dev.run(lambda: clock[0], sleep_ms, until=lambda now: now >= 10000000)
@@ -519,8 +521,7 @@ def test_quiet_passes_never_walk_the_heap_and_collect_only_after_events(monkeypa
 
     # events: presses and releases 20 ms apart, then rest
     t = clock[0]
-    for i in range(200):
-        ring.put(t + i * 20000, 1 if i % 2 == 0 else 0)
+    presses.extend(t + i * 20000 for i in range(200))
     end = t + 200 * 20000 + 2 * dev_mod.BUSY_US
     dev.run(lambda: clock[0], sleep_ms, until=lambda now: now >= end)
     assert calls["mem_free"] == 0 and calls["mem_alloc"] == 0, calls

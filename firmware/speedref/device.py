@@ -38,14 +38,17 @@ _BATCH = const(32)  # ring events handled per drain (the ring is drained until e
 # sleep_ms only) a napping board reacts within IDLE_MS.
 IDLE_MS = 5
 BUSY_US = 100000  # neither is a tunable: nobody at the table feels the loop's pace
-# The heap is collected by the loop while nothing happens, once less than
-# an eighth of it is free (looked at every _GC_CHECK_US of quiet
-# passes): otherwise the heap fills with the passes' small garbage and the
+# The heap is collected by the loop while nothing happens: in a pass at
+# rest (nothing for BUSY_US) once _GC_PASSES passes with events have gone by
+# since the last collection (a save or a quiet moment collects too,
+# App.commit).  Otherwise the heap fills with the passes' garbage and the
 # allocator collects when it runs out, wherever that is, a verdict's pass
-# among them (5-6 ms on a Pico, between the news rows and the rest).  A
-# busy pass allocates far less than the part kept free.
-_GC_LOW_SHIFT = const(3)  # collect below 1/8 of the heap free
-_GC_CHECK_US = const(20000)  # not a tunable: how often a quiet loop looks at the heap, felt by nobody
+# among them (5-6 ms on a Pico, between the news rows and the rest).  The
+# loop never asks how full the heap is: gc.mem_free() walks the whole heap
+# (8.8 ms on the emulated Pico, interrupts on but the loop held), which
+# every 20 ms of rest kept the CPU busy and held back a slap's pass.  A
+# busy pass allocates at most a few KB, far less than the heap has free.
+_GC_PASSES = const(16)  # not a tunable: passes with events between collections at rest, felt by nobody
 LINE_MAX = 256  # longest console command line we accept
 _BLANKS = const(" \t\r\n\x0b\x0c")
 _ERROR_LOG_US = const(10000000)  # a repeating display error is logged once per 10 s (not a tunable)
@@ -85,8 +88,7 @@ class Device:
         self._dump = None  # the stored records still to send for a dump command
         self._dumped = 0
         self._more = False  # the last pass left work for the next (run naps 1 ms then)
-        self._gc_t = 0  # when run() last looked at the heap (ticks_us)
-        self._gc_low = 0  # collect below this many bytes free (from the heap's size)
+        self._since_gc = 0  # passes with events since the heap was last collected
         # True: the owner calls app.commit() itself, once what the pass
         # showed is out (the web page: after it has drawn the canvas)
         self.defer_commit = False
@@ -135,6 +137,8 @@ class Device:
         app.dirty = False
         app.news = 0
         if not self.defer_commit and (app.out[0] is not None or app.pending is not None):
+            if app.pending is not None:
+                self._since_gc = 0  # the commit collects the heap (a save, a quiet moment)
             app.commit()
         if self.capture is not None:
             # Levels a lockout held back, words the interrupt left: into the
@@ -193,11 +197,14 @@ class Device:
         try:
             while True:
                 now = ticks_us()
-                if self.step(now) or (self.buzzer is not None and self.buzzer.busy()):
+                if self.step(now):
                     last = now
-                elif ticks_diff(now, self._gc_t) >= _GC_CHECK_US:
-                    self._gc_t = now
-                    self._collect_if_low()
+                    self._since_gc += 1
+                elif self.buzzer is not None and self.buzzer.busy():
+                    last = now
+                elif self._since_gc >= _GC_PASSES and ticks_diff(now, last) >= BUSY_US:
+                    self._since_gc = 0
+                    self._collect()
                 if until is not None and until(now):
                     return
                 if self.idle is None:
@@ -215,41 +222,42 @@ class Device:
                     pass
             raise
 
-    def _collect_if_low(self):
-        """A quiet pass: collect the heap now if little of it is free, so
-        the allocator never has to inside a pass players wait for."""
+    def _collect(self):
+        """A pass at rest after events: collect the heap now, so the
+        allocator never has to inside a pass players wait for."""
         import gc
-        if not hasattr(gc, "mem_free"):  # CPython (the simulator) has no such figures
+        if not hasattr(gc, "mem_free"):  # CPython (the simulator) needs no such help
             return
-        free = gc.mem_free()
-        low = self._gc_low
-        if not low:
-            low = self._gc_low = (gc.mem_alloc() + free) >> _GC_LOW_SHIFT
-        if free < low:
-            gc.collect()
+        gc.collect()
 
     def _nap(self, ticks_us, us):
         """Wait `us`, until the app's next cue (app.due) or the buzzer's next
         change if sooner, or until the first input in the ring, whichever
         comes first.  machine.idle() returns at every interrupt (the
         capture's among them) and after 1 ms at most; the last millisecond
-        before a cue is waited out awake, so the cue's pass starts on time."""
+        before a cue is waited out awake, so the cue's pass starts on time.
+        A nap with no cue in it sleeps to its end (up to 1 ms past it):
+        polling the clock awake for its last millisecond kept the CPU busy
+        a fifth of the time at rest."""
         end = ticks_add(ticks_us(), us)
+        cue = False
         due = self.app.due
         if due is not None and ticks_diff(due, end) < 0:
             end = due
+            cue = True
         bz = self.buzzer
         if bz is not None:
             due = bz.due()
             if due is not None and ticks_diff(due, end) < 0:
                 end = due
+                cue = True
         ring = self.ring
         idle = self.idle
         while ring.head == ring.tail:
             left = ticks_diff(end, ticks_us())
             if left <= 0:
                 return
-            if left > 1000:
+            if left > 1000 or not cue:
                 idle()
 
     def _dump_more(self):
