@@ -33,9 +33,22 @@ def build(board=None, root="/data"):
     no room in one piece for a big block later (a saved game's JSON, the
     log's record lines).  Collected as it goes, they stay packed low."""
     import gc
-    import machine
     threshold = gc.threshold()
     gc.threshold(BOOT_GC_BYTES)
+    try:
+        dev = _build(board, root)
+    finally:
+        # also when the boot is stopped midway (Ctrl-C, a failing part): on
+        # rp2 the threshold outlives a soft reset, and left at BOOT_GC_BYTES
+        # every 8 KB allocated after it would be a collection, in verdicts'
+        # passes too
+        gc.threshold(threshold)
+    gc.collect()
+    return dev
+
+
+def _build(board, root):
+    import machine
     from .app.core import App
     from .device import Device, UsbConsole
     from .hw.buzzer import Buzzer
@@ -70,6 +83,4 @@ def build(board=None, root="/data"):
     # modules load them again, and forget them with the game: App.close).
     for name in (__name__, boards.__name__, board.__name__, "speedref.tunables"):
         forget(name)
-    gc.threshold(threshold)
-    gc.collect()
     return dev
