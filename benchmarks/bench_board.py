@@ -11,6 +11,8 @@
   a verdict's line, a false start's note) on the OLED, the whole screen on the
   OLED (400 kHz I2C), the tone started, and when the flash first held the CPU
   after it (a save);
+- every board the bench starts has the same ROSC seed (SPEEDREF_EMU_ROSC_SEED,
+  default 1), so both plays of a script are the same run, instant for instant;
 - CPU: instructions the board ran per simulated second over each game, against the
   125 M cycles a second it has;
 - emulation speed: simulated seconds per wall second.
@@ -226,6 +228,12 @@ def cpu(frozen):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    # Each script is played twice (once traced, once to watch SRAM): they must
+    # be the same run.  The ROSC's random bits differ at every power-up, and
+    # with them the install id the store draws at its first start, the heap
+    # and every instant after it: unseeded, the second play never held the
+    # first play's frame.  One seed for every board the bench starts.
+    os.environ.setdefault("SPEEDREF_EMU_ROSC_SEED", "1")
     frozen = "--frozen" in argv
     why = images.why_missing()
     if why:
