@@ -507,11 +507,11 @@ class SpeedFlow(Flow):
         cd = self.countdown
         if not cd.false_start(p, t_us):
             return  # the same player's repeat: the same jump
+        self.app.light(1 << p, True)  # the jumper's pad first: the players look at it now
         self.false_starts[p] += 1
         self.app.emit({"ev": "false_start", "game": "speed", "deal": self.match.hands_played + 1,
                        "seat": p, "early_us": early, "count": self.false_starts[p]})
         self.app.sound(FOUL)
-        self.app.light(1 << p, True)
         self.app.news |= _FOOT  # the note naming the jumper, the bottom line
         # more than one player jumped (more than one bit): no one name
         self.note = "False starts!" if cd.fouled & (cd.fouled - 1) else "False start %s!" % self.names[p]

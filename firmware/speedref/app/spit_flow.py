@@ -363,12 +363,12 @@ class SpitFlow(Flow):
         ph = self.phase
         if ph != SLAP and not self.countdown.false_start(p, t_us):
             return  # the same player's repeat: the same jump
+        self.app.light(1 << p, True)  # the jumper's pad first: the players look at it now
         self.false_starts[p] += 1
         self.app.emit({"ev": "false_start", "game": "spit", "round": self.game.hands_played + 1,
                        "seat": p, "early_us": early_us, "count": self.false_starts[p],
                        "when": "slap" if ph == SLAP else ("start" if ph == START else "restart")})
         self.app.sound(FOUL)
-        self.app.light(1 << p, True)
         # the note naming the jumper: the countdown's bottom line, or the
         # slap screen's line at y 52
         self.app.news |= _NOTE if ph == SLAP else _FOOT
