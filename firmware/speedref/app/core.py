@@ -158,7 +158,10 @@ class App:
         """Draw the screen into buf if an event asked for it (then dirty).
         The loop calls it once a pass, after the pad lights and the sound
         are out: an event's state changes at once, its frame is drawn once,
-        however many events and ticks the pass had."""
+        however many events and ticks the pass had.  A flow calls it itself
+        once a verdict's state is set (a slap's winner, SP-17, SPIT-10): the
+        frame is complete before the log line and the bookkeeping that wait
+        for the pass's end; the loop's call then finds nothing to draw."""
         if self._redraw:
             self._redraw = False
             self._blank.fill(0)

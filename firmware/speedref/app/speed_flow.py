@@ -629,7 +629,6 @@ class SpeedFlow(Flow):
             for s in v.tie:
                 m |= 1 << s
             self.app.light(m)  # a tie: the tied players' pads
-            self._log_slap(v)
             self.app.news |= _NOTE  # the note: "Tie 0.4 ms again"
             t = v.text()
             self.note = t + " again" if len(t) <= 10 else t  # 16 characters a line
@@ -637,6 +636,8 @@ class SpeedFlow(Flow):
             self.racing = False
             self.app.sound(ERROR)
             self.app.redraw()
+            self.app.render()  # the note on the panel before the line is built
+            self._log_slap(v)
             return
         w = v.winner
         if pads[w].down:
@@ -652,10 +653,13 @@ class SpeedFlow(Flow):
         # "P1 by 3.2 ms" on the claim screen; a lone slap has no margin, and
         # the claimant's name is already there in big letters
         self.slap_text = v.text() if v.margin_us is not None else ""
-        self._log_slap(v)
         self._claim(w, now_us)
         self.app.sound(WIN)
         self.app.news |= _TOP  # "P1 is out?": the title
+        # then the panel: the claim screen drawn now, so the frame is complete
+        # before the slap's log line (a dict and its lists) is built
+        self.app.render()
+        self._log_slap(v)
 
     def _log_slap(self, v):
         d = v.to_dict()

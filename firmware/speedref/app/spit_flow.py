@@ -491,6 +491,11 @@ class SpitFlow(Flow):
         self.armed = False
         self.entries += "ab"[w]
         self.slap_text = v.text() if v.winner is not None else v.text() + ": " + NAMES[w]
+        self.app.sound(WIN)
+        self._round_over()
+        # then the panel: the pile screen drawn now, so the frame is complete
+        # before the slap's log line (a dict and its lists) is built
+        self.app.render()
         d = v.to_dict()
         d["ev"] = "slap"
         d["game"] = "spit"
@@ -499,12 +504,11 @@ class SpitFlow(Flow):
         d["cleared"] = g.cleared
         d["takes_smaller"] = w
         self.app.emit(d)
-        self.app.sound(WIN)
-        self._round_over()
 
     def _round_over(self):
         # The round has ended (slap, one pile, blocked): save now, because a
-        # slap verdict cannot be played again after a power cut.
+        # slap verdict cannot be played again after a power cut; the save is
+        # written at the end of the pass (App.save), after the slap's line.
         self._first_guess()
         self._save()
         self._to(CARDS)
