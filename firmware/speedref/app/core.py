@@ -70,6 +70,10 @@ class App:
         # tick (a GO, the end of a called-off countdown), or None: the loop
         # may nap, but not past it (wake).
         self.due = None
+        # No event has come since the last tick: then `due` holds every
+        # instant a tick would act at (each timed rule asks for its own from
+        # the tick), and a release before it needs no tick first.
+        self._ticked = False
         self._sounds = [None] * _SOUND_SLOTS
         self._s_head = 0
         self._s_count = 0
@@ -101,6 +105,7 @@ class App:
 
     # ---- the device loop's interface -------------------------------------
     def press(self, button, t_us):
+        self._ticked = False
         if button == OK:
             self._ok_t = t_us
             self._ok_down = True
@@ -135,11 +140,17 @@ class App:
             try:
                 # What was due by now happens first: a pad held to its
                 # threshold is a hold even when no tick came while it was
-                # down (SP-26, SPIT-21, SR-32)
-                self.screen.tick(t_us)
+                # down (SP-26, SPIT-21, SR-32).  Nothing can be due when the
+                # last tick came after every event and nothing it asked for
+                # has come: the release goes straight to the flow (a slap to
+                # win is decided at a release, SP-17).
+                d = self.due
+                if not self._ticked or (d is not None and ticks_diff(t_us, d) >= 0):
+                    self.screen.tick(t_us)
                 self.screen.release(button, t_us)
             except RuleError as e:
                 self._refused(e)
+        self._ticked = False
         self._flush()
 
     def tick(self, now_us):
@@ -153,6 +164,7 @@ class App:
             self._refused(e)
         self._flush()
         self._set_lights(now_us)
+        self._ticked = True
 
     def render(self):
         """Draw the screen into buf if an event asked for it (then dirty).

@@ -218,6 +218,9 @@ class SpitFlow(Flow):
             if ticks_diff(now_us, self.key_t) >= REPEAT_US:
                 self.key_t = ticks_add(self.key_t, REPEAT_EVERY_US)
                 self._step(self.key)
+            # the next repeat on time (the loop's nap ends then), and before
+            # a release that comes after it (App.release)
+            self.app.wake(ticks_add(self.key_t, REPEAT_US))
 
     # ---- screens: one per phase ------------------------------------------
     def _draw_layout(self, fb):
@@ -454,6 +457,7 @@ class SpitFlow(Flow):
         self.race.open(self.go_t)
         self.armed = True
         self.went = False
+        self.app.wake(self.go_t)  # GO on time (SPIT-17), and before a release after it
         self.app.sound(COUNT)
         self.app.quiet()  # the slap's GO is a second away: collect the heap now
 
