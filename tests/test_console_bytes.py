@@ -53,25 +53,11 @@ import json, micropython
 from speedref.device import Device, UsbConsole, LINE_MAX
 from speedref.hw.ring import EventRing
 from speedref.log import Log
-
-class NoApp:
-    dirty = False
-    lights = 0
-    news = 0
-    out = (None,)
-    pending = None
-    def tick(self, now):
-        pass
-    def render(self):
-        pass
-    def commit(self):
-        pass
-    def pop_sound(self):
-        return None
+from idle_app import IdleApp
 
 out = []
 con = UsbConsole()  # the real sys.stdin, polled
-dev = Device(EventRing(4), NoApp(), Log(write=out.append), console=con)
+dev = Device(EventRing(4), IdleApp(), Log(write=out.append), console=con)
 passes = 0
 locked = 0
 flood = 0
@@ -161,32 +147,14 @@ def test_every_bad_line_gets_one_error_line_and_the_loop_goes_on_CPython():
     from speedref.device import Device
     from speedref.hw.ring import EventRing
     from speedref.log import Log
-
-    class NoApp:
-        dirty = False
-        lights = 0
-        news = 0  # the rest of the device loop's interface (docs/app.md)
-        out = (None,)
-        pending = None
-
-        def tick(self, now):
-            pass
-
-        def render(self):
-            pass
-
-        def commit(self):
-            pass
-
-        def pop_sound(self):
-            return None
+    from idle_app import IdleApp
 
     data, bad = attack_bytes()
     s = PipeStream()
     out = []
     try:
         con = UsbConsole(s)
-        dev = Device(EventRing(4), NoApp(), Log(write=out.append), console=con)
+        dev = Device(EventRing(4), IdleApp(), Log(write=out.append), console=con)
         for i in range(0, len(data), 4096):
             s.send(data[i:i + 4096])
             while con.poller.poll(0):

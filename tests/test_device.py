@@ -10,6 +10,7 @@ import pytest
 import mpyrun
 from mpyhelp import ROOT, compile_modules
 from device_testapp import RaceApp
+from idle_app import IdleApp
 from speedref.device import Device, UsbConsole
 from speedref.hw.buzzer import Buzzer
 from speedref.hw.display import Display
@@ -299,30 +300,9 @@ def test_the_loop_naps_when_nothing_happens_and_hurries_when_something_does():
     from speedref.hw.ring import EventRing
     from speedref.log import Log
 
-    class App:
-        dirty = False
-
+    class App(IdleApp):
         def press(self, b, t):
             self.dirty = True
-
-        def release(self, b, t):
-            pass
-
-        def tick(self, now):
-            pass
-
-        news = 0  # the rest of the device loop's interface (docs/app.md)
-        out = (None,)
-        pending = None
-
-        def render(self):
-            pass
-
-        def commit(self):
-            pass
-
-        def pop_sound(self):
-            return None
 
     clock = [0]
     sleeps = []
@@ -351,25 +331,6 @@ def test_the_capture_s_late_words_and_full_fifo_are_logged_once_each_time():
     from speedref.hw.ring import EventRing
     from speedref.log import Log
 
-    class App:
-        dirty = False
-
-        def tick(self, now):
-            pass
-
-        news = 0  # the rest of the device loop's interface (docs/app.md)
-        out = (None,)
-        pending = None
-
-        def render(self):
-            pass
-
-        def commit(self):
-            pass
-
-        def pop_sound(self):
-            return None
-
     class Cap:
         late = 0
         full = 0
@@ -379,7 +340,7 @@ def test_the_capture_s_late_words_and_full_fifo_are_logged_once_each_time():
 
     out = []
     cap = Cap()
-    dev = Device(EventRing(8), App(), Log(write=out.append), capture=cap)
+    dev = Device(EventRing(8), IdleApp(), Log(write=out.append), capture=cap)
     dev.step(0)
     cap.late = 2
     dev.step(1000)

@@ -10,6 +10,7 @@ import mpyrun
 from speedref.device import LINE_MAX, Device
 from speedref.hw.ring import EventRing
 from speedref.log import Log
+from idle_app import IdleApp
 
 # Built by the same expression on both interpreters (too long for a command line).
 DEEP_SRC = ("""["[" * 20000 + "]" * 20000, '{"cmd": ' * 20000 + '"dump"' + "}" * 20000, """
@@ -17,14 +18,9 @@ DEEP_SRC = ("""["[" * 20000 + "]" * 20000, '{"cmd": ' * 20000 + '"dump"' + "}" *
 DEEP = eval(DEEP_SRC)
 
 
-class NoApp:
-    def tick(self, now):
-        pass
-
-
 def device():
     out = []
-    return Device(EventRing(4), NoApp(), Log(write=out.append)), out
+    return Device(EventRing(4), IdleApp(), Log(write=out.append)), out
 
 
 @pytest.mark.parametrize("text", DEEP, ids=["list20000", "obj20000", "list120", "obj40"])
@@ -60,11 +56,9 @@ import json
 from speedref.device import Device
 from speedref.hw.ring import EventRing
 from speedref.log import Log
-class NoApp:
-    def tick(self, now):
-        pass
+from idle_app import IdleApp
 out = []
-dev = Device(EventRing(4), NoApp(), Log(write=out.append))
+dev = Device(EventRing(4), IdleApp(), Log(write=out.append))
 for text in DEEP:
     dev.command(text)
 print(json.dumps(out))

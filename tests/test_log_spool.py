@@ -23,6 +23,7 @@ _spec.loader.exec_module(slow_uart)
 sys.modules.setdefault("slow_uart", slow_uart)
 SlowUart = slow_uart.SlowUart
 
+from idle_app import IdleApp  # noqa: E402
 from log_uart import script  # noqa: E402
 from speedref.device import Device  # noqa: E402
 from speedref.hw import board_esp32 as B  # noqa: E402
@@ -172,38 +173,17 @@ def test_the_fifo_model_survives_the_ticks_wrap_and_a_long_idle():
     assert [o["ev"] for o in parse(uart.out.decode())] == ["boot", "game_start"]
 
 
-class _App:
-    dirty = False
+class _App(IdleApp):
 
     def __init__(self):
         self.actions = {}
         self.passes = 0
-
-    def press(self, b, t):
-        pass
-
-    def release(self, b, t):
-        pass
 
     def tick(self, now):
         a = self.actions.get(self.passes)
         self.passes += 1
         if a:
             a()
-
-    news = 0  # the rest of the device loop's interface (docs/app.md)
-    out = (None,)
-    pending = None
-
-    def render(self):
-        pass
-
-    def commit(self):
-        pass
-
-    def pop_sound(self):
-        return None
-
 
 def test_a_crash_writes_out_the_queued_lines_before_the_crash_line():
     """The loop stops on an exception with a game_end still queued: Device.run

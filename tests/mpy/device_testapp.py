@@ -5,8 +5,10 @@
 import framebuf
 from speedref.arbiter import Race
 
+from idle_app import IdleApp
 
-class RaceApp:
+
+class RaceApp(IdleApp):
     def __init__(self, store, log, window_us=0):
         self.store = store
         self.log = log
@@ -45,16 +47,6 @@ class RaceApp:
                 d["ev"] = "slap"
                 d["game"] = "test"
                 self.log.emit(d)
-
-    news = 0  # the rest of the device loop's interface (docs/app.md)
-    out = (None,)
-    pending = None
-
-    def render(self):
-        pass
-
-    def commit(self):
-        pass
 
     def pop_sound(self):
         s = self.sound

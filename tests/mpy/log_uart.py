@@ -12,6 +12,7 @@
 import json
 import sys
 
+from idle_app import IdleApp
 from slow_uart import SlowUart
 from speedref.device import Device
 from speedref.hw import board_esp32 as B
@@ -44,38 +45,17 @@ def script(mode):
     return s
 
 
-class App:
-    dirty = False
+class App(IdleApp):
 
     def __init__(self, log, lines):
         self.log = log
         self.lines = lines
         self.passes = 0
 
-    def press(self, b, t):
-        pass
-
-    def release(self, b, t):
-        pass
-
     def tick(self, now):
         for obj in self.lines.get(self.passes, ()):
             self.log.emit(obj)
         self.passes += 1
-
-    news = 0  # the rest of the device loop's interface (docs/app.md)
-    out = (None,)
-    pending = None
-
-    def render(self):
-        pass
-
-    def commit(self):
-        pass
-
-    def pop_sound(self):
-        return None
-
 
 def main(mode):
     clock = [1000]
