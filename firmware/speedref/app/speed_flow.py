@@ -38,7 +38,7 @@ from ..engine import speed
 from ..engine.errors import RuleError, is_int
 from ..arbiter import Race
 from . import ui
-from .timing import Countdown, PadHold, OFF
+from .timing import Countdown, PadHold, OFF, press_countdown
 from .core import Flow, UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR
 from ..tunables import SPEED_HOLD_US, CLAIM_WAIT_US
 
@@ -169,21 +169,6 @@ class SpeedFlow(Flow):
             self.app.sound(CALL)
         self.app.redraw()
 
-    def _press_countdown(self, b, t_us):
-        if b >= UP:
-            return
-        cd = self.countdown
-        if cd.resumes(t_us):  # the called-off countdown is over
-            self._called_off_over()
-            self._press_ready(b, t_us)
-        elif cd.called_off(t_us) or cd.early_us(t_us) > 0:
-            # SP-22: every press before GO is a false start, never a ready
-            # call or a live press
-            self._false_start(b, cd.early_us(t_us), t_us)
-        else:
-            self._go()  # the press came after GO: it belongs to play
-            self._press_play(b, t_us)
-
     def _press_play(self, b, t_us):
         if b >= UP or self.countdown.at_go(t_us):
             # SP-25: down at the GO instant (the start's or a flip's):
@@ -242,7 +227,7 @@ class SpeedFlow(Flow):
             self.app.close()
 
     # indexed by phase: LAYOUT, READY, COUNT_DOWN, PLAY, FLIP, REBUILD, CLAIM, LEFT, NEXT, FINAL
-    _PRESS = (_press_layout, _press_ready, _press_countdown, _press_play, _press_flip,
+    _PRESS = (_press_layout, _press_ready, press_countdown, _press_play, _press_flip,
               _press_rebuild, _press_claim, _press_left, _press_next, _press_final)
 
     def release(self, b, t_us):

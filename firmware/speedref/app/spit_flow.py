@@ -43,7 +43,7 @@ from ..engine import spit
 from ..engine.errors import RuleError
 from ..arbiter import Race, FALSE_START, COUNTED
 from . import ui
-from .timing import Countdown, PadHold, OFF
+from .timing import Countdown, PadHold, OFF, press_countdown
 from .core import Flow, UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
 from ..tunables import SPIT_HOLD_US, SLAP_WAIT_US, REPEAT_US, REPEAT_EVERY_US
 
@@ -133,22 +133,6 @@ class SpitFlow(Flow):
             self.app.sound(CALL)
         self.app.redraw()
 
-    def _press_countdown(self, b, t_us):
-        # the start (START) and a "Spit!" again (RESTART)
-        if b >= UP:
-            return
-        cd = self.countdown
-        if cd.resumes(t_us):  # the called-off countdown is over
-            self._called_off_over()
-            self._PRESS[self.phase](self, b, t_us)  # READY or PLAY
-        elif cd.called_off(t_us) or cd.early_us(t_us) > 0:
-            # SPIT-18: every press before GO is a false start; it is never
-            # a "Spit!" call, a stuck call or a clearing.
-            self._false_start(b, cd.early_us(t_us), t_us)
-        else:
-            self._go()  # the press came after GO: it belongs to play
-            self._press_play(b, t_us)
-
     def _press_play(self, b, t_us):
         # decided by release() or tick(); SPIT-20: a pad down at the GO
         # instant of a start or restart is neither a clearing nor stuck
@@ -180,7 +164,7 @@ class SpitFlow(Flow):
             self.app.close()
 
     # indexed by phase: LAYOUT, READY, START, PLAY, RESTART, SLAP, CARDS, FINAL
-    _PRESS = (_press_layout, _press_ready, _press_countdown, _press_play, _press_countdown,
+    _PRESS = (_press_layout, _press_ready, press_countdown, _press_play, press_countdown,
               _press_slap, _press_cards, _press_final)
 
     def release(self, b, t_us):

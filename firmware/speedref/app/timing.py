@@ -11,12 +11,34 @@
 # at 2**30 on a board).  Nothing here allocates after __init__, so a flow may
 # call them from its press handler (tests/test_app_*_mpy.py, heap_lock).
 from ..ticks import ticks_diff, ticks_add
-from .ui import COUNT
+from .ui import COUNT, UP
 from ..tunables import COUNT_STEP_US, COUNT_GO_US, FOUL_US
 
 from micropython import const
 
 OFF = const(5)  # Countdown.cue of a countdown called off by a false start
+
+
+def press_countdown(flow, b, t_us):
+    """A flow's press handler for its countdown phases (listed as is in its
+    _PRESS table): a pad `b` pressed at t_us while `flow.countdown` runs.
+    Before GO, and while a countdown a false start called off runs on, the
+    press is a false start: never a ready call, a stuck call, a clearing or
+    a live press (Speed SP-22, Spit SPIT-18).  Once the called-off countdown
+    is over, the press belongs to the phase the flow goes back to (its
+    _called_off_over); after GO, to play.  The flow gives _false_start(p, early_us, t_us), _called_off_over(),
+    _go() and _press_play(b, t_us)."""
+    if b >= UP:
+        return
+    cd = flow.countdown
+    if cd.resumes(t_us):
+        flow._called_off_over()
+        flow._PRESS[flow.phase](flow, b, t_us)
+    elif cd.called_off(t_us) or cd.early_us(t_us) > 0:
+        flow._false_start(b, cd.early_us(t_us), t_us)
+    else:
+        flow._go()  # the press came after GO (the tick that gives GO is still to come)
+        flow._press_play(b, t_us)
 
 
 class Countdown:
