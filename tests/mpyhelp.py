@@ -66,3 +66,22 @@ def one_install(lines):
             line = dict(line, record=rec)
         out.append(line)
     return out
+
+
+def texts_drawn(draw):
+    """The small-text lines (fb.text) that draw(fb) puts on a 128x64 frame
+    buffer, in order: what a screen or a flow says, for tests of its words."""
+    import framebuf
+    fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+    texts = []
+
+    class Spy:
+        def __getattr__(self, name):
+            return getattr(fb, name)
+
+        def text(self, s, x, y, c=1):
+            texts.append(s)
+            fb.text(s, x, y, c)
+
+    draw(Spy())
+    return texts

@@ -8,6 +8,7 @@ import os
 import pytest
 
 from app_rig import MS, pause_pick, lit
+from mpyhelp import texts_drawn
 from rig_steps import press_at, release_at, tick_at
 from app_spit_game import (GAME, spit_opts, start_round, both_stuck, restart, slap, enter_cards,
                            play_round, spit_game_report)
@@ -629,17 +630,7 @@ def test_a_save_whose_counts_break_SPIT12_is_refused(rig):
 # ---- the rules live in the engine (SPIT-8, SPIT-13, SPIT-17, SPIT-18) ------------------
 def drawn_texts(rig, f):
     """The small-text lines the flow draws now."""
-    texts = []
-    fb = rig.app.fb
-
-    class Spy:
-        def __getattr__(self, k):
-            return getattr(fb, k)
-
-        def text(self, s, x, y, c=1):
-            texts.append(s)
-    f.draw(Spy())
-    return texts
+    return texts_drawn(f.draw)
 
 
 def test_the_flow_keeps_no_copy_of_the_spit_card_count_SPIT8(rig):
@@ -712,26 +703,8 @@ def ticks_diff_(a, b):
 
 
 # ---- the verdict before the flash --------------------------------------------------
-class _Texts:
-    """A frame buffer that keeps the small texts drawn on it."""
-
-    def __init__(self):
-        self.texts = []
-
-    def text(self, s, x, y, c=1):
-        self.texts.append(s)
-
-    def fill_rect(self, *a):
-        pass
-
-    def fill(self, *a):
-        pass
-
-
 def _texts(rig):
-    fb = _Texts()
-    rig.app.screen.draw(fb)
-    return fb.texts
+    return texts_drawn(rig.app.screen.draw)
 
 
 def _slap_decided_in_one_pass(rig):

@@ -43,6 +43,7 @@ import zlib
 import pytest
 
 from board_rig import needs_board
+from mpyhelp import texts_drawn
 from emu import fs as emu_fs
 from emu.board import NS_PER_US, Pico
 from emu.referee import Referee
@@ -409,22 +410,6 @@ SLAP_EDGE = 12247300  # the script's time of P1's slap, 7.3 ms after P2's: the v
 WINDOW_US = 90000  # cuts from that edge on: the lights, the screen, the line, the save
 
 
-class _Texts:
-    """A frame buffer that keeps the small texts drawn on it."""
-
-    def __init__(self):
-        self.texts = []
-
-    def text(self, s, x, y, c=1):
-        self.texts.append(s)
-
-    def fill_rect(self, *a):
-        pass
-
-    def fill(self, *a):
-        pass
-
-
 def spit_host_boot(files):
     """The firmware's App on CPython on a flash copy: what it offers to
     resume, the words on its resume screen, and the screen resuming gives."""
@@ -446,18 +431,14 @@ def spit_host_boot(files):
                             damaged.append(n)
         app = App(Store(os.path.join(tmp, "data"), uid="board"), Log(write=lambda s: None))
         app.render()
-        boot = _Texts()
-        app.screen.draw(boot)
-        out = {"saved": app.screen.saved, "boot": boot.texts, "damaged": damaged,
+        out = {"saved": app.screen.saved, "boot": texts_drawn(app.screen.draw), "damaged": damaged,
                "frame": bytes(app.buf), "resumed": None}
         if out["saved"] is not None:
             app.press(OK, 0)
             app.release(OK, 1000)
             app.render()
             app.commit()
-            after = _Texts()
-            app.screen.draw(after)
-            out["resumed"] = (app.flow.phase, after.texts)
+            out["resumed"] = (app.flow.phase, texts_drawn(app.screen.draw))
             out["resumed_frame"] = bytes(app.buf)
         return out
 
