@@ -374,32 +374,15 @@ def test_a_loop_stopped_by_ctrl_c_or_a_crash_leaves_the_buzzer_quiet(tmp_path, s
     assert pwm.calls[-1] == ("duty", 0) and not dev.buzzer.busy()
 
 
-class _QuietApp:
-    """The device loop's interface (docs/app.md) with nothing going on; a
-    press makes the next pass busy (a redraw)."""
-    dirty = False
-    news = 0
-    out = (None,)
-    pending = None
-    due = None
+class _QuietApp(IdleApp):
+    """Nothing going on; a press or a release makes the next pass busy (a
+    redraw)."""
 
     def press(self, b, t):
         self.dirty = True
 
     def release(self, b, t):
         self.dirty = True
-
-    def tick(self, now):
-        pass
-
-    def render(self):
-        pass
-
-    def commit(self):
-        pass
-
-    def pop_sound(self):
-        return None
 
 
 def test_a_nap_with_no_cue_sleeps_to_its_end_and_does_not_spin_its_last_millisecond():

@@ -9,6 +9,7 @@ class IdleApp:
     news = 0        # the frame's rows to send before the rest of it
     out = (None,)   # log lines waiting for the pass's end (App.commit)
     pending = None  # a save waiting for the pass's end
+    due = None      # the instant of the app's next cue (App.wake), or None
 
     def press(self, b, t_us):
         pass
