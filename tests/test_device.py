@@ -470,3 +470,63 @@ def test_quiet_passes_never_walk_the_heap_and_collect_only_after_events(monkeypa
     dev.run(lambda: clock[0], sleep_ms, until=lambda now: now >= end)
     assert calls["mem_free"] == 0 and calls["mem_alloc"] == 0, calls
     assert calls["collect"] >= 1, "the events' garbage was never collected at rest"
+
+
+class _LateEdgeApp(IdleApp):
+    """An app whose tick takes so long that a pad's edge arrives during it
+    (a pass takes a few ms on a Pico): the edge is put in the ring while
+    the tick runs."""
+
+    def __init__(self, ring):
+        self.ring = ring
+        self.seen = []  # what the pass did, in order
+        self.edge_at = None  # the tick that lets the edge in, or None
+
+    def tick(self, now_us):
+        self.seen.append(("tick", now_us))
+        if now_us == self.edge_at:
+            self.ring.put(now_us + 700, 1)  # pad 0 down, 0.7 ms into the pass
+
+    def press(self, b, t_us):
+        self.seen.append(("press", b, t_us))
+        self.dirty = True
+
+    def render(self):
+        self.seen.append(("render",))
+
+
+def test_an_edge_that_comes_while_a_pass_runs_is_taken_in_that_pass_before_the_screen():
+    """A release that decides a slap can arrive while the pass of the
+    release before it is still running.  It is taken once the pass's tick
+    is over, before the lights, the sound and the screen, so its verdict
+    goes out in that pass and not one whole pass later."""
+    from speedref.device import Device
+    from speedref.hw.ring import EventRing
+    from speedref.log import Log
+
+    ring = EventRing(8)
+    app = _LateEdgeApp(ring)
+    app.edge_at = 5000
+    dev = Device(ring, app, Log(write=lambda s: None))
+    assert dev.step(5000) is True  # busy: it had an event
+    assert app.seen == [("tick", 5000), ("press", 0, 5700), ("render",)]
+    assert ring.head == ring.tail and dev.events == 1
+    # the next pass ticks after it, and finds nothing more to take
+    app.seen[:] = []
+    dev.step(6000)
+    assert app.seen == [("tick", 6000), ("render",)]
+
+
+def test_a_nap_after_a_pass_that_an_edge_came_in_is_no_nap():
+    """Device._nap: an edge already in the ring (it came while the pass
+    ran) starts the next pass at once: no clock read, no idle()."""
+    from speedref.device import Device, IDLE_MS
+    from speedref.hw.ring import EventRing
+    from speedref.log import Log
+
+    reads = []
+    ring = EventRing(8)
+    dev = Device(ring, IdleApp(), Log(write=lambda s: None), idle=lambda: reads.append("idle"))
+    ring.put(100, 1)
+    dev._nap(lambda: reads.append("clock") or 0, IDLE_MS * 1000)
+    assert reads == []
