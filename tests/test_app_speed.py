@@ -701,3 +701,39 @@ def test_a_refused_entry_is_logged_and_buzzed_not_a_crash(rig, monkeypatch):
     rig.tap(0)
     assert rig.log.of("error")[-1]["msg"] == "SP-6: test refusal"
     assert rig.sounds[-1] == ERROR and rig.app.flow is f
+
+
+def test_slap_to_win_verdict_is_worked_out_once_every_seat_has_slapped_SP17(rig):
+    """Once both seats have slapped (outside the tie window) no later slap
+    can change the order: the verdict is worked out while the pads are
+    still down, and the release that ends the wait only shows it.  Who wins
+    and the margin are what the release would have decided."""
+    rig.app.start("speed", rig.t, speed_opts(slap_to_win=True))
+    start_deal(rig)
+    f = rig.app.flow
+    decided = []
+    decide = f.race.decide
+
+    def watched(now_us):
+        v = decide(now_us)
+        decided.append(v)
+        return v
+    f.race.decide = watched
+    rig.press(1)
+    rig.wait(8 * MS)  # outside the tie window (5 ms without a board)
+    assert f.verdict is None, "SP-17: one slap so far: the other may still come"
+    rig.press(0)
+    rig.wait(50 * MS)
+    assert f.verdict is not None and f.verdict.winner == 1 and f.phase == sf.PLAY
+    assert rig.app.lights & 2 == 0, "SP-17: nothing shown while a pad is down"
+    n = len(decided)
+    rig.release(0)
+    assert f.phase == sf.PLAY, "SP-17: the verdict waits for every pad to be up"
+    rig.release(1)
+    assert f.phase == sf.CLAIM and f.deal.claimant == 1
+    rig.app.tick(rig.t)
+    assert rig.app.lights & 2, "SP-17: the winner's pad is lit"
+    assert len(decided) == n, "the releases decided nothing more"
+    s = rig.log.of("slap")[-1]
+    assert s["winner"] == 1 and s["margin_us"] == 8 * MS and s["presses"] == [1, 0]
+

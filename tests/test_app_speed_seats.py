@@ -367,3 +367,25 @@ def test_a_save_without_one_false_start_count_a_player_is_set_aside_SP22(rig):
     assert boot.saved["state"]["false_starts"] == [0, 0, 0]
     rig.tap(OK)
     assert rig.app.flow is not None and rig.app.flow.seats == 3 and rig.app.flow.false_starts == [0, 0, 0]
+
+
+def test_slap_to_win_with_a_seat_still_to_slap_decides_at_the_last_release_SP34(rig):
+    """Three seats, two slaps: the third may still slap until every pad is
+    up (SP-34), so no verdict is worked out while a pad is down."""
+    f = start(rig, 3, slap_to_win=True)
+    rig.tap(OK)
+    start_deal_from_ready(rig, 3)
+    assert f.phase == sf.PLAY
+    rig.press(2)
+    rig.wait(8 * MS)
+    rig.press(0)
+    rig.wait(50 * MS)
+    assert f.verdict is None, "SP-34: P2 may still slap"
+    rig.release(0)
+    rig.press(1)  # P2's slap, late: in the race, for its margin
+    rig.wait(20 * MS)
+    rig.release(1)
+    rig.release(2)
+    assert f.phase == sf.CLAIM and f.deal.claimant == 2
+    s = rig.log.of("slap")[-1]
+    assert s["presses"] == [2, 0, 1], "SP-34: every slap before the verdict is in it"

@@ -600,13 +600,21 @@ class SpeedFlow(Flow):
         v = self.verdict
         pads = self.pads
         app = self.app
+        race = self.race
+        if self._any_down() and ticks_diff(now_us, self.race_t) < SPEED_HOLD_US:
+            if v is None and race.pressed() == self.seats:
+                # Every seat has slapped: no later slap can change the order,
+                # so the verdict is worked out now, while the pads are still
+                # down, and the release that ends the wait only shows it.
+                self.verdict = race.decide(now_us)
+                if self.verdict is None:  # still inside the tie window
+                    app.wake(ticks_add(self.race_t, race.window_us + 1))
+            app.wake(ticks_add(self.race_t, SPEED_HOLD_US))
+            return
         if v is None:
-            if self._any_down() and ticks_diff(now_us, self.race_t) < SPEED_HOLD_US:
-                app.wake(ticks_add(self.race_t, SPEED_HOLD_US))
-                return
-            v = self.race.decide(now_us)
+            v = race.decide(now_us)
             if v is None:
-                app.wake(ticks_add(self.race_t, self.race.window_us + 1))
+                app.wake(ticks_add(self.race_t, race.window_us + 1))
                 return
             self.verdict = v
         if v.winner is None:
