@@ -96,16 +96,19 @@ class Device:
     def step(self, now_us):
         """One pass of the loop at time now_us (ticks_us).  Returns True when
         it did something (an input event, a redraw, a sound)."""
+        busy = False
         ring = self.ring
-        busy = ring.head != ring.tail and self._feed()
+        n = ring.drain(self._ts, self._ms) if ring.head != ring.tail else 0
+        if n:
+            busy = True
+        while n:
+            for i in range(n):
+                self.inputs.feed(self._ts[i], self._ms[i])
+            self.events += n
+            n = self.ring.drain(self._ts, self._ms) if n == _BATCH else 0
         self.inputs.tick(now_us)
         app = self.app
         app.tick(now_us)
-        if ring.head != ring.tail:
-            # An edge that came while this pass ran (a pass takes a few ms
-            # on a Pico): taken now, so what it decides goes out below, in
-            # this pass.  The next pass ticks after it.
-            busy = self._feed()
         # What the players wait for goes out first, quickest first: the pad
         # lights (pin writes), the sound (PWM), the screen (drawn now, the
         # rows with the news sent first); then the log lines and the save
@@ -174,20 +177,6 @@ class Device:
         self._more = more
         return busy
 
-    def _feed(self):
-        """Every event waiting in the ring to the input decoder, oldest
-        first; True."""
-        ring = self.ring
-        ts = self._ts
-        ms = self._ms
-        n = ring.drain(ts, ms)
-        while n:
-            for i in range(n):
-                self.inputs.feed(ts[i], ms[i])
-            self.events += n
-            n = ring.drain(ts, ms) if n == _BATCH else 0
-        return True
-
     def run(self, ticks_us, sleep_ms, until=None):
         """The board's main loop: a pass, then a 1 ms sleep, or IDLE_MS when
         nothing has happened for BUSY_US (see IDLE_MS).  Presses are
@@ -250,9 +239,6 @@ class Device:
         A nap with no cue in it sleeps to its end (up to 1 ms past it):
         polling the clock awake for its last millisecond kept the CPU busy
         a fifth of the time at rest."""
-        ring = self.ring
-        if ring.head != ring.tail:
-            return  # an edge came in the pass: no nap at all
         end = ticks_add(ticks_us(), us)
         cue = False
         due = self.app.due
@@ -265,6 +251,7 @@ class Device:
             if due is not None and ticks_diff(due, end) < 0:
                 end = due
                 cue = True
+        ring = self.ring
         idle = self.idle
         while ring.head == ring.tail:
             left = ticks_diff(end, ticks_us())
