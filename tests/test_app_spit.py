@@ -755,3 +755,26 @@ def test_the_slap_verdict_saved_at_the_end_of_its_pass_is_restored_after_a_cut_S
     rig.tap(OK)
     f = rig.app.flow
     assert f.phase == sp.CARDS and "P2 took smaller" in _texts(rig) and "P2 by 7.3 ms" in _texts(rig)
+
+
+def test_the_second_slap_is_the_verdict_in_its_own_call_SPIT10(rig):
+    """Both have slapped: nothing is left to wait for, so the second slap's
+    own press decides the race (lights, pile screen, log line), not the
+    loop's tick after it."""
+    from app_spit_game import SLAP_GO_US
+    from speedref.ticks import ticks_add
+    rig.app.start("spit", rig.t, spit_opts())
+    f = rig.app.flow
+    start_round(rig)
+    rig.tap(0)  # P1 cleared, but still has spit cards: the slap
+    assert f.phase == sp.SLAP
+    pins = []
+    rig.app.lights_out = pins.append  # the device loop's pin writer
+    rig.wait(SLAP_GO_US)
+    rig.press(1)
+    assert f.phase == sp.SLAP and not pins, "one slap: the other may still come"
+    rig.t = ticks_add(rig.t, 7300)  # no tick between: the press alone
+    rig.press(0)
+    assert f.phase == sp.CARDS and f.game.slap_winner == 1, "SPIT-10: the first slap wins"
+    assert pins and pins[-1] & 2, "SPIT-10: the winner's pad lit in that call"
+    assert rig.log.of("slap")[-1]["margin_us"] == 7300

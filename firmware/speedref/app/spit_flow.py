@@ -147,8 +147,14 @@ class SpitFlow(Flow):
             # SPIT-18: the engine re-arms GO one second after it
             self._false_start(b, self.game.false_start(b, t_us))
             self._open_race()
-        elif r == COUNTED and self.race.pressed() == 1:
-            self.first_t = t_us
+        elif r == COUNTED:
+            if self.race.pressed() == 1:
+                self.first_t = t_us
+            else:
+                # SPIT-10: both have slapped, so nothing is left to wait for:
+                # the verdict in the second slap's own call, not in the
+                # loop's tick after it (a pass's worth of Python later)
+                self._slap_tick(t_us)
 
     def _press_cards(self, b, t_us):
         if b == OK:
