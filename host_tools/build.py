@@ -3,6 +3,9 @@
 Used by `make mpy` (tests load the .mpy files in the Unix port) and by the flash
 tool.  `main.py`, `boot.py` and `manifest.py` stay as source: MicroPython runs
 main.py/boot.py only as .py, and manifest.py is read by the freezing build.
+A viper function (the big text's glyphs, app/ui.py) is machine code in a .mpy
+file: compiled for this machine (HOST_ARCH) for the Unix port, and for the
+board's own architecture by the flash tool.
 """
 import argparse
 import ast
@@ -16,6 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 KEEP_SOURCE = {"main.py", "boot.py", "manifest.py"}
+HOST_ARCH = "-march=host"  # native code for the machine the Unix port runs on
 
 
 def mpy_cross_path():
@@ -88,8 +92,9 @@ def mpy_cross_command(mpyc, rel, dest, extra_args=(), root=FIRMWARE):
     return [mpyc, *extra_args, "-s", str(rel), "-o", str(dest), str(Path(root) / rel)]
 
 
-def compile_tree(out_dir, extra_args=(), root=FIRMWARE):
-    """Compile firmware/ into out_dir; returns [(relative output path, size)].
+def compile_tree(out_dir, extra_args=(HOST_ARCH,), root=FIRMWARE):
+    """Compile firmware/ into out_dir for the Unix port on this machine;
+    returns [(relative output path, size)].
 
     Raises SystemExit naming the file when mpy-cross rejects one.
     """

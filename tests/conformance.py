@@ -42,7 +42,7 @@ from app_rig import Rig, MS
 from rig_steps import press_at, release_at, tick_at
 from sim import script as sim_script
 from speedref import games
-from speedref.app import menu
+from speedref.app import menu, ui
 from speedref.app.core import UP, DOWN, OK, BACK
 from speedref.games import flow_class
 from speedref.engine import records
@@ -116,6 +116,7 @@ class Screen:
     def __init__(self):
         self.texts = []
         self.problems = []
+        self._mv = memoryview(bytearray(W * H // 8))  # the bytes big text is scaled into (ui.ptr8)
 
     def _box(self, what, x, y, w, h):
         if x < 0 or y < 0 or x + w > W or y + h > H:
@@ -136,9 +137,21 @@ class Screen:
 
 
 def draw(screen):
-    """Draw an app screen (a flow, a menu, the pause menu) on a Screen."""
+    """Draw an app screen (a flow, a menu, the pause menu) on a Screen.  Big
+    text (ui.big) sets the frame buffer's bytes itself, no framebuf call:
+    its box is checked here, each glyph's whole 8x8 cell scaled."""
     s = Screen()
-    screen.draw(s)
+    real = ui.big
+
+    def big(fb, text, x, y, scale):
+        if fb is s:
+            s._box("big text %r" % text, x, y, 8 * scale * len(text), 8 * scale)
+        return real(fb, text, x, y, scale)
+    ui.big = big  # big_center's call too: it finds big in ui's globals
+    try:
+        screen.draw(s)
+    finally:
+        ui.big = real
     return s
 
 

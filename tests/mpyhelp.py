@@ -4,7 +4,7 @@ another engineer cannot break these tests, and nothing shared is rebuilt)."""
 import subprocess
 from pathlib import Path
 
-from host_tools.build import mpy_cross_path
+from host_tools.build import HOST_ARCH, mpy_cross_path
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -48,7 +48,7 @@ def compile_modules(out_dir, modules=HW_MODULES):
             raise FileNotFoundError("firmware/%s does not exist (a stale module list?)" % rel)
         dest = out_dir / Path(rel).with_suffix(".mpy")
         dest.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([mpyc, "-s", rel, "-o", str(dest), str(src)], check=True,
+        subprocess.run([mpyc, HOST_ARCH, "-s", rel, "-o", str(dest), str(src)], check=True,
                        capture_output=True, text=True)
     return out_dir
 

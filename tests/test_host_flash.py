@@ -177,6 +177,14 @@ def test_wrong_board_family_is_refused():
     assert flash.check_board({"mpy": 6 | (10 << 10), "version": [1, 24, 0]}, (6, 3), "esp32") == "xtensawin"
 
 
+def test_a_board_without_a_native_code_emitter_is_refused_before_anything_is_compiled():
+    """Its .mpy files name no architecture (arch 0): mpy-cross cannot build
+    the viper function that draws big text for it, and the board could not
+    load one."""
+    with pytest.raises(flash.FlashError, match="no native code emitter"):
+        flash.check_board({"mpy": 6 | (3 << 8), "version": [1, 24, 0], "platform": "rp2"}, (6, 3))
+
+
 def test_flash_full_is_refused_up_front(tmp_path):
     board = FakeBoard(free=1000)
     with pytest.raises(flash.FlashError, match="flash is full"):

@@ -6,8 +6,8 @@ What goes in:
   - MicroPython for WebAssembly (node_modules/@micropython/micropython-webassembly-pyscript,
     pinned in package.json; `npm ci` puts it there);
   - py-bundle.json: the Python the page writes into the WebAssembly file
-    system at start: the firmware's modules exactly as firmware/package.json
-    installs them on a board, the simulator's virtual parts (sim/hardware.py)
+    system at start: the firmware's modules as firmware/package.json
+    installs them on a board (a viper function as plain Python: plain_python), the simulator's virtual parts (sim/hardware.py)
     and script parser (sim/script.py), and the web board (web/board.py);
   - the page itself (web/static/), icons drawn here, and a service worker
     that caches every file above under a name derived from their contents.
@@ -16,6 +16,7 @@ No server-side code: any static file server will do (`make web-serve`).
 import argparse
 import hashlib
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -27,6 +28,14 @@ RUNTIME = ("micropython.mjs", "micropython.wasm")
 SIM_FILES = ("sim/__init__.py", "sim/hardware.py", "sim/script.py")
 
 
+def plain_python(text):
+    """A firmware module as the page runs it.  The page's MicroPython
+    (WebAssembly) has no native code emitter, and its compiler rejects
+    `@micropython.viper`: a viper function (app/ui.py's glyphs) runs there as
+    the plain Python it is written in, with ui.py's stand-in for ptr8."""
+    return re.sub(r"^[ \t]*@micropython\.viper\n", "", text, flags=re.M)
+
+
 def python_sources():
     """{path inside the page's /lib: source text}."""
     out = {}
@@ -34,7 +43,7 @@ def python_sources():
     for dest, src in urls:
         if dest == "main.py":
             continue  # the board's entry point: the page is the entry point here
-        out[dest] = (ROOT / "firmware" / src).read_text(encoding="utf-8")
+        out[dest] = plain_python((ROOT / "firmware" / src).read_text(encoding="utf-8"))
     for f in SIM_FILES:
         out[f] = (ROOT / f).read_text(encoding="utf-8")
     out["web/__init__.py"] = ""
