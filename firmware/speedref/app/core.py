@@ -7,9 +7,8 @@
 # (and back for BACK).  A running game is a "flow" (see docs/app.md): the app
 # takes BACK away from it and shows the pause menu (continue, undo, abandon),
 # so every flow gets undo and abandon the same way and no screen is a dead end.
-import gc
 import framebuf
-from .. import forget
+from .. import forget, collect
 from ..ticks import ticks_diff
 from ..engine.errors import RuleError, is_int
 from . import ui
@@ -205,12 +204,12 @@ class App:
             except (OSError, MemoryError) as e:
                 # Flash full or the heap too fragmented for the JSON: the game
                 # goes on, and the last good save stays (a .tmp is written first).
-                gc.collect()
+                collect()
                 self.log.emit({"ev": "error", "what": "app", "msg": "save failed: %s" % e})
         # The save's garbage (its JSON, the file's cache) goes now, at the
         # end of a pass that was long anyway, not inside the next race; so
         # does the heap's at a quiet moment.
-        gc.collect()
+        collect()
 
     def _send_lines(self):
         out = self.out
@@ -317,7 +316,7 @@ class App:
         stored = self._store_record(record)
         # the record's log line needs one free block of about 2 KB (a Long
         # Speed Run) in a heap the game has fragmented: compact it first
-        gc.collect()
+        collect()
         self._send_lines()  # the lines before it go first
         self.log.emit({"ev": "game_end", "record": record})  # now, in the heap just compacted
         if stored:
@@ -346,7 +345,7 @@ class App:
                         raise  # another failure takes no record with it
                     self._room(store.drop_record(seq))
         except (OSError, MemoryError) as e:
-            gc.collect()
+            collect()
             self.emit({"ev": "error", "what": "app", "msg": "record not stored: %s" % e})
             return False
 
@@ -368,7 +367,7 @@ class App:
         try:
             gone = self.store.make_room(need)
         except (OSError, MemoryError):
-            gc.collect()
+            collect()
             return  # the writes say what they could not do
         for rid in gone:
             self._room(rid)
@@ -434,7 +433,7 @@ class App:
                 try:
                     self.store.save_game(saved)
                 except (OSError, MemoryError):
-                    gc.collect()
+                    collect()
         self._run(saved["game"], saved["opts"], now_us, saved["state"], seq)
         self.commit()
 
@@ -442,13 +441,13 @@ class App:
         try:
             return self.store.new_game_seq()
         except (OSError, MemoryError) as e:
-            gc.collect()  # the record will get a number when it is stored
+            collect()  # the record will get a number when it is stored
             self.emit({"ev": "error", "what": "app", "msg": "save failed: %s" % e})
             return None
 
     def _run(self, game, opts, now_us, state, seq=None):
         from .. import games
-        gc.collect()  # one compact heap before the game's modules load (fragmentation)
+        collect()  # one compact heap before the game's modules load (fragmentation)
         try:
             cls = games.flow_class(game)
         except (games.MissingGame, games.UnknownGame):
@@ -533,7 +532,7 @@ class App:
 
     def _flush(self):
         if self._to_menu:
-            gc.collect()  # the closed game's code and state leave room for the menu's
+            collect()  # the closed game's code and state leave room for the menu's
             from . import menu
             self.show(menu.Games(self))
 

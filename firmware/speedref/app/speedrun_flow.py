@@ -30,7 +30,7 @@
 # string for the save: pack/unpack below); a resumed game is
 # rebuilt from them through the engine's public API, so it is checked by the
 # same rules and undo works across a power cut.  Saved at every hand boundary.
-import gc
+from .. import collect
 from ..engine import speedrun
 from . import ui
 from .timing import PadHold
@@ -357,7 +357,7 @@ class SpeedRunFlow(Flow):
         # FINAL instead gives 62wK).  Collects at every trick and again on
         # FINAL (there were both) gained nothing (56wK) once the engine kept a
         # hand as one small row and saves streamed.
-        gc.collect()
+        collect()
         g = self.g
         n = g.hands_played + 1
         h = [g.trump, g.ranking, pack(self.seq), self.contracts]
