@@ -108,16 +108,6 @@ def mutate(save, choose):
 def boot_and_play(save):
     """Boot the app on `save` (an intact file), resume it if offered, play on.
     Returns (offered, resumed, the boot screen's problem, files left)."""
-    import gc
-    collect = gc.collect
-    gc.collect = lambda: 0  # the app's collections shape a MicroPython heap; on CPython they only cost time
-    try:
-        return _boot_and_play(save)
-    finally:
-        gc.collect = collect
-
-
-def _boot_and_play(save):
     from app_rig import Rig
     from speedref import storage
     with tempfile.TemporaryDirectory(prefix="speedref-shape-") as root:
