@@ -33,13 +33,20 @@ node: $(NODE_STAMP)
 mpy: $(STAMP)
 	$(PY) -m host_tools.build --out $(MPY_OUT)
 
+# Every core (pytest-xdist): the board tests each drive their own emulated
+# Pico, so two run side by side on a 2-core machine.  Tests sharing an
+# expensive module fixture (one emulated game for several assertions) go to
+# one worker together (pytest.mark.xdist_group); the 15 slowest are listed
+# at the end.
+PYTEST_RUN := -q -n auto --dist loadgroup --durations=15 --durations-min=1
+
 test: $(STAMP) $(NODE_STAMP) mpy
-	$(PY) -m pytest -q
+	$(PY) -m pytest $(PYTEST_RUN)
 
 # The quick loop while you work: everything but the emulated Pico and the web
 # page in headless Chromium (README says how long each takes).
 quick: $(STAMP) mpy
-	$(PY) -m pytest -q -m "not board and not web"
+	$(PY) -m pytest $(PYTEST_RUN) -m "not board and not web"
 
 sim: $(STAMP)
 	$(VENV)/bin/speedref-sim

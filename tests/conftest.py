@@ -27,3 +27,19 @@ def rig(tmp_path):
     hand.  A test module with its own kind of rig declares its own."""
     from app_rig import Rig
     return Rig(str(tmp_path))
+
+
+@pytest.hookimpl(tryfirst=True)  # before a shuffle that was asked for (--random-order-bucket)
+def pytest_collection_modifyitems(config, items):
+    """The emulated Pico's tests first, then the web page's, then the rest,
+    each kind in its files' order: under pytest-xdist (make test) the
+    longest work starts first and the many short tests fill the cores at
+    the end, instead of one board test starting last on one core while the
+    other has nothing left to do."""
+    def kind(item):
+        if item.get_closest_marker("board"):
+            return 0
+        if item.get_closest_marker("web"):
+            return 1
+        return 2
+    items.sort(key=kind)  # stable: the order within each kind stays

@@ -35,8 +35,11 @@ _BATCH = const(32)  # ring events handled per drain (the ring is drained until e
 # until the first input arrives or the app's next timed cue is due (App.wake),
 # so nothing players react to waits for the nap: IDLE_MS only sets how often
 # a resting loop looks at the console and the buzzer.  Without it (tests,
-# sleep_ms only) a napping board reacts within IDLE_MS.
-IDLE_MS = 5
+# sleep_ms only) a napping board reacts within IDLE_MS.  A pass at rest
+# costs as much CPU as a millisecond's wake from machine.idle: at 5 ms the
+# board at its menu was busy 11 % of the time, at 20 ms 5.5 % (the emulated
+# Pico's instruction count), and a console command at rest waits 20 ms at most.
+IDLE_MS = 20
 BUSY_US = 100000  # neither is a tunable: nobody at the table feels the loop's pace
 # The heap is collected by the loop while nothing happens: in a pass at
 # rest (nothing for BUSY_US) once _GC_PASSES passes with events have gone by
