@@ -31,15 +31,18 @@ def rig(tmp_path):
 
 @pytest.hookimpl(tryfirst=True)  # before a shuffle that was asked for (--random-order-bucket)
 def pytest_collection_modifyitems(config, items):
-    """The emulated Pico's tests first, then the web page's, then the rest,
+    """The longest tests first (marked long: a minute or more of emulated
+    board), then the emulated Pico's, then the web page's, then the rest,
     each kind in its files' order: under pytest-xdist (make test) the
     longest work starts first and the many short tests fill the cores at
     the end, instead of one board test starting last on one core while the
     other has nothing left to do."""
     def kind(item):
-        if item.get_closest_marker("board"):
+        if item.get_closest_marker("long"):
             return 0
-        if item.get_closest_marker("web"):
+        if item.get_closest_marker("board"):
             return 1
-        return 2
+        if item.get_closest_marker("web"):
+            return 2
+        return 3
     items.sort(key=kind)  # stable: the order within each kind stays

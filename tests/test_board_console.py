@@ -114,6 +114,7 @@ def test_every_byte_and_lone_lead_bytes_mid_game():
         ref.close()
 
 
+@pytest.mark.long
 def test_a_1mb_line_mid_game_SP22():
     """1 MB with no newline: read a byte at a time (MicroPython's stdin has no
     non-blocking bulk read; ~45 us a byte on a Pico, so ~50 s of board time),

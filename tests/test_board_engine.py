@@ -19,7 +19,8 @@ import pytest
 
 from board_rig import at_repl, needs_board
 
-pytestmark = [pytest.mark.board, needs_board]
+# one worker plays the module's shared board (its module fixture) for all its tests
+pytestmark = [pytest.mark.board, needs_board, pytest.mark.xdist_group("board_engine")]
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"

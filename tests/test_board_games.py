@@ -183,6 +183,7 @@ def test_speed_deal_equals_the_simulator_SP19():
     assert [l["ev"] for l in lines].count("deal") == 1
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("seats,until_ms,frozen", [(3, 19100, False), (4, 20010, True)],
                          ids=["3p", "4p-frozen"])
 def test_speed_deal_with_3_and_4_players_equals_the_simulator_SP30_SP33_SP35(seats, until_ms, frozen):

@@ -41,6 +41,7 @@ def play(ref, events):
     raise AssertionError("no game_end; the board said %r" % ref.lines[n:][-5:])
 
 
+@pytest.mark.long
 def test_ids_differ_after_the_flash_is_wiped():
     from test_board_powercut import schedule
     events, _lines, _saves = schedule()

@@ -134,6 +134,7 @@ def write_files(files, root):
         dest.write_bytes(data)
 
 
+@pytest.mark.long
 def test_every_game_from_every_table_reaches_the_standings_exactly_once(tmp_path, browser, site):  # noqa: F811
     from emu import images
     why = images.why_missing()

@@ -97,6 +97,7 @@ def test_big_text_on_the_unix_port_as_machine_code_is_the_same():
 
 @pytest.mark.board
 @needs_board
+@pytest.mark.long
 @pytest.mark.parametrize("install", ["mpy", "frozen"])
 def test_big_text_on_the_emulated_pico_as_thumb_code_is_the_same(install):
     """On MicroPython's rp2 firmware, the viper function as Cortex-M0+ code:
