@@ -34,11 +34,12 @@ mpy: $(STAMP)
 	$(PY) -m host_tools.build --out $(MPY_OUT)
 
 # Every core (pytest-xdist): the board tests each drive their own emulated
-# Pico, so two run side by side on a 2-core machine.  Tests sharing an
-# expensive module fixture (one emulated game for several assertions) go to
-# one worker together (pytest.mark.xdist_group); the 15 slowest are listed
-# at the end.
-PYTEST_RUN := -q -n auto --dist loadgroup --durations=15 --durations-min=1
+# Pico, so two run side by side on a 2-core machine.  A file's tests go to
+# one worker together (its module fixtures, such as one emulated game for
+# several assertions, are made once), the files in collection order, which
+# starts the longest tests first (tests/conftest.py).  The 15 slowest tests
+# are listed at the end.
+PYTEST_RUN := -q -n auto --dist loadfile --no-loadscope-reorder --durations=15 --durations-min=1
 
 test: $(STAMP) $(NODE_STAMP) mpy
 	$(PY) -m pytest $(PYTEST_RUN)

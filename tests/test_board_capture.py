@@ -10,8 +10,7 @@ import pytest
 from board_rig import at_repl, needs_board
 from emu.board import NS_PER_US
 
-# one worker plays the module's shared board (its module fixture) for all its tests
-pytestmark = [pytest.mark.board, needs_board, pytest.mark.xdist_group("board_capture")]
+pytestmark = [pytest.mark.board, needs_board]
 
 # The board side: the real capture path, drained by a loop that stalls
 # STALL_MS each pass (an OLED frame is ~23.5 ms on a 400 kHz bus), for RUN_MS.

@@ -19,8 +19,7 @@ import pytest
 
 from board_rig import at_repl, needs_board
 
-# one worker plays the module's shared board (its module fixture) for all its tests
-pytestmark = [pytest.mark.board, needs_board, pytest.mark.xdist_group("board_engine")]
+pytestmark = [pytest.mark.board, needs_board]
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"

@@ -33,9 +33,7 @@ import pytest
 from board_rig import needs_board
 from speedref.games import IDS
 
-# one worker plays the module's shared board (its module fixture) for all its tests
-pytestmark = [pytest.mark.board, needs_board, pytest.mark.xdist_group("board_heap"),
-              pytest.mark.long]
+pytestmark = [pytest.mark.board, needs_board, pytest.mark.long]
 
 MARGIN = 32 * 1024
 SAMPLE_EVERY = 4

@@ -49,8 +49,7 @@ from emu.board import NS_PER_US, Pico
 from emu.referee import Referee
 from emu.trace import Moment
 
-# one worker plays the module's shared board (its module fixture) for all its tests
-pytestmark = [pytest.mark.board, needs_board, pytest.mark.xdist_group("board_powercut")]
+pytestmark = [pytest.mark.board, needs_board]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "tests", "sim_scripts", "partners.txt")
