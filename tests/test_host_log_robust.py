@@ -299,17 +299,32 @@ def test_log_read_only_database_exits_2_before_reading_the_port(tmp_path, monkey
     db.close()
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes a file whatever its permissions")
+def _make_read_only(path):
+    """The file read-only for whoever runs the tool; returns the undo.  Root
+    writes a file whatever its mode bits, so as root it is made immutable
+    (chattr +i: even root cannot open it for writing) where the filesystem
+    allows it."""
+    if os.geteuid() != 0:
+        os.chmod(path, 0o444)
+        return lambda: os.chmod(path, 0o644)
+    import shutil
+    import subprocess
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(path)], capture_output=True).returncode:
+        pytest.skip("root writes a file whatever its mode bits, and chattr +i is not available here")
+    return lambda: subprocess.run([chattr, "-i", str(path)], check=True)
+
+
 def test_log_read_only_file_exits_2(tmp_path):
     path = tmp_path / "r.db"
     db = ResultsDB(path)
     db.add_record(speed_single(ident="kept"))
     db.close()
-    os.chmod(path, 0o444)
+    undo = _make_read_only(path)
     try:
         rc, out, err = run_log(path, records_lines(2), idle_exit="0.5")
     finally:
-        os.chmod(path, 0o644)
+        undo()
     assert_exit_2(rc, out, err, "read-only")
     db = ResultsDB(path)
     assert [r["id"] for _, r in db.games()] == ["kept"]
