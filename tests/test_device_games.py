@@ -21,6 +21,7 @@ same for all games.  The harness keeps no log lines: the device streams them
 to stdout (log.Log(stream=...)) and this side parses them.
 """
 import json
+from pathlib import Path
 import os
 import shutil
 import tempfile
@@ -51,14 +52,23 @@ HARNESS = ["tests/fakes/machine.py", "tests/mpy/board_sim.py", "tests/mpy/device
 
 
 @pytest.fixture(scope="session")
-def harness(tmp_path_factory):
+def harness():
     """The harness precompiled with mpy-cross like the firmware (so compiling
-    its source does not fragment the device's heap); first on MICROPYPATH."""
-    out = tmp_path_factory.mktemp("harness_mpy")
+    its source does not fragment the device's heap); first on MICROPYPATH.
+
+    Like the checkout (mpyrun.short_root) and the flash (run_driver), nothing
+    here may depend on where the suite runs: each .mpy carries its source's
+    name for tracebacks, and the folder is a sys.path entry, both strings in
+    the device's heap.  A clone at /check/work/main run under xdist (a
+    pytest-N/popen-gw0/ folder) ran out of heap in game 49 of 100.  So each
+    module is named by its file name alone, in one fixed-length folder."""
+    out = Path(tempfile.mkdtemp(prefix="speedref-harness-"))
     for rel in HARNESS:
         src = ROOT / rel
-        subprocess.run([mpy_cross_path(), "-o", str(out / (src.stem + ".mpy")), str(src)], check=True)
-    return out
+        subprocess.run([mpy_cross_path(), "-s", src.name, "-o", str(out / (src.stem + ".mpy")), str(src)],
+                       check=True)
+    yield out
+    shutil.rmtree(out, ignore_errors=True)
 
 
 def run_driver(harness, driver, root, arg, heap=HEAP, files=None):
