@@ -19,7 +19,7 @@ these checks use nothing else:
 
 tests/test_conformance.py runs every check on every registered game, at
 every seat count of its range (the entry's `seats`): the flow's checks at
-the counts its flow referees (its SEATS, else the whole range), the rules'
+the counts its flow referees (its SEAT_RANGE, else the whole range), the rules'
 checks (card level, golden playthroughs) at every count; check_entry and
 check_seats once a game.  tests/test_dummy_game.py runs them on a game
 registered only for that test.
@@ -89,8 +89,8 @@ def seat_counts(g):
 
 
 def flow_seats(g):
-    """The seat counts the game's flow referees: its SEATS, else the range."""
-    lo, hi = getattr(flow_class(g.id), "SEATS", g.seats)
+    """The seat counts the game's flow referees: its SEAT_RANGE, else the range."""
+    lo, hi = getattr(flow_class(g.id), "SEAT_RANGE", g.seats)
     return list(range(lo, hi + 1))
 
 
@@ -844,7 +844,7 @@ def check_seats(s, root, rules=()):
     """The seat range is data: a game with a choice of seat counts has a
     "seats" option listing them in order from the fewest (its default), and
     its card level's State takes `seats`; a game with one count has neither.
-    Its flow referees counts within the range (its SEATS); a count of the
+    Its flow referees counts within the range (its SEAT_RANGE); a count of the
     range the flow does not referee yet is refused when the game starts,
     naming one of the game's rules, with nothing saved or stored."""
     g = s.game

@@ -9,7 +9,7 @@ from app_rig import (MS, pause_pick, speed_opts, start_deal, reserve_flip, enter
                      play_match)
 from speedref.app.core import UP, DOWN, OK
 from speedref.app import speed_flow as sf
-from speedref.engine import speed
+from speedref.engine import records, speed
 
 SEATS = (3, 4)
 
@@ -159,23 +159,47 @@ def test_any_other_players_tap_rejects_the_claim_SP33(rig, seats):
 
 
 @pytest.mark.parametrize("seats", SEATS)
-def test_the_first_answer_counts_SP33(rig, seats):
-    """A tap (no) while another player is holding to say yes: the claim is
-    rejected, and the hold in progress is no stuck call in the play that
-    goes on (a press from the question is no play, as a press from play is
-    no answer)."""
+def test_the_answer_begun_first_counts_SP33(rig, seats):
+    """SP-33: a hold (yes) begun before another player's tap (no) decides,
+    though the tap is let go first: a tap settles sooner than any hold can.
+    Let go before 0.5 s, the earlier press is a tap itself: no."""
     f = start(rig, seats)
     start_deal(rig, seats)
     rig.tap(1)
     rig.wait(600 * MS)
     rig.press(0)  # P1 begins to hold: yes ...
     rig.wait(100 * MS)
-    rig.tap(2)  # ... but P3's tap, no, is first
-    assert f.phase == sf.PLAY and f.deal.claimant is None
+    rig.tap(2)  # ... P3's tap, no, began later: it answers nothing
+    assert f.phase == sf.CLAIM and not rig.log.of("claim"), "SP-33: the hold under way began first"
+    rig.wait(400 * MS)
+    assert f.phase == sf.LEFT, "SP-33: P1's hold, begun first, is the answer: yes"
+    rig.release(0)
+    assert not rig.log.of("claim")
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_a_tap_begun_before_a_hold_says_no_SP33(rig, seats):
+    f = start(rig, seats)
+    start_deal(rig, seats)
+    rig.tap(1)
+    rig.wait(600 * MS)
+    rig.press(2)  # P3's tap begins ...
+    rig.wait(20 * MS)
+    rig.press(0)  # ... then P1's hold
+    rig.wait(60 * MS)
+    rig.release(2)
+    assert f.phase == sf.PLAY and f.deal.claimant is None, "SP-33: the tap began first: no"
+    assert [c["verdict"] for c in rig.log.of("claim")] == ["rejected"]
     rig.wait(1000 * MS)
     assert not f.deal.is_stuck(0), "SP-33: the hold that answered nothing is no stuck call"
     rig.release(0)
-    # and a yes that comes first stands: a tap after it is no answer
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_the_first_answer_counts_SP33(rig, seats):
+    """A yes that came first stands: a tap after it is no answer."""
+    f = start(rig, seats)
+    start_deal(rig, seats)
     rig.tap(1)
     rig.wait(600 * MS)
     rig.press(0)
@@ -183,7 +207,7 @@ def test_the_first_answer_counts_SP33(rig, seats):
     assert f.phase == sf.LEFT
     rig.tap(2)
     rig.release(0)
-    assert f.phase == sf.LEFT and rig.log.of("claim")[-1]["seat"] == 1 and len(rig.log.of("claim")) == 1
+    assert f.phase == sf.LEFT and not rig.log.of("claim")
 
 
 @pytest.mark.parametrize("seats", SEATS)
@@ -387,3 +411,114 @@ def test_slap_to_win_with_a_seat_still_to_slap_decides_at_the_last_release_SP34(
     assert f.phase == sf.CLAIM and f.deal.claimant == 2
     s = rig.log.of("slap")[-1]
     assert s["presses"] == [2, 0, 1], "SP-34: every slap before the verdict is in it"
+
+
+# ---- a tie's re-slap: the tied pads only (SP-34) ---------------------------------------
+def slaps(rig, times_us, hold_us=60 * MS):
+    """Pads down at the given offsets (us, seat order of the list:
+    [(seat, t)]), then all let go."""
+    t0 = rig.t
+    for seat, t in sorted(times_us, key=lambda x: x[1]):
+        rig.wait(t0 + t - rig.t)
+        rig.press(seat)
+    rig.wait(hold_us)
+    for seat, _ in times_us:
+        rig.release(seat)
+    rig.wait(20 * MS)
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_a_tie_is_slapped_again_by_the_tied_players_alone_SP34(rig, seats):
+    """1 ms window, slaps at 0.0, 0.3 and 2.0 ms: P1 and P2 are tied.  In
+    the re-slap P3, not tied, slaps first: logged and ignored; P2 wins."""
+    f = start(rig, seats, slap_to_win=True, tie_ms=1)
+    start_deal(rig, seats)
+    slaps(rig, [(0, 0), (1, 300), (2, 2000)])
+    tie = rig.log.of("slap")[-1]
+    assert tie["winner"] is None and tie["tie"] == [0, 1] and tie["presses"] == [0, 1, 2]
+    assert f.phase == sf.PLAY and f.tied == 0b011
+    slaps(rig, [(2, 0), (1, 5000), (0, 9000)])
+    assert [(x["seat"], x["tie"]) for x in rig.log.of("slap_ignored")] == [(2, [0, 1])]
+    assert f.phase == sf.CLAIM and f.deal.claimant == 1, "SP-34: P3 was not in the tie"
+    v = rig.log.of("slap")[-1]
+    assert (v["winner"], v["presses"], v["margin_us"]) == (1, [1, 0], 4000)
+    assert f.tied == 0
+    # the tie is settled: a rejected claim opens the next race to every pad
+    confirm_claim_no(rig, 2)
+    slaps(rig, [(2, 0)])
+    assert f.phase == sf.CLAIM and f.deal.claimant == 2
+
+
+def confirm_claim_no(rig, p):
+    rig.wait(600 * MS)
+    rig.tap(p)
+    assert rig.app.flow.phase == sf.PLAY
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_a_tie_is_measured_from_the_first_slap_not_chained_SP34(rig, seats):
+    """1 ms window, slaps at 0.0, 0.8 and 1.6 ms: P2 is within 1 ms of the
+    first slap, P3 is 1.6 ms after it (though 0.8 ms after P2): the tie is
+    P1 and P2, and only they slap again."""
+    f = start(rig, seats, slap_to_win=True, tie_ms=1)
+    start_deal(rig, seats)
+    slaps(rig, [(0, 0), (1, 800), (2, 1600)])
+    assert rig.log.of("slap")[-1]["tie"] == [0, 1]
+    # a re-slap tied again narrows to the tied ones: P1 and P2 together
+    slaps(rig, [(1, 0), (0, 500), (2, 100)])
+    assert rig.log.of("slap")[-1]["tie"] == [1, 0]
+    assert [x["seat"] for x in rig.log.of("slap_ignored")] == [2]
+    assert f.tied == 0b011
+    # a stuck call is still a stuck call for a player outside the tie
+    rig.press(2)
+    rig.wait(700 * MS)
+    assert f.deal.is_stuck(2)
+    rig.release(2)
+
+
+@pytest.mark.parametrize("seats", (2,) + SEATS)
+def test_the_single_deals_winner_is_the_match_winner_on_screen_SP19(rig, seats):
+    """Classic, slap to win, a single deal that every loser ran out of and
+    lost the slap (0 cards each, SP-34): 'Match over' names the slap's
+    winner, not a tie; the record says the same."""
+    from conformance import draw
+    from app_rig import play_deal
+    w = seats - 1
+    left = [0] * seats if seats > 2 else 0
+    rig.app.start("speed", rig.t, speed_opts(seats=seats, layout="classic", slap_to_win=True, match="single"))
+    play_deal(rig, w, left, seats=seats)
+    f = rig.app.flow
+    assert f.phase == sf.FINAL
+    texts = " ".join(draw(rig.app.screen).texts)
+    assert "P%d wins" % seats in texts and "Tie" not in texts, texts
+    rig.tap(OK)
+    rec = rig.log.of("game_end")[-1]["record"]
+    assert rec["deals"] == [{"winner": w, "left": left}]
+    assert records.summary(rec)["winners"] == [w]
+
+
+@pytest.mark.parametrize("seats,target", [(2, 25), (3, 50), (4, 75)])
+def test_the_target_auto_is_25_for_each_player_beaten_SP36(rig, seats, target):
+    f = start(rig, seats, target="auto")
+    assert f.match.goal == target
+    assert rig.app.flow.match.to_record()["match"] == {"target": target}
+
+
+@pytest.mark.parametrize("seats", SEATS)
+def test_a_tie_with_a_stuck_hold_in_it_is_open_to_every_pad_again_SP34(rig, seats):
+    """P1 holds (a stuck call, SP-31) and P2 slaps 0.3 ms later: the race
+    is judged a tie when the hold is long enough, but only one of the tied
+    presses was a slap, so no one is shut out of the next race."""
+    f = start(rig, seats, slap_to_win=True, tie_ms=1)
+    start_deal(rig, seats)
+    rig.press(0)
+    rig.wait(300)
+    rig.press(1)
+    rig.wait(40 * MS)
+    rig.release(1)
+    rig.wait(600 * MS)
+    assert rig.log.of("slap")[-1]["tie"] == [0, 1] and f.deal.is_stuck(0)
+    assert f.tied == 0
+    rig.release(0)
+    slaps(rig, [(2, 0)])
+    assert f.phase == sf.CLAIM and f.deal.claimant == 2 and not rig.log.of("slap_ignored")

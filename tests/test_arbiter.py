@@ -122,3 +122,35 @@ def test_window_bounds():
 ])
 def test_margin_text_integer_rounding(us, seat, text):
     assert margin_text(us, seat) == text
+
+
+def test_a_race_among_entrants_ignores_every_other_seat_SP34():
+    """A re-slap between tied seats (SP-34): the others' presses are not in
+    it, and the verdict needs only the entrants' presses."""
+    from speedref.arbiter import Race, IGNORED, COUNTED
+    r = Race(4, 1000)
+    r.open(0, 0b0101)  # seats 0 and 2
+    assert r.is_entrant(0) and not r.is_entrant(1) and r.is_entrant(2) and not r.is_entrant(3)
+    assert r.press(1, 10) == IGNORED and r.press(3, 20) == IGNORED
+    assert r.press(2, 500) == COUNTED and not r.all_in()
+    assert r.press(0, 4000) == COUNTED and r.all_in()
+    v = r.decide(5000)
+    assert (v.winner, v.order, v.margin_us) == (2, (2, 0), 3500)
+    r.open(0)  # the next race: every seat again
+    assert r.press(1, 10) == COUNTED and not r.all_in()
+
+
+def test_a_tie_is_measured_from_the_first_press_alone_SP34():
+    """0.0, 0.8 and 1.6 ms with a 1 ms window: the third is 0.8 ms after the
+    second but 1.6 ms after the first, so it is not in the tie."""
+    from speedref.arbiter import Race
+    r = Race(3, 1000)
+    r.open(0)
+    for seat, t in ((0, 100), (1, 900), (2, 1700)):
+        r.press(seat, t)
+    v = r.decide(3000)
+    assert v.winner is None and v.tie == (0, 1) and v.order == (0, 1, 2)
+    r.open(0)
+    for seat, t in ((0, 100), (1, 400), (2, 2100)):
+        r.press(seat, t)
+    assert r.decide(3000).tie == (0, 1)

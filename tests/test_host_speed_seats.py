@@ -83,3 +83,23 @@ def test_score_prints_a_column_a_player_and_every_losers_count_SP35(seats, tmp_p
     assert score.main([str(f), "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got["players"] == rec["players"] and got["totals"] == records.summary(rec)["totals"]
+
+
+@pytest.mark.parametrize("seats", (2, 3, 4))
+def test_score_names_a_single_deals_winner_alone_SP19_SP34(seats, tmp_path, capsys):
+    """Classic, slap to win, one deal: the last seat won it and every loser
+    ran out too and lost the slap (SP-34), so the deal scored 0.  The
+    single deal is the game (SP-19): its winner alone, not every player
+    level at 0."""
+    names = ["P%d" % (p + 1) for p in range(seats)]
+    w = seats - 1
+    rec = {"game": "speed", "layout": "classic", "match": {"single": True}, "slap_to_win": True,
+           "players": names, "deals": [{"winner": w, "left": [0] * seats if seats > 2 else 0}]}
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(rec))
+    assert score.main([str(f)]) == 0
+    text = capsys.readouterr().out
+    assert "Winner: P%d" % seats in text and "Shared win" not in text, text
+    assert "Decided by: won the single deal (+0)" in text
+    assert score.main([str(f), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["winners"] == [w]

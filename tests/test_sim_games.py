@@ -138,9 +138,10 @@ def test_partners_game_to_100_swaps_doubling_and_winner_PT8_PT14_PT16_PT19(partn
 
 
 # The 3- and 4-player matches the scripts speed_3p.txt and speed_4p.txt play
-# (default options, first to 25): (winner, one count a player) a deal.
-SEATED_DEALS = {3: [(0, [0, 9, 8]), (2, [3, 3, 0]), (0, [0, 5, 4])],
-                4: [(0, [0, 9, 8, 7]), (3, [3, 3, 3, 0]), (0, [0, 2, 2, 2])]}
+# (default options: first to 50 with three, 75 with four, SP-36): (winner,
+# one count a player) a deal.
+SEATED_DEALS = {3: [(0, [0, 15, 14]), (2, [3, 3, 0]), (0, [0, 11, 10])],
+                4: [(0, [0, 15, 14, 13]), (3, [3, 3, 3, 0]), (0, [0, 11, 11, 11])]}
 
 
 @pytest.mark.parametrize("seats", sorted(SEATED_DEALS))
@@ -159,8 +160,11 @@ def test_speed_script_with_3_and_4_players_SP27_SP33_SP35_SP36(seats):
     assert [(x["seat"], x["count"]) for x in of(lines, "false_start")] == [(seats - 1, 1)], "SP-30"
     assert [(x["seat"], x["verdict"]) for x in of(lines, "claim")] == [(1, "rejected")], "SP-33"
     assert [(d["flips"], d["rebuilds"]) for d in of(lines, "deal")] == [(2, 0), (11, 1), (0, 0)], "SP-31, SP-32"
+    from speedref.engine import speed
     totals, winners = summary(rec)
-    assert totals[0] >= 25 and winners == [0], "SP-36: P1 reaches 25 first"
+    target = speed.default_target(seats)
+    assert rec["match"] == {"target": target}, "SP-36: 25 for each other player"
+    assert totals[0] >= target and winners == [0], "SP-36: P1 reaches the target first"
 
 
 # The long game tests/mpy/speedrun_golden.py plays with real cards (seed 1), as
@@ -416,6 +420,7 @@ def record_speed_seats(n):
     """Speed with `n` players (SP-27..SP-36): every phase, with a false start,
     flips, a rebuild, a rejected claim and one count a loser."""
     from app_rig import start_deal, reserve_flip, enter_left, confirm_claim
+    from speedref.engine import speed
     r = RecRig("speed", n)
     names = ", ".join("P%d" % (p + 1) for p in range(n))
     last = n - 1
@@ -471,17 +476,19 @@ def record_speed_seats(n):
     enter_left(r, left2)
     r.tap(OK)
 
-    r.comment("Deal 3.  P%d out at once, P2 confirms; %s: P1 reaches 25 (SP-36)."
-              % (w3 + 1, ", ".join("P%d %d" % (p + 1, left3[p]) for p in range(n) if p != w3)))
+    r.comment("Deal 3.  P%d out at once, P2 confirms; %s: P1 reaches %d (SP-36)."
+              % (w3 + 1, ", ".join("P%d %d" % (p + 1, left3[p]) for p in range(n) if p != w3),
+                 speed.default_target(n)))
     start_deal(r, n)
     r.tap(w3)
     confirm_claim(r, 1)
     enter_left(r, left3)
     r.comment("OK on the final standings: the record is stored and logged (game_end).")
     r.tap(OK)
-    return r.text("Speed with %d players, a complete match with the default options (pagat, first to 25).\n"
+    return r.text("Speed with %d players, a complete match with the default options (pagat, first to %d).\n"
                   "  .venv/bin/speedref-sim --script tests/sim_scripts/speed_%dp.txt [--json]\n"
-                  "Written by tests/test_sim_games.py (its recorder); checked by its tests." % (n, n))
+                  "Written by tests/test_sim_games.py (its recorder); checked by its tests."
+                  % (n, speed.default_target(n), n))
 
 
 def record_spit():

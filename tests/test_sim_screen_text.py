@@ -265,28 +265,30 @@ def _speed_options(rig):
 
 def test_setup_target_steps_up_with_ok_and_back_with_back(rig):
     _speed_options(rig)
-    assert rig.shows("Target: 25", inverted=True)  # the default
+    assert rig.shows("Target: auto", inverted=True)  # the default: 25 a player beaten (SP-36)
     rig.tap(OK)
-    assert rig.shows("Target: 50", inverted=True)
-    rig.tap(OK)
-    assert rig.shows("Target: 100", inverted=True)
-    rig.tap(BACK)  # one press too many: BACK takes it back
-    assert rig.shows("Target: 50", inverted=True)
-    rig.tap(BACK)
-    rig.tap(BACK)
     assert rig.shows("Target: 15", inverted=True)
-    rig.tap(BACK)  # round from the smallest to the largest
+    rig.tap(OK)
+    assert rig.shows("Target: 25", inverted=True)
+    rig.tap(BACK)  # one press too many: BACK takes it back
+    assert rig.shows("Target: 15", inverted=True)
+    rig.tap(BACK)
+    assert rig.shows("Target: auto", inverted=True)
+    rig.tap(BACK)  # round from the first to the largest
     assert rig.shows("Target: 100", inverted=True)
     assert type(rig.b.app.screen).__name__ == "Options"
 
 
 def test_setup_values_ascend_and_back_leaves_from_start(rig):
+    """Numbers ascend in OK's order; "auto" (a default worked out from the
+    board or the table) comes first."""
     from speedref import games
     from speedref.app import menu
-    for game, key in (("speed", "target"), ("partners", "target")):
+    for game, key in (("speed", "target"), ("partners", "target"), ("speed", "tie_ms")):
         values = dict((k, v) for k, _, v in games.get(game).options)[key]
-        assert list(values) == sorted(values)
-    assert menu.merge_settings({})["speed"]["target"] == 25
+        numbers = [v for v in values if v != "auto"]
+        assert numbers == sorted(numbers) and list(values[:len(values) - len(numbers)]) in ([], ["auto"])
+    assert menu.merge_settings({})["speed"]["target"] == "auto"
     assert menu.merge_settings({})["partners"]["target"] == 100
     assert menu.merge_settings({})["speedrun"]["length"] == "long"
     _speed_options(rig)

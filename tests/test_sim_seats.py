@@ -114,7 +114,7 @@ def test_sp27_the_runner_seats_what_the_rules_and_the_referee_allow():
         out = io.StringIO()
         assert runner.main(g.id, 1, 1, out, seats=hi + 1) == 2, g.id
         flow = games.load(g.flow, "speedref.app")
-        flo, fhi = getattr(flow, "SEATS", g.seats)
+        flo, fhi = getattr(flow, "SEAT_RANGE", g.seats)
         if fhi < hi:  # the rules seat more than this referee plays yet
             assert runner.main(g.id, 1, 1, out, seats=fhi + 1) == 2, g.id
         assert out.getvalue() == ""  # refused before any game

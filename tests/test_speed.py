@@ -30,9 +30,9 @@ def test_sp1_sp27_two_to_four_players_and_known_layouts_only():
     assert SpeedMatch().seats == 2 and SpeedDeal().seats == 2
     assert SpeedMatch("pagat", players=["a", "b", "c"]).seats == 3
     assert SpeedMatch("pagat", players=["a", "b", "c", "d"]).totals == [0, 0, 0, 0]
-    raises("SP-1", SpeedMatch, "pagat", players=["a", "b", "c", "d", "e"])
-    raises("SP-1", SpeedMatch, "pagat", players=["a"])
-    raises("SP-1", SpeedMatch, "pagat", players="ab")
+    raises("SP-27", SpeedMatch, "pagat", players=["a", "b", "c", "d", "e"])
+    raises("SP-27", SpeedMatch, "pagat", players=["a"])
+    raises("SP-27", SpeedMatch, "pagat", players="ab")
     raises("SP-1", SpeedMatch, "bavarian")
     assert "0 or 1" in raises("SP-1", SpeedDeal().ready, 2)
     assert "0..2" in raises("SP-1", SpeedDeal(seats=3).ready, 3)
@@ -226,7 +226,7 @@ def test_sp20_malformed_records():
     raises("SP-20", records.replay, {"game": "speed", "players": ["a", "b"], "deals": []})
     raises("SP-20", records.replay, rec([]) | {"deals": [{"winner": 0}]})
     raises("SP-20", records.replay, rec([]) | {"doubles": "yes"})
-    raises("SP-1", records.replay, rec([]) | {"players": ["a"]})
+    raises("SP-27", records.replay, rec([]) | {"players": ["a"]})
 
 
 def test_sp20_undo_last_and_add_result():
@@ -348,7 +348,7 @@ def test_sp33_sp35_a_claim_is_confirmed_with_every_losers_count():
     assert d.left_bounds() == (1, 15)
     raises("SP-35", d.confirm, 7)               # one count for three players
     raises("SP-35", d.confirm, [3, 0])          # a count a player
-    assert "player 2: cards left must be 0..0" in raises("SP-18", d.confirm, [3, 1, 4])  # the winner holds none
+    assert "player 2: the winner holds 0 cards, not 1" in raises("SP-35", d.confirm, [3, 1, 4])
     assert "player 3" in raises("SP-18", d.confirm, [3, 0, 16])
     assert "player 1" in raises("SP-18", d.confirm, [0, 0, 5])
     assert d.phase == "claim"
@@ -432,7 +432,7 @@ def test_sp35_record_seat_count_is_the_number_of_players():
     assert m.seats == 4 and m.to_record() == r and m.new_deal().seats == 4
     raises("SP-35", records.replay, rec_n(NAMES3, []) | {"deals": [{"winner": 0, "left": 5}]})
     raises("SP-35", records.replay, rec_n(NAMES3, []) | {"deals": [{"winner": 0, "left": [0, 5]}]})
-    raises("SP-18", records.replay, rec_n(NAMES3, []) | {"deals": [{"winner": 0, "left": [False, 5, 5]}]})
+    raises("SP-35", records.replay, rec_n(NAMES3, []) | {"deals": [{"winner": 0, "left": [False, 5, 5]}]})
 
 
 @given(st.integers(2, 4).flatmap(lambda n: st.tuples(
@@ -484,3 +484,79 @@ def test_sp27_the_seat_count_is_data_in_speeds_engine():
                 found.append("%s:%d: %s" % (rel, n, line.strip()))
     assert not found, "\n".join(found)
     assert TWO_SEATS.search("q = 1 - p") and TWO_SEATS.search('"01"[w]') and TWO_SEATS.search("[0, 0]")
+
+
+# -- a single deal's winner, the default target, best-of, rule ids (SP-19, SP-27, SP-35, SP-36) ---
+@pytest.mark.parametrize("names,left", [
+    (NAMES4, [0, 0, 0, 0]),   # classic, slap to win: every loser ran out and lost the slap (SP-34)
+    (NAMES3, [0, 0, 0]),
+    (["Ann", "Bob"], 0),
+])
+def test_sp19_sp36_a_single_deal_is_won_by_its_winner_alone(names, left):
+    """A single deal is a complete game (SP-19): its winner is the deal's,
+    even when the deal scored 0 and every total is level."""
+    n = len(names)
+    w = n - 1 if n > 2 else 1
+    r = {"game": "speed", "layout": "classic", "match": {"single": True}, "slap_to_win": True,
+         "players": names, "deals": [{"winner": w, "left": left}]}
+    m = records.replay(r)
+    assert m.over and m.winners() == [w], "SP-19: the deal's winner, not everyone level at 0"
+    assert records.summary(r)["winners"] == [w]
+    assert m.tiebreak == "won the single deal (+0)"
+    # with points the single deal's winner was already alone; before its deal it is level
+    assert records.replay(dict(r, deals=[])).winners() == list(range(n))
+
+
+@pytest.mark.parametrize("seats,target", [(2, 25), (3, 50), (4, 75)])
+def test_sp36_the_default_target_is_25_a_player_beaten(seats, target):
+    """SP-36: a deal is worth about the cards of N-1 players, so the default
+    target is 25 for each other player: about as many deals at any table."""
+    names = ["P%d" % (p + 1) for p in range(seats)]
+    m = SpeedMatch("pagat", None, names)
+    assert (m.format, m.goal) == ("target", target)
+    assert speed.default_target(seats) == target
+    # a record without a match is a match to that target
+    r = {"game": "speed", "layout": "pagat", "players": names, "deals": []}
+    assert records.replay(r).goal == target
+
+
+@pytest.mark.parametrize("best_of,wins", [(1, 1), (3, 2), (5, 3), (7, 4)])
+def test_sp19_best_of_any_odd_number_is_won_at_more_than_half(best_of, wins):
+    """SP-19: {"best_of": N} for any odd N is won by the first to win more
+    than half of N deals; one short of that each, the match goes on."""
+    m = SpeedMatch("pagat", {"best_of": best_of})
+    for _ in range(wins - 1):
+        m.add_deal(0, 5)
+        m.add_deal(1, 5)
+    assert not m.over
+    m.add_deal(0, 5)
+    assert m.over and m.winners() == [0] and m.wins[0] == wins
+
+
+@pytest.mark.parametrize("bad", [0, 2, 4, -1, True, "3"])
+def test_sp19_best_of_an_even_or_no_number_is_refused_in_the_rules_words(bad):
+    msg = raises("SP-19", SpeedMatch, "pagat", {"best_of": bad})
+    assert "odd number of deals (1, 3, 5 ...)" in msg, msg
+
+
+def test_sp27_too_few_or_too_many_names_cite_the_seats_rule():
+    for bad in (["a"], ["a", "b", "c", "d", "e"], "ab", None, []):
+        msg = raises("SP-27", SpeedMatch, "pagat", players=bad)
+        assert "2, 3 or 4 player names" in msg
+    raises("SP-27", records.replay, rec([]) | {"players": ["a"]})
+
+
+@pytest.mark.parametrize("names,left,who", [
+    (NAMES3, [3, 1, 4], 2), (NAMES4, [2, 2, 2, 7], 4), (["Ann", "Bob"], [3, 5], 2)])
+def test_sp35_a_winner_holding_cards_cites_the_winners_0(names, left, who):
+    n = len(names)
+    d = started_n(n)
+    d.claim_out(who - 1)
+    msg = raises("SP-35", d.confirm, left)
+    assert "player %d: the winner holds 0 cards, not %d" % (who, left[who - 1]) in msg, msg
+    r = {"game": "speed", "layout": "pagat", "players": names, "deals": [{"winner": who - 1, "left": left}]}
+    if n == 2:
+        raises("SP-35", records.replay, r)  # a two-player deal keeps "left": n
+    else:
+        msg = raises("SP-35", records.replay, r)
+        assert msg.startswith("SP-35: deal 1, player %d: the winner holds 0" % who), msg

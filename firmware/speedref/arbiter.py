@@ -87,9 +87,13 @@ def margin_text(us, seat=None):
 class Race:
     """One slap race among `seats` players.
 
-    open(go_us) starts it; presses before go_us are false starts.  Each
-    seat's first press counts; later presses by the same seat are ignored.
-    Presses within `window_us` of the first press tie with it.
+    open(go_us, entrants) starts it; presses before go_us are false starts.
+    Each seat's first press counts; later presses by the same seat are
+    ignored, and so are the presses of seats not among the entrants (a
+    bit a seat; 0: every seat), as in a re-slap between tied players.
+    Presses at most `window_us` after the first press tie with it: the
+    window is measured from the first press alone, never chained from a
+    press that is itself tied (seeds/speed.md SP-34).
     """
 
     def __init__(self, seats=2, window_us=0):
@@ -106,6 +110,8 @@ class Race:
         self.go_us = 0
         self._first = 0
         self._n = 0
+        self._may = (1 << seats) - 1  # the entrants: a bit a seat
+        self._need = seats  # how many they are
         self.verdict = None
 
     def set_window(self, window_us):
@@ -113,11 +119,17 @@ class Race:
             raise ValueError("tie window must be 0..%d us" % MAX_WINDOW_US)
         self.window_us = window_us
 
-    def open(self, go_us):
-        """Start a race at go_us (the GO instant, or now for Spit's slap)."""
+    def open(self, go_us, entrants=0):
+        """Start a race at go_us (the GO instant, or now for Spit's slap)
+        among `entrants` (a bit a seat; 0: every seat)."""
+        may = entrants or (1 << self.seats) - 1
+        self._may = may
+        self._need = 0
         for s in range(_MAX_SEATS):
             self._in[s] = False
             self._false[s] = False
+            if may >> s & 1:
+                self._need += 1
         self._nfalse = 0
         self.go_us = go_us
         self._n = 0
@@ -132,6 +144,8 @@ class Race:
         """Record a press; returns FALSE_START, IGNORED or COUNTED."""
         if not self.is_open or not 0 <= seat < self.seats or self.verdict is not None:
             return IGNORED
+        if not self._may >> seat & 1:
+            return IGNORED  # not in this race (a re-slap between others)
         if ticks_diff(t_us, self.go_us) < 0:
             self._false[seat] = True
             self._nfalse += 1
@@ -148,6 +162,14 @@ class Race:
     def pressed(self):
         """How many seats have a counted press."""
         return self._n
+
+    def all_in(self):
+        """Every entrant has a counted press: no later press can change the
+        order, so the verdict needs only the tie window."""
+        return self._n == self._need
+
+    def is_entrant(self, seat):
+        return self._may >> seat & 1 == 1
 
     def false_starts(self):
         return tuple(s for s in range(self.seats) if self._false[s])

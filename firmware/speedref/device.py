@@ -375,11 +375,14 @@ class UsbConsole:
     def readline(self):
         self.problem = None
         # a flood is read a byte at a time (MicroPython's stdin has no
-        # non-blocking bulk read): names held local, the poll done inline
+        # non-blocking bulk read): names held local, the line's length too
+        # (an attribute store per byte was a sixth of a flood's time), the
+        # poll done inline
         ipoll = self._ipoll
         read = self._read
         one = self._one
         buf = self.buf
+        n = self.n
         got = 0
         while got <= LINE_MAX:
             if ipoll is None:
@@ -399,15 +402,17 @@ class UsbConsole:
             got += 1
             c = one[0]
             if c == 10 or c == 13:
-                if not self.n and not self.overlong:
+                if not n and not self.overlong:
                     continue  # a blank line, or the \n of a \r\n
+                self.n = n
                 self.got = got
                 return self._line()
-            if self.n < LINE_MAX:
-                buf[self.n] = c
-                self.n += 1
+            if n < LINE_MAX:
+                buf[n] = c
+                n += 1
             else:
                 self.overlong = True
+        self.n = n
         self.got = got
         return None
 

@@ -43,6 +43,9 @@ Game = namedtuple("Game", ("id", "title", "seats", "prefix", "rules", "unit", "e
                            "flow", "table", "options", "defaults", "person"))
 
 
+# Speed's Target "auto": 25 points for each other player (25, 50, 75 with
+# 2, 3, 4 players: speed.default_target, SP-36).
+#
 # Tie window "auto": the board's own default, which follows its capture path
 # (App.tie_default_us, docs/timing.md: 0.01 ms PIO, 0.1 ms rp2 pin interrupts,
 # 5 ms ESP32); a number is milliseconds.  "auto" took the place of the old
@@ -61,10 +64,10 @@ GAMES = (
           ("hand_limit", "Hand", (5, 6, 7)),
           ("slap_to_win", "Slap win", (False, True)),
           ("match", "Match", ("target", "best_of", "single")),
-          ("target", "Target", (15, 25, 50, 100)),
+          ("target", "Target", ("auto", 15, 25, 50, 75, 100)),
           ("tie_ms", "Tie ms", TIE_MS),
           ("seats", "Players", (2, 3, 4))),
-         {"target": 25}, "speed_person"),
+         {"target": "auto"}, "speed_person"),
     Game("spit", "Spit", (2, 2), "SPIT", "spit", "round",
          "spit", "spit_cards",
          "spit_flow:SpitFlow", "spit_table:SpitTable",

@@ -112,6 +112,7 @@ class SpeedTable(Table):
         self.paused = False
         self.winner = None
         self.race = None
+        self.tied = ()
         self.ready_t = []
         self.done = False
         self.record = None
@@ -176,6 +177,8 @@ class SpeedTable(Table):
         if ev == "game_end":
             self.record = obj.get("record")
             self.done = True
+        elif ev == "claim" and obj.get("verdict") == "rejected":
+            self.tied = ()  # the slap that settled a tie was a wrong claim: every pad again
         elif ev == "slap" and obj.get("winner") is None and self.st is not None:
             # a tie (or an app verdict): whoever is out slaps again (SP-17)
             self.paused = False
@@ -195,6 +198,7 @@ class SpeedTable(Table):
         self.paused = False
         self.winner = None
         self.race = None
+        self.tied = ()  # SP-34: the seats tied in the last race, who alone slap again
 
     def _ready_taps(self, t):
         # SP-6: each player taps their pad when ready; the countdown starts at
@@ -378,6 +382,8 @@ class SpeedTable(Table):
             return
         if self.winner is not None:
             return
+        if self.tied and b not in self.tied:
+            return  # SP-34: not in the tie, so not in its re-slap
         r = self.race
         if r is None:
             self.race = {"t1": self.t, "in": {b: self.t}}
@@ -393,7 +399,8 @@ class SpeedTable(Table):
         # holding then was making a stuck call: no slap at all.
         t = self.t
         if "v" not in r:
-            if any(self.level[:self.seats]) and t - r["t1"] < HOLD_US:
+            racing = [s for s in range(self.seats) if not self.tied or s in self.tied]
+            if any(self.level[s] for s in racing) and t - r["t1"] < HOLD_US:
                 return
             if t - r["t1"] <= self.window:
                 return
@@ -413,7 +420,10 @@ class SpeedTable(Table):
         self.t_slaps.append(v)
         if w is None:
             self.ties += 1
+            taps = tuple(s for s in v[2] if not self.level[s])  # a pad still down: a stuck hold
+            self.tied = taps if len(taps) > 1 else ()
             return
+        self.tied = ()
         st = self.st
         if st.left(w) != 0:
             raise TableError("deal %d: P%d slapped first with cards left" % (self.deal_no, w + 1))

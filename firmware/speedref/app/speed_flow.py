@@ -69,10 +69,15 @@ _NOTE = const(0xC0)
 
 def match_of(opts):
     """SpeedMatch's match for the menu's Match and Target options (SP-19):
-    a single deal, the best of 3, or to Target points."""
+    a single deal, the best of 3, or to Target points ("auto": 25 for each
+    other player, SP-36)."""
     m = opts["match"]
-    return {"single": True} if m == "single" else (
-        {"best_of": 3} if m == "best_of" else {"target": opts["target"]})
+    if m == "single":
+        return {"single": True}
+    if m == "best_of":
+        return {"best_of": 3}
+    t = opts["target"]
+    return {"target": speed.default_target(opts.get("seats", 2)) if t == "auto" else t}
 
 
 def _scores(t):
@@ -83,10 +88,10 @@ def _scores(t):
 class SpeedFlow(Flow):
     GAME = "speed"
     PHASES = FINAL + 1  # its phases are 0..FINAL (the conformance tests reach and draw each)
-    SEATS = (2, 4)  # the seat counts these screens referee (SP-27)
+    SEAT_RANGE = (2, 4)  # (fewest, most) players these screens referee (SP-27)
 
     def __init__(self, app, opts, now_us, state=None):
-        n = opts.get("seats", self.SEATS[0])
+        n = opts.get("seats", self.SEAT_RANGE[0])
         speed.check_seats(n)
         self.seats = n
         self.app = app
@@ -103,6 +108,8 @@ class SpeedFlow(Flow):
         self.racing = False    # a slap-to-win race is open or its verdict pending
         self.race_t = 0        # when it opened
         self.verdict = None    # slap-to-win verdict waiting for the winner to let go
+        self.tied = 0          # the pads tied in the last slap (a bit a seat): only they
+        #                        slap again until the tie is settled (SP-34); 0: every pad
         self.slap_text = ""
         self.note = ""         # one line of news for the screen (false start, tie, ...)
         self.left = 0          # LEFT: the count on screen, player `loser`'s
@@ -176,8 +183,14 @@ class SpeedFlow(Flow):
             return
         self.pads[b].press(t_us, True)
         if self.match.slap_to_win:
+            if self.tied and not self.tied >> b & 1:
+                # SP-34: the tied players slap again, nobody else; the
+                # press may still become a stuck call
+                self.app.emit({"ev": "slap_ignored", "game": "speed", "deal": self.match.hands_played + 1,
+                               "seat": b, "tie": self._tied_seats()})
+                return
             if not self.racing:
-                self.race.open(t_us)  # the first slap opens the race
+                self.race.open(t_us, self.tied)  # the first slap opens the race
                 self.race_t = t_us
                 self.racing = True
             self.race.press(b, t_us)
@@ -235,7 +248,8 @@ class SpeedFlow(Flow):
             return
         was_tap = self.pads[b].release(t_us)
         if self.phase == CLAIM and was_tap and b != self.deal.claimant:
-            self._reject()  # SP-16, SP-33: another player says no
+            if not self._answer_begun_before(b):
+                self._reject()  # SP-16, SP-33: another player says no
             return
         if self.phase != PLAY:
             return
@@ -480,6 +494,7 @@ class SpeedFlow(Flow):
         self.entries = ""
         self.verdict = None
         self.racing = False
+        self.tied = 0
         self.slap_text = ""
         self.race.close()
         self.phase = FINAL if self.match.over else LAYOUT
@@ -580,17 +595,39 @@ class SpeedFlow(Flow):
                        "seat": d.claimant, "verdict": "rejected"})
         d.reject()
         self.entries += "X"
+        self.tied = 0  # a tie before the claim was settled by its slap
         for q in self.pads:
             q.cancel()  # a press from the question (a yes begun too late) is no play
         self.app.sound(ERROR)
         self.note = "Claim rejected"
         self._to(PLAY)
 
-    def _any_down(self):
-        for p in self.pads:
-            if p.down:
+    def _answer_begun_before(self, b):
+        # SP-33: the answer begun first counts.  A hold (yes) under way that
+        # began no later than pad b's tap (no) decides: held on it is yes,
+        # let go soon it is a tap and itself says no.  A tap settles sooner
+        # than a hold can, so ordered by when they settle every yes under
+        # way would lose to a later no.
+        pads = self.pads
+        t = pads[b].t
+        c = self.deal.claimant
+        for q in range(self.seats):
+            p = pads[q]
+            if q != b and q != c and p.down and p.live and ticks_diff(p.t, t) <= 0:
                 return True
         return False
+
+    def _any_down(self):
+        # a pad of the race's (every pad, or the tied ones in a re-slap) is down
+        race = self.race
+        pads = self.pads
+        for p in range(self.seats):
+            if pads[p].down and race.is_entrant(p):
+                return True
+        return False
+
+    def _tied_seats(self):
+        return [p for p in range(self.seats) if self.tied >> p & 1]
 
     def _settle_slap(self, now_us):
         # SP-17, SP-34: the first slap among all the pads wins.  The verdict
@@ -602,8 +639,8 @@ class SpeedFlow(Flow):
         app = self.app
         race = self.race
         if self._any_down() and ticks_diff(now_us, self.race_t) < SPEED_HOLD_US:
-            if v is None and race.pressed() == self.seats:
-                # Every seat has slapped: no later slap can change the order,
+            if v is None and race.all_in():
+                # Every seat in the race has slapped: no later slap can change the order,
                 # so the verdict is worked out now, while the pads are still
                 # down, and the release that ends the wait only shows it.
                 self.verdict = race.decide(now_us)
@@ -619,8 +656,14 @@ class SpeedFlow(Flow):
             self.verdict = v
         if v.winner is None:
             m = 0
+            slapped = 0  # the tied pads let go: slaps (a pad still down is a stuck hold)
             for s in v.tie:
                 m |= 1 << s
+                if not pads[s].down:
+                    slapped |= 1 << s
+            # SP-34: two or more tied slaps are slapped again by those players
+            # alone; a "tie" with stuck holds in it was no race of slaps
+            self.tied = slapped if slapped & (slapped - 1) else 0
             self.app.light(m)  # a tie: the tied players' pads
             self.app.news |= _NOTE  # the note: "Tie 0.4 ms again"
             t = v.text()
@@ -643,6 +686,7 @@ class SpeedFlow(Flow):
         self.app.light(1 << w)  # the winner's pad first: the players look at the pads now
         self.verdict = None
         self.racing = False
+        self.tied = 0  # the tie, if any, is settled
         # "P1 by 3.2 ms" on the claim screen; a lone slap has no margin, and
         # the claimant's name is already there in big letters
         self.slap_text = v.text() if v.margin_us is not None else ""
@@ -735,6 +779,7 @@ class SpeedFlow(Flow):
         self.deal = d
         self.verdict = None
         self.racing = False
+        self.tied = 0
         self.slap_text = ""
         self.race.close()
         self.note = ""

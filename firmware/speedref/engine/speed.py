@@ -10,6 +10,7 @@ API
   deck_size(seats, jokers=False) -> 26 (27 with jokers) a player  (SP-28)
   check_options(layout, jokers, doubles, hand_limit, slap_to_win, seats=2)  RuleError if bad
   points(left) -> int             what a deal's `left` scores (SP-18, SP-35)
+  default_target(seats) -> 25 | 50 | 75   the match's default target (SP-19, SP-36)
 
   `left`, a deal's count of the cards the losers hold: with 2 players the
   loser's count (an int, SP-18); with 3 or 4 a tuple of one count per player
@@ -38,7 +39,8 @@ API
   SpeedMatch(layout="pagat", match=None, players=("Player 1", "Player 2"),
              jokers=False, doubles=False, hand_limit=5, slap_to_win=False)
     players: 2 to 4 names, one a seat: their number is the match's seats (SP-35)
-    match: {"single": True} | {"target": N} (default {"target": 25}) | {"best_of": 3}
+    match: {"single": True} | {"target": N} | {"best_of": N}, N odd
+           (default {"target": default_target(seats)}: 25, 50, 75)
     .new_deal() -> SpeedDeal        configured like the match
     .add_deal(winner, left)         RuleError("SP-..", "deal 3, player 2: ...")
     .add_result(deal)               add a confirmed SpeedDeal
@@ -53,7 +55,7 @@ from .errors import RuleError, is_int, is_names
 
 LAYOUTS = ("pagat", "classic")
 SEATS = (2, 3, 4)
-DEFAULT_TARGET = 25
+TARGET_PER_PLAYER = 25  # the default target for each player a deal's winner beats (SP-36)
 HAND_LIMITS = (5, 6, 7)
 
 
@@ -77,6 +79,12 @@ def deck_size(seats, jokers=False):
 def seat_range(seats):
     # how messages name the players' indices: "0 or 1", "0..3"
     return "0 or 1" if seats == 2 else "0..%d" % (seats - 1)
+
+
+def default_target(seats):
+    """SP-19, SP-36: 25 points for each other player (25, 50, 75): a deal is
+    worth the cards of N-1 players, so about as many deals at every table."""
+    return TARGET_PER_PLAYER * (seats - 1)
 
 
 def check_seats(seats):
@@ -245,7 +253,11 @@ def check_left(left, winner, seats, bounds, where, strict=False):
         raise RuleError("SP-35", "%sleft must be %s" % (where, "%d counts" % seats if seats > 2 else "a count"))
     for p in range(seats):
         n = left[p] if counts else (0 if p == winner else left)
-        lo, hi = (0, 0) if p == winner else bounds  # the winner holds none
+        if p == winner:
+            if n != 0 or not is_int(n):
+                raise RuleError("SP-35", "%splayer %d: the winner holds 0 cards, not %r" % (where, p + 1, n))
+            continue
+        lo, hi = bounds
         if not is_int(n) or n < lo or n > hi:
             raise RuleError("SP-18", "%splayer %d: cards left must be %d..%d, not %r" % (where, p + 1, lo, hi, n))
     if not counts:
@@ -253,12 +265,15 @@ def check_left(left, winner, seats, bounds, where, strict=False):
     return points(left) if seats == 2 else tuple(left)
 
 
-def _parse_match(match):
-    # SP-19: exactly one of the three formats.
+_FORMATS = "match must be {\"single\": true}, {\"target\": N} or {\"best_of\": N}"
+
+
+def _parse_match(match, seats):
+    # SP-19: exactly one of the three formats; none is the default target (SP-36).
     if match is None:
-        return "target", DEFAULT_TARGET
+        return "target", default_target(seats)
     if not isinstance(match, dict) or len(match) != 1:
-        raise RuleError("SP-19", "match must be {\"single\": true}, {\"target\": N} or {\"best_of\": 3}")
+        raise RuleError("SP-19", _FORMATS)
     if match.get("single") is True:
         return "single", 1
     t = match.get("target")
@@ -269,9 +284,9 @@ def _parse_match(match):
     b = match.get("best_of")
     if b is not None:
         if not is_int(b) or b < 1 or b % 2 == 0:
-            raise RuleError("SP-19", "best_of must be an odd number of deals (3), not %r" % (b,))
+            raise RuleError("SP-19", "best_of must be an odd number of deals (1, 3, 5 ...), not %r" % (b,))
         return "best_of", b
-    raise RuleError("SP-19", "match must be {\"single\": true}, {\"target\": N} or {\"best_of\": 3}")
+    raise RuleError("SP-19", _FORMATS)
 
 
 class SpeedMatch:
@@ -281,10 +296,10 @@ class SpeedMatch:
     def __init__(self, layout="pagat", match=None, players=("Player 1", "Player 2"),
                  jokers=False, doubles=False, hand_limit=5, slap_to_win=False):
         check_options(layout, jokers, doubles, hand_limit, slap_to_win)
-        self.format, self.goal = _parse_match(match)
         n = len(players) if isinstance(players, (list, tuple)) else 0
         if n not in SEATS or not is_names(players, n):
-            raise RuleError("SP-1", "Speed needs 2, 3 or 4 player names, one a seat")
+            raise RuleError("SP-27", "Speed needs 2, 3 or 4 player names, one a seat")
+        self.format, self.goal = _parse_match(match, n)
         self.layout = layout
         self.jokers = jokers
         self.doubles = doubles
@@ -351,6 +366,10 @@ class SpeedMatch:
         return self.wins if self.format == "best_of" else self.totals
 
     def winners(self):
+        # SP-19: a single deal is a complete game, won by the deal's winner
+        # (its points may be 0 and every total level, SP-34)
+        if self.format == "single" and self.deals:
+            return [self.deals[0][0]]
         # SP-36: every player level at the top
         m = self._measure()
         top = max(m)
