@@ -185,11 +185,12 @@ class Board:
         self.set_button(button, down)
         self.step()
 
-    def start_game(self, game, seats=None):
+    def start_game(self, game, seats=None, options=None):
         """Start a game directly with its default options (the app's own
         entry point for it), as if chosen from the menu; `seats` players
         where the game has a choice (its "seats" option, the menu's
-        Players)."""
+        Players); `options` ({key: value}) changes others, as the menu
+        would."""
         if game not in registry.IDS:
             raise ValueError("unknown game %r" % (game,))
         from speedref.app import menu
@@ -198,6 +199,10 @@ class Board:
             if "seats" not in opts:
                 raise ValueError("%s seats %d players: no choice of seats" % (game, registry.get(game).seats[0]))
             opts["seats"] = seats
+        for key in options or {}:
+            if key not in opts:
+                raise ValueError("%s has no option %r" % (game, key))
+            opts[key] = options[key]
         self.app.start(game, self.clock.ticks_us(), opts)
         self.step()
 

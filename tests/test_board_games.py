@@ -46,15 +46,16 @@ class Frames:
         self.at[n] = bytes(frame)
 
 
-def on_simulator(game, events, seats=None):
+def on_simulator(game, events, seats=None, options=None):
     from sim.board import Board
     board = Board()
     lines, frames = [], {}
     board.on_line = lines.append
     on_simulator.tones = board.pwm.tones
+    on_simulator.texts = None
     try:
         board.step()
-        board.start_game(game, seats)
+        board.start_game(game, seats, options)
         for n, (t_us, button, down, _) in enumerate(events, 1):
             board.run_until(max(board.clock.elapsed_us, t_us - referee.SHOT_BEFORE_US))
             frames[n - 1] = board.screen()  # what the table sees before event n
@@ -64,16 +65,21 @@ def on_simulator(game, events, seats=None):
         frames[len(events)] = board.screen()
         board.run_until(end)
         frames[len(events) + 1] = board.screen()
+        from conformance import draw
+        on_simulator.texts = draw(board.app.screen).texts  # the last screen's small texts
     finally:
         board.close()
     return lines, frames
 
 
-def on_board(game, events, seats=None, frozen=False):
+def on_board(game, events, seats=None, frozen=False, options=None):
     lines = []
     frames = Frames()
+    opts = dict(options or {})
+    if seats is not None:
+        opts["seats"] = seats
     ref, _ = referee.run_script(events, game=game, show=lines.append, shots=frames, frozen=frozen,
-                                options=None if seats is None else {"seats": seats})
+                                options=opts or None)
     return [l for l in lines if l.get("ev") != "boot"], frames.at, ref
 
 
@@ -117,15 +123,17 @@ def same_margin(board, sim):
     return board
 
 
-def check(name, until_ms=None, all_tones=False, frozen=False):
+def check(name, until_ms=None, all_tones=False, frozen=False, events=None, seats=None, options=None):
     """The script `name` (speed_3p: Speed's, with its header's players) to
     until_ms on the simulator and on the emulated board (frozen: the
-    speedref-pico image, its bytecode in flash)."""
+    speedref-pico image, its bytecode in flash).  Or `events` of game
+    `name`, with `seats` players and `options` changed from the defaults."""
     game = name.split("_")[0]
-    events = events_of(name, until_ms)
-    seats = events_of.seats
-    sim_lines, sim_frames = on_simulator(game, events, seats)
-    board_lines, board_frames, ref = on_board(game, events, seats, frozen)
+    if events is None:
+        events = events_of(name, until_ms)
+        seats = events_of.seats
+    sim_lines, sim_frames = on_simulator(game, events, seats, options)
+    board_lines, board_frames, ref = on_board(game, events, seats, frozen, options)
     board_lines = [same_margin(b, s) for b, s in zip(board_lines, sim_lines)] + board_lines[len(sim_lines):]
     assert [without_id(l) for l in board_lines] == [without_id(l) for l in sim_lines]
     assert sim_lines, "the script printed nothing"
@@ -184,7 +192,7 @@ def test_speed_deal_equals_the_simulator_SP19():
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("seats,until_ms,frozen", [(3, 19100, False), (4, 20010, True)],
+@pytest.mark.parametrize("seats,until_ms,frozen", [(3, 19810, False), (4, 21090, True)],
                          ids=["3p", "4p-frozen"])
 def test_speed_deal_with_3_and_4_players_equals_the_simulator_SP30_SP33_SP35(seats, until_ms, frozen):
     """The first deal of Speed with 3 and 4 players through the board's pins
@@ -200,4 +208,56 @@ def test_speed_deal_with_3_and_4_players_equals_the_simulator_SP30_SP33_SP35(sea
     assert [(l["seat"], l["verdict"]) for l in lines if l["ev"] == "claim"] == [(1, "rejected")], "SP-33"
     deals = [l for l in lines if l["ev"] == "deal"]
     assert len(deals) == 1 and deals[0]["winner"] == 0 and deals[0]["flips"] == 2
-    assert deals[0]["left"] == [0, 9, 8, 7][:seats], "SP-35: one count a player"
+    assert deals[0]["left"] == [0, 15, 14, 13][:seats], "SP-35: one count a player"
+
+
+# Slap to win with three players and a 1 ms tie window, a single deal
+# (SP-19, SP-34): P1, P2 and P3 slap 0.0, 0.3 and 2.0 ms apart (P1 and P2
+# tied); in the re-slap P3 slaps first and is ignored, P2 beats P1 by 4 ms;
+# P1 holds: yes; the two losers' counts are 0 (they ran out too).
+RESLAP = """# game: speed
+# seats: 3
+500 ok down
+560 ok up
+620 p1 down
+680 p1 up
+740 p2 down
+800 p2 up
+860 p3 down
+920 p3 up
+5000 p1 down
+5000.300 p2 down
+5002 p3 down
+5060 p1 up
+5060 p2 up
+5060 p3 up
+6000 p3 down
+6005 p2 down
+6009 p1 down
+6060 p3 up
+6060 p2 up
+6060 p1 up
+6800 p1 down
+7400 p1 up
+7600 ok down
+7660 ok up
+7800 ok down
+7860 ok up
+"""
+
+
+def test_a_tie_is_slapped_again_by_the_tied_pads_alone_on_the_board_SP34_SP19():
+    """Through the PIO's timestamps: the tie is P1 and P2 (P3 2 ms behind
+    the first slap), P3's press in the re-slap is logged and ignored, P2
+    wins the re-slap and the single deal, and 'Match over' names P2 as the
+    winner: the same lines and screens as the simulator's."""
+    events = script.parse(RESLAP)
+    opts = {"slap_to_win": True, "tie_ms": 1, "match": "single"}
+    lines = check("speed", events=events, seats=3, options=opts)
+    slaps = [l for l in lines if l["ev"] == "slap"]
+    assert [(s["winner"], s["tie"]) for s in slaps] == [(None, [0, 1]), (1, [])], slaps
+    assert 3800 <= slaps[1]["margin_us"] <= 4200 and slaps[1]["presses"] == [1, 0]
+    assert [(l["seat"], l["tie"]) for l in lines if l["ev"] == "slap_ignored"] == [(2, [0, 1])]
+    deals = [l for l in lines if l["ev"] == "deal"]
+    assert [(d["winner"], d["left"]) for d in deals] == [(1, [0, 0, 0])]
+    assert "P2 wins" in " ".join(on_simulator.texts), on_simulator.texts
