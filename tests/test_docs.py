@@ -658,3 +658,89 @@ def test_the_rule_prefixes_and_seeds_files_come_from_the_registry(tmp_path):
 def _rule_key(r):
     p, n = r.split("-")
     return p, int(n)
+
+
+# ---- links and commands in README.md and docs/ ---------------------------------------
+DOC_PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md"] + sorted((ROOT / "docs").glob("*.md"))
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^```")
+
+
+def _links(page):
+    return LINK.findall(page.read_text(encoding="utf-8"))
+
+
+def test_readme_is_short_and_every_doc_page_is_reachable_from_it():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150, "README.md: %d lines" % len(text.splitlines())
+    linked = {Path(l.split("#")[0]).as_posix() for l in _links(ROOT / "README.md")}
+    missing = [p.relative_to(ROOT).as_posix() for p in DOC_PAGES[1:] if p.relative_to(ROOT).as_posix() not in linked]
+    assert not missing, "doc pages the README does not link: %s" % missing
+
+
+@pytest.mark.parametrize("page", DOC_PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_link_resolves(page):
+    bad = []
+    for target in _links(page):
+        if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            continue  # a web address or a heading on the same page
+        path = target.split("#")[0]
+        if not (page.parent / path).exists():
+            bad.append(target)
+    assert not bad, "%s links to what is not there: %s" % (page.name, bad)
+
+
+def quoted_commands():
+    """(page, tool or make target, line) for every command a page quotes in a
+    code block: `.venv/bin/speedref-...`, `speedref-...` and `make TARGET`
+    lines (fenced, or indented four spaces)."""
+    out = []
+    for page in DOC_PAGES:
+        fenced = False
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if FENCE.match(line.strip()):
+                fenced = not fenced
+                continue
+            if not fenced and not line.startswith("    "):
+                continue
+            words = line.split()
+            if not words:
+                continue
+            first = words[0]
+            if first.startswith(".venv/bin/"):
+                first = first[len(".venv/bin/"):]
+            if first.startswith("speedref-"):
+                out.append((page.name, first, line.strip()))
+            elif first == "make" and len(words) > 1 and not words[1].startswith("-") and "=" not in words[1]:
+                out.append((page.name, "make " + words[1], line.strip()))
+    return out
+
+
+def test_the_command_scan_finds_the_readmes_commands():
+    found = {tool for page, tool, _ in quoted_commands() if page == "README.md"}
+    assert {"make sim", "make test", "make flash", "speedref-sim", "speedref-log", "speedref-results",
+            "speedref-score"} <= found, found
+
+
+def test_every_quoted_make_target_exists():
+    makefile = (ROOT / "Makefile").read_text()
+    targets = set(re.findall(r"^([A-Za-z][\w-]*)\s*:(?!=)", makefile, re.M))
+    bad = sorted({(p, t) for p, t, _ in quoted_commands() if t.startswith("make ") and t[5:] not in targets})
+    assert not bad, bad
+
+
+def test_every_quoted_tool_is_installed_and_its_help_runs():
+    import subprocess
+    import sys
+    tools = sorted({t for _, t, _ in quoted_commands() if t.startswith("speedref-")})
+    scripts = Path(sys.executable).parent
+    bad = []
+    for tool in tools:
+        exe = scripts / tool
+        if not exe.exists():
+            bad.append((tool, "not installed (pyproject.toml's [project.scripts])"))
+            continue
+        r = subprocess.run([str(exe), "--help"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+        if r.returncode != 0 or "usage" not in r.stdout.lower():
+            bad.append((tool, r.returncode, r.stderr[-300:]))
+    assert not bad, bad
