@@ -106,6 +106,7 @@ class Board:
         self.log = Log(write=self._console)
         self.store = Store(self.root, uid=uid)
         self.app = App(self.store, self.log)
+        self.app.board_name = "simulator"  # what "Check wiring" calls it
         self.ring = EventRing(64)
         self.console = VirtualConsole()  # lines typed to the device over USB
         self.capture = self._make_capture()

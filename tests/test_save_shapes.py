@@ -107,7 +107,8 @@ def mutate(save, choose):
 
 def boot_and_play(save):
     """Boot the app on `save` (an intact file), resume it if offered, play on.
-    Returns (offered, resumed, the boot screen's problem, files left)."""
+    Returns (offered, resumed, the boot screen's problem, the files once
+    the boot is over)."""
     from app_rig import Rig
     from speedref import storage
     with tempfile.TemporaryDirectory(prefix="speedref-shape-") as root:
@@ -118,8 +119,9 @@ def boot_and_play(save):
         problem = getattr(boot, "problem", None)
         rig.tap(6)  # OK: resume (or the menu)
         resumed = rig.app.flow is not None
+        files = sorted(os.listdir(root))  # before the pokes, which may start a game of their own
         poke(rig.app, rig.t)
-        return offered, resumed, problem, sorted(os.listdir(root))
+        return offered, resumed, problem, files
 
 
 POKE = """

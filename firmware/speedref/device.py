@@ -78,6 +78,8 @@ class Device:
         # it just returned is bad (UsbConsole), else None
         self.console = console
         self.inputs = inputs or Inputs(app, on_stuck=self._stuck)
+        app.inputs = self.inputs
+        app.capture = capture
         self._ts = array("l", [0] * _BATCH)
         self._ms = array("l", [0] * _BATCH)
         self._dropped = ring.dropped

@@ -55,10 +55,15 @@ class Inputs:
         self._locked = 0  # bit b: button b is inside its bounce lockout
         self._stuck = [False] * buttons  # already reported as stuck
         self.edges = 0  # edges passed to the app (for tests and the log)
+        # watch(t, mask): every snapshot as it comes, before the lockout
+        # ("Check wiring" times a contact's bounce with it), or None
+        self.watch = None
 
     def feed(self, t, mask):
         """One snapshot from the ring: pass on every settled change."""
         changed = (mask ^ self.raw) & ((1 << self.n) - 1)
+        if self.watch is not None:
+            self.watch(t, mask)
         if changed:
             b = 0
             while changed:

@@ -71,6 +71,7 @@ def _build(board, root):
     capture, mode = boards.make_capture(board, ring, machine)  # the ring holds any early press
     tie = boards.tie_default_us(board, mode)
     app = App(store, log, tie_us=tie)
+    app.board_name = board.NAME
     log.emit({"ev": "boot", "board": board.NAME, "capture": mode, "tie_us": tie,
               "platform": sys.platform, "chip": boards.chip(boards._uname_machine())})
     dev = Device(ring, app, log, store=store, display=display, buzzer=buzzer,

@@ -286,7 +286,8 @@ def menu_buttons(board, game, opts):
         out.append(OK)
     cur = registry.IDS.index(board.app.settings["game"])
     want = registry.IDS.index(game)
-    out += [DOWN] * ((want - cur) % len(registry.IDS))
+    rows = len(registry.IDS) + 1  # the game list: every game, then "Check wiring"
+    out += [DOWN] * ((want - cur) % rows)
     out.append(OK)
     row = 0
     shown = board.app.settings[game]

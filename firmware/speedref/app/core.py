@@ -93,6 +93,11 @@ class App:
         self._to_menu = False  # the menu comes back once this event is over
         self._mods = ()  # the running game's modules (games.game_modules)
         self.unstored = None  # a finished game's record the flash had no room for
+        # the device's input decoder and capture (Device sets them): "Check
+        # wiring" watches the one and turns the other's lockout off
+        self.inputs = None
+        self.capture = None
+        self.board_name = None  # the board file's NAME (wiring.build sets it)
         from . import menu
         self.settings = menu.merge_settings(self._load_settings())
         saved, problem = self._load_game()
@@ -512,7 +517,8 @@ class App:
         # small ints only: nothing is allocated on a pass
         f = self._lf
         if f is None or self.screen is not self.flow:
-            self.lights = 0
+            # no game on screen: what the screen lights (0 but on "Check wiring")
+            self.lights = self.screen.pad_lights if self.flow is None else 0
             return
         m = f()
         c = self._lc

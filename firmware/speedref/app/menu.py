@@ -168,27 +168,36 @@ def game_name(g):
     return games.get(g).title if g in games.IDS else g
 
 
-class Games(Screen):
-    """Choose the game."""
+_CHECK = "Check wiring"  # the last row: app/check.py, loaded only when chosen
 
-    def __init__(self, app):
+
+class Games(Screen):
+    """Choose the game; the last row is "Check wiring" (app/check.py).
+    cursor: the row to start on (-1: the last), else the last game played."""
+
+    def __init__(self, app, cursor=None):
         self.app = app
-        self.cursor = games.IDS.index(app.settings["game"])
+        n = len(games.GAMES) + 1
+        self.cursor = games.IDS.index(app.settings["game"]) if cursor is None else cursor % n
         self.top = ui.scroll_top(self.cursor, 0, _GAME_ROWS)
 
     def press(self, b, t_us):
         if b == UP or b == DOWN:
-            n = len(games.GAMES)
+            n = len(games.GAMES) + 1
             self.cursor = (self.cursor + (1 if b == DOWN else n - 1)) % n
             self.top = ui.scroll_top(self.cursor, self.top, _GAME_ROWS)
             self.app.redraw()
         elif b == OK:
             self.app.sound(CLICK)
-            self.app.show(Options(self.app, games.IDS[self.cursor]))
+            if self.cursor == len(games.GAMES):
+                from .check import WiringCheck
+                self.app.show(WiringCheck(self.app))
+            else:
+                self.app.show(Options(self.app, games.IDS[self.cursor]))
 
     def draw(self, fb):
         ui.title(fb, "Choose a game")
-        ui.menu_rows(fb, [g.title for g in games.GAMES], self.cursor, self.top, 14)
+        ui.menu_rows(fb, [g.title for g in games.GAMES] + [_CHECK], self.cursor, self.top, 14)
 
 
 class Options(Screen):

@@ -53,6 +53,8 @@ ERROR = (330, 200)      # something refused or went wrong
 class Screen:
     """Base for screens and flows: every event ignored unless overridden."""
 
+    pad_lights = 0  # what a screen other than a game lights (App._set_lights)
+
     def press(self, b, t_us):
         pass
 
