@@ -96,6 +96,12 @@ def default_path(environ=None):
 DEFAULT_HELP = ("default: $%s, else results.db in the user's data folder (now %%s)" % DB_ENV)
 
 
+def keeps(path):
+    """Does a database at `path` keep what is stored in it?  SQLite's
+    ":memory:" database vanishes when it is closed."""
+    return str(path) != ":memory:" and not str(path).startswith("file::memory:")
+
+
 def db_help():
     """--db's help text, naming where the default is today."""
     return DEFAULT_HELP % default_path().replace("%", "%%")
