@@ -262,6 +262,24 @@ class ResultsDB:
                 raise problem(self.path, doing, e)
             raise
 
+    @contextlib.contextmanager
+    def snapshot(self):
+        """One read transaction: every read inside it sees the database as it
+        was at the first of them, whatever another program commits meanwhile
+        (a game and its slaps are shown together, or not at all)."""
+        try:
+            self.con.execute("BEGIN")
+        except (sqlite3.Error, OSError) as e:
+            raise problem(self.path, "cannot read the database", e)
+        try:
+            yield self
+        finally:
+            try:
+                if self.con.in_transaction:
+                    self.con.execute("COMMIT")
+            except sqlite3.Error:
+                pass      # a read transaction has nothing to keep
+
     def _read(self, sql, args=()):
         try:
             return self.con.execute(sql, args).fetchall()

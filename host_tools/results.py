@@ -286,7 +286,8 @@ def read_standings(path):
     db = ResultsDB(path, create=False)
     try:
         skipped = []
-        rows, unlinked = standings(db, skipped)
+        with db.snapshot():
+            rows, unlinked = standings(db, skipped)
     finally:
         db.close()
     return rows, unlinked, skipped

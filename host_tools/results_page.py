@@ -301,11 +301,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             try:
                 # rows are only ever added (a game with its slaps, in one
                 # transaction), so the counts say whether anything changed
-                key = (db.count_games(), db.count_slaps())
-                cached = self.made[0]
-                if cached is None or cached[0] != key:
-                    cached = self.made[0] = (key, render(db, self.source, refresh_s=SERVE_REFRESH_S)[0]
-                                             .encode("utf-8"))
+                with db.snapshot():      # the counts and the page: one moment's database
+                    key = (db.count_games(), db.count_slaps())
+                    cached = self.made[0]
+                    if cached is None or cached[0] != key:
+                        cached = self.made[0] = (key, render(db, self.source, refresh_s=SERVE_REFRESH_S)[0]
+                                                 .encode("utf-8"))
                 body = cached[1]
             finally:
                 db.close()
@@ -360,8 +361,9 @@ def main(args):
         try:
             db = ResultsDB(args.db, create=False)
             try:
-                text, skipped = render(db, name)
-                n = db.count_games()
+                with db.snapshot():
+                    text, skipped = render(db, name)
+                    n = db.count_games()
             finally:
                 db.close()
         except DatabaseProblem as e:
