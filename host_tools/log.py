@@ -126,6 +126,7 @@ class LineCore:
         # live=False (an import): only records and problems are shown, not
         # the play by play (deals, rounds, slaps, boots)
         self.live = self.out if live else (lambda text: None)
+        self.showing = live
         self.err = lambda text: raw_err(jsonin.printable(text))
         self.source = source      # 'import' for files; None: game_end 'live', dump 'stored'
         self.buf = bytearray()
@@ -232,7 +233,7 @@ class LineCore:
             self.live("device booted")
         elif kind == "error":
             self.live("device reports: %s" % ev.get("msg", ev.get("error", text)))
-        else:
+        elif self.showing:
             # deal / hand / round and anything newer: shown, not stored.
             rest = dict((k, v) for k, v in ev.items() if k != "ev")
             self.live("%s: %s" % (kind, json.dumps(rest, sort_keys=True)))
