@@ -359,16 +359,17 @@ def make_server(open_db, source="", port=DEFAULT_PORT):
 
 
 def serve(srv, out=print):
-    """Serve until Ctrl-C."""
-    out("serving the results page on http://%s:%d/ (this machine only); Ctrl-C stops"
-        % (HOST, srv.server_address[1]))
+    """Serve until Ctrl-C: 0, or 2 when the line saying where could not be
+    written (out() said so on stderr; the page is served all the same)."""
+    said = out("serving the results page on http://%s:%d/ (this machine only); Ctrl-C stops"
+               % (HOST, srv.server_address[1]))
     try:
         srv.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         srv.server_close()
-    return 0
+    return 2 if said else 0
 
 
 def main(args):

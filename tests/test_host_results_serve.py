@@ -179,3 +179,18 @@ def test_serve_port_out_of_range_is_refused_as_parsed(port):
 
 def test_html_to_an_empty_file_name_is_refused():
     assert "--html" in usage_error(["--html", ""])
+
+
+def test_serve_whose_banner_cannot_be_written_ends_with_exit_2():
+    class Server:
+        server_address = ("127.0.0.1", 8080)
+        closed = False
+
+        def serve_forever(self):
+            raise KeyboardInterrupt
+
+        def server_close(self):
+            self.closed = True
+    srv = Server()
+    assert results_page.serve(srv, out=lambda text: 2) == 2 and srv.closed
+    assert results_page.serve(Server(), out=lambda text: 0) == 0
