@@ -177,8 +177,9 @@ class FullDisk:
 def test_a_disk_full_mid_capture_says_how_many_games_were_kept(tmp_path, monkeypatch):
     cap = tmp_path / "capture.log"
     recs = big_capture(cap, games=5, deals_between=2)
+    one = speed_single(ident="first-1")
     first = tmp_path / "first.json"
-    first.write_text(json.dumps(speed_single(ident="first-1")))
+    first.write_text(json.dumps(one))
     real_init = ResultsDB.__init__
 
     def init(self, *a, **k):
@@ -189,7 +190,7 @@ def test_a_disk_full_mid_capture_says_how_many_games_were_kept(tmp_path, monkeyp
     code, out, err = cli(["import", str(first), str(cap), "--db", str(db)])
     monkeypatch.setattr(ResultsDB, "__init__", real_init)
     assert code == 2
-    assert len(stored(db)) == 4
+    assert stored(db) == [one] + recs[:3]
     assert "4 new game records stored before this are kept" in err, err
 
 
