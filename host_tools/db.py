@@ -96,6 +96,12 @@ def default_path(environ=None):
 DEFAULT_HELP = ("default: $%s, else results.db in the user's data folder (now %%s)" % DB_ENV)
 
 
+def keeps(path):
+    """Does a database at `path` keep what is stored in it?  SQLite's
+    ":memory:" database vanishes when it is closed."""
+    return str(path) != ":memory:" and not str(path).startswith("file::memory:")
+
+
 def db_help():
     """--db's help text, naming where the default is today."""
     return DEFAULT_HELP % default_path().replace("%", "%%")
@@ -255,6 +261,24 @@ class ResultsDB:
             if isinstance(e, (sqlite3.Error, OSError)):
                 raise problem(self.path, doing, e)
             raise
+
+    @contextlib.contextmanager
+    def snapshot(self):
+        """One read transaction: every read inside it sees the database as it
+        was at the first of them, whatever another program commits meanwhile
+        (a game and its slaps are shown together, or not at all)."""
+        try:
+            self.con.execute("BEGIN")
+        except (sqlite3.Error, OSError) as e:
+            raise problem(self.path, "cannot read the database", e)
+        try:
+            yield self
+        finally:
+            try:
+                if self.con.in_transaction:
+                    self.con.execute("COMMIT")
+            except sqlite3.Error:
+                pass      # a read transaction has nothing to keep
 
     def _read(self, sql, args=()):
         try:

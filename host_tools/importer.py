@@ -20,6 +20,7 @@ record in it was refused; lines of noise in a log are reported and skipped, as
 speedref-log does, without changing the status.  Nothing is written into the
 files and folders read.
 """
+import codecs
 import os
 
 from host_tools import jsonin, score
@@ -27,6 +28,8 @@ from host_tools.db import DatabaseProblem
 from host_tools.log import LineCore
 
 MAX_FILE = 256 * 1024 * 1024     # bigger is no capture of a card table's evening
+CHUNK = 64 * 1024                # a capture is read and handled this many bytes at a time
+WHOLE_MAX = 4 * 1024 * 1024      # a bigger file is a log capture or nothing (no record is this big)
 KINDS = "a game record (JSON or a device record file), a log capture (JSON lines with \"ev\") or a store folder"
 
 
@@ -48,9 +51,15 @@ class Importer:
         self.failed = 0          # PATHs not imported at all
         self.refused = 0         # game records refused in them
         self.new = 0
+        self.current = None      # the PATH being imported: its LineCore
 
     def core(self):
-        return LineCore(self.db, out=self.out, err=self.err, source="import", live=False)
+        self.current = LineCore(self.db, out=self.out, err=self.err, source="import", live=False)
+        return self.current
+
+    def kept(self):
+        """New game records stored so far, the PATH being imported included."""
+        return self.new + (self.current.stored if self.current is not None else 0)
 
     def path(self, path):
         """Import one PATH; DatabaseProblem stops the whole import."""
@@ -61,10 +70,13 @@ class Importer:
                 what, core = self.file(path)
         except NotImportable as e:
             self.failed += 1
+            self.new = self.kept()       # what a capture cut short had stored stays
+            self.current = None
             self.err("%s: %s" % (path, e))
             return
         self.refused += core.refused
         self.new += core.stored
+        self.current = None
         self.out("%s: %s: %s, %d already stored, %s, %s skipped" % (
             path, what, _plural(core.stored, "new game record"), core.duplicates,
             _plural(core.slaps, "slap verdict"), _plural(core.skipped, "line" if what == "log capture" else "file")))
@@ -100,15 +112,55 @@ class Importer:
     def file(self, path):
         if not os.path.exists(path):
             raise NotImportable("cannot read: no such file or folder")
-        if not os.path.isfile(path):
-            raise NotImportable("not a file or a folder (a device or a pipe?): " + KINDS + " is imported")
         try:
-            if os.path.getsize(path) > MAX_FILE:
-                raise NotImportable("larger than %d MB: not %s" % (MAX_FILE >> 20, KINDS))
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            raise NotImportable("cannot read: %s" % (e.strerror or e))
+            f = score.open_regular(path)
+        except score.Invalid as e:
+            raise NotImportable(str(e).split(": ", 1)[-1] + ": " + KINDS + " is imported")
+        with f:
+            try:
+                if os.fstat(f.fileno()).st_size > MAX_FILE:
+                    raise NotImportable("larger than %d MB: not %s" % (MAX_FILE >> 20, KINDS))
+                chunks = self.chunks(path, f)
+                head = b""
+                for chunk in chunks:
+                    head += chunk
+                    if len(head) > WHOLE_MAX:
+                        break
+                else:
+                    return self.whole(path, head)
+                return self.stream(path, head, chunks)
+            except OSError as e:
+                raise NotImportable("cannot read: %s" % (e.strerror or e))
+
+    def chunks(self, path, f):
+        """The file's text as UTF-8 bytes, CHUNK bytes read at a time: a UTF-8
+        BOM dropped, UTF-16 (with its BOM, as PowerShell's `>` writes a
+        capture) decoded."""
+        first = f.read(CHUNK)
+        if first.startswith((b"\xff\xfe", b"\xfe\xff")):
+            self.out("%s: UTF-16 text (as PowerShell's > writes it): read as UTF-16" % path)
+            dec = codecs.getincrementaldecoder("utf-16")()
+            data = first
+            try:
+                while data:
+                    text = dec.decode(data)
+                    if text:
+                        yield text.encode("utf-8", "surrogatepass")
+                    data = f.read(CHUNK)
+                dec.decode(b"", final=True)
+            except UnicodeDecodeError as e:
+                raise NotImportable("UTF-16 text (it begins with a UTF-16 BOM) that is not valid UTF-16: %s"
+                                    % e.reason)
+            return
+        if first.startswith(b"\xef\xbb\xbf"):
+            first = first[3:]    # a UTF-8 BOM some editors write
+        data = first
+        while data:
+            yield data
+            data = f.read(CHUNK)
+
+    def whole(self, path, data):
+        """A file of at most WHOLE_MAX bytes: a record, or a short capture."""
         if not data.strip():
             raise NotImportable("empty file: not " + KINDS)
         if data.startswith(b"SRF1"):
@@ -117,8 +169,6 @@ class Importer:
             except score.Invalid as e:
                 raise NotImportable(str(e).split(": ", 1)[-1])
             return self.one_record(path, body, "device record file")
-        if data.startswith(b"\xef\xbb\xbf"):
-            data = data[3:]      # a UTF-8 BOM some editors write
         try:
             whole = jsonin.loads(data)
         except jsonin.BadJSON as e:
@@ -132,8 +182,21 @@ class Importer:
         if whole is None and not _has_log_line(data):
             hint = " (as JSON: %s)" % why if data.lstrip()[:1] in (b"{", b"[") else ""
             raise NotImportable("not %s%s" % (KINDS, hint))
+        return self.stream(path, data, iter(()))
+
+    def stream(self, path, head, chunks):
+        """A log capture: `head` (its first bytes, already read), then the
+        rest as it is read, CHUNK bytes at a time, so memory stays bounded
+        whatever the capture's size.  A file bigger than WHOLE_MAX is a
+        capture or nothing: its head must hold a log line."""
+        if len(head) > WHOLE_MAX and not _has_log_line(head[:head.rfind(b"\n") + 1]):
+            raise NotImportable("not %s (no log line in its first %d KB)" % (KINDS, WHOLE_MAX >> 10))
         core = self.core()
-        core.feed(data if data.endswith(b"\n") else data + b"\n")
+        for i in range(0, len(head), CHUNK):
+            core.feed(head[i:i + CHUNK])
+        for chunk in chunks:
+            core.feed(chunk)
+        core.feed(b"\n")
         core.finish()
         return "log capture", core
 
@@ -170,7 +233,8 @@ def run(db, paths, prog, out, err):
         for p in paths:
             imp.path(p)
     except DatabaseProblem as e:
-        return jsonin.complain(prog, "%s; %d new game records stored before this are kept" % (e, imp.new))
+        return jsonin.complain(prog, "%s; %s stored before this %s kept" % (
+            e, _plural(imp.kept(), "new game record"), "is" if imp.kept() == 1 else "are"))
     if len(paths) > 1:
         out("%s imported: %s; %s not imported, %s refused" % (
             _plural(len(paths) - imp.failed, "path"), _plural(imp.new, "new game record"),

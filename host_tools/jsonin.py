@@ -22,6 +22,7 @@ is checked before any of it reaches SQLite, the engine or the terminal:
 """
 import json
 import math
+import re
 import sys
 
 MAX_DEPTH = 32          # a game record nests 4 deep; 32 is generous
@@ -91,9 +92,24 @@ def check_value(obj):
                 stack.append((x, depth + 1))
 
 
+_LONG_NUMBER = re.compile(r"[0-9]{19}")
+
+
+def _plainly_within_limits(text, decoded):
+    """Can text's JSON value hold nothing check_value refuses?  True only when
+    that is sure without walking it: no lone surrogate can be in it (text
+    decoded from UTF-8 or ASCII holds none, and it has no \\u escape to
+    spell one), fewer brackets than MAX_DEPTH (so it nests no deeper), no
+    run of 19 digits (so no integer beyond 64 bits) and finite floats
+    (parse_float refuses the others)."""
+    return ((decoded or text.isascii()) and "\\u" not in text
+            and text.count("{") + text.count("[") <= MAX_DEPTH and not _LONG_NUMBER.search(text))
+
+
 def loads(text):
     """Parse JSON text (str or UTF-8 bytes) strictly: see the module docstring."""
-    if isinstance(text, (bytes, bytearray)):
+    decoded = isinstance(text, (bytes, bytearray))
+    if decoded:
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as e:
@@ -107,7 +123,8 @@ def loads(text):
         raise BadJSON("nested too deeply")
     except ValueError as e:   # JSONDecodeError, and int() refusing thousands of digits
         raise BadJSON(str(e).splitlines()[0] if str(e) else "bad JSON")
-    check_value(obj)
+    if not _plainly_within_limits(text, decoded):
+        check_value(obj)
     return obj
 
 

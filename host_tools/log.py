@@ -20,6 +20,7 @@ it with bytes; `run()` is the serial loop around it.
 """
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -125,9 +126,10 @@ class LineCore:
         # live=False (an import): only records and problems are shown, not
         # the play by play (deals, rounds, slaps, boots)
         self.live = self.out if live else (lambda text: None)
+        self.showing = live
         self.err = lambda text: raw_err(jsonin.printable(text))
         self.source = source      # 'import' for files; None: game_end 'live', dump 'stored'
-        self.buf = b""
+        self.buf = bytearray()
         self.discarding = False   # inside an over-long line: drop bytes to its newline
         self.stored = 0
         self.duplicates = 0
@@ -139,29 +141,39 @@ class LineCore:
 
     # --- bytes in ------------------------------------------------------------
     def feed(self, data):
+        """Take the next bytes: every whole line in them is handled, the rest
+        is kept for the next feed.  Each line is sliced out of the buffer once
+        and the handled part dropped once at the end, so a feed costs time in
+        proportion to its bytes, however many lines they hold."""
         self.buf += data
-        while True:
-            nl = self.buf.find(b"\n")
-            if nl < 0:
-                break
-            line, self.buf = self.buf[:nl], self.buf[nl + 1:]
-            if self.discarding:
-                self.discarding = False       # the over-long line's tail: reported already
-            elif len(line) > MAX_LINE:
-                self.skip("line longer than %d bytes" % MAX_LINE)
-            else:
-                self.line(line)
-        if len(self.buf) > MAX_LINE:
+        buf, start = self.buf, 0
+        try:
+            while True:
+                nl = buf.find(b"\n", start)
+                if nl < 0:
+                    break
+                line, start = buf[start:nl], nl + 1
+                if self.discarding:
+                    self.discarding = False       # the over-long line's tail: reported already
+                elif len(line) > MAX_LINE:
+                    self.skip("line longer than %d bytes" % MAX_LINE)
+                else:
+                    self.line(bytes(line))
+        finally:
+            # the lines handled are gone, even when one stopped the feed
+            # (a DatabaseProblem): it is never handled twice
+            del buf[:start]
+        if len(buf) > MAX_LINE:
             if not self.discarding:
                 self.skip("line longer than %d bytes without a newline" % MAX_LINE)
             self.discarding = True
-            self.buf = b""
+            del buf[:]
 
     def disconnected(self):
         """The port went away: whatever half line we hold was cut, so drop it."""
         if self.buf.strip() and not self.discarding:
-            self.skip("line cut by the disconnect: %s" % _short(self.buf))
-        self.buf = b""
+            self.skip("line cut by the disconnect: %s" % _short(bytes(self.buf)))
+        del self.buf[:]
         self.discarding = False
 
     def finish(self):
@@ -221,7 +233,7 @@ class LineCore:
             self.live("device booted")
         elif kind == "error":
             self.live("device reports: %s" % ev.get("msg", ev.get("error", text)))
-        else:
+        elif self.showing:
             # deal / hand / round and anything newer: shown, not stored.
             rest = dict((k, v) for k, v in ev.items() if k != "ev")
             self.live("%s: %s" % (kind, json.dumps(rest, sort_keys=True)))
@@ -436,11 +448,29 @@ def stopped_by(prog, core, e):
             " its flash and sends them again when %s reconnects" % (e, core.stored, prog))
 
 
+def seconds(text):
+    """--idle-exit: a finite number of seconds, 0 or more."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number of seconds" % text)
+    if not math.isfinite(x) or x < 0:
+        raise argparse.ArgumentTypeError("%s is not a number of seconds (0 or more)" % text)
+    return x
+
+
+def stored_db(text):
+    """--db for a tool that stores: a file, not a database that vanishes."""
+    if not dbmod.keeps(text):
+        raise argparse.ArgumentTypeError("%s keeps nothing: give a database file" % text)
+    return text
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="speedref-log", description=__doc__.splitlines()[0])
     ap.add_argument("--port", help="serial port (default: the one attached MicroPython board)")
-    ap.add_argument("--db", help="SQLite results database (%s)" % dbmod.db_help())
-    ap.add_argument("--idle-exit", type=float, metavar="SECONDS",
+    ap.add_argument("--db", type=stored_db, help="SQLite results database (%s)" % dbmod.db_help())
+    ap.add_argument("--idle-exit", type=seconds, metavar="SECONDS",
                     help="exit after SECONDS without data (scripts and tests)")
     args = ap.parse_args(argv)
     jsonin.setup_stdio()

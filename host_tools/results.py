@@ -27,6 +27,7 @@ import unicodedata
 from speedref.engine import records
 from speedref.engine.errors import RuleError, is_int
 
+from host_tools import db as dbmod
 from host_tools import jsonin
 from host_tools.db import ResultsDB, DatabaseProblem, db_help, default_path
 
@@ -235,6 +236,24 @@ def write_csv(path, rows):
 PROG = "speedref-results"
 
 
+def port_number(text):
+    """--port: a TCP port, 1..65535, or 0 for any free one."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a port number (0..65535)" % text)
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError("%d is not a port number (0..65535; 0: any free port)" % n)
+    return n
+
+
+def file_name(text):
+    """A file to write: a name, not an empty string."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty file name")
+    return text
+
+
 def build_parser():
     """The command line: the standings (with --csv, --json), or `import PATH...`;
     other outputs of the same standings go beside --csv and --json."""
@@ -246,13 +265,15 @@ def build_parser():
     ap.add_argument("command", nargs="?", choices=["import"], help="import PATH... into the database")
     ap.add_argument("paths", nargs="*", metavar="PATH", help="with import: what to import")
     ap.add_argument("--db", help="results database (%s)" % db_help())
-    ap.add_argument("--csv", metavar="FILE", help="also write the standings as CSV")
+    ap.add_argument("--csv", metavar="FILE", type=file_name, help="also write the standings as CSV")
     ap.add_argument("--json", action="store_true", help="print the standings as JSON")
-    ap.add_argument("--html", metavar="FILE",
+    ap.add_argument("--html", metavar="FILE", type=file_name,
                     help="write the results page: standings, score sheets and charts in one file")
     ap.add_argument("--serve", action="store_true",
-                    help="serve the results page on 127.0.0.1 (rebuilt at every request) until Ctrl-C")
-    ap.add_argument("--port", type=int, default=8080, help="with --serve: the port (default %(default)s)")
+                    help="serve the results page on 127.0.0.1 until Ctrl-C (made again only when something new"
+                         " was stored since the last request)")
+    ap.add_argument("--port", type=port_number, default=8080,
+                    help="with --serve: the port, 0 for any free one (default %(default)s)")
     return ap
 
 
@@ -265,7 +286,8 @@ def read_standings(path):
     db = ResultsDB(path, create=False)
     try:
         skipped = []
-        rows, unlinked = standings(db, skipped)
+        with db.snapshot():
+            rows, unlinked = standings(db, skipped)
     finally:
         db.close()
     return rows, unlinked, skipped
@@ -279,16 +301,31 @@ def import_main(args, ap):
     for name in STANDINGS_ONLY:
         if getattr(args, name):
             ap.error("--%s does not go with import" % name)
+    if args.db is not None and not dbmod.keeps(args.db):
+        ap.error("--db %s keeps nothing: give a database file" % args.db)
     ignore_file_size_signal()
     try:
         db = ResultsDB(args.db or default_path(), write=True)
     except DatabaseProblem as e:
         return jsonin.complain(PROG, str(e))
+    out = Output()
     try:
-        return importer.run(db, args.paths, PROG, out=lambda t: jsonin.write_out(t + "\n", PROG),
-                            err=lambda t: jsonin.complain(None, t, 0))
+        status = importer.run(db, args.paths, PROG, out=out, err=lambda t: jsonin.complain(None, t, 0))
     finally:
         db.close()
+    return status or out.status
+
+
+class Output:
+    """Lines for stdout: an output that cannot be written is said once on
+    stderr (jsonin.write_out), nothing more is written, and `status` is 2."""
+
+    def __init__(self):
+        self.status = 0
+
+    def __call__(self, text):
+        if not self.status:
+            self.status = jsonin.write_out(text + "\n", PROG)
 
 
 def main(argv=None):

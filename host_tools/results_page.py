@@ -2,7 +2,8 @@
 the results database, as one self-contained HTML file.
 
     speedref-results --html FILE      write the page (opens offline, from file://)
-    speedref-results --serve          serve it on 127.0.0.1 only, rebuilt per request
+    speedref-results --serve          serve it on 127.0.0.1 only, made again when
+                                      something new was stored
 
 Nothing here scores a game.  The standings are host_tools.results.standings
 (the table speedref-results prints), a score sheet is host_tools.score's
@@ -293,6 +294,24 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     made = None           # [(games, slaps) stored, the page made from them]: screens reload
                           # the page every 30 s, and most of the time nothing new was stored
 
+    def handle(self):
+        # a client that goes away before its answer (a screen reloading, a
+        # browser closing its tab) ends its connection, no traceback
+        try:
+            http.server.BaseHTTPRequestHandler.handle(self)
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+            self.close_connection = True
+
+    def do_HEAD(self):
+        self.do_GET()            # the same status and headers; _send leaves the body out
+
+    def send_error(self, code, message=None, explain=None):
+        """An error answer: the status's own words only (never the request's
+        text, which may hold anything), with the pages' headers."""
+        phrase = self.responses.get(code, ("Error",))[0]
+        self._send(code, ("%d %s\n" % (code, phrase)).encode("ascii"), "text/plain; charset=utf-8",
+                   phrase=phrase)
+
     def do_GET(self):
         if self.path.split("?", 1)[0] not in ("/", "/index.html"):
             return self._send(404, b"not found\n", "text/plain; charset=utf-8")
@@ -301,11 +320,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             try:
                 # rows are only ever added (a game with its slaps, in one
                 # transaction), so the counts say whether anything changed
-                key = (db.count_games(), db.count_slaps())
-                cached = self.made[0]
-                if cached is None or cached[0] != key:
-                    cached = self.made[0] = (key, render(db, self.source, refresh_s=SERVE_REFRESH_S)[0]
-                                             .encode("utf-8"))
+                with db.snapshot():      # the counts and the page: one moment's database
+                    key = (db.count_games(), db.count_slaps())
+                    cached = self.made[0]
+                    if cached is None or cached[0] != key:
+                        cached = self.made[0] = (key, render(db, self.source, refresh_s=SERVE_REFRESH_S)[0]
+                                                 .encode("utf-8"))
                 body = cached[1]
             finally:
                 db.close()
@@ -314,39 +334,42 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                               "text/plain; charset=utf-8")
         self._send(200, body, "text/html; charset=utf-8")
 
-    def _send(self, status, body, ctype):
-        self.send_response(status)
+    def _send(self, status, body, ctype, phrase=None):
+        self.send_response(status, phrase)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Content-Security-Policy", CSP)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD" and status >= 200 and status not in (204, 304):
+            self.wfile.write(body)
 
     def log_message(self, *a):
         pass
 
 
 def make_server(open_db, source="", port=DEFAULT_PORT):
-    """A server on 127.0.0.1:port (0: any free port) rendering the page from
-    open_db() at every request."""
+    """A server on 127.0.0.1:port (0: any free port) answering with the page
+    from open_db(): made again when a game or slap was stored since the page
+    it made last, else that page."""
     handler = type("Handler", (_Handler,), {"open_db": staticmethod(open_db), "source": source,
                                             "made": [None]})
     return http.server.ThreadingHTTPServer((HOST, port), handler)
 
 
 def serve(srv, out=print):
-    """Serve until Ctrl-C."""
-    out("serving the results page on http://%s:%d/ (this machine only); Ctrl-C stops"
-        % (HOST, srv.server_address[1]))
+    """Serve until Ctrl-C: 0, or 2 when the line saying where could not be
+    written (out() said so on stderr; the page is served all the same)."""
+    said = out("serving the results page on http://%s:%d/ (this machine only); Ctrl-C stops"
+               % (HOST, srv.server_address[1]))
     try:
         srv.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         srv.server_close()
-    return 0
+    return 2 if said else 0
 
 
 def main(args):
@@ -360,8 +383,9 @@ def main(args):
         try:
             db = ResultsDB(args.db, create=False)
             try:
-                text, skipped = render(db, name)
-                n = db.count_games()
+                with db.snapshot():
+                    text, skipped = render(db, name)
+                    n = db.count_games()
             finally:
                 db.close()
         except DatabaseProblem as e:

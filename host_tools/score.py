@@ -16,6 +16,7 @@ prints nothing on stdout.
 import argparse
 import json
 import os
+import stat
 import sys
 import zlib
 
@@ -67,17 +68,59 @@ def load_record(args):
     return read_record_file(args.file)
 
 
-def read_record_file(path):
-    """(record, name) from a JSON file or a device record file ('-' = stdin)."""
-    name = "<stdin>" if path == "-" else path
+RECORD_MAX = 4 * 1024 * 1024     # a game record file is a few KB; a bigger one is not read
+
+
+def open_regular(path):
+    """path opened for reading in binary, if it is a regular file (a symlink
+    to one included); Invalid for a pipe, a device, a socket or a folder,
+    which is never read: opened without blocking (a named pipe with no writer
+    would wait forever), then checked on the open file itself."""
     try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as f:
-                data = f.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as e:
-        raise Invalid("%s: cannot read: %s" % (name, e.strerror or e))
+        raise Invalid("%s: cannot read: %s" % (path, e.strerror or e))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = ("a named pipe" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "a folder" if stat.S_ISDIR(mode) else "not a file")
+            raise Invalid("%s: not a regular file (%s)" % (path, what))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_limited(path, limit=None):
+    """The bytes of the regular file at path, at most `limit` (RECORD_MAX) of
+    them: Invalid for anything else or anything bigger."""
+    limit = RECORD_MAX if limit is None else limit
+    with open_regular(path) as f:
+        try:
+            data = f.read(limit + 1)
+        except OSError as e:
+            raise Invalid("%s: cannot read: %s" % (path, e.strerror or e))
+    if len(data) > limit:
+        raise Invalid("%s: larger than %d KB: not a game record file" % (path, limit >> 10))
+    return data
+
+
+def read_record_file(path):
+    """(record, name) from a JSON file or a device record file ('-' = stdin);
+    only a regular file of at most RECORD_MAX bytes is read."""
+    name = "<stdin>" if path == "-" else path
+    if path == "-":
+        try:
+            data = sys.stdin.buffer.read(RECORD_MAX + 1)
+        except OSError as e:
+            raise Invalid("%s: cannot read: %s" % (name, e.strerror or e))
+        if len(data) > RECORD_MAX:
+            raise Invalid("%s: larger than %d KB: not a game record" % (name, RECORD_MAX >> 10))
+    else:
+        data = read_limited(path)
     if data.startswith(b"SRF1"):
         data = device_file_body(data, name)
     elif data.startswith(b"\xef\xbb\xbf"):
@@ -117,7 +160,8 @@ def store_files(directory):
         names = os.listdir(rec_dir)
     except OSError as e:
         raise Invalid("%s: cannot read: %s" % (directory, e.strerror or e))
-    seqs = sorted(n for n in names if n.endswith(".json") and n[:-5].isdigit())
+    # a record's number is ASCII digits: "².json" or "①.json" is no record file
+    seqs = sorted(n for n in names if n.endswith(".json") and n[:-5].isascii() and n[:-5].isdigit())
     if not seqs:
         raise Invalid("%s: no record files (NNNNNNNN.json) in it or in its rec/ folder" % directory)
     return [os.path.join(rec_dir, n) for n in sorted(seqs, key=lambda n: int(n[:-5]))]
