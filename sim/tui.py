@@ -404,6 +404,8 @@ class TerminalSim:
 
 
 def main(board, delay_us=DELAY_US, interval_us=INTERVAL_US, log_buzzer=False):
+    from sim.terminal import need_terminal
+    need_terminal()
     os.environ.setdefault("ESCDELAY", "25")  # Esc is BACK: don't wait a second for it
     sim = TerminalSim(board, delay_us, interval_us, log_buzzer)
     curses.wrapper(sim.run)

@@ -266,6 +266,8 @@ def run_terminal(tb, cls, curses, args):
     """Start the play table `tb` and its curses terminal `cls`; 0 when the
     person quits, 1 if the table had to stop."""
     import os
+    from sim.terminal import need_terminal
+    need_terminal("--play %s" % args.play)
     try:
         tb.start()
         os.environ.setdefault("ESCDELAY", "25")
