@@ -400,8 +400,9 @@ def main(args):
                 f.write(text)
         except OSError as e:
             return jsonin.complain(PROG, "cannot write %s: %s" % (args.html, e.strerror or e))
-        status = jsonin.write_out("wrote %s: %d games, %d bytes\n"
-                                  % (jsonin.printable(args.html), n, len(text.encode("utf-8"))), PROG)
+        status = jsonin.write_out("wrote %s: %s, %d bytes\n"
+                                  % (jsonin.printable(args.html), jsonin.count(n, "game"), len(text.encode("utf-8"))),
+                                  PROG)
         status = status or (2 if skipped else 0)
     if args.serve:
         try:

@@ -102,6 +102,11 @@ def points(left):
     return n
 
 
+def _deals(n):
+    """3 -> "3 deals", 1 -> "1 deal"."""
+    return "%d deal%s" % (n, "" if n == 1 else "s")
+
+
 def check_options(layout, jokers=False, doubles=False, hand_limit=5, slap_to_win=False, seats=2):
     if layout not in LAYOUTS:
         raise RuleError("SP-1", "layout must be 'pagat' or 'classic', not %r" % (layout,))
@@ -379,7 +384,8 @@ class SpeedMatch:
     def tiebreak(self):
         m = self._measure()
         unit = "deals" if self.format == "best_of" else "points"
-        score = "%s %s" % ("-".join([str(x) for x in sorted(m, reverse=True)]), unit)
+        # in seat order, as the sheet's columns and its totals line
+        score = "%s %s" % ("-".join([str(x) for x in m]), unit)
         if not self.deals:
             return "no deals played"
         if self.ended_early:
@@ -391,8 +397,8 @@ class SpeedMatch:
         if self.format == "target":
             return "first to %d points (%s)" % (self.goal, score)
         if self.seats == 2:
-            return "won %d of %d deals (points are not counted)" % (max(self.wins), self.goal)
-        return "first to %d deals, best of %d (points are not counted)" % (max(self.wins), self.goal)
+            return "won %d of %s (points are not counted)" % (max(self.wins), _deals(self.goal))
+        return "first to %s, best of %d (points are not counted)" % (_deals(max(self.wins)), self.goal)
 
     def rows(self):
         out = []
