@@ -224,3 +224,26 @@ def test_a_terminal_too_small_for_the_panel_says_what_it_needs():
             assert [r.rstrip() for r in got] == term.panel(), size
     finally:
         tb.close()
+
+
+@pytest.mark.parametrize("argv,seats", [(["--play", "spit"], 2), (["--play", "speed", "--seats", "3"], 3),
+                                        (["--play", "speedrun"], 3), (["--play", "partners"], 4)])
+def test_the_legend_and_the_lights_name_only_the_seated_pads(argv, seats):
+    """A 2-player Spit lists P1 and P2, a 3-player Speed P1 to P3: no pad
+    nobody sits at, in the key legend or on the lights line."""
+    import re
+    from sim.__main__ import build_parser
+    args = build_parser().parse_args(argv + ["--seed", "3"])
+    mod = P.play_module(args.play)
+    tb = mod.table(args)
+    try:
+        tb.start()
+        cls, _ = mod.terminal_class()
+        term = cls(tb, 500000, 150000)
+        legend = " ".join(term.legend())
+        lights = [s for s in term.status_lines(300) if "lights:" in s][0].split("lights:")[1]
+        for text in (legend, lights):
+            pads = set(re.findall(r"\bP(\d)\b", text))
+            assert pads == set(str(i + 1) for i in range(seats)), (text, pads)
+    finally:
+        tb.close()

@@ -115,6 +115,10 @@ def table_terminal():
                 self.log_edge(b, down)
             tb.on_edge = on_edge
 
+        def pad_count(self):
+            """The pads someone sits at: the table's seats (P1 and P2 in Spit)."""
+            return self.tb.seats
+
         def log_edge(self, b, down):
             """One edge on the board: "P1 down (you)", "P2 up after 95 ms (computer)"."""
             tb = self.tb
