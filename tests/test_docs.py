@@ -658,3 +658,16 @@ def test_the_rule_prefixes_and_seeds_files_come_from_the_registry(tmp_path):
 def _rule_key(r):
     p, n = r.split("-")
     return p, int(n)
+
+
+def test_every_centre_pile_key_of_play_speed_is_in_the_key_tables():
+    """Speed with 3 or 4 players has a centre pile a player (SP-29): each
+    pile's key is in docs/simulator.md's --play speed table and the README."""
+    from sim.table.speed_person import PILE_KEYS
+    sim_doc = (ROOT / "docs" / "simulator.md").read_text(encoding="utf-8")
+    row = [line for line in sim_doc.splitlines() if line.startswith("| `a s d f g h l` |")][0]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    para = [p for p in readme.split("\n\n") if "In a play mode" in p][0]
+    for k in PILE_KEYS:
+        assert "`%s`" % k in row, (k, row)
+        assert "`%s`" % k in para, (k, para)
