@@ -53,11 +53,6 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
 # NAME_CHARS - 1 and "…" (pygal's own rule, so the tables and the charts cut
 # alike); the whole name is in the tooltip (a title) either way.
 NAME_CHARS = 24
-# What "avg score" counts in each game, and which way is better.
-SCORE_MEANS = {"speed": "avg score: points at the end of the match, higher is better",
-               "spit": "avg score: cards still held at the end, fewer is better (the winner holds none)",
-               "speedrun": "avg score: the final total, lower is better (the lowest total wins)",
-               "partners": "avg score: points at the end of the game, higher is better"}
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 
 
@@ -112,6 +107,17 @@ def _title(game_id):
 def short_name(name):
     """A name as the page shows it (NAME_CHARS): whole, or cut with "…"."""
     return truncate(name, NAME_CHARS)
+
+
+def _score_means(game_id):
+    """What a game's "avg score" counts and which way is better (its table
+    level's SCORE), or None for a game this speedref does not know."""
+    try:
+        engine = games.load(games.get(game_id).engine, "speedref.engine")
+    except (games.UnknownGame, games.MissingGame, ImportError):
+        return None
+    means = getattr(engine, "SCORE", None)
+    return "avg score: " + means if means else None
 
 
 def _margin(us):
@@ -250,7 +256,7 @@ def page_data(db):
                                "rows": [standings_cells(r) for r in sub if r["game"] == g]})
         sections.append({
             "id": g, "title": _title(g), "games": sum(len(v) for v in devices.values()),
-            "speedrun": g == "speedrun", "score_means": SCORE_MEANS.get(g), "rows": [standings_cells(r) for r in mine], "tables": tables,
+            "speedrun": g == "speedrun", "score_means": _score_means(g), "rows": [standings_cells(r) for r in mine], "tables": tables,
             "chart": wins_chart("Wins", [jsonin.printable(n) for n in names], [r["wins"] for r in mine],
                                 [color[n] for n in names])})
 

@@ -59,6 +59,11 @@ TARGET_PER_PLAYER = 25  # the default target for each player a deal's winner bea
 HAND_LIMITS = (5, 6, 7)
 
 
+# What a player's final score counts, and which way is better: the results
+# page says so beside the standings' "avg score" (host_tools/results_page.py).
+SCORE = "points at the end of the match, higher is better"
+
+
 def cards_per_player(layout, jokers=False):
     # SP-2: pagat deals 15 (the hand is the top 5 of the stock).
     # SP-3/SP-4: classic deals a 5-card hand and a 15-card stock, 16 with jokers.
