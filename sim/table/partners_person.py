@@ -28,7 +28,7 @@ partner tapped by the wrong player): BACK, "Undo last", OK takes it back.
 from sim.bots import THINK_US
 from sim.table.base import UP, DOWN, OK
 from sim.table.partners_table import PartnersTable
-from sim.table.person import set_pace, DEFAULT_PACE, PACES, Letters
+from sim.table.person import set_pace, DEFAULT_PACE, PACES, Letters, Says
 
 HUMAN = 0
 CARD_KEYS = "asdfghlwertyu"   # 13 letters: your cards, bids or partners
@@ -37,7 +37,7 @@ SUIT_WORDS = ("club", "diamond", "heart", "spade")  # PT-12's refusal, in words
 YOU_WON = "You win the trick: tap your pad (z)"
 
 
-class PartnersPlay(PartnersTable):
+class PartnersPlay(Says, PartnersTable):
     """A partners table: player 0 a person, players 1..3 computer players."""
 
     def __init__(self, seed=None, realtime=True, pace=DEFAULT_PACE, start_us=None, target=None, store=None):
@@ -266,6 +266,8 @@ class PartnersPlay(PartnersTable):
                 return "PT-12: must follow suit: %s led, and you hold a %s (%s)" % (
                     self._card(st.trick[0]), SUIT_WORDS[led], " ".join(yours))
             return str(e)
+        if phase == "play" and p != HUMAN:
+            self.say("%s plays %s (computer)" % (self.player_names()[p], self._card(a)))
         if phase == "bid":
             self.calls.append((p, a))
             self.page = 0

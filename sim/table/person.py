@@ -77,6 +77,16 @@ def set_pace(people, pace):
             pe.pace = PACES[pace]
 
 
+class Says:
+    """A play table's own lines for the terminal's event log (who played
+    what: the piles and tricks change with a line saying so)."""
+    on_say = None    # set by the terminal: text -> None
+
+    def say(self, text):
+        if self.on_say is not None:
+            self.on_say(text)
+
+
 def table_terminal():
     """The terminal simulator (sim/tui.py) for a play mode: the keys' button
     edges go to the table as a finger on that button (so the table knows your
@@ -114,6 +124,12 @@ def table_terminal():
                 seen(b, down)
                 self.log_edge(b, down)
             tb.on_edge = on_edge
+            tb.on_say = self.log_said
+
+        def log_said(self, text):
+            """A line of the table's own (a computer player's card) in the event log."""
+            self.log.append((self.tb.t // 1000, text))
+            del self.log[:-200]
 
         def pad_count(self):
             """The pads someone sits at: the table's seats (P1 and P2 in Spit)."""

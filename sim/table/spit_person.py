@@ -29,7 +29,7 @@ slap race, who takes which pile) are the app's own, read off its USB log.
 """
 from sim.bots import STUCK_HOLD_US
 from sim.table.base import TableError, UP, DOWN, OK
-from sim.table.person import set_pace, DEFAULT_PACE, PACES
+from sim.table.person import set_pace, DEFAULT_PACE, PACES, Says
 from sim.table.spit_table import SpitTable, HOLD_US, COUNTDOWN_US, SLAP_GO_US, STOP_US, SECOND_SLAP_US
 from speedref.engine.errors import RuleError
 
@@ -38,7 +38,7 @@ BOT = 1
 PILE_KEYS = "asdfg"     # your five stock piles
 
 
-class SpitPlay(SpitTable):
+class SpitPlay(Says, SpitTable):
     """A Spit table where seat 0 is a person and seat 1 a computer player."""
 
     def __init__(self, seed=None, realtime=True, pace=DEFAULT_PACE, start_us=None, **kw):
@@ -360,6 +360,17 @@ class SpitPlay(SpitTable):
     def refuse(self, why):
         """Say why a key was refused, until your next move the cards take."""
         self.note = self.refused = why
+
+    def _act(self, p, g, a):
+        """A computer player's card on a centre pile is in the event log."""
+        st = self.st
+        n = [len(c) for c in st.centre] if st is not None else None
+        SpitTable._act(self, p, g, a)
+        k = a >> 3     # play_action(stock pile, centre pile): a play is below the turns
+        if (p != HUMAN and st is self.st and n is not None and a < 0x20 and k < len(n)
+                and len(st.centre) == len(n) and len(st.centre[k]) == n[k] + 1):
+            from speedref.engine import cards as C
+            self.say("P%d plays %s on pile %d (computer)" % (p + 1, C.name(st.centre[k][-1]), k + 1))
 
     def human(self, action):
         """Play, turn or move; returns None or the reason it was refused."""
