@@ -110,10 +110,10 @@ def short_name(name):
 
 
 def _score_means(game_id):
-    """What a game's "avg score" counts and which way is better (its table
+    """What a game's "avg score" counts and which way is better (its card
     level's SCORE), or None for a game this speedref does not know."""
     try:
-        engine = games.load(games.get(game_id).engine, "speedref.engine")
+        engine = games.load(games.get(game_id).cards, "speedref.engine")
     except (games.UnknownGame, games.MissingGame, ImportError):
         return None
     means = getattr(engine, "SCORE", None)

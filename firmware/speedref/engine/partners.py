@@ -52,11 +52,6 @@ TRICKS = 13
 DOUBLE_AT = 20
 
 
-# What a player's final score counts, and which way is better: the results
-# page says so beside the standings' "avg score" (host_tools/results_page.py).
-SCORE = "points at the end of the game, higher is better"
-
-
 def hand_scores(bid, contractor, partner, tricks):
     """The 4 players' scores for one hand and whether they were doubled.
 

@@ -59,11 +59,6 @@ TARGET_PER_PLAYER = 25  # the default target for each player a deal's winner bea
 HAND_LIMITS = (5, 6, 7)
 
 
-# What a player's final score counts, and which way is better: the results
-# page says so beside the standings' "avg score" (host_tools/results_page.py).
-SCORE = "points at the end of the match, higher is better"
-
-
 def cards_per_player(layout, jokers=False):
     # SP-2: pagat deals 15 (the hand is the top 5 of the stock).
     # SP-3/SP-4: classic deals a 5-card hand and a 15-card stock, 16 with jokers.
@@ -105,11 +100,6 @@ def points(left):
     for x in left:
         n += x
     return n
-
-
-def _deals(n):
-    """3 -> "3 deals", 1 -> "1 deal"."""
-    return "%d deal%s" % (n, "" if n == 1 else "s")
 
 
 def check_options(layout, jokers=False, doubles=False, hand_limit=5, slap_to_win=False, seats=2):
@@ -402,8 +392,10 @@ class SpeedMatch:
         if self.format == "target":
             return "first to %d points (%s)" % (self.goal, score)
         if self.seats == 2:
-            return "won %d of %s (points are not counted)" % (max(self.wins), _deals(self.goal))
-        return "first to %s, best of %d (points are not counted)" % (_deals(max(self.wins)), self.goal)
+            return "won %d of %d deal%s (points are not counted)" % (max(self.wins), self.goal,
+                                                                      "" if self.goal == 1 else "s")
+        w = max(self.wins)
+        return "first to %d deal%s, best of %d (points are not counted)" % (w, "" if w == 1 else "s", self.goal)
 
     def rows(self):
         out = []

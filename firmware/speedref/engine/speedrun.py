@@ -77,11 +77,6 @@ _E_CHOICES = const(9)  # trump and ranking set
 _E_COUNTS = const(10)  # the three trick counts entered at once
 
 
-# What a player's final score counts, and which way is better: the results
-# page says so beside the standings' "avg score" (host_tools/results_page.py).
-SCORE = "the final total, lower is better (the lowest total wins)"
-
-
 def contract_code(c):
     """A valid contract name as its code in a row."""
     if c[:5] == "FOUL:":

@@ -71,11 +71,6 @@ _HALF_SPIT = const(11)  # half the 52 - 2 * 15 spit cards of a round with two pi
 SLAP_GO_US = const(1000000)
 
 
-# What a player's final score counts, and which way is better: the results
-# page says so beside the standings' "avg score" (host_tools/results_page.py).
-SCORE = "cards still held at the end, fewer is better (the winner holds none)"
-
-
 def spit_cards(n):
     # SPIT-2/SPIT-3: everything beyond the 15 layout cards is spit cards.
     return n - _LAYOUT if n > _LAYOUT else 0
