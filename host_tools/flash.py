@@ -312,6 +312,11 @@ def explain_mpremote_failure(port, stderr):
 
 
 def run_mpremote(cmd, port):
+    # a path (/dev/ttyACM0) that is not there: not plugged in, or a typo
+    # (mpremote would call it busy).  Its shortcuts (a0, u0) and COM3 are no paths.
+    if ("/" in port or os.sep in port) and not os.path.exists(port):
+        raise FlashError("no serial port %s: is the board plugged in? (`python -m serial.tools.list_ports`"
+                         " lists the ports there are)" % port)
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise FlashError(explain_mpremote_failure(port, r.stderr + r.stdout))
@@ -454,7 +459,7 @@ def main(argv=None):
     try:
         return flash(args)
     except FlashError as e:
-        return jsonin.complain("speedref-flash", str(e), 1)
+        return jsonin.complain("speedref-flash", str(e))
 
 
 if __name__ == "__main__":

@@ -175,6 +175,12 @@ def write_out(text, prog):
     return 0
 
 
+def count(n, word, words=None):
+    """n and its unit, singular for 1: count(1, "deal") is "1 deal",
+    count(2, "deal") "2 deals" (`words`: a plural that is not word + "s")."""
+    return "%d %s" % (n, word if n == 1 else (words or word + "s"))
+
+
 def complain(prog, text, status=2):
     """One line on stderr (if there is one), escaped, after "prog: " unless prog
     is None; returns the exit status."""

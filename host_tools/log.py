@@ -227,7 +227,9 @@ class LineCore:
             if isinstance(game, str):
                 self.drop_slaps(game, "of the abandoned %s game" % game)
         elif kind == "dump_end":
-            self.live("device flash: %s records kept, %d new here" % (_short(ev.get("count"), 20), self.dump_new))
+            n = ev.get("count")
+            self.live("device flash: %s %s kept, %d new here" % (_short(n, 20), "record" if n == 1 else "records",
+                                                                 self.dump_new))
             self.dump_new = 0
         elif kind == "boot":
             self.live("device booted")
@@ -438,14 +440,15 @@ class LiveView:
 
 
 def summary_line(core):
-    return ("%d new game records, %d duplicates, %d slap verdicts, %d lines skipped"
-            % (core.stored, core.duplicates, core.slaps, core.skipped))
+    return ("%s, %s, %s, %s" % (jsonin.count(core.stored, "new game record"), jsonin.count(core.duplicates, "duplicate"),
+                                jsonin.count(core.slaps, "slap verdict"), jsonin.count(core.skipped, "line skipped",
+                                                                                    "lines skipped")))
 
 
 def stopped_by(prog, core, e):
     """The line for a database failure mid-run: what happened, what is kept."""
-    return ("%s; %d new game records stored before this are kept; a board keeps its records on"
-            " its flash and sends them again when %s reconnects" % (e, core.stored, prog))
+    return ("%s; what was stored before this is kept (%s); a board keeps its records on"
+            " its flash and sends them again when %s reconnects" % (e, jsonin.count(core.stored, "new game record"), prog))
 
 
 def seconds(text):

@@ -27,6 +27,7 @@ import pygal
 from markupsafe import Markup
 from pygal.etree import etree
 from pygal.style import Style
+from pygal.util import truncate
 
 from speedref import games
 
@@ -49,6 +50,10 @@ NO_DEVICE = "(no id)"       # the table of a record without an id
 # set, then a few more), in the order players first appear in the standings.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
            "#000000", "#8C564B", "#7F7F7F", "#17BECF", "#BCBD22", "#F0E442")
+# A name is shown whole up to NAME_CHARS characters, else cut to its first
+# NAME_CHARS - 1 and "…" (pygal's own rule, so the tables and the charts cut
+# alike); the whole name is in the tooltip (a title) either way.
+NAME_CHARS = 24
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 
 
@@ -100,13 +105,30 @@ def _title(game_id):
         return jsonin.printable(game_id)
 
 
+def short_name(name):
+    """A name as the page shows it (NAME_CHARS): whole, or cut with "…"."""
+    return truncate(name, NAME_CHARS)
+
+
+def _score_means(game_id):
+    """What a game's "avg score" counts and which way is better (its card
+    level's SCORE), or None for a game this speedref does not know."""
+    try:
+        engine = games.load(games.get(game_id).cards, "speedref.engine")
+    except (games.UnknownGame, games.MissingGame, ImportError):
+        return None
+    means = getattr(engine, "SCORE", None)
+    return "avg score: " + means if means else None
+
+
 def _margin(us):
     return "-" if us is None else "%.1f ms" % (us / 1000)
 
 
 def standings_cells(row):
     """A standings row as the text report shows it (speedref-results)."""
-    return {"player": jsonin.printable(row["player"]), "games": str(row["games"]), "wins": str(row["wins"]),
+    return {"player": jsonin.printable(row["player"]), "shown": short_name(jsonin.printable(row["player"])),
+            "games": str(row["games"]), "wins": str(row["wins"]),
             "average_score": results._cell(row["average_score"]),
             "perfect_bonuses": results._cell(row["perfect_bonuses"]),
             "slap_wins": str(row["slap_wins"]), "median_margin": _margin(row["median_margin_us"])}
@@ -121,14 +143,27 @@ def _style(colors):
                  value_label_font_size=15, opacity=".9", opacity_hover=".9")
 
 
-def svg(chart):
+def _tag(el):
+    return el.tag.rsplit("}", 1)[-1] if isinstance(el.tag, str) else None
+
+
+def svg(chart, names=()):
     """A pygal chart as inline SVG, without its script (pygal's tooltip
-    configuration, which needs pygal.js from the network anyway)."""
+    configuration, which needs pygal.js from the network anyway).  `names`:
+    the whole names of a chart whose labels are short_name()s (pygal cuts a
+    horizontal chart's labels only on its other axis, and sizes the plot by
+    the labels it is given): each cut label gets its whole name in a title,
+    and each bar's label is the whole name."""
     root = chart.render_tree()
+    whole = dict((short_name(n), n) for n in reversed(names) if short_name(n) != n)
     for parent in list(root.iter()):
         for child in list(parent):
-            if isinstance(child.tag, str) and child.tag.rsplit("}", 1)[-1] == "script":
+            if _tag(child) == "script":
                 parent.remove(child)
+            elif child.text in whole and parent.get("class") == "guides" and _tag(child) == "text":
+                etree.SubElement(parent, "title").text = whole[child.text]
+            elif child.text in whole and child.get("class") == "x_label" and _tag(child) == "desc":
+                child.text = whole[child.text]
     return Markup(etree.tostring(root, encoding="unicode"))
 
 
@@ -151,33 +186,33 @@ def wins_chart(title, names, wins, colors):
     """A bar per player: wins, printed on the bar."""
     c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=560, height=60 + 34 * len(names),
                             show_legend=False, print_values=True, print_zeroes=True, title=title,
-                            min_scale=1, max_scale=8, margin=10, spacing=8,
+                            min_scale=1, max_scale=8, margin=10, spacing=8, truncate_label=NAME_CHARS,
                             value_formatter=lambda v: "%d" % v)
     # pygal draws the first label at the bottom: reversed, the leader is on top
-    c.x_labels = list(reversed(names))
+    c.x_labels = [short_name(n) for n in reversed(names)]
     c.y_labels = count_ticks(max(wins or [0]))
     c.add("wins", [{"value": w, "color": col} for w, col in reversed(list(zip(wins, colors)))])
-    return svg(c)
+    return svg(c, names)
 
 
-def players_chart(names, per_game, colors_of_game):
-    """Wins per player over every game, stacked by game."""
-    c = pygal.HorizontalStackedBar(style=_style([colors_of_game[g] for g, _ in per_game]), js=[],
-                                   width=760, height=110 + 44 * len(names), title="Wins per player",
-                                   legend_at_bottom=True, min_scale=1, max_scale=8, margin=10,
-                                   spacing=8, value_formatter=lambda v: "%d" % v)
-    c.x_labels = list(reversed(names))
-    c.y_labels = count_ticks(max([sum(w) for w in zip(*[wins for _, wins in per_game])] or [0]))
-    for game_id, wins in per_game:
-        c.add(_title(game_id), list(reversed(wins)))
-    return svg(c)
+def players_chart(names, wins, colors):
+    """Wins per player over every game: a bar per player in the player's own
+    colour (each game's share is in the table beside it)."""
+    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=760, height=90 + 40 * len(names),
+                            title="Wins per player, every game", show_legend=False, print_values=True,
+                            print_zeroes=True, min_scale=1, max_scale=8, margin=10, spacing=8,
+                            truncate_label=NAME_CHARS, value_formatter=lambda v: "%d" % v)
+    c.x_labels = [short_name(n) for n in reversed(names)]
+    c.y_labels = count_ticks(max(wins or [0]))
+    c.add("wins", [{"value": w, "color": col} for w, col in reversed(list(zip(wins, colors)))])
+    return svg(c, names)
 
 
 def running_chart(parts, colors):
     """The running totals through a game's rows (deals, rounds, hands)."""
     c = pygal.Line(style=_style(colors), js=[], width=500, height=290, margin=10,
                    title="Running totals", x_title=parts["unit"][1], legend_at_bottom=True,
-                   dots_size=4, truncate_legend=18, min_scale=3, max_scale=6)
+                   dots_size=4, truncate_legend=NAME_CHARS, min_scale=3, max_scale=6)
     c.x_labels = [str(i + 1) for i in range(len(parts["rows"]))]
     for col, name in enumerate(parts["names"]):
         c.add(jsonin.printable(name), [cells[col][1] for _, cells in parts["rows"]])
@@ -204,7 +239,6 @@ def page_data(db):
     color = {}
     for r in rows:
         color.setdefault(r["player"], PALETTE[len(color) % len(PALETTE)])
-    game_color = dict((g, PALETTE[i % len(PALETTE)]) for i, g in enumerate(game_ids))
 
     by_device = {}
     for row_id, rec in stored:
@@ -223,7 +257,7 @@ def page_data(db):
                                "rows": [standings_cells(r) for r in sub if r["game"] == g]})
         sections.append({
             "id": g, "title": _title(g), "games": sum(len(v) for v in devices.values()),
-            "speedrun": g == "speedrun", "rows": [standings_cells(r) for r in mine], "tables": tables,
+            "speedrun": g == "speedrun", "score_means": _score_means(g), "rows": [standings_cells(r) for r in mine], "tables": tables,
             "chart": wins_chart("Wins", [jsonin.printable(n) for n in names], [r["wins"] for r in mine],
                                 [color[n] for n in names])})
 
@@ -235,11 +269,10 @@ def page_data(db):
         p["wins"] += r["wins"]
         p["by_game"][r["game"]] = r["wins"]
     order = sorted(players, key=lambda n: (-players[n]["wins"], -players[n]["games"], n))
-    player_rows = [{"player": jsonin.printable(n), "games": players[n]["games"], "wins": players[n]["wins"],
+    player_rows = [{"player": jsonin.printable(n), "shown": short_name(jsonin.printable(n)), "games": players[n]["games"], "wins": players[n]["wins"],
                     "by_game": [players[n]["by_game"].get(g) for g in game_ids]} for n in order]
-    chart = (players_chart([jsonin.printable(n) for n in order],
-                           [(g, [players[n]["by_game"].get(g, 0) for n in order]) for g in game_ids],
-                           game_color) if order else None)
+    chart = (players_chart([jsonin.printable(n) for n in order], [players[n]["wins"] for n in order],
+                           [color[n] for n in order]) if order else None)
 
     sheets = []
     for row_id, rec in reversed(stored):          # the newest game first
@@ -397,8 +430,9 @@ def main(args):
                 f.write(text)
         except OSError as e:
             return jsonin.complain(PROG, "cannot write %s: %s" % (args.html, e.strerror or e))
-        status = jsonin.write_out("wrote %s: %d games, %d bytes\n"
-                                  % (jsonin.printable(args.html), n, len(text.encode("utf-8"))), PROG)
+        status = jsonin.write_out("wrote %s: %s, %d bytes\n"
+                                  % (jsonin.printable(args.html), jsonin.count(n, "game"), len(text.encode("utf-8"))),
+                                  PROG)
         status = status or (2 if skipped else 0)
     if args.serve:
         try:

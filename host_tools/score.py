@@ -198,7 +198,7 @@ def sheet_parts(record, sheet, summary):
       totals   [(name, total)]
       result   "Winner: Ann", "Shared win: Ann and Bob" or "No winner"
       decided  what decided it, or None
-      played   "3 deals played", ", ended early" when it was
+      played   "3 deals played" ("1 deal played"), ", ended early" when it was
     Strings are as the device sent them: the text escapes control characters,
     the page HTML-escapes."""
     players = [str(p) for p in sheet.players]
@@ -225,8 +225,8 @@ def sheet_parts(record, sheet, summary):
     return {"head": head, "unit": unit, "names": names, "rows": rows,
             "totals": list(zip(names, summary["totals"])), "result": result,
             "decided": str(summary["tiebreak"]) if summary.get("tiebreak") else None,
-            "played": "%d %s played%s" % (summary["hands_played"], unit[1],
-                                          ", ended early" if summary["ended_early"] else "")}
+            "played": "%s played%s" % (jsonin.count(summary["hands_played"], g.unit if g else "hand", unit[1]),
+                                       ", ended early" if summary["ended_early"] else "")}
 
 
 def cell_text(cell, running):

@@ -13,6 +13,7 @@ import os
 import sys
 
 from sim import compat
+from sim.terminal import NoTerminal
 
 from speedref import games as registry
 
@@ -271,7 +272,7 @@ def main(argv=None):
             check_store_for_cards(args)
             return person.main(args)
         return interactive(args)
-    except UsageError as e:
+    except (UsageError, NoTerminal) as e:
         sys.stderr.write("speedref-sim: %s\n" % e)
         return 2
     except KeyboardInterrupt:     # Ctrl-C: the person is done; no traceback

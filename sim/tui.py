@@ -33,10 +33,13 @@ TAP_KEYS = ("1/z", "2/m", "3", "4")
 HOLD_KEYS = ("!/Z", "@/M", "#", "$")
 
 
-def legend_lines(names=NAMES, tap_keys=TAP_KEYS, hold_keys=HOLD_KEYS):
-    """The key legend under the OLED: each pad by the name of who sits at it."""
+def legend_lines(names=NAMES, tap_keys=TAP_KEYS, hold_keys=HOLD_KEYS, pads=4):
+    """The key legend under the OLED: each of the first `pads` pads by the
+    name of who sits at it."""
+    count = pads
+
     def pads(keys):
-        return "  ".join("%s [%s]" % (names[i], keys[i]) for i in range(4))
+        return "  ".join("%s [%s]" % (names[i], keys[i]) for i in range(count))
     return ("tap:  %s  OK [Enter/Space/o]   quit [q]" % pads(tap_keys),
             "hold: %s  OK [O]  (same key again: let go)" % pads(hold_keys),
             "UP [Up/k]  DOWN [Down/j]  BACK [Backspace/Esc/b]")
@@ -80,7 +83,8 @@ def braille_lines(frame):
 
 
 def lights_text(lights):
-    """The pad LEDs: "[P1] P2 P3 P4" with the lit pads in brackets."""
+    """The pad LEDs: "[P1] P2 P3 P4" with the lit pads in brackets (as many
+    as `lights` has)."""
     return " ".join(("[%s]" if on else " %s ") % NAMES[i] for i, on in enumerate(lights))
 
 
@@ -248,8 +252,13 @@ class TerminalSim:
         """Each button's name now (a pad: whoever sits at it, pad_names)."""
         return pad_names(self.board.app)
 
+    def pad_count(self):
+        """How many pads the legend and the lights show: all four here (the
+        game, and so its seats, is chosen on the device's menu)."""
+        return 4
+
     def legend(self):
-        return legend_lines(self.names())
+        return legend_lines(self.names(), pads=self.pad_count())
 
     def apply(self, edges, now_us):
         for b, down in edges:
@@ -278,7 +287,7 @@ class TerminalSim:
         """The held buttons, the buzzer and the pad lights, in as many rows of
         fewer than w characters as they need."""
         parts = ["down: " + self.held_text(), "buzzer: " + self.buzzer_text(),
-                 "lights: " + lights_text(self.board.lights)]
+                 "lights: " + lights_text(self.board.lights[:self.pad_count()])]
         out = [parts[0]]
         for part in parts[1:]:
             if len(out[-1]) + 3 + len(part) < w:
@@ -404,6 +413,8 @@ class TerminalSim:
 
 
 def main(board, delay_us=DELAY_US, interval_us=INTERVAL_US, log_buzzer=False):
+    from sim.terminal import need_terminal
+    need_terminal()
     os.environ.setdefault("ESCDELAY", "25")  # Esc is BACK: don't wait a second for it
     sim = TerminalSim(board, delay_us, interval_us, log_buzzer)
     curses.wrapper(sim.run)

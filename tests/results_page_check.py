@@ -164,7 +164,10 @@ def parse(text):
 
 
 def _rows(table):
-    return [dict((td.attrs["data-col"], td.text()) for td in tr.find_all("td"))
+    """A table's rows, {data-col: text}; a player is their whole name (the
+    cell's title: the cell shows it cut after results_page.NAME_CHARS)."""
+    return [dict((td.attrs["data-col"], td.attrs["title"] if td.attrs["data-col"] == "player" else td.text())
+                 for td in tr.find_all("td"))
             for tr in table.find("tbody").find_all("tr")]
 
 
@@ -207,7 +210,8 @@ def from_html(text):
 # source read above does, and check the shown text separately).
 EXTRACT_JS = r"""
 const rows = t => Array.from(t.querySelectorAll('tbody tr')).map(tr => {
-  const o = {}; tr.querySelectorAll('td').forEach(td => { o[td.dataset.col] = td.textContent; }); return o; });
+  const o = {}; tr.querySelectorAll('td').forEach(td => {
+    o[td.dataset.col] = td.dataset.col === 'player' ? td.title : td.textContent; }); return o; });
 const out = {summary: document.getElementById('summary').textContent, standings: {}, tables: {},
              players: [], sheets: {}, notes: []};
 document.querySelectorAll('table.standings').forEach(t => {

@@ -80,6 +80,21 @@ def make_evening(db_path, evening=EVENING):
     return logs
 
 
+# 53 characters, as a person may type a full name on the web page
+LONG_NAME = "Maximiliana Alexandrina Konstantinopoulou-Wetherspoon"
+
+
+def make_long_name(db_path):
+    """The evening, and a Speed game and a Spit game at one more table
+    where one player's name is LONG_NAME."""
+    logs = make_evening(db_path)
+    lines = board_lines("longname", [("speed", [LONG_NAME, "Bob"]), ("spit", ["Ann", LONG_NAME])])
+    core = feed(db_path, lines)
+    assert core.stored == 2, core.stored
+    logs["longname"] = lines
+    return logs
+
+
 def make_hostile(db_path):
     """Two games whose names and ids are markup (and control characters)."""
     lines = board_lines(HOSTILE_DEVICE, [("speed", HOSTILE_NAMES[:2]),

@@ -89,7 +89,7 @@ def test_speedref_log_reads_the_board_into_sqlite(tmp_path):
         log = LogTool(bridge.path, db1)
         tools.append(log)
         bridge.start()
-        log.wait_for("device flash: 1 records kept, 1 new here")
+        log.wait_for("device flash: 1 record kept, 1 new here")
         bridge.stop()
 
         # The game, through the pins at the script's instants (simulated time);

@@ -744,3 +744,39 @@ def test_every_quoted_tool_is_installed_and_its_help_runs():
         if r.returncode != 0 or "usage" not in r.stdout.lower():
             bad.append((tool, r.returncode, r.stderr[-300:]))
     assert not bad, bad
+
+
+def test_every_centre_pile_key_of_play_speed_is_in_the_key_tables():
+    """Speed with 3 or 4 players has a centre pile a player (SP-29): each
+    pile's key is in docs/simulator.md's --play speed table (the README
+    sends every mode's keys there)."""
+    from sim.table.speed_person import PILE_KEYS
+    sim_doc = (ROOT / "docs" / "simulator.md").read_text(encoding="utf-8")
+    row = [line for line in sim_doc.splitlines() if line.startswith("| `a s d f g h l` |")][0]
+    for k in PILE_KEYS:
+        assert "`%s`" % k in row, (k, row)
+
+
+def test_the_firmware_sizes_in_the_figures_are_what_the_commands_print(tmp_path):
+    """"N bytes of .mpy in F files" is what `make mpy` prints (host_tools.build),
+    and the Pico's and the ESP32's installs what `speedref-flash --dry-run`
+    prints for each board: a figure that drifts fails here."""
+    import subprocess
+    import sys
+    text = " ".join((ROOT / "docs" / "figures.md").read_text(encoding="utf-8").split())
+    m = re.search(r"([\d,]+) bytes of `\.mpy` in (\d+) files; speedref-flash installs ([\d,]+) of them in "
+                  r"(\d+) files on a Pico and ([\d,]+) on an ESP32", text)
+    assert m, "docs/figures.md's firmware size sentence"
+    want = [int(g.replace(",", "")) for g in m.groups()]
+    out = subprocess.run([sys.executable, "-m", "host_tools.build", "--out", str(tmp_path / "mpy")], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    built = re.search(r"compiled (\d+) firmware files to .* \((\d+) bytes\)", out)
+    flash = Path(sys.executable).parent / "speedref-flash"
+    boards = []
+    for board in ("pico", "esp32"):
+        out = subprocess.run([str(flash), "--dry-run", "--board", board, "--build", str(tmp_path / board)],
+                             cwd=ROOT, capture_output=True, text=True, check=True).stdout
+        boards.append(re.search(r"# files for the board \((\d+), (\d+) bytes\)", out).groups())
+    assert boards[0][0] == boards[1][0]
+    got = [int(built.group(2)), int(built.group(1)), int(boards[0][1]), int(boards[0][0]), int(boards[1][1])]
+    assert got == want, "docs/figures.md says %s, the commands print %s" % (want, got)

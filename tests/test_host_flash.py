@@ -4,6 +4,8 @@ import argparse
 import hashlib
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -221,7 +223,7 @@ def test_finds_the_one_board_and_explains_none_or_several():
 def test_missing_main_py_is_refused(tmp_path, capsys):
     fw = tiny_firmware(tmp_path)
     (fw / "main.py").unlink()
-    assert flash.main(["--dry-run", "--firmware", str(fw), "--build", str(tmp_path / "o")]) == 1
+    assert flash.main(["--dry-run", "--firmware", str(fw), "--build", str(tmp_path / "o")]) == 2
     assert "no main.py" in capsys.readouterr().err
 
 
@@ -325,6 +327,26 @@ def test_an_mpremote_error_reaches_the_terminal_escaped(monkeypatch, capsys):
     def fails(args):
         raise flash.FlashError(flash.explain_mpremote_failure("p", "boom " + ESC))
     monkeypatch.setattr(flash, "flash", fails)
-    assert flash.main(["--port", "p"]) == 1
+    assert flash.main(["--port", "p"]) == 2
     err = capsys.readouterr().err
     assert "boom" in err and not any(c in err for c in "\x1b\x07\u202e")
+
+
+def test_a_port_that_does_not_exist_is_one_line_and_exit_2(tmp_path):
+    # a subprocess, no tty, no board: the message says the port is not there
+    # (not "in use by another program"), and the status is the tools' 2
+    missing = str(tmp_path / "ttyACM9")
+    r = subprocess.run([str(Path(sys.executable).parent / "speedref-flash"), "--port", missing],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert r.stdout == "" and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "no serial port " + missing in r.stderr and "in use" not in r.stderr
+
+
+def test_no_board_attached_is_one_line_and_exit_2(capsys):
+    class Args:
+        port, board, dry_run, firmware, build = None, None, False, str(flash.build.FIRMWARE), "x"
+    with pytest.raises(flash.FlashError, match="no MicroPython board found"):
+        flash.flash(Args, comports=lambda: [])
+    assert flash.main(["--port", str(Path("/nonexistent") / "tty")]) == 2
+    assert len(capsys.readouterr().err.splitlines()) == 1

@@ -38,7 +38,7 @@ def test_duplicate_by_id_is_stored_once_even_from_flash_dump():
     core.feed(line({"ev": "stored", "record": rec}))
     core.feed(line({"ev": "dump_end", "count": 1}))
     assert core.db.count_games() == 1 and core.duplicates == 1
-    assert "1 records kept, 0 new here" in outs[-1]
+    assert "device flash: 1 record kept, 0 new here" in outs[-1]
 
 
 def test_same_content_different_ids_are_two_games():

@@ -121,10 +121,7 @@ def test_charts_hold_the_sheets_running_totals_and_the_wins(page, evening):
         wins = [r["wins"] for r in shown["standings"][game]]
         assert svg_values(fig) == [list(reversed(wins))], game   # pygal's first bar is the bottom one
     fig = doc.find("figure", data_chart="players")
-    per_game = [[r["wins " + g] for g in ("speed", "spit", "speedrun", "partners")] for r in shown["players"]]
-    got = svg_values(fig)
-    assert [list(reversed(s)) for s in got] == [[("0" if w == "-" else w) for w in col]
-                                                for col in zip(*per_game)]
+    assert svg_values(fig) == [list(reversed([r["wins"] for r in shown["players"]]))]
 
 
 def test_page_is_one_file_without_script_or_network(page):
@@ -346,3 +343,69 @@ def test_json_and_text_unchanged_by_the_page_flags(evening):
     code, out, _ = cli(["--db", str(evening[0]), "--json"])
     assert code == 0 and json.loads(out)["standings"]
     assert re.search(r"^speed$", cli(["--db", str(evening[0])])[1], re.M)
+
+
+@pytest.fixture(scope="module")
+def long_page(tmp_path_factory):
+    """The evening and two games where one name is 53 characters long."""
+    d = tmp_path_factory.mktemp("long")
+    sample.make_long_name(d / "long.db")
+    out = d / "results.html"
+    assert cli(["--db", str(d / "long.db"), "--html", str(out)])[0] == 0
+    return out.read_text(encoding="utf-8")
+
+
+def chart_colours(fig):
+    """{name: {colours}} of one chart: a bar's own fill, else its series'
+    colour (pygal's .color-N rule); a line series' colour by its legend."""
+    css = "".join(s.text() for s in fig.find_all("style"))
+    series = dict((int(n), c.upper()) for n, c in re.findall(r"\.color-(\d+)[^{]*\{[^}]*?fill:(#[0-9A-Fa-f]{6})", css))
+    out = {}
+    bars = list(fig.find_all("g", cls="bar"))
+    for g in fig.find_all("g", cls="series"):
+        n = int(re.search(r"color-(\d+)", g.attrs["class"]).group(1))
+        for bar in g.find_all("g", cls="bar"):
+            own = re.search(r"fill:\s*(#[0-9A-Fa-f]{6})", bar.attrs.get("style", ""))
+            out.setdefault(bar.find("desc", cls="x_label").text(), set()).add(own.group(1).upper() if own else series[n])
+    if not bars:
+        for n, name in enumerate(legend(fig)):
+            out.setdefault(name, set()).add(series[n])
+    return out
+
+
+def test_each_player_keeps_one_colour_on_every_chart(long_page):
+    doc = check.parse(long_page)
+    seen = {}
+    figs = list(doc.find_all("figure", cls="chart"))
+    assert set(f.attrs["data-chart"] for f in figs) == {"wins", "players", "running"}
+    for fig in figs:
+        for name, colours in chart_colours(fig).items():
+            seen.setdefault(name, set()).update(colours)
+    assert set(seen) >= {"Ann", "Bob", "Cat", "Dan", "Eve", sample.LONG_NAME}
+    assert all(len(c) == 1 for c in seen.values()), seen
+    assert len(set(c.pop() for c in seen.values())) == len(seen), "no two players share a colour"
+
+
+def test_a_long_name_is_cut_alike_in_the_tables_and_the_charts(long_page):
+    doc = check.parse(long_page)
+    n = results_page.NAME_CHARS
+    cut = sample.LONG_NAME[:n - 1] + "\u2026"
+    cells = [td for td in doc.find_all("td", cls="player") if td.attrs.get("title") == sample.LONG_NAME]
+    assert len(cells) >= 3 and all(td.text() == cut for td in cells)    # standings, per table, players
+    for td in doc.find_all("td", cls="player"):
+        assert len(td.text()) <= n and td.text() == results_page.short_name(td.attrs["title"])
+    charts = [f for f in doc.find_all("figure", cls="chart") if sample.LONG_NAME in legend(f) or
+              any(d.text() == sample.LONG_NAME for d in f.find_all("desc", cls="x_label"))]
+    assert set(f.attrs["data-chart"] for f in charts) == {"wins", "players", "running"}
+    for fig in charts:
+        shown = [t.text() for t in fig.find_all("text")]
+        assert cut in shown and sample.LONG_NAME not in shown, fig.attrs["data-chart"]
+        assert sample.LONG_NAME in [t.text() for t in fig.find_all("title")]     # whole in its tooltip
+
+
+def test_what_avg_score_counts_is_said_for_each_game(page):
+    doc = check.parse(page)
+    notes = dict((a.attrs["data-game"], a.find("p", cls="score-note").text()) for a in doc.find_all("article", cls="game"))
+    assert "cards" in notes["spit"] and "fewer is better" in notes["spit"], notes["spit"]
+    assert "lower is better" in notes["speedrun"] and "higher is better" in notes["speed"]
+    assert "higher is better" in notes["partners"]

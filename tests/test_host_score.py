@@ -129,3 +129,15 @@ def test_spit_sheet_counts_rounds(tmp_path, capsys):
     text = capsys.readouterr().out
     assert text.splitlines()[2].startswith("Round ") and "Winner: Ann" in text
     assert "2 rounds played" in text
+
+
+def test_one_deal_is_a_deal_not_deals(tmp_path, capsys):
+    """The unit's count agrees with its number on the sheet and the page."""
+    assert score.main([write(tmp_path, speed_single())]) == 0
+    text = capsys.readouterr().out
+    assert "1 deal played" in text and "1 deals" not in text
+    rec = {"game": "spit", "players": ["Ann", "Bob"], "rounds": [{"cleared": 0, "cards": [0, 52]}]}
+    assert score.main([write(tmp_path, rec)]) == 0
+    assert "1 round played" in capsys.readouterr().out
+    from host_tools import jsonin
+    assert [jsonin.count(n, "deal") for n in (0, 1, 2)] == ["0 deals", "1 deal", "2 deals"]

@@ -114,3 +114,38 @@ def test_ctrl_c_in_an_interactive_mode_exits_130_quietly(monkeypatch, capsys):
     monkeypatch.setattr(tui, "main", interrupted)
     assert simmain.main([]) == 130
     assert capsys.readouterr().err == ""
+
+
+TERMINAL_MODES = [[], ["--game", "spit"], ["--play", "speedrun", "--length", "short"], ["--play", "spit"],
+                  ["--play", "speed", "--seats", "3"], ["--play", "partners"]]
+
+
+@pytest.mark.parametrize("mode", TERMINAL_MODES, ids=lambda m: " ".join(m) or "terminal")
+def test_a_terminal_mode_without_a_terminal_is_one_line_and_exit_2(mode):
+    # stdin from /dev/null, stdout a pipe: no curses screen is started, so
+    # nothing (no screen-reset escape) reaches stdout.
+    r = subprocess.run([str(SIM)] + mode, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       cwd=ROOT, timeout=120)
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert r.stdout == "" and "\x1b" not in r.stderr
+    assert len(r.stderr.splitlines()) == 1 and "needs a terminal" in r.stderr, r.stderr
+    assert "--script" in r.stderr
+
+
+def test_a_terminal_the_system_does_not_know_is_one_line_and_exit_2():
+    import pty
+    master, slave = pty.openpty()
+    try:
+        r = subprocess.run([str(SIM)], stdin=slave, stdout=slave, stderr=subprocess.PIPE, text=True,
+                           cwd=ROOT, env=dict(os.environ, TERM="no-such-terminal-xyz"), timeout=120)
+        os.set_blocking(master, False)
+        try:
+            shown = os.read(master, 65536)
+        except BlockingIOError:
+            shown = b""
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert b"\x1b" not in shown and len(r.stderr.splitlines()) == 1, (shown, r.stderr)
+    assert "no-such-terminal-xyz" in r.stderr

@@ -298,3 +298,25 @@ def test_pt12_a_refusal_says_why_in_words_and_cards_keep_their_letters():
         assert all(after[k] == before[k] for k in after), (before, after)
     finally:
         tb.close()
+
+
+def test_pt6_the_dealer_is_told_they_may_not_pass_and_the_refusal_goes_with_the_next_call():
+    tb, term, person = _start(7)            # the computer players make you the first dealer
+    try:
+        person.wait = True                    # your calls are the test's
+        PP = tb.PP
+
+        def dealer_to_call(tb):
+            st = tb.st
+            return (st is not None and st.phase == "bid" and st.current_player() == HUMAN
+                    and PP.PASS not in st.legal_actions(HUMAN))
+        tb.run(lambda: tb.done or dealer_to_call(tb), limit_us=600 * 1000000)
+        assert dealer_to_call(tb)
+        term.feed_key(ord("p"), tb.t)
+        assert "the dealer may not pass" in tb.note and "PT-6" in tb.note, tb.note
+        assert "is not legal for" not in tb.note
+        k = [k for k, a, _ in tb.choices() if a in tb.st.legal_actions(HUMAN)][0]
+        term.feed_key(ord(k), tb.t)
+        assert "may not pass" not in tb.note, tb.note
+    finally:
+        tb.close()

@@ -11,6 +11,8 @@ driven headless in simulated time through the terminal's own keys:
   * --pace: how quickly the computer players play (slow, normal, fast), in
     every play mode, from the command line.
 """
+import re
+
 import pytest
 
 from sim import compat
@@ -222,5 +224,78 @@ def test_a_terminal_too_small_for_the_panel_says_what_it_needs():
             assert not any("too small" in r for r in rows), size
             got = _panel_rows(scr, term.panel())
             assert [r.rstrip() for r in got] == term.panel(), size
+    finally:
+        tb.close()
+
+
+@pytest.mark.parametrize("argv,seats", [(["--play", "spit"], 2), (["--play", "speed", "--seats", "3"], 3),
+                                        (["--play", "speedrun"], 3), (["--play", "partners"], 4)])
+def test_the_legend_and_the_lights_name_only_the_seated_pads(argv, seats):
+    """A 2-player Spit lists P1 and P2, a 3-player Speed P1 to P3: no pad
+    nobody sits at, in the key legend or on the lights line."""
+    import re
+    from sim.__main__ import build_parser
+    args = build_parser().parse_args(argv + ["--seed", "3"])
+    mod = P.play_module(args.play)
+    tb = mod.table(args)
+    try:
+        tb.start()
+        cls, _ = mod.terminal_class()
+        term = cls(tb, 500000, 150000)
+        legend = " ".join(term.legend())
+        lights = [s for s in term.status_lines(300) if "lights:" in s][0].split("lights:")[1]
+        for text in (legend, lights):
+            pads = set(re.findall(r"\bP(\d)\b", text))
+            assert pads == set(str(i + 1) for i in range(seats)), (text, pads)
+    finally:
+        tb.close()
+
+
+def _until(tb, term, done, limit_us=600 * 1000000):
+    end = tb.t + limit_us
+    while not done() and tb.t < end:
+        tb.advance(20000)
+        term.release_due(tb.t)
+    return done()
+
+
+@pytest.mark.parametrize("game", ["speed", "spit", "speedrun", "partners"])
+def test_the_computer_players_card_plays_are_in_the_event_log(game):
+    """A pile or a trick changes with a line saying who played what:
+    "P2 plays 7H on pile 1 (computer)"."""
+    import random
+    mod = P.play_module(game)
+    cls, _ = mod.terminal_class()
+    if game == "speed":
+        tb = SpeedPlay("labels", realtime=False)      # a deal where P2 has a card to play at GO
+    elif game == "spit":
+        from sim.table.spit_person import SpitPlay
+        tb = SpitPlay(9, realtime=False)
+    elif game == "speedrun":
+        from sim.table.speedrun_person import SpeedRunPlay
+        tb = SpeedRunPlay(3, realtime=False, length="short", reveal_chance=0.0)
+    else:
+        from sim.table.partners_person import PartnersPlay
+        tb = PartnersPlay(7, realtime=False)
+    tb.start()
+    term = cls(tb, 500000, 150000)
+    try:
+        if game in ("speed", "spit"):
+            term.feed_key(ENTER, tb.t)                     # laid out
+            assert _until(tb, term, lambda: tb.phase == tb.F.READY)
+            term.feed_key(ord("z"), tb.t)                  # ready / Spit!
+        else:
+            if game == "speedrun":
+                from test_sim_speedrun_person import SpeedRunPerson as Person
+            else:
+                from test_sim_partners_person import PartnersPerson as Person
+            person = Person(tb, term, random.Random(1))
+            tb.at(tb.t + 100000, person.tick)
+
+        def played():
+            return [t for _, t in term.log if " plays " in t and t.endswith("(computer)")]
+        assert _until(tb, term, played), [t for _, t in term.log][-10:]
+        line = played()[0]
+        assert re.match(r"^P[2-4] plays \S+( on pile [1-4])? \(computer\)$", line), line
     finally:
         tb.close()

@@ -261,3 +261,18 @@ def test_the_spit_panel_sits_whole_beside_the_oled_on_160_columns(rows):
         assert "too small" not in "\n".join(scr.row(y) for y in range(scr.h))
     finally:
         tb.close()
+
+
+def test_a_refusal_is_gone_after_your_next_legal_move():
+    """"no stuck call" says why a hold was refused; once you play a card it
+    is history, not what the panel still says."""
+    tb, term, until = _in_play()
+    try:
+        assert [a for a in tb.st.legal_actions(HUMAN) if a != tb.SP.SPIT]
+        term.feed_key(ord("Z"), tb.t)                       # a hold while a card fits
+        assert "no stuck call" in tb.note
+        move = [a for a in tb.st.legal_actions(HUMAN) if a != tb.SP.SPIT][0]
+        assert tb.human(move) is None
+        assert "no stuck call" not in tb.note and "SPIT-8" not in tb.note, tb.note
+    finally:
+        tb.close()

@@ -421,7 +421,7 @@ def test_sp36_single_deal_and_level_leaders():
     m = records.replay(rec_n(NAMES4, [(3, (2, 2, 2, 0))], match={"single": True}))
     assert m.over and m.winners() == [3] and m.tiebreak == "won the single deal (+6)"
     m = records.replay(rec_n(NAMES4, [(3, (2, 2, 2, 0)), (1, (1, 0, 4, 1))]))
-    assert m.ended_early and m.winners() == [1, 3] and m.tiebreak == "ended early, level at 6-6-0-0 points"
+    assert m.ended_early and m.winners() == [1, 3] and m.tiebreak == "ended early, level at 0-6-0-6 points"
     s = records.summary(rec_n(NAMES4, [(3, (2, 2, 2, 0))]))
     assert s["totals"] == [0, 0, 0, 6] and s["winners"] == [3] and s["players"] == NAMES4
 
@@ -560,3 +560,21 @@ def test_sp35_a_winner_holding_cards_cites_the_winners_0(names, left, who):
     else:
         msg = raises("SP-35", records.replay, r)
         assert msg.startswith("SP-35: deal 1, player %d: the winner holds 0" % who), msg
+
+
+def test_sp36_the_decided_by_totals_are_in_seat_order():
+    """The totals after "first to 25 points" read as the sheet's columns:
+    P1 26, P2 0, P3 6 is 26-0-6, not sorted to 26-6-0."""
+    m = records.replay(rec_n(NAMES3, [(2, (3, 3, 0)), (0, (0, 13, 13))]))
+    assert m.totals == [26, 0, 6] and m.over
+    assert m.tiebreak == "first to 25 points (26-0-6 points)"
+    m = records.replay(rec_n(NAMES3, [(2, (3, 3, 0)), (0, (0, 5, 6))]))
+    assert m.ended_early and m.tiebreak == "ended early, leading 11-0-6 points"
+
+
+def test_one_deal_is_a_deal_in_what_decided():
+    m = records.replay({"game": "speed", "layout": "pagat", "match": {"best_of": 1}, "players": ["Ann", "Bob"],
+                        "deals": [{"winner": 1, "left": 5}]})
+    assert m.over and m.tiebreak == "won 1 of 1 deal (points are not counted)"
+    m = records.replay(rec_n(NAMES3, [(1, (5, 0, 5))], match={"best_of": 1}))
+    assert m.over and m.tiebreak == "first to 1 deal, best of 1 (points are not counted)"

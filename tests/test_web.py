@@ -806,6 +806,9 @@ def test_records_download_after_a_reload(browser, site):
     plant(browser, site, None)
     open_page(browser, site + "#sw=0")
     assert browser.find_element("id", "record").get_attribute("disabled")
+    # nothing stored: no empty file to download (speedref-results import refuses one)
+    records = browser.find_element("id", "records")
+    assert records.get_attribute("disabled") and "nothing stored" in records.get_attribute("title")
     text = (SCRIPTS / "spit.txt").read_text()
     browser.execute_script("window.speedref.mp.globals.set('_script', arguments[0])", text)
     # The committed Spit game, played on the live board from now on (its
@@ -823,6 +826,7 @@ def test_records_download_after_a_reload(browser, site):
     f = wait(browser, lambda: list(browser.downloads.glob("speedref-*.json")), "the download", 30)[0]
     assert json.loads(f.read_text()) == end
     browser.find_element("id", "logbutton").click()
+    assert not browser.find_element("id", "records").get_attribute("disabled")
     browser.find_element("id", "records").click()
     f = wait(browser, lambda: list(browser.downloads.glob("speedref-records.jsonl")), "the download", 30)[0]
     assert [json.loads(s) for s in f.read_text().splitlines()] == [{"ev": "stored", "record": end}]

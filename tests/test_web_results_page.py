@@ -153,7 +153,7 @@ def test_hostile_names_run_nothing(browser, tmp_path):
     assert browser.execute_script("return document.querySelectorAll('script, img, b, i').length") == 0
     names = browser.execute_script(
         "return Array.from(document.querySelectorAll('table.standings:not(.per-table) td.player'))"
-        ".map(td => td.textContent)")
+        ".map(td => td.title)")
     assert set(names) == {'<script>alert("name")</script>', '"><img src=x onerror=alert(1)>',
                           "Zo\u00eb\\u202eevil\\n", "</svg><b>bold</b>"}
     legends = browser.execute_script(
@@ -217,3 +217,61 @@ def test_screenshot_at_1280x800_is_readable(browser, evening):
     assert colours is not None and len(colours) > 50, "a drawn page, not a blank one"
     dark = sum(n for n, (r, g, b) in colours if r + g + b < 200)
     assert dark > WIDTH * HEIGHT // 100, "text and the header in dark ink"
+
+
+@pytest.fixture(scope="module")
+def long_name_page(tmp_path_factory):
+    """The evening and two games where one name is 53 characters long."""
+    d = tmp_path_factory.mktemp("long")
+    sample.make_long_name(d / "long.db")
+    r = subprocess.run([str(BIN / "speedref-results"), "--db", "long.db", "--html", "results.html"],
+                       capture_output=True, text=True, cwd=str(d))
+    assert r.returncode == 0, r.stderr
+    return d / "results.html"
+
+
+# What does not fit at a width: anything wider than the viewport; a table
+# heading neither on screen nor reachable by scrolling its own overflow box
+# (which itself must be on screen); a chart not whole on screen; a wins chart
+# whose plot a long name squashed.
+FIT_JS = """
+document.querySelectorAll('details').forEach(d => { d.open = true; });
+const W = innerWidth, out = {scroll: document.documentElement.scrollWidth, width: W, heads: 0, bad: []};
+const scroller = el => {
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll') return p; }
+  return null; };
+for (const th of document.querySelectorAll('th')) {
+  out.heads += 1;
+  const r = th.getBoundingClientRect();
+  if (r.left >= -0.5 && r.right <= W + 0.5) continue;
+  const s = scroller(th);
+  if (!s) { out.bad.push(['th', th.textContent, r.left, r.right]); continue; }
+  const b = s.getBoundingClientRect(), left = r.left - b.left + s.scrollLeft, right = r.right - b.left + s.scrollLeft;
+  if (b.left < -0.5 || b.right > W + 0.5 || left < -0.5 || right > s.scrollWidth + 0.5)
+    out.bad.push(['th in its box', th.textContent, b.left, b.right, left, right, s.scrollWidth]);
+}
+for (const svg of document.querySelectorAll('figure.chart svg')) {
+  const r = svg.getBoundingClientRect(), kind = svg.closest('figure').dataset.chart;
+  if (r.left < -0.5 || r.right > W + 0.5 || r.width < 200) out.bad.push(['chart', kind, r.left, r.right]);
+  const plot = svg.querySelector('g.plot rect.background').getBoundingClientRect();
+  if (kind !== 'running' && plot.width < 0.45 * r.width) out.bad.push(['plot', kind, plot.width, r.width]);
+}
+return out;
+"""
+
+
+@pytest.mark.parametrize("width,height,mobile", [(390, 844, True), (768, 1024, True), (1280, 800, False)],
+                         ids=["phone", "tablet", "laptop"])
+def test_the_page_reads_at_every_width(browser, long_name_page, width, height, mobile):
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+    try:
+        open_file(browser, long_name_page)
+        fit = browser.execute_script(FIT_JS)
+    finally:
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
+    assert fit["width"] == width
+    assert fit["scroll"] <= width, "the page scrolls sideways: %d px wide" % fit["scroll"]
+    assert fit["heads"] > 50 and fit["bad"] == [], fit["bad"][:6]

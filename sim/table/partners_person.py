@@ -28,7 +28,7 @@ partner tapped by the wrong player): BACK, "Undo last", OK takes it back.
 from sim.bots import THINK_US
 from sim.table.base import UP, DOWN, OK
 from sim.table.partners_table import PartnersTable
-from sim.table.person import set_pace, DEFAULT_PACE, PACES, Letters
+from sim.table.person import set_pace, DEFAULT_PACE, PACES, Letters, Says
 
 HUMAN = 0
 CARD_KEYS = "asdfghlwertyu"   # 13 letters: your cards, bids or partners
@@ -37,7 +37,7 @@ SUIT_WORDS = ("club", "diamond", "heart", "spade")  # PT-12's refusal, in words
 YOU_WON = "You win the trick: tap your pad (z)"
 
 
-class PartnersPlay(PartnersTable):
+class PartnersPlay(Says, PartnersTable):
     """A partners table: player 0 a person, players 1..3 computer players."""
 
     def __init__(self, seed=None, realtime=True, pace=DEFAULT_PACE, start_us=None, target=None, store=None):
@@ -48,6 +48,7 @@ class PartnersPlay(PartnersTable):
         self.target = target
         self.people[HUMAN] = None
         self.flow = None           # the partners game the cards belong to
+        self.refused = None        # the note, while it says why a key was refused
         self.st = None             # the card game, dealt once the referee knows the first dealer
         self.g = None
         self.seqs = {}             # hand -> trick winners (players) as really won
@@ -137,6 +138,7 @@ class PartnersPlay(PartnersTable):
         self.record = None
         self.done = False
         self.note = ""
+        self.refused = None   # the note, while it says why a key was refused
 
     def hand_no(self, f):
         """The hand the referee is on: being bid or played, or (on its
@@ -254,6 +256,8 @@ class PartnersPlay(PartnersTable):
         seat = self.g.seat_of(p)
         try:
             st.apply(p, a)
+            if p == HUMAN and self.note and self.note == self.refused:
+                self.note = ""                # the refusal is history now
         except RuleError as e:
             if e.rule == "PT-12" and st.trick:
                 led = st.trick[0] >> 4
@@ -262,6 +266,8 @@ class PartnersPlay(PartnersTable):
                 return "PT-12: must follow suit: %s led, and you hold a %s (%s)" % (
                     self._card(st.trick[0]), SUIT_WORDS[led], " ".join(yours))
             return str(e)
+        if phase == "play" and p != HUMAN:
+            self.say("%s plays %s (computer)" % (self.player_names()[p], self._card(a)))
         if phase == "bid":
             self.calls.append((p, a))
             self.page = 0
@@ -413,7 +419,13 @@ class PartnersPlay(PartnersTable):
         st = self.st
         if st is None or st.phase != "bid" or st.current_player() != HUMAN:
             return "pass in the auction, on your call"
+        if self.PP.PASS not in st.legal_actions(HUMAN):
+            return "PT-6: you deal, and the dealer may not pass: open the bidding (a letter)"
         return self._do(HUMAN, self.PP.PASS)
+
+    def refuse(self, why):
+        """Say why a key was refused, until your next move the cards take."""
+        self.note = self.refused = why
 
     def pick(self, i):
         """Your letter i: that bid, partner or card.  None or why not."""
@@ -593,7 +605,7 @@ def terminal_class():
                 Base.feed_key(self, ch, now_us)
                 return
             if why:
-                tb.note = why[:80]
+                tb.refuse(why[:80])
 
         def legend(self):
             # the pads by who sits there now; z is your pad wherever that is

@@ -77,6 +77,16 @@ def set_pace(people, pace):
             pe.pace = PACES[pace]
 
 
+class Says:
+    """A play table's own lines for the terminal's event log (who played
+    what: the piles and tricks change with a line saying so)."""
+    on_say = None    # set by the terminal: text -> None
+
+    def say(self, text):
+        if self.on_say is not None:
+            self.on_say(text)
+
+
 def table_terminal():
     """The terminal simulator (sim/tui.py) for a play mode: the keys' button
     edges go to the table as a finger on that button (so the table knows your
@@ -114,6 +124,16 @@ def table_terminal():
                 seen(b, down)
                 self.log_edge(b, down)
             tb.on_edge = on_edge
+            tb.on_say = self.log_said
+
+        def log_said(self, text):
+            """A line of the table's own (a computer player's card) in the event log."""
+            self.log.append((self.tb.t // 1000, text))
+            del self.log[:-200]
+
+        def pad_count(self):
+            """The pads someone sits at: the table's seats (P1 and P2 in Spit)."""
+            return self.tb.seats
 
         def log_edge(self, b, down):
             """One edge on the board: "P1 down (you)", "P2 up after 95 ms (computer)"."""
@@ -266,6 +286,8 @@ def run_terminal(tb, cls, curses, args):
     """Start the play table `tb` and its curses terminal `cls`; 0 when the
     person quits, 1 if the table had to stop."""
     import os
+    from sim.terminal import need_terminal
+    need_terminal("--play %s" % args.play)
     try:
         tb.start()
         os.environ.setdefault("ESCDELAY", "25")

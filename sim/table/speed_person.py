@@ -22,7 +22,7 @@ The engine checks every card you play (SP-7, SP-11, SP-12) and the panel
 says why a card was refused.
 """
 from sim.bots import STUCK_HOLD_US
-from sim.table.person import set_pace, DEFAULT_PACE, Letters, table_terminal
+from sim.table.person import set_pace, DEFAULT_PACE, Letters, Says, table_terminal
 from sim.table.speed_table import SpeedTable
 from speedref.engine.errors import RuleError
 
@@ -32,7 +32,7 @@ HUMAN = 0
 BOT = 1  # the computer player after you (with two players, the only one)
 
 
-class SpeedPlay(SpeedTable):
+class SpeedPlay(Says, SpeedTable):
     """A Speed table where seat 0 is a person and every other seat a
     computer player."""
 
@@ -180,6 +180,13 @@ class SpeedPlay(SpeedTable):
         """Simulated time only (tests): let the table run for `us`."""
         end = self.t + us
         self.run(lambda: self.t >= end)
+
+    def _acted(self, p, a, tag):
+        """A computer player's card on a centre pile is in the event log."""
+        if p != HUMAN and tag in ("play", "out") and a < self.SP.READY:
+            from speedref.engine import cards as C
+            self.say("P%d plays %s on pile %d (computer)" % (p + 1, C.name(a & 0xFF), (a >> 8) + 1))
+        SpeedTable._acted(self, p, a, tag)
 
     def human(self, action):
         """Play a card or draw; returns None or the reason it was refused."""

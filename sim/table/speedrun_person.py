@@ -31,7 +31,7 @@ BACK, Undo.
 
 from sim.bots import Person, THINK_US
 from sim.table.base import Table, UP, DOWN, OK
-from sim.table.person import set_pace, PACES, DEFAULT_PACE, Letters
+from sim.table.person import set_pace, PACES, DEFAULT_PACE, Letters, Says
 from speedref.engine.cards import RUN_SUITS
 
 HUMAN = 0
@@ -40,7 +40,7 @@ CARD_KEYS = "asdfghwertyu"      # 12 letters: your hand, or the choices offered
 REVEAL_HOLD_US = 1000000        # a reveal: the pad held past the app's 0.8 s
 
 
-class SpeedRunPlay(Table):
+class SpeedRunPlay(Says, Table):
     """A Speed Run table: seat 0 a person, seats 1 and 2 computer players."""
 
     GAME = "speedrun"
@@ -182,6 +182,8 @@ class SpeedRunPlay(Table):
         a = self._policy(p)
         phase = st.phase
         st.apply(p, a)
+        if phase == "play" and a != self.SRP.REVEAL:
+            self.say("P%d plays %s (computer)" % (p + 1, self._card(a)))
         if a == self.SRP.REVEAL:
             # SR-21: tell the referee: hold the pad, then pick the contract
             self.tap(self.t + self.people[p].reaction(0.5), p, REVEAL_HOLD_US)

@@ -29,7 +29,7 @@ slap race, who takes which pile) are the app's own, read off its USB log.
 """
 from sim.bots import STUCK_HOLD_US
 from sim.table.base import TableError, UP, DOWN, OK
-from sim.table.person import set_pace, DEFAULT_PACE, PACES
+from sim.table.person import set_pace, DEFAULT_PACE, PACES, Says
 from sim.table.spit_table import SpitTable, HOLD_US, COUNTDOWN_US, SLAP_GO_US, STOP_US, SECOND_SLAP_US
 from speedref.engine.errors import RuleError
 
@@ -38,7 +38,7 @@ BOT = 1
 PILE_KEYS = "asdfg"     # your five stock piles
 
 
-class SpitPlay(SpitTable):
+class SpitPlay(Says, SpitTable):
     """A Spit table where seat 0 is a person and seat 1 a computer player."""
 
     def __init__(self, seed=None, realtime=True, pace=DEFAULT_PACE, start_us=None, **kw):
@@ -48,6 +48,7 @@ class SpitPlay(SpitTable):
         self.pace = PACES[pace]
         self.flow = None           # the Spit game the cards belong to
         self.note = "Enter: lay out the cards"
+        self.refused = None        # the note, while it says why a key was refused
         self.cleared_tap = False   # your last stock card went down: tap your pad
         self.slap_in = {}          # seat -> the centre pile they slapped (this race)
         self.slap_pile = None      # the pile your next slap goes on (None: the smaller)
@@ -335,10 +336,10 @@ class SpitPlay(SpitTable):
             if not self.live:
                 return self.press(t, b)
             if not hold:
-                self.note = "Your stock piles are not empty: no 'cleared' tap (SPIT-9)"
+                self.refuse("Your stock piles are not empty: no 'cleared' tap (SPIT-9)")
                 return None
             if st.legal_actions(HUMAN) != [self.SP.SPIT]:
-                self.note = "You can still play, turn or move: no stuck call (SPIT-8)"
+                self.refuse("You can still play, turn or move: no stuck call (SPIT-8)")
                 return None
             t = self.press(t, b)
             self.stuck_since[HUMAN] = t
@@ -356,6 +357,21 @@ class SpitPlay(SpitTable):
             t = max(t, since + STUCK_HOLD_US)
         return self.release(t, b)
 
+    def refuse(self, why):
+        """Say why a key was refused, until your next move the cards take."""
+        self.note = self.refused = why
+
+    def _act(self, p, g, a):
+        """A computer player's card on a centre pile is in the event log."""
+        st = self.st
+        n = [len(c) for c in st.centre] if st is not None else None
+        SpitTable._act(self, p, g, a)
+        k = a >> 3     # play_action(stock pile, centre pile): a play is below the turns
+        if (p != HUMAN and st is self.st and n is not None and a < 0x20 and k < len(n)
+                and len(st.centre) == len(n) and len(st.centre[k]) == n[k] + 1):
+            from speedref.engine import cards as C
+            self.say("P%d plays %s on pile %d (computer)" % (p + 1, C.name(st.centre[k][-1]), k + 1))
+
     def human(self, action):
         """Play, turn or move; returns None or the reason it was refused."""
         st = self.st
@@ -371,6 +387,8 @@ class SpitPlay(SpitTable):
             # than a stuck hold (else the app would take it for a tap: "cleared")
             self.stuck_since[HUMAN] = None
             self.release(max(self.t, since + STUCK_HOLD_US), HUMAN)
+        if self.note and self.note == self.refused:
+            self.note = "Play on a centre pile one above or below"   # the refusal is history now
         if tag in ("play", "turn", "move", "race") and st.phase == "play":
             if tag == "race":
                 self.note = "Too late: P2's card landed first; yours goes back (SPIT-7)"
@@ -467,7 +485,7 @@ def terminal_class():
                 why = tb.pile(i)
                 self.sel = i if why == "chosen" else None
                 if why and why != "chosen":
-                    tb.note = why[:80]
+                    tb.refuse(why[:80])
                 return
             if c in (",", "."):
                 k = 0 if c == "," else 1
@@ -480,7 +498,7 @@ def terminal_class():
                     return
                 why = tb.play_card(self.sel, k)
                 if why:
-                    tb.note = why[:80]
+                    tb.refuse(why[:80])
                 self.sel = None
                 return
             if c == "e":
@@ -489,7 +507,7 @@ def terminal_class():
                     return
                 why = tb.move_card(self.sel)
                 if why:
-                    tb.note = why[:80]
+                    tb.refuse(why[:80])
                 self.sel = None
                 return
             Base.feed_key(self, ch, now_us)

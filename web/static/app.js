@@ -320,8 +320,13 @@ function newestRecord() {
   return board ? JSON.parse(board.newest_record_json()) : null;
 }
 
+// Both downloads wait for a stored record: an empty records file would be
+// a 0-byte download that speedref-results import refuses.
 function showRecords() {
-  $("#record").disabled = !newestRecord();
+  const none = !newestRecord();
+  $("#record").disabled = none;
+  $("#records").disabled = none;
+  $("#records").title = none ? "nothing stored yet: finish a game first" : "every stored record, as log lines";
 }
 
 function wireDownloads() {
@@ -334,7 +339,8 @@ function wireDownloads() {
     "application/x-ndjson");
   $("#records").onclick = () => {
     const text = board ? board.records_jsonl() : "";
-    download("speedref-records.jsonl", text ? text + "\n" : "", "application/x-ndjson");
+    if (text) download("speedref-records.jsonl", text + "\n", "application/x-ndjson");
+    else showRecords();   // nothing stored (any more): the button says so
   };
   const panel = $("#logpanel");
   const openLog = (open) => {

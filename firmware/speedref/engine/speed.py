@@ -379,7 +379,8 @@ class SpeedMatch:
     def tiebreak(self):
         m = self._measure()
         unit = "deals" if self.format == "best_of" else "points"
-        score = "%s %s" % ("-".join([str(x) for x in sorted(m, reverse=True)]), unit)
+        # in seat order, as the sheet's columns and its totals line
+        score = "%s %s" % ("-".join([str(x) for x in m]), unit)
         if not self.deals:
             return "no deals played"
         if self.ended_early:
@@ -391,8 +392,10 @@ class SpeedMatch:
         if self.format == "target":
             return "first to %d points (%s)" % (self.goal, score)
         if self.seats == 2:
-            return "won %d of %d deals (points are not counted)" % (max(self.wins), self.goal)
-        return "first to %d deals, best of %d (points are not counted)" % (max(self.wins), self.goal)
+            return "won %d of %d deal%s (points are not counted)" % (max(self.wins), self.goal,
+                                                                      "" if self.goal == 1 else "s")
+        w = max(self.wins)
+        return "first to %d deal%s, best of %d (points are not counted)" % (w, "" if w == 1 else "s", self.goal)
 
     def rows(self):
         out = []

@@ -43,6 +43,12 @@ SLAP = 0x403
 DEAL = 0x404  # the chance step
 
 
+# What a player's final score counts, and which way is better: the results
+# page says so beside the standings' "avg score" (host_tools/results_page.py).
+# Here, in the card level, which stays on the laptop: no board heap for it.
+SCORE = "points at the end of the match, higher is better"
+
+
 def play_action(pile, card):
     return (pile << 8) | card
 

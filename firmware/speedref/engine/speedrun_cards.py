@@ -41,6 +41,12 @@ REVEAL = const(112)
 DEAL = const(120)
 
 
+# What a player's final score counts, and which way is better: the results
+# page says so beside the standings' "avg score" (host_tools/results_page.py).
+# Here, in the card level, which stays on the laptop: no board heap for it.
+SCORE = "the final total, lower is better (the lowest total wins)"
+
+
 def beats(a, b, led, trump, dirn):
     """True if card a beats card b, given the suit led, the trump suit (or -1) and
     the direction in force (SR-11): trump first, then the led suit, then nothing."""
