@@ -79,6 +79,7 @@ def stage(files):
         "pytest_add_cli_args_test_selection = %s\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:random_order"]\n'
         "use_git_change_detection = false\n"
+        "timeout_multiplier = 5.0\n"
         "\n[tool.pytest.ini_options]\n"
         'markers = ["board: emulated Pico", "web: browser", "long: long"]\n'
     ) % (json.dumps(only), json.dumps(TESTS))
@@ -110,34 +111,8 @@ def meta(f):
     return json.loads(path.read_text(encoding="utf-8"))["exit_code_by_key"]
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--files", nargs="*", default=None, help="firmware files (default: engine/*.py and arbiter.py)")
-    ap.add_argument("--sample", type=int, default=0, help="mutants drawn from each file (0: all)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--survivors", action="store_true", help="print each survivor's diff")
-    a = ap.parse_args(argv)
-    files = [str(Path(f).resolve().relative_to(ROOT)) if Path(f).exists() else f for f in (a.files or DEFAULT_FILES)]
-    STAGE.mkdir(parents=True, exist_ok=True)
-    if (STAGE / "mutants").exists():  # every run is measured afresh
-        shutil.rmtree(STAGE / "mutants")
-    stage(files)
-    env = dict(os.environ, SPEEDREF_MUTATE="1", PYTHONDONTWRITEBYTECODE="1")
-    by_file = names_of(files, env)
-    chosen = {}
-    for f, names in by_file.items():
-        if a.sample and len(names) > a.sample:
-            names = sorted(random.Random("%s:%s" % (a.seed, f)).sample(names, a.sample))
-        chosen[f] = names
-    run = [n for names in chosen.values() for n in names]
-    print("%d mutants to run (%s), mutmut's output in %s" % (len(run), ", ".join(
-        "%s: %d of %d" % (Path(f).name, len(chosen[f]), len(by_file[f])) for f in files), LOG.relative_to(ROOT)))
-    if run:
-        r = mutmut(["run", "--max-children", str(a.workers)] + run, env)
-        if r.returncode:
-            print("mutmut failed (exit %d): see %s" % (r.returncode, LOG.relative_to(ROOT)))
-            return r.returncode
+def report(chosen, show, env):
+    """The score per file of the mutants run ({file: [name]})."""
     eq = equivalent()
     print()
     print("%-42s %6s %6s %8s %6s %7s" % ("file", "run", "killed", "survived", "equiv", "score"))
@@ -161,8 +136,44 @@ def main(argv=None):
         print("\nsurvivors (not listed as equivalent in docs/testing.md):")
         for n in survivors:
             print("  " + n)
-            if a.survivors:
+            if show:
                 subprocess.run([sys.executable, "-m", "mutmut", "show", n], cwd=STAGE, env=env)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--files", nargs="*", default=None, help="firmware files (default: engine/*.py and arbiter.py)")
+    ap.add_argument("--sample", type=int, default=0, help="mutants drawn from each file (0: all)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--survivors", action="store_true", help="print each survivor's diff")
+    ap.add_argument("--report", action="store_true",
+                    help="only the scores of the last run's mutants that have a result (no run)")
+    a = ap.parse_args(argv)
+    files = [str(Path(f).resolve().relative_to(ROOT)) if Path(f).exists() else f for f in (a.files or DEFAULT_FILES)]
+    env = dict(os.environ, SPEEDREF_MUTATE="1", PYTHONDONTWRITEBYTECODE="1")
+    if a.report:
+        report({f: sorted(n for n, c in meta(f).items() if c is not None) for f in files}, a.survivors, env)
+        return 0
+    STAGE.mkdir(parents=True, exist_ok=True)
+    if (STAGE / "mutants").exists():  # every run is measured afresh
+        shutil.rmtree(STAGE / "mutants")
+    stage(files)
+    by_file = names_of(files, env)
+    chosen = {}
+    for f, names in by_file.items():
+        if a.sample and len(names) > a.sample:
+            names = sorted(random.Random("%s:%s" % (a.seed, f)).sample(names, a.sample))
+        chosen[f] = names
+    run = [n for names in chosen.values() for n in names]
+    print("%d mutants to run (%s), mutmut's output in %s" % (len(run), ", ".join(
+        "%s: %d of %d" % (Path(f).name, len(chosen[f]), len(by_file[f])) for f in files), LOG.relative_to(ROOT)))
+    if run:
+        r = mutmut(["run", "--max-children", str(a.workers)] + run, env)
+        if r.returncode:
+            print("mutmut failed (exit %d): see %s" % (r.returncode, LOG.relative_to(ROOT)))
+            return r.returncode
+    report(chosen, a.survivors, env)
     return 0
 
 
