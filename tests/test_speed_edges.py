@@ -238,3 +238,78 @@ def test_sp20_an_add_after_the_end_and_a_bad_winner_name_the_deal():
     assert "deal 2, player 2: the match is already over" in raises("SP-19", m.add_deal, 1, 3)
     d = SpeedDeal()
     assert "deal 2: the deal has no confirmed winner yet" in raises("SP-16", m.add_result, d)
+
+
+def test_sp19_sp20_sp27_sp35_messages_say_what_is_wrong():
+    cases = [
+        (lambda: speed.check_seats(5), "SP-27", "players must be 2, 3 or 4, not 5"),
+        (lambda: speed.check_options("pagat", doubles=1),
+         "SP-20", "doubles must be true or false"),
+        (lambda: speed.check_options("pagat", slap_to_win=None), "SP-20", "slap_to_win must be true or false"),
+        (lambda: playing().unstuck(5), "SP-1", "player must be 0 or 1, not 5"),
+        (lambda: SpeedDeal().unstuck(0), "SP-14", "taking back a stuck call only in the play phase (now ready)"),
+        (lambda: playing().rebuild(4), "SP-15",
+         "reserves are rebuilt only when a flip is due and they are empty"),
+        (lambda: playing().reserves_out(), "SP-15", "only rebuilt reserves of unknown size are declared empty"),
+        (lambda: playing().confirm(3), "SP-16", "confirming a claim only in the claim phase (now play)"),
+        (lambda: SpeedMatch(match={"colour": 1}), "SP-19",
+         'match must be {"single": true}, {"target": N} or {"best_of": N}'),
+        (lambda: SpeedMatch(match={"single": False}), "SP-19",
+         'match must be {"single": true}, {"target": N} or {"best_of": N}'),
+        (lambda: SpeedMatch(match={"target": 1, "best_of": 3}), "SP-19",
+         'match must be {"single": true}, {"target": N} or {"best_of": N}'),
+        (lambda: SpeedMatch(match={"target": 0}), "SP-19", "target must be a whole number of points >= 1, not 0"),
+        (lambda: SpeedMatch(match={"best_of": 4}), "SP-19",
+         "best_of must be an odd number of deals (1, 3, 5 ...), not 4"),
+        (lambda: SpeedMatch().undo_last(), "SP-20", "no deal to undo"),
+        (lambda: speed.replay({"game": "speed", "players": ["a", "b"], "deals": []}), "SP-20",
+         "a Speed record needs a layout"),
+        (lambda: speed.replay({"game": "speed", "layout": "pagat", "players": ["a", "b"], "deals": 3}), "SP-20",
+         "deals must be a list"),
+        (lambda: speed.replay({"game": "speed", "layout": "pagat", "players": ["a", "b"], "deals": [{"left": 3}]}),
+         "SP-20", "deal 1: needs winner and left"),
+        (lambda: speed.replay({"game": "speed", "layout": "pagat", "players": ["a", "b"], "deals": [5]}),
+         "SP-20", "deal 1: needs winner and left"),
+        (lambda: SpeedMatch().add_deal(0, [0, 3], True),
+         "SP-35", "deal 1, left must be a count"),
+        (lambda: SpeedMatch(players=["a", "b", "c"]).add_deal(0, 3), "SP-35", "deal 1, left must be 3 counts"),
+        (lambda: SpeedMatch(players=["a", "b", "c"]).add_deal(0, [1, 2, 3]), "SP-35",
+         "deal 1, player 1: the winner holds 0 cards, not 1"),
+        (lambda: SpeedMatch().add_deal(1, 16), "SP-18", "deal 1, player 1: cards left must be 1..15, not 16"),
+    ]
+    for fn, rule, msg in cases:
+        assert raises(rule, fn) == rule + ": " + msg
+
+
+def test_sp18_a_deals_count_is_checked_where_confirm_says():
+    d = playing()
+    d.claim_out(1)
+    assert raises("SP-18", d.confirm, 0) == "SP-18: player 1: cards left must be 1..15, not 0"
+    d3 = playing(3)
+    d3.claim_out(2)
+    assert raises("SP-35", d3.confirm, 4) == "SP-35: left must be 3 counts"
+    d3.confirm([3, 2, 0])
+    assert d3.result == (2, (3, 2, 0))
+    d.confirm([7, 0])  # two players may give the per-player form: kept as the int
+    assert d.result == (1, 7)
+
+
+def test_sp1_check_options_defaults_are_the_plain_game():
+    assert speed.check_options("pagat") is None and speed.check_options("classic") is None
+    assert speed.cards_per_player("classic") == 20 and speed.deck_size(2) == 52 and speed.deck_size(4, True) == 108
+
+
+def test_sp28_sp32_a_rebuild_with_jokers_gathers_up_to_the_jokers_deck():
+    d = playing(layout="classic", jokers=True)
+    for _ in range(5):
+        all_stuck(d)
+        d.flip()
+    all_stuck(d)
+    d.rebuild(50)  # 54 less the two tops and a card in each hand
+    assert d.reserve_left == 25
+    d = playing(layout="classic", jokers=True)
+    for _ in range(5):
+        all_stuck(d)
+        d.flip()
+    all_stuck(d)
+    assert "a rebuild gathers 2..50 cards, not 51" in raises("SP-15", d.rebuild, 51)
