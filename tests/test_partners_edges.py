@@ -174,3 +174,38 @@ def test_pt24_contract_possible():
     assert g.contract_possible(8, "hearts", 0) and not g.contract_possible(7, "hearts", 0)
     assert "only the dealer, player 3 (Cy), can win the auction at 7 hearts" in raises(
         "PT-24", g.set_contract, 7, "hearts", 0, 2)
+
+
+def test_pt22_messages_name_the_hand_the_player_and_what_is_wrong():
+    g = PartnersGame(100, NAMES)
+    assert raises("PT-11", g.trick, 0) == "PT-11: enter the contract before the tricks"
+    g.set_contract(8, "hearts", 0, 2)
+    assert raises("PT-13", g.trick, 4) == \
+        "PT-13: the trick winner must be a player index 0..3 (players 1..4), not 4"
+    assert raises("PT-1", g.trick_at_seat, 4) == "PT-1: a seat is 0..3 (pads 1..4), not 4"
+    assert raises("PT-1", g.seat_of, 7) == "PT-1: no player 7 at the table"
+    assert raises("PT-3", PartnersGame, 100, NAMES, 4) == "PT-3: the dealer must be a player index 0..3"
+    assert raises("PT-24", PartnersGame(100, NAMES).set_contract, 7, "clubs", 1, 3) == (
+        "PT-24: player 2 (Bo): only the dealer, player 1 (Ann), can win the auction at 7 clubs: the "
+        "dealer opens at 7 or more and a later bid must be bigger (7 notrump or 8+)")
+    hand = {"dealer": 0, "contractor": 0, "partner": 2, "bid": 8, "trump": "hearts", "tricks": [4, 3, 3, 3]}
+    rec = {"game": "partners", "target": 100, "players": NAMES, "hands": [hand]}
+    for key in ("dealer", "contractor", "partner", "bid", "trump", "tricks"):
+        h = dict(hand)
+        del h[key]
+        assert raises("PT-21", partners.replay, dict(rec, hands=[h])) == "PT-21: hand 1, the hand has no %r" % key
+    assert raises("PT-7", partners.replay, dict(rec, hands=[dict(hand, contractor=5)])) == (
+        "PT-7: hand 1, the contractor must be a player index 0..3 (players 1..4), not 5")
+    assert raises("PT-3", partners.replay, dict(rec, hands=[dict(hand, dealer=-1)])) == (
+        "PT-3: hand 1, the dealer must be a player index 0..3 (players 1..4), not -1")
+    assert raises("PT-21", partners.replay, dict(rec, hands=[dict(hand, tricks=[4, 3, 6])])) == (
+        "PT-21: hand 1, player 1 (Ann): tricks must be a list of 4 counts")
+    assert raises("PT-13", partners.replay, dict(rec, hands=[dict(hand, tricks=[4, 3, 3, -1])])) == (
+        "PT-13: hand 1, player 4 (Di): -1 is not a trick count")
+    assert raises("PT-13", partners.replay, dict(rec, hands=[dict(hand, tricks=[4, 3, 3, 4])])) == (
+        "PT-13: hand 1, player 1 (Ann): the tricks add up to 14, not 13")
+    assert raises("PT-17", partners.replay, dict(rec, hands=[hand, dict(hand, dealer=1)])) == (
+        "PT-17: hand 2, player 2 (Bo) deals, but the previous contractor player 1 (Ann) must deal")
+    made = dict(hand, tricks=[5, 2, 3, 3])  # 13 2 11 3: over at a target of 10
+    assert raises("PT-18", partners.replay, dict(rec, target=10, hands=[made, made])) == (
+        "PT-18: hand 2, player 1 (Ann) deals a hand after the game is over")
