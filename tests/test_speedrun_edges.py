@@ -193,3 +193,59 @@ def test_sr28_the_game_is_over_after_its_last_hand_and_not_before():
     raises("SR-28", records.replay, dict(g.to_record(), hands=g.hands + [g.hand(0)]))
     g.undo()
     assert not g.over and g.phase == "score" and g.hands_played == 5
+
+
+def test_sr21_undo_trick_skips_a_reveal_by_player_1():
+    g = SpeedRunGame("short", NAMES)
+    g.set_choices("none", "10-high")
+    g.record_trick(2)
+    g.reveal(0, "W0")  # seat 0's reveal: the smallest reveal code
+    g.undo_trick()
+    assert g.tricks == [0, 0, 0] and g.revealed == ["W0", None, None] and g.next_leader() == 2
+
+
+def test_sr19_sr21_a_revealed_redo_names_its_target():
+    g = SpeedRunGame("short", NAMES)
+    counted(g, [4, 4, 4], ["W4", "W4", "W4"])
+    g.set_choices("none", "10-high")
+    g.reveal(1, "REDO:W4")
+    assert g.redo_targets(1) == ["W4"] and g.legal_contracts(1) == ["REDO"]
+    assert g.redo_targets(0) == ["W4"]
+    g.reveal(2, "REDO")
+    assert g.legal_contracts(2) == ["REDO"] and g.redo_targets(2) == ["W4"]
+
+
+def test_sr29_sr13_sr30_messages_say_who_and_what():
+    assert raises("SR-1", SpeedRunGame, "short", ["a", "b"]) == "SR-1: Speed Run needs exactly three player names"
+    assert raises("SR-2", SpeedRunGame, "tiny", NAMES) == "SR-2: length must be short, medium or long, not 'tiny'"
+    g = SpeedRunGame("short", NAMES)
+    assert raises("SR-29", g.undo) == "SR-29: nothing to undo"
+    g.set_choices("none", "10-high")
+    assert raises("SR-22", g.reveal, 2, "PASS") == "SR-22: hand 1, player 3 (Cy): a Pass cannot be revealed"
+    g.reveal(1, "W1")
+    g.set_tricks([4, 4, 4])
+    assert raises("SR-21", g.finish_hand, ["W4", "W5", "W4"]) == \
+        "SR-21: hand 1, player 2 (Bea): revealed W1 but played 'W5'"
+    assert raises("SR-30", g.finish_hand, ["FOUL:W7", "W1", "W4"]) == \
+        "SR-30: hand 1, player 1 (Ann): FOUL:W7: W7 is no contract card of a short game"
+    assert raises("SR-3", g.finish_hand, [3, "W1", "W4"]) == \
+        "SR-3: hand 1, player 1 (Ann): contract 3 is not a contract name"
+    assert raises("SR-3", g.finish_hand, ["W2", "W1", "W4"]) == "SR-3: hand 1, player 1 (Ann): 'W2' is not a contract"
+    assert raises("SR-13", g.finish_hand, ["W4", "W1"]) == "SR-13: hand 1, all players: one contract per player"
+    g.finish_hand(["PASS", "W1", "W4"])
+    g.set_choices("none", "10-high")
+    g.set_tricks([4, 4, 4])
+    assert raises("SR-13", g.finish_hand, ["PASS", "W4", "W1"]) == \
+        "SR-13: hand 2, player 1 (Ann): PASS is not in that player's hand"
+    assert raises("SR-13", g.finish_hand, ["W4", "W1", "W4"]) == \
+        "SR-13: hand 2, player 2 (Bea): W1 was already completed (only a Redo can play it again)"
+    assert raises("SR-19", g.finish_hand, ["REDO:W4", "W4", "W1"]) == \
+        "SR-19: hand 2, player 1 (Ann): REDO:W4 names W4, which that player has not completed"
+    g.finish_hand(["W4", "REDO:W1", "W1"])
+    g.set_choices("none", "10-high")
+    g.set_tricks([4, 4, 4])
+    assert raises("SR-13", g.finish_hand, ["W0", "REDO:W1", "W0"]) == \
+        "SR-13: hand 3, player 2 (Bea): REDO is not in that player's hand"
+    assert raises("SR-29", speedrun.replay, rec(["x"])) == "SR-29: hand 1, all players: a hand is a JSON object"
+    assert raises("SR-13", speedrun.replay, rec([{"tricks": [4, 4, 4], "contracts": "W4"}])) == \
+        "SR-13: hand 1, all players: contracts must list one contract per player"
