@@ -107,3 +107,19 @@ def test_sp34_times_wrap_round_the_ticks_period():
     r.press(0, (top + 20) & ((1 << 30) - 1))  # after the wrap: 15 us later
     v = r.decide((top + 2000) & ((1 << 30) - 1))
     assert v.winner is None and v.tie == (1, 0) and v.margin_us == 15
+
+
+def test_sp34_a_new_race_has_no_press_and_takes_every_seat():
+    r = Race(3)
+    assert not r.is_open and r.go_us == 0 and r.pressed() == 0 and not r.all_in()
+    assert r.false_starts() == () and r.verdict is None and r.decide(10) is None
+    assert [r.is_entrant(s) for s in range(4)] == [True, True, True, False]
+    r.open(0)
+    assert [r.is_entrant(s) for s in range(4)] == [True, True, True, False]
+    for s in range(3):
+        assert not r.all_in()
+        r.press(s, 10 + s)
+    assert r.all_in() and r.pressed() == 3
+    v = r.decide(100)
+    assert v.winner == 0 and v.margin_us == 1 and v.order == (0, 1, 2) and v.false_starts == ()
+    assert v.to_dict() == {"winner": 0, "tie": [], "margin_us": 1, "presses": [0, 1, 2], "false_starts": []}
