@@ -123,3 +123,10 @@ def test_sp34_a_new_race_has_no_press_and_takes_every_seat():
     v = r.decide(100)
     assert v.winner == 0 and v.margin_us == 1 and v.order == (0, 1, 2) and v.false_starts == ()
     assert v.to_dict() == {"winner": 0, "tie": [], "margin_us": 1, "presses": [0, 1, 2], "false_starts": []}
+
+
+def test_sp34_a_seat_past_the_races_seats_never_counts_whatever_the_entrants():
+    r = Race(2)
+    r.open(0, 0b111)  # an entrant bit past the race's two seats
+    assert r.press(2, 5) == IGNORED and r.pressed() == 0
+    assert r.press(1, 6) == COUNTED and r.decide(7).winner == 1
