@@ -249,3 +249,19 @@ def test_sr29_sr13_sr30_messages_say_who_and_what():
     assert raises("SR-29", speedrun.replay, rec(["x"])) == "SR-29: hand 1, all players: a hand is a JSON object"
     assert raises("SR-13", speedrun.replay, rec([{"tricks": [4, 4, 4], "contracts": "W4"}])) == \
         "SR-13: hand 1, all players: contracts must list one contract per player"
+
+
+def test_sr11_a_card_of_another_suit_than_the_led_and_the_trump_beats_nothing():
+    from speedref.engine import speedrun_cards as sp
+    e5, r10, g3, w7 = 0 * 16 + 5, 1 * 16 + 10, 2 * 16 + 3, 3 * 16 + 7
+    assert not sp.beats(r10, g3, 0, -1, 10)  # neither is of the led suit: no win
+    assert not sp.beats(g3, r10, 0, -1, 1)
+    assert sp.beats(e5, r10, 0, -1, 10) and not sp.beats(r10, e5, 0, -1, 10)
+    assert sp.beats(w7, e5, 0, 3, 10) and not sp.beats(e5, w7, 0, 3, 1)
+
+
+def test_sr1_sr2_the_card_levels_defaults_are_a_long_game_of_p1_p2_p3():
+    from speedref.engine.speedrun_cards import State
+    st = State(1)
+    assert st.game.length == "long" and st.game.players == ["P1", "P2", "P3"] and st.game.first == 0
+    assert st.contracts == [None, None, None] and st.phase == "deal" and st.actors() == []
