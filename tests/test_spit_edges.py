@@ -191,3 +191,26 @@ def test_spit15_replay_refuses_another_games_record_and_bad_rounds():
     assert r.winner == 1
     assert "one centre pile, so there is no slap" in raises(
         "SPIT-11", spit.replay, rec([{"cleared": 0, "slap": 1, "cards": [40, 12]}, {"cleared": 0, "slap": 0, "cards": [5, 47]}]))
+
+
+def test_spit13_spit15_a_blocked_round_is_followed_by_the_next_round():
+    g = records.replay(rec([{"blocked": True, "cards": [20, 32]}, {"cleared": 0, "slap": 0, "cards": [18, 34]}]))
+    assert g.hands_played == 2 and g.cards == [18, 34]
+    assert g.rows() == [("round 1", ["blocked", "blocked"], [20, 32]),
+                        ("round 2", ["cleared won slap", ""], [18, 34])]
+
+
+def test_spit15_replay_messages_name_the_round():
+    cases = [
+        (rec([{"cleared": 0, "slap": 0, "cards": 5}]), "SPIT-15", "round 1: needs cards [a, b]"),
+        (rec([{"blocked": True, "slap": 1, "cards": [20, 32]}]), "SPIT-13",
+         "round 1: a blocked round has no clearing and no slap"),
+        (rec([{"cleared": 1, "slap": 0, "cards": [52, 0]}]), "SPIT-14",
+         "round 1, player 2: going out ends the game; there is no slap"),
+    ]
+    for r, rule, msg in cases:
+        assert raises(rule, spit.replay, r) == rule + ": " + msg
+    g = SpitGame()
+    assert raises("SPIT-17", g.arm_slap, 0) == "SPIT-17: round 1: the slap's GO only in the slap phase (now spit)"
+    assert raises("SPIT-18", g.false_start, 1, 0) == \
+        "SPIT-18: round 1, player 2: a false start only in the slap phase (now spit)"
