@@ -41,7 +41,7 @@ DEFAULT_FILES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "firmware" / "s
 # conformance suite replays every game's golden playthrough at the card level.
 TESTS = sorted(set(str(p.relative_to(ROOT)) for pat in (
     "test_speed*.py", "test_spit*.py", "test_partners*.py", "test_speedrun*.py",
-    "test_engine*.py", "test_records*.py", "test_arbiter*.py", "test_conformance.py")
+    "test_engine*.py", "test_records*.py", "test_cards*.py", "test_arbiter*.py", "test_conformance.py")
     for p in (ROOT / "tests").glob(pat)))
 
 KILLED = {1, 3, 36, 24, -24, 152, 255, 37}  # a failing test, or a timeout (an endless loop)

@@ -35,9 +35,13 @@ def test_records_dispatch_by_game_and_refuse_what_is_none():
     for bad in ([], "speed", None):
         with pytest.raises(RuleError) as e:
             records.replay(bad)
-        assert e.value.rule == "REC-1" and "a game record is a JSON object" in str(e.value)
+        assert e.value.rule == "REC-1" and str(e.value) == "REC-1: a game record is a JSON object"
     for bad in ({"game": "chess"}, {}):
         with pytest.raises(RuleError) as e:
             records.replay(bad)
         assert e.value.rule == "REC-1"
+    assert str(e.value).startswith("REC-1: unknown game None")
+    with pytest.raises(RuleError) as e:
+        records.replay({"game": "chess"})
+    assert str(e.value) == "REC-1: unknown game 'chess' (expected one of speed, spit, speedrun, partners)"
     assert records.game_module("partners").__name__ == "speedref.engine.partners"
