@@ -29,3 +29,29 @@ def test_spit4_spit16_the_deal_and_the_start_refuse_what_is_out_of_turn():
     with pytest.raises(RuleError) as e:
         st.legal_actions(2)
     assert str(e.value) == "SPIT-1: player must be 0 or 1"
+
+
+def test_spit10_a_tie_goes_to_player_2_when_player_2_cleared():
+    from speedref.engine import cards as C
+    from speedref.engine.spit_cards import play_action
+    from test_spit import H, S, setup, started
+    s = setup(started(), [[bytes([H(4)])], [bytes([S(8)])]], [H(7), C.card(0, 12)],
+              (bytes([S(5)]), bytes([S(6)])))
+    s.apply(1, play_action(0, 0), 10)
+    assert s.phase == "slap" and s.cleared == 1
+    assert s.apply(0, slap_action(1), 20) == "slap"
+    assert refused(s, 0, slap_action(0), 21) == "SPIT-10: each player slaps one centre pile, once"
+    assert s.apply(1, slap_action(1), 20) == "round"
+    assert s.rounds[-1]["slap"] == 1 and s.rounds[-1]["cleared"] == 1
+
+
+def test_spit10_player_1_slapping_first_takes_the_pile():
+    from speedref.engine import cards as C
+    from speedref.engine.spit_cards import play_action
+    from test_spit import H, S, setup, started
+    s = setup(started(), [[bytes([H(4)])], [bytes([S(8)])]], [H(7), C.card(0, 12)],
+              (bytes([S(5)]), bytes([S(6)])))
+    s.apply(1, play_action(0, 0), 10)
+    assert s.apply(0, slap_action(0), 25) == "slap"
+    assert s.apply(1, slap_action(0), 30) == "round"  # player 1 first, though player 2 cleared
+    assert s.rounds[-1]["slap"] == 0
