@@ -29,6 +29,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from speedref.games import GAMES
+
 ROOT = Path(__file__).resolve().parent.parent
 STAGE = ROOT / "build" / "mutate"
 DOC = ROOT / "docs" / "testing.md"
@@ -36,12 +38,13 @@ DOC = ROOT / "docs" / "testing.md"
 DEFAULT_FILES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "firmware" / "speedref" / "engine").glob("*.py")
                        if p.name != "__init__.py") + ["firmware/speedref/arbiter.py"]
 
-# The fast CPython tests of the engine and the arbiter: no emulated Pico, no
+# The fast CPython tests of the engine and the arbiter (each registered
+# game's test_<id>*.py files and the shared ones): no emulated Pico, no
 # browser.  Their MicroPython checks skip under SPEEDREF_MUTATE.  The
 # conformance suite replays every game's golden playthrough at the card level.
 TESTS = sorted(set(str(p.relative_to(ROOT)) for pat in (
-    "test_speed*.py", "test_spit*.py", "test_partners*.py", "test_speedrun*.py",
-    "test_engine*.py", "test_records*.py", "test_cards*.py", "test_arbiter*.py", "test_conformance.py")
+    ["test_%s*.py" % g.id for g in GAMES] + ["test_engine*.py", "test_records*.py", "test_cards*.py",
+                                              "test_arbiter*.py", "test_conformance.py"])
     for p in (ROOT / "tests").glob(pat)))
 
 KILLED = {1, 3, 36, 24, -24, 152, 255, 37}  # a failing test, or a timeout (an endless loop)
@@ -149,6 +152,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--survivors", action="store_true", help="print each survivor's diff")
+    ap.add_argument("--recheck", action="store_true",
+                    help="run the last run's survivors again against the tests as they are now")
     ap.add_argument("--report", action="store_true",
                     help="only the scores of the last run's mutants that have a result (no run)")
     a = ap.parse_args(argv)
@@ -156,6 +161,21 @@ def main(argv=None):
     env = dict(os.environ, SPEEDREF_MUTATE="1", PYTHONDONTWRITEBYTECODE="1")
     if a.report:
         report({f: sorted(n for n, c in meta(f).items() if c is not None) for f in files}, a.survivors, env)
+        return 0
+    if a.recheck:
+        done = {f: sorted(n for n, c in meta(f).items() if c is not None) for f in files}
+        again = [n for f in files for n in done[f] if meta(f)[n] not in KILLED]
+        stage(files)
+        stats = STAGE / "mutants" / "mutmut-stats.json"
+        if stats.exists():
+            stats.unlink()  # which tests cover what: the tests have changed
+        print("%d survivors to run again, mutmut's output in %s" % (len(again), LOG.relative_to(ROOT)))
+        if again:
+            r = mutmut(["run", "--max-children", str(a.workers)] + again, env)
+            if r.returncode:
+                print("mutmut failed (exit %d): see %s" % (r.returncode, LOG.relative_to(ROOT)))
+                return r.returncode
+        report(done, a.survivors, env)
         return 0
     STAGE.mkdir(parents=True, exist_ok=True)
     if (STAGE / "mutants").exists():  # every run is measured afresh
