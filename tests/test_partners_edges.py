@@ -74,7 +74,7 @@ def test_pt3_the_dealer_is_a_player_0_to_3():
 def test_pt21_replay_refuses_another_games_record():
     for r in ({"game": "speed", "target": 100, "players": NAMES, "hands": []}, [], None,
               {"target": 100, "players": NAMES, "hands": []}):
-        assert "not a partners record" in raises("PT-21", partners.replay, r)
+        assert raises("PT-21", partners.replay, r) == "PT-21: not a partners record"
     raises("PT-21", partners.replay, {"game": "partners", "target": 100, "players": NAMES, "hands": {}})
     assert "a hand is a JSON object" in raises(
         "PT-21", partners.replay, {"game": "partners", "target": 100, "players": NAMES, "hands": [3]})
