@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 MPY_OUT := build/mpy
 
-.PHONY: test quick sim bench soak mpy flash clean venv web web-serve node
+.PHONY: test quick sim bench soak mpy flash clean venv web web-serve node mutate
 
 venv: $(STAMP)
 
@@ -48,6 +48,22 @@ test: $(STAMP) $(NODE_STAMP) mpy
 # page in headless Chromium (README says how long each takes).
 quick: $(STAMP) mpy
 	$(PY) -m pytest $(PYTEST_RUN) -m "not board and not web"
+
+# Mutation testing of the rules engine and the arbiter (docs/testing.md): not
+# part of make test.  FILES= picks files (default: engine/*.py, arbiter.py),
+# SAMPLE= mutants drawn from each (default: all), SEED= the draw, WORKERS= the
+# processes (default 2).
+MUTATE_STAMP := $(VENV)/.mutate-stamp
+FILES ?=
+SAMPLE ?= 0
+SEED ?= 1
+WORKERS ?= 2
+$(MUTATE_STAMP): requirements-mutate.txt $(STAMP)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements-mutate.txt
+	touch $(MUTATE_STAMP)
+
+mutate: $(MUTATE_STAMP)
+	$(PY) -m host_tools.mutate --sample $(SAMPLE) --seed $(SEED) --workers $(WORKERS) $(if $(FILES),--files $(FILES))
 
 sim: $(STAMP)
 	$(VENV)/bin/speedref-sim

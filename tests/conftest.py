@@ -1,12 +1,35 @@
+import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-for p in (ROOT / "firmware", ROOT, ROOT / "tests", ROOT / "tests" / "mpy"):
+# Under `make mutate` the firmware's copy in the staged folder is read as
+# files only: speedref is imported from mutmut's mutants (see below).
+for p in (() if os.environ.get("SPEEDREF_MUTATE") else (ROOT / "firmware",)) + (
+        ROOT, ROOT / "tests", ROOT / "tests" / "mpy"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
+
 import pytest  # noqa: E402
+
+# `make mutate` (host_tools/mutate.py, docs/testing.md) runs these tests against
+# each mutant of the engine: hypothesis then draws the same examples every
+# run, keeps no example database and has no deadline, so that only a changed
+# rule fails a test, never a slow machine or an example remembered from
+# another run.  The MicroPython checks skip there: they run the firmware's
+# own files, not the mutant.
+if os.environ.get("SPEEDREF_MUTATE"):
+    from hypothesis import settings as _settings
+    _settings.register_profile("mutate", derandomize=True, database=None, deadline=None)
+    _settings.load_profile("mutate")
+
+    import mpyrun as _mpyrun
+
+    def _no_micropython(*args, **kwargs):
+        pytest.skip("MicroPython runs the unmutated firmware: not under mutation")
+    _mpyrun.run = _no_micropython
+    import speedref  # noqa: F401  (the mutants' copy, before sim/ puts firmware/ on sys.path)
 
 # CPython has no `framebuf`: the simulator's shim (pixel-exact, MicroPython's own
 # font extracted from the Unix port) stands in, as it does in the simulator.
@@ -15,7 +38,7 @@ try:
 except ImportError:
     try:
         from sim import compat as _compat
-        _compat.install()
+        _compat.install(firmware_path=not os.environ.get("SPEEDREF_MUTATE"))
     except ImportError:
         pass
 

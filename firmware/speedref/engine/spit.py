@@ -118,9 +118,14 @@ class SpitGame:
             s += ", player %d" % (player + 1)
         return s
 
-    def _need(self, phase, rule, what, player=None):
-        if player is not None and (not is_int(player) or player not in (0, 1)):
+    def _seat(self, player):
+        # SPIT-1: a call names player 0 or 1 (not None, not a bool)
+        if not is_int(player) or player not in (0, 1):
             raise RuleError("SPIT-1", "%s: player must be 0 or 1" % self._where())
+
+    def _need(self, phase, rule, what, player=None):
+        if player is not None:
+            self._seat(player)
         if self.phase != phase:
             raise RuleError(rule, "%s: %s only in the %s phase (now %s)"
                             % (self._where(player), what, phase, self.phase))
@@ -138,6 +143,7 @@ class SpitGame:
     def spit(self, player):
         """Both players call "Spit!": the first pair starts the round (SPIT-4),
         later pairs mean both are stuck and new spit cards go up (SPIT-8)."""
+        self._seat(player)
         self._need("spit" if self.phase == "spit" else "play", "SPIT-8", "Spit!", player)
         if not self.can_spit():
             raise RuleError("SPIT-13", "%s: nobody has spit cards left: the round is blocked"
@@ -173,6 +179,7 @@ class SpitGame:
         no spit cards left that is the win (SPIT-14); else with two centre
         piles the slap follows, GO at t_us + SLAP_GO_US (SPIT-10, SPIT-17);
         else the other player takes the one pile (SPIT-11)."""
+        self._seat(player)
         self._need("play", "SPIT-9", "clearing the stock piles", player)
         self.cleared = player
         if self.spit_left[player] == 0:
@@ -196,6 +203,7 @@ class SpitGame:
     def false_start(self, player, t_us):
         """SPIT-18: a slap before GO does not count; GO comes again SLAP_GO_US
         after it.  Returns how early it was (us)."""
+        self._seat(player)
         self._need("slap", "SPIT-18", "a false start", player)
         if self.slap_go is None or ticks_diff(t_us, self.slap_go) >= 0:
             raise RuleError("SPIT-18", "%s: a slap at or after GO is not a false start"
