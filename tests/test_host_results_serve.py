@@ -73,7 +73,7 @@ def test_html_page_is_one_snapshot(wal_db, monkeypatch, tmp_path):
     code, out, err = cli(["--db", str(wal_db), "--html", str(page)])
     assert done and code == 0, err
     text = page.read_text(encoding="utf-8")
-    assert "not tied to a finished game" not in text and ": 1 games" in out
+    assert "not tied to a finished game" not in text and ": 1 game," in out
 
 
 @pytest.fixture

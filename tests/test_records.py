@@ -13,7 +13,7 @@ SPEED = {"game": "speed", "layout": "pagat", "match": {"target": 10}, "players":
 def test_pt20_summary_of_an_unfinished_game_and_its_agreed_stop():
     s = records.summary(SPEED)
     assert s == {"game": "speed", "players": ["Ann", "Bob"], "totals": [0, 4], "winners": [1],
-                 "tiebreak": "ended early, leading 4-0 points", "hands_played": 1,
+                 "tiebreak": "ended early, leading 0-4 points", "hands_played": 1,
                  "ended_early": True, "over": False, "stopped": False}
     assert not records.counts_as_win(s)
     s = records.summary(dict(SPEED, stopped=True))
@@ -25,7 +25,7 @@ def test_pt20_a_game_played_to_its_end_is_over_never_stopped():
     r = dict(SPEED, deals=[{"winner": 1, "left": 10}], stopped=True)
     s = records.summary(r)
     assert s["over"] is True and s["stopped"] is False and s["ended_early"] is False
-    assert s["winners"] == [1] and s["tiebreak"] == "first to 10 points (10-0 points)"
+    assert s["winners"] == [1] and s["tiebreak"] == "first to 10 points (0-10 points)"
     assert records.counts_as_win(s)
 
 

@@ -136,13 +136,13 @@ def test_sp19_a_target_of_1_and_a_best_of_1():
     m = SpeedMatch(match={"target": 1})
     assert m.goal == 1 and not m.over
     m.add_deal(1, 1)
-    assert m.over and m.winners() == [1] and m.tiebreak == "first to 1 points (1-0 points)"
+    assert m.over and m.winners() == [1] and m.tiebreak == "first to 1 point (0-1 points)"
     raises("SP-19", SpeedMatch, match={"target": 0})
     m = SpeedMatch(match={"best_of": 1})
     assert not m.over
     m.add_deal(0, 3)
     assert m.over and m.winners() == [0]
-    assert m.tiebreak == "won 1 of 1 deals (points are not counted)"
+    assert m.tiebreak == "won 1 of 1 deal (points are not counted)"
     raises("SP-19", m.add_deal, 1, 3)
     for bad in (0, -1, 2, True):
         raises("SP-19", SpeedMatch, match={"best_of": bad})
@@ -185,7 +185,7 @@ def test_sp19_sp36_tiebreak_texts():
     assert m.tiebreak == "ended early, level at 3-3 points" and m.winners() == [0, 1]
     m = SpeedMatch(match={"best_of": 3})
     m.add_deal(1, 9)
-    assert m.tiebreak == "ended early, leading 1-0 deals"
+    assert m.tiebreak == "ended early, leading 0-1 deals"
     m = SpeedMatch(match={"single": True})
     assert m.tiebreak == "no deals played"
     m.add_deal(1, 7)

@@ -390,7 +390,7 @@ class SpeedMatch:
         if self.format == "single":
             return "won the single deal (+%d)" % max(self.totals)
         if self.format == "target":
-            return "first to %d points (%s)" % (self.goal, score)
+            return "first to %d point%s (%s)" % (self.goal, "" if self.goal == 1 else "s", score)
         if self.seats == 2:
             return "won %d of %d deal%s (points are not counted)" % (max(self.wins), self.goal,
                                                                       "" if self.goal == 1 else "s")
