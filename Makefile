@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 MPY_OUT := build/mpy
 
-.PHONY: test quick sim bench soak mpy flash clean venv web web-serve node mutate
+.PHONY: test quick sim bench soak mpy flash clean venv web web-serve node mutate docs
 
 venv: $(STAMP)
 
@@ -88,6 +88,10 @@ web-serve: web
 
 flash: $(STAMP)
 	$(VENV)/bin/speedref-flash
+
+# the wiring diagrams in docs/, drawn from the board files (make test checks them)
+docs: $(STAMP)
+	$(PY) -m host_tools.wiring_diagram
 
 clean:
 	rm -rf build .pytest_cache

@@ -69,7 +69,10 @@ def test_the_last_entry_of_the_game_list_opens_it_and_back_leaves_with_nothing_s
     assert type(bd.app.screen).__name__ == "Games" and bd.app.screen.cursor == len(games.GAMES)
     assert bd.device.inputs.watch is None and bd.capture.lockout_us == lockout
     assert sorted(str(p.relative_to(flash)) for p in flash.rglob("*")) == before, "nothing stored"
-    assert len(bd.lines) == lines, "nothing logged"
+    import json
+    assert [json.loads(l) for l in bd.lines[lines:]] == [
+        {"ev": "wiring", "board": "simulator", "bounce_us": [None] * 4, "most_us": [None] * 4,
+         "never_closed": [0, 1, 2, 3], "closed_from_start": []}], "only what it measured, on the log"
 
 
 def test_each_pads_bounce_is_measured_from_the_captures_timestamps(bd):

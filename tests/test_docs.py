@@ -298,6 +298,16 @@ def _capture(tmp_path):
     b.step()
     lines += b.lines
     b.close()
+    # "Check wiring": P3 closed from the start, P1 pressed with 2 ms of chatter, then BACK.
+    b = _board(tmp_path / "wiring")
+    b.event(100000, 2, True)
+    t = _press(b, 200000, OK, UP, OK)
+    for i, dt in enumerate((0, 500, 1000, 1500, 2000)):
+        b.event(t + 100000 + dt, 0, i % 2 == 0)
+    b.event(t + 400000, 0, False)
+    _press(b, t + 600000, BACK)
+    lines += b.lines
+    b.close()
     # A crash, as main.py logs it.
     from speedref.log import Log
     crash = []
@@ -322,7 +332,8 @@ def test_the_capture_covers_the_line_types(real_lines):
                  ("false_start", "spit"), ("reveal", "speedrun"), ("contract", "partners"),
                  ("undo", "partners"), ("abandon", "partners"), ("game_end", None),
                  ("stored", None), ("dump_end", None), ("error", "command"), ("error", "stuck"),
-                 ("error", "overflow"), ("error", "app"), ("error", "crash"), ("error", "log")]:
+                 ("error", "overflow"), ("error", "app"), ("error", "crash"), ("error", "log"),
+                 ("wiring", None)]:
         assert any(s[0] == want[0] and (want[1] is None or want[1] in s) for s in seen), want
 
 

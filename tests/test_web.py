@@ -850,3 +850,36 @@ def test_bad_layout_settings_are_left_out(browser, site, value):
     assert visible_pads(browser) == ["P1", "P2"]
     assert browser.find_element("id", "table").get_attribute("class") == "upright pads-2"
     assert_usable(browser)
+
+
+def test_check_wiring_is_the_simulators_screen(browser, site):
+    """The menu's "Check wiring" on the page: the touches' own timestamps
+    time a pad's chatter (2 ms of it) as the pins' capture does on a board,
+    and the canvas is the simulator's frame after the same presses."""
+    open_page(browser, site + "#sw=0")
+    t = board_ms(browser) + 100
+    tap(browser, 6, t)        # OK: the game list
+    tap(browser, 4, t + 200)  # UP: round to its last row
+    tap(browser, 6, t + 400)  # OK: Check wiring
+    wait(browser, lambda: py(browser, "type(board.app.screen).__name__") == "WiringCheck", "Check wiring", 30)
+    t = int(board_ms(browser)) + 100
+    for i, dt in enumerate((0, 0.5, 1, 1.5, 2)):
+        touch(browser, 0, "pointerdown" if i % 2 == 0 else "pointerup", t + dt, 1)
+    touch(browser, 0, "pointerup", t + 300, 1)
+    wait_board(browser, t + 400)
+    assert py(browser, "board.app.screen.pad_line(0)") == "P1 2.0/2.0 ms"
+    from sim.board import Board
+    b = Board()
+    try:
+        b.step()
+        for k, button in enumerate((6, 4, 6)):
+            b.event(100000 + 200000 * k, button, True)
+            b.event(160000 + 200000 * k, button, False)
+        for i, dt in enumerate((0, 500, 1000, 1500, 2000)):
+            b.event(1000000 + dt, 0, i % 2 == 0)
+        b.event(1300000, 0, False)
+        b.run_until(1500000)
+        expect = b.screen()
+    finally:
+        b.close()
+    wait(browser, lambda: canvas_bits(browser) == expect, "the simulator's Check wiring screen", 30)

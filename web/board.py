@@ -102,6 +102,7 @@ class Board:
         self.store = Store(root, uid=uid)
         self.tie_us = TIE_DEFAULT_US if tie_us is None else tie_us
         self.app = App(self.store, self.log, tie_us=self.tie_us)
+        self.app.board_name = "web"  # what "Check wiring" calls it (the boot line's board)
         self.ring = EventRing(64)
         self.capture = Capture(self.ring, GpioRegister(self.gpio, PICO.GPIO_IN), PICO.GPIO_IN, PICO.mask_from,
                                self._capture_ticks,

@@ -1,6 +1,7 @@
 # "Check wiring": the first evening with a new board.  The last entry of the
 # game list opens it; BACK (or OK held) returns to the list with nothing
-# stored.  OK steps through four pages:
+# stored (a `wiring` log line carries the figures measured).  OK steps
+# through four pages:
 #
 #   buttons  every button's live state (its name inverted while pressed) and,
 #            a pad a line, the last press's bounce and the largest seen, or
@@ -132,6 +133,14 @@ class WiringCheck(Screen):
 
     def leave(self):
         app = self.app
+        # what was measured goes to the laptop's log (nothing is stored):
+        # the figures in microseconds, where the screen shows tenths of ms
+        pads = range(_PADS)
+        app.emit({"ev": "wiring", "board": app.board_name,
+                  "bounce_us": [self.last[p] if self.closed >> p & 1 else None for p in pads],
+                  "most_us": [self.most[p] if self.closed >> p & 1 else None for p in pads],
+                  "never_closed": [p for p in pads if not (self.closed | self.held_at_open) >> p & 1],
+                  "closed_from_start": [p for p in pads if self.held_at_open >> p & 1]})
         inputs = app.inputs
         if inputs is not None:
             inputs.watch = None
