@@ -677,9 +677,18 @@ class Bench {
       }
       return;
     }
-    const STEP = 256; // cycles at a time, so a PIO interrupt wakes the CPU promptly
     const endCycles = this.cycles + Math.ceil((endNs - clock.nanos) / CYCLE_NS);
     this.pioTo(this.cycles);
+    if (!this.pendingFlash && core.waiting && this.enabledMachines() === 1) {
+      // One state machine and a sleeping CPU: it runs ahead in one go (its
+      // steady loop skipped) and stops at the step after which the CPU is
+      // awake (an interrupt it raised), so the CPU wakes on that cycle.
+      const to = Math.max(this.cycles, this.pioUntilWake(endCycles));
+      clock.tick((to - this.cycles) * CYCLE_NS);
+      this.cycles = to;
+      return;
+    }
+    const STEP = 256; // cycles at a time, so a PIO interrupt wakes the CPU promptly
     while (this.cycles < endCycles) {
       const to = Math.min(endCycles, this.cycles + STEP);
       clock.tick((to - this.cycles) * CYCLE_NS);
@@ -687,6 +696,52 @@ class Bench {
       this.pioTo(to);
       if (!this.pendingFlash && !core.waiting) break; // an interrupt woke it
     }
+  }
+
+  enabledMachines() {
+    let n = 0;
+    for (const sm of this.machines) if (sm.enabled) n++;
+    return n;
+  }
+
+  pioUntilWake(target) {
+    // pioTo(target) for a sleeping CPU, stopped early at the first step that
+    // wakes it; returns the CPU cycle the state machines have reached.
+    if (target <= this.pioAt) return this.pioAt;
+    if (!this.exactPio && target - this.pioAt >= 256) {
+      for (const sm of this.machines) {
+        if (sm.enabled && !sm.probe && !(sm.noProbeUntil > this.pioAt)) sm.probe = { head: -1 };
+      }
+    }
+    this.skipTarget = target;
+    const core = this.mcu.core;
+    let reached = target;
+    for (const pio of this.mcu.pio) {
+      let ran = false;
+      for (const sm of pio.machines) {
+        if (!sm.enabled) {
+          sm.nextAt = target;
+          sm.probe = null;
+          continue;
+        }
+        const div = (sm.clockDivInt || 65536) + sm.clockDivFrac / 256;
+        while (sm.nextAt <= target) {
+          const before = sm.cycles;
+          sm.step();
+          const used = Math.max(1, sm.cycles - before);
+          sm.nextAt += used * div;
+          ran = true;
+          if (sm.probe) this.probeStep(sm, pio);
+          if (!core.waiting) {
+            reached = Math.min(target, Math.ceil(sm.nextAt));
+            break;
+          }
+        }
+      }
+      if (ran) pio.checkChangedPins();
+    }
+    this.pioAt = reached;
+    return reached;
   }
 
   // -- commands ---------------------------------------------------------------------

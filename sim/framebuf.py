@@ -138,6 +138,15 @@ class FrameBuffer:
                         b[k] &= nm
                 y += bot - top
             return
+        if self.format == GS8:
+            # a byte a pixel: each row is one slice (the firmware clears
+            # buffers with a 1-row GS8 FrameBuffer's fill, a memset on a board)
+            row = bytes((c & 0xFF,)) * w
+            b = self._mv
+            for yy in range(y, y + h):
+                i = x + yy * self.stride
+                b[i:i + w] = row
+            return
         for yy in range(y, y + h):
             for xx in range(x, x + w):
                 self._set(xx, yy, c)
@@ -218,6 +227,7 @@ class FrameBuffer:
         # byte outside 32..127 is drawn as glyph 127.
         w = self.width
         h = self.height
+        vlsb = self.format == MONO_VLSB
         for ch in str(s).encode("utf-8"):
             if ch == 0:
                 break
@@ -227,13 +237,45 @@ class FrameBuffer:
             for j in range(8):
                 if 0 <= x0 < w:
                     col = FONT[base + j]
-                    y = y0
-                    while col:
-                        if col & 1 and 0 <= y < h:
-                            self._set(x0, y, c)
-                        col >>= 1
-                        y += 1
+                    if vlsb:
+                        if col:
+                            self._column(x0, y0, col, c)
+                    else:
+                        y = y0
+                        while col:
+                            if col & 1 and 0 <= y < h:
+                                self._set(x0, y, c)
+                            col >>= 1
+                            y += 1
                 x0 += 1
+
+    def _column(self, x, y, bits, c):
+        # MONO_VLSB: bit k of `bits` is pixel (x, y + k); those set are drawn
+        # in colour c, clipped to the height, a byte or two at once (the same
+        # pixels text's per-pixel loop sets: most of the simulator's drawing).
+        h = self.height
+        if y < 0:
+            if y <= -8:
+                return
+            bits >>= -y
+            y = 0
+        if y >= h:
+            return
+        if y + 8 > h:
+            bits &= (1 << (h - y)) - 1
+        b = self._mv
+        i = (y >> 3) * self.stride + x
+        off = y & 7
+        lo = (bits << off) & 0xFF
+        hi = bits >> (8 - off) if off else 0
+        if c:
+            b[i] |= lo
+            if hi:
+                b[i + self.stride] |= hi
+        else:
+            b[i] &= ~lo & 0xFF
+            if hi:
+                b[i + self.stride] &= ~hi & 0xFF
 
     def scroll(self, xstep, ystep):
         # Shift the contents in place; the uncovered strip keeps its pixels.

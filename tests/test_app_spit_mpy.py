@@ -181,12 +181,3 @@ print(json.dumps({"base": base, "sizes": sizes, "peak": peak}))
     s = got["sizes"]
     print("heap: app %d, after each game %s, peak %s" % (got["base"], s, got["peak"]))
     assert max(s[1:]) - min(s[1:]) <= 512, s
-
-
-@pytest.mark.parametrize("port", ("rp2", "esp32"))
-def test_spit_flow_typechecks_against_port_stubs(port, monkeypatch):
-    """Distribution: the flow type-checks against each board's
-    MicroPython stubs (mypy, through tests/typecheck.py)."""
-    import typecheck
-    monkeypatch.setattr(typecheck, "MODULES", ["firmware/speedref/app/spit_flow.py"])
-    assert typecheck.check(port) == []

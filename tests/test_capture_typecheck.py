@@ -1,5 +1,6 @@
-"""Distribution: the hardware-facing firmware type-checks against the
-MicroPython stubs for rp2 and esp32 (mypy; see tests/typecheck.py)."""
+"""Distribution: the hardware-facing firmware, and Spit's flow, type-check
+against the MicroPython stubs for rp2 and esp32 (mypy; see tests/typecheck.py:
+one mypy run a port over all of typecheck.MODULES)."""
 import pytest
 
 import typecheck

@@ -222,6 +222,6 @@ def test_mutated_saves_never_crash_under_micropython(tmp_path):
     path.write_text(json.dumps(cases))
     (tmp_path / "roots").mkdir()
     code = "CASES = %r\nBASE = %r\n" % (str(path), str(tmp_path / "roots")) + MPY_DRIVER
-    r = mpyrun.run(code=code, use_mpy=False, heap="2048wK", timeout=1200)
+    r = mpyrun.run(code=code, use_mpy=True, heap="2048wK", timeout=1200)
     bad = json.loads(r.stdout.strip().splitlines()[-1])
     assert not bad, [(cases[i], why) for i, why in bad[:3]]

@@ -25,6 +25,7 @@ MODULES = [
     "firmware/speedref/hw/ring.py", "firmware/speedref/device.py",
     "firmware/speedref/inputs.py", "firmware/speedref/tunables.py", "firmware/speedref/arbiter.py",
     "firmware/speedref/storage.py", "firmware/speedref/log.py", "firmware/speedref/spool.py",
+    "firmware/speedref/app/spit_flow.py",
 ]
 PORTS = ("rp2", "esp32")
 

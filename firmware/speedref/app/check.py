@@ -219,6 +219,7 @@ def board_lines(app):
     """The board page: what the board is and how full it is."""
     import gc
     import sys
+    from speedref import collect
     v = sys.implementation.version
     store = app.store
     free = store.free() if store is not None else None
@@ -226,7 +227,7 @@ def board_lines(app):
         n = sum(1 for _ in store.iter_records()) if store is not None else 0
     except OSError:
         n = 0
-    gc.collect()
+    collect()  # a full collection on a board; CPython frees as it goes
     return ["Board: %s" % (getattr(app, "board_name", None) or sys.platform),
             "%s %d.%d.%d" % ("MicroPython" if sys.implementation.name == "micropython" else "Python",
                              v[0], v[1], v[2]),
