@@ -92,6 +92,7 @@ class Board:
         self.games = {}       # person key -> games rated
         self.history = {}     # person key -> [(rated game number, mu, sigma)]
         self.rated = 0
+        self.shown = {}       # person key -> name shown
 
     def rate(self, names, ranks):
         teams = [[self.rating.get(people.key(n)) or MODEL.rating()] if n is not None else [MODEL.rating()]
@@ -130,6 +131,8 @@ def table(games, game=None):
     from speedref import games as registry
     shown = results.spellings(games)
     b = boards(games)
+    for x in b.values():
+        x.shown = shown
     rows = []
     order = sorted(b, key=lambda g: (registry.IDS.index(g) if g in registry.IDS else len(registry.IDS), g))
     for g in order:
