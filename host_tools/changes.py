@@ -119,9 +119,9 @@ def plan(db, verb, args):
             now = people.Resolver([(c.verb, c.args) for c in db.changes()]).name(name)
         current = g.names[seat]
         if (current is None and now is None) or (current is not None and now is not None
-                                                 and current == now):
+                                                 and people.key(current) == people.key(now)):
             raise Refused("seat P%d of game %s is %s already" % (seat + 1, _game_name(g),
-                                                                 "nobody named" if now is None else _shown(now)))
+                                                                 "nobody named" if now is None else _shown(current)))
         if now is not None:
             for other, n in enumerate(g.names):
                 if other != seat and n is not None and people.key(n) == people.key(now):

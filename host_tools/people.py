@@ -11,7 +11,7 @@ seat).  Here a name becomes a person:
   writes for it, "Guest", and an empty or missing name.  Such seats are never
   merged across games: every one is a stranger.
 * A person is shown by the spelling of their most recent game (the order of
-  ratings.time_order): a roster corrected on the board shows on the page with
+  time_order below; without the white space around it, NFC): a roster corrected on the board shows on the page with
   the next game, no command needed.  A rename sets the spelling at once.
 
 Names are fixed after the fact by changes kept in the database's `changes`
@@ -51,6 +51,11 @@ def key(name):
     casefold, which may decompose)."""
     text = unicodedata.normalize("NFC", str(name).strip())
     return unicodedata.normalize("NFC", text.casefold())
+
+
+def spelling(name):
+    """A name as it is shown: without the white space around it, NFC."""
+    return unicodedata.normalize("NFC", str(name).strip())
 
 
 def unnamed(name):
@@ -111,7 +116,7 @@ class Resolver:
         """The name a name entered at a table now means (None: nobody named)."""
         if unnamed(raw):
             return None
-        return self.alias.get(key(raw), str(raw))
+        return self.alias.get(key(raw), spelling(raw))
 
     def seat(self, row, seat, raw):
         if (row, seat) in self.assigned:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import results
+from host_tools import people, results
 from host_tools.db import ResultsDB
 from host_fixtures import speed_single
 
@@ -26,7 +26,9 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path):
     assert results.main(["--db", str(path), "--csv", str(tmp_path / "s.csv"), "--json"]) == 0
     with open(tmp_path / "s.csv", newline="", encoding="utf-8") as f:
         players = sorted(r["player"] for r in csv.DictReader(f))
-    assert players == sorted(["'" + n for n in names[:-1]] + ["Ann"])
+    # a tab or CR around a name is stripped from the person's name (people.spelling)
+    assert players == sorted(["'" + n for n in names[:4]] + ["Tab", "CR", "Ann"])
+    assert results.csv_cell("\tTab") == "'\tTab" and results.csv_cell("\rCR") == "'\rCR"
 
 
 def test_a_player_named_twice_in_one_game_counts_once(tmp_path, capsys):
@@ -101,7 +103,8 @@ def test_csv_cells_starting_with_invisible_or_fullwidth_formula_characters_are_n
     assert results.main(["--db", str(path), "--csv", str(tmp_path / "s.csv")]) == 0
     with open(tmp_path / "s.csv", newline="", encoding="utf-8") as f:
         players = sorted(r["player"] for r in csv.DictReader(f))
-    assert players == sorted(["'" + n for n in sneaky] + ["Ann", "Zoë", "Bob Smith", "'quoted"])
+    # shown without the white space around them (people.spelling): still neutralised
+    assert players == sorted(["'" + people.spelling(n) for n in sneaky] + ["Ann", "Zoë", "Bob Smith", "'quoted"])
     for n in SNEAKY:
         assert results.csv_cell(n) == "'" + n, repr(n)
 
