@@ -113,7 +113,7 @@ def spellings(games):
     """{person key: the spelling of their most recent game}."""
     shown = {}
     for g in games:
-        for n in g.names:
+        for n in people.first_seats(g.names):     # a person's first seat in a game
             if n is not None:
                 shown[people.key(n)] = n
     return shown
