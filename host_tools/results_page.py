@@ -360,7 +360,7 @@ def render(db, source="", refresh_s=None, now=None):
 class _Handler(http.server.BaseHTTPRequestHandler):
     open_db = None        # set by make_server(): () -> a ResultsDB to read and close
     source = ""
-    made = None           # [(games, slaps) stored, the page made from them]: screens reload
+    made = None           # [(games, slaps, changes) stored, the page made from them]: screens reload
                           # the page every 30 s, and most of the time nothing new was stored
 
     def handle(self):
@@ -388,9 +388,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             db = self.open_db()
             try:
                 # rows are only ever added (a game with its slaps, in one
-                # transaction), so the counts say whether anything changed
+                # transaction; a change to names, or its undo), so the counts
+                # say whether anything changed
                 with db.snapshot():      # the counts and the page: one moment's database
-                    key = (db.count_games(), db.count_slaps())
+                    key = (db.count_games(), db.count_slaps(), db.count_changes())
                     cached = self.made[0]
                     if cached is None or cached[0] != key:
                         cached = self.made[0] = (key, render(db, self.source, refresh_s=SERVE_REFRESH_S)[0]

@@ -283,3 +283,31 @@ def test_a_change_then_its_undo_is_the_identity(tmp_path_factory, names, new, pi
         changes.undo(db, [])
     assert _view(db) == before
     db.close()
+
+
+def test_the_served_page_is_made_again_after_a_change_to_names(tmp_path):
+    """--serve keeps its page until something is stored: a rename or its
+    undo is something, though no game came."""
+    import threading
+    import urllib.request
+    from host_tools import changes
+    db_path = tmp_path / "r.db"
+    evening(db_path)
+    srv = results_page.make_server(lambda: ResultsDB(db_path, create=False), "r.db", port=0)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    url = "http://127.0.0.1:%d/" % srv.server_address[1]
+
+    def page():
+        with urllib.request.urlopen(url) as r:
+            return r.read().decode("utf-8")
+    try:
+        assert 'title="Bobby"' in page()
+        db = ResultsDB(db_path)
+        changes.make(db, "rename", ["Bobby", "Rob"])
+        assert 'title="Rob"' in page() and 'title="Bobby"' not in page()
+        changes.undo(db, [])
+        db.close()
+        assert 'title="Bobby"' in page()
+    finally:
+        srv.shutdown()
+        srv.server_close()
