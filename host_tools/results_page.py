@@ -239,6 +239,7 @@ def rating_chart(game, boards, colors):
                  x_title="games rated", legend_at_bottom=True, dots_size=2 if many else 4, show_dots=not many,
                  truncate_legend=NAME_CHARS, min_scale=3, max_scale=6,
                  x_value_formatter=lambda x: "%d" % x, value_formatter=lambda y: ratings.number(y))
+    c.x_labels = count_ticks(b.rated)      # whole games: pygal would tick a short season at halves
     for k in order[:RATING_LINES]:
         h = b.history[k]      # from the newcomer's rating, just before their first game
         c.add(jsonin.printable(shown[k]), [(h[0][0] - 1, ratings.MODEL.rating().mu)] + [(n, mu) for n, mu, _ in h])
@@ -292,7 +293,8 @@ def page_data(db):
                                 [color.get(n, unnamed_color) if r["person"] else unnamed_color
                                  for n, r in zip(names, mine)]),
             "ratings": rating_cells(g, rating_rows, boards),
-            "rating_chart": rating_chart(g, boards, color) if g in boards else None})
+            "rating_chart": rating_chart(g, boards, color) if g in boards else None,
+            "rated": boards[g].rated if g in boards else 0})
 
     # per player over every game: the standings' own counts, added up
     players = {}
