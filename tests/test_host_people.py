@@ -311,3 +311,26 @@ def test_the_served_page_is_made_again_after_a_change_to_names(tmp_path):
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+# --- tables --------------------------------------------------------------------------
+def test_the_per_table_view_uses_the_records_table_name_else_its_device(tmp_path):
+    """The record's optional "table" (docs/serial-protocol.md) names where it
+    was played: two browsers both "web" are two tables when they say so."""
+    db = ResultsDB(tmp_path / "r.db")
+    db.add_record(dict(speed_single(winner=0, ident="web-1f2e3d4c-1"), table="Table 3"))
+    db.add_record(dict(speed_single(winner=1, ident="web-9a8b7c6d-1"), table="Table 4"))
+    db.add_record(dict(speed_single(winner=1, ident="web-9a8b7c6d-2"), table="<b>Table\n5</b>"))
+    db.add_record(speed_single(winner=0, ident="e6614103e7a52b21-7"))
+    try:
+        data = results_page.page_data(db)
+        html, _ = results_page.render(db)
+    finally:
+        db.close()
+    speed = [s for s in data["sections"] if s["id"] == "speed"][0]
+    assert [t["device"] for t in speed["tables"]] == ["<b>Table\\n5</b>", "Table 3", "Table 4", "e6614103e7a52b21"]
+    assert [t["rows"][0]["wins"] for t in speed["tables"]] == ["1", "1", "1", "1"]
+    assert data["devices"] == sorted(["Table 3", "Table 4", "<b>Table\\n5</b>", "e6614103e7a52b21"])
+    assert "table &lt;b&gt;Table\\n5&lt;/b&gt;" in html and "<b>Table" not in html
+    assert people.table_of({"id": "sim-3", "table": "  "}) == "sim"
+    assert people.table_of({"table": 7}) == people.NO_DEVICE
