@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from hypothesis import given, settings, HealthCheck, strategies as st
 from openskill.models import PlackettLuce
 
