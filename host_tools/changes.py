@@ -1,7 +1,8 @@
 """speedref-results rename / merge / assign / undo / changes: fixing names
 after the fact (what each change means: host_tools/people.py).
 
-    speedref-results rename OLD NEW       the person OLD is called NEW
+    speedref-results rename OLD NEW       the person OLD is called NEW (a NEW who
+                                          is someone already: the two are one)
     speedref-results merge A B            A and B are one person, called B
     speedref-results assign GAME SEAT NAME   that seat of that game was NAME
                                           (GAME: a record id or a row number;
@@ -79,13 +80,19 @@ def plan(db, verb, args):
         new = _name(args[1], "the new name")
         if people.unnamed(new):
             raise Refused("the new name %r is a seat label: a person needs a name" % _shown(new))
-        if people.key(new) != people.key(old) and people.key(new) in who:
-            raise Refused("%r is another person already: `merge %s %s` makes them one"
-                          % (_shown(shown[people.key(new)]), _shown(old), _shown(shown[people.key(new)])))
         if new == old:
             raise Refused("%r is called that already" % _shown(old))
-        return {"old": old, "new": new}, "renamed %s to %s: %s" % (
-            _shown(old), _shown(new), jsonin.count(len(who[people.key(old)]), "seat"))
+        seats = jsonin.count(len(who[people.key(old)]), "seat")
+        if people.key(new) != people.key(old) and people.key(new) in who:
+            # the new name is someone's already: the two are one person, as merge makes them
+            into = shown[people.key(new)]
+            g = _together(games, old, into)
+            if g is not None:
+                raise Refused("%s is another person, who played game %s with %s: they are two people"
+                              % (_shown(into), _game_name(g), _shown(old)))
+            return {"old": old, "new": into}, "renamed %s to %s: %s, joined to %s's %s" % (
+                _shown(old), _shown(into), seats, _shown(into), jsonin.count(len(who[people.key(new)]), "seat"))
+        return {"old": old, "new": new}, "renamed %s to %s: %s" % (_shown(old), _shown(new), seats)
     if verb == "merge":
         a = _person(args[0], who, shown, "A")
         b = _person(args[1], who, shown, "B")
