@@ -341,3 +341,52 @@ def test_the_per_table_view_uses_the_records_table_name_else_its_device(tmp_path
     assert "table &lt;b&gt;Table\\n5&lt;/b&gt;" in html and "<b>Table" not in html
     assert people.table_of({"id": "sim-3", "table": "  "}) == "sim"
     assert people.table_of({"table": 7}) == people.NO_DEVICE
+
+
+def test_four_people_from_three_sources_and_a_rename_joins_a_history(tmp_path):
+    """The same four people at a board (its USB log), in a simulator store's
+    records and on a browser's downloads, each source with its own table
+    name; the browser typed "danny".  After `rename danny Dan` the standings
+    and the ratings show four people, each with games from all three."""
+    names = ["Ann", "Bob", "Cat", "Dan"]
+
+    def four(ident, table, players):
+        return dict(partners_game(ident=ident), players=list(players), table=table)
+
+    def two(ident, table, players, winner):
+        return dict(speed_single(winner=winner, players=players, ident=ident), table=table)
+    board = [four("e6614103e7a52b21-9f3c2a71-1", "Table 3", names),
+             two("e6614103e7a52b21-9f3c2a71-2", "Table 3", ("Ann", "Bob"), 0),
+             two("e6614103e7a52b21-9f3c2a71-3", "Table 3", ("Cat", "Dan"), 1)]
+    sim = [four("sim-5d0e83b1-1", "Pantry", ["Bob", "Cat", "Dan", "Ann"]),
+           two("sim-5d0e83b1-2", "Pantry", ("Dan", "Ann"), 0), two("sim-5d0e83b1-3", "Pantry", ("Bob", "Cat"), 0)]
+    web = [four("web-0a1b2c3d-1", "Tablet", ["Cat", "danny", "Ann", "Bob"]),
+           two("web-0a1b2c3d-2", "Tablet", ("danny", "Bob"), 1), two("web-0a1b2c3d-3", "Tablet", ("Ann", "Cat"), 1)]
+    (tmp_path / "board.log").write_text("".join(json.dumps({"ev": "game_end", "record": r}) + "\n" for r in board))
+    paths = [tmp_path / "board.log"]
+    for r in sim + web:
+        paths.append(tmp_path / ("%s.json" % r["id"]))
+        paths[-1].write_text(json.dumps(r))
+    db = tmp_path / "club.db"
+    assert cli(db, "import", *map(str, paths))[0] == 0
+    assert cli(db, "rename", "danny", "Dan")[0] == 0
+
+    def js(args):
+        return json.loads(cli(db, *args)[1])
+    standings = js(["--json"])["standings"]
+    assert sorted(set(r["player"] for r in standings)) == names
+    for n in names:
+        assert sum(r["games"] for r in standings if r["player"] == n) == 6, n   # 3 partners, 3 Speed
+    rated = js(["ratings", "--json"])["ratings"]
+    assert sorted(r["player"] for r in rated if r["game"] == "partners") == names
+    assert all(r["games"] == 3 for r in rated if r["game"] == "partners")
+    data_db = ResultsDB(db)
+    try:
+        data = results_page.page_data(data_db)
+    finally:
+        data_db.close()
+    partners = [s for s in data["sections"] if s["id"] == "partners"][0]
+    assert [t["device"] for t in partners["tables"]] == ["Pantry", "Table 3", "Tablet"]
+    for t in partners["tables"]:
+        assert sorted(r["player"] for r in t["rows"]) == names, t
+    assert sorted(p["player"] for p in data["players"]) == names
