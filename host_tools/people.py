@@ -34,6 +34,7 @@ or unassigned characters, no < or > (a name holds no markup).  Names that came
 in records are kept whatever they hold: shown escaped (jsonin.printable, the
 page's autoescape), never refused, so no stored game is lost.
 """
+import functools
 import re
 import unicodedata
 
@@ -46,6 +47,7 @@ class BadName(ValueError):
     """A name given on the command line that is refused: the message says why."""
 
 
+@functools.lru_cache(maxsize=4096)    # a season's names, asked for at every seat of every game
 def key(name):
     """The person a name means: stripped, NFC, without case (NFC again after
     casefold, which may decompose)."""

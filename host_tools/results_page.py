@@ -224,6 +224,8 @@ def rating_cells(game, rows, boards):
 
 
 RATING_LINES = 8          # the chart follows the best 8 by the table's order (the rest are in the table)
+RATING_POINTS = 150       # and draws at most ~150 points a line: every n-th game and the last (a season
+                          # of 1,250 games a person drew in 10 s, for a line no wider than 500 px)
 
 
 def rating_chart(game, boards, colors):
@@ -242,7 +244,9 @@ def rating_chart(game, boards, colors):
     c.x_labels = count_ticks(b.rated)      # whole games: pygal would tick a short season at halves
     for k in order[:RATING_LINES]:
         h = b.history[k]      # from the newcomer's rating, just before their first game
-        c.add(jsonin.printable(shown[k]), [(h[0][0] - 1, ratings.MODEL.rating().mu)] + [(n, mu) for n, mu, _ in h])
+        step = -(-len(h) // RATING_POINTS)
+        drawn = h[::step] + ([h[-1]] if (len(h) - 1) % step else [])
+        c.add(jsonin.printable(shown[k]), [(h[0][0] - 1, ratings.MODEL.rating().mu)] + [(n, mu) for n, mu, _ in drawn])
     return svg(c)
 
 
@@ -283,7 +287,8 @@ def page_data(db):
         tables = []
         if len(devices) > 1:
             for dev in sorted(devices):
-                sub, _ = results.standings(Subset(db, devices[dev]), [])   # skips: named above
+                here = set(devices[dev])      # the games replayed above, not replayed again
+                sub, _ = results.standings(Subset(db, here), [], [x for x in played if x.row in here])
                 tables.append({"device": jsonin.printable(dev), "games": len(devices[dev]),
                                "rows": [standings_cells(r) for r in sub if r["game"] == g]})
         sections.append({
