@@ -245,3 +245,9 @@ def test_a_10000_line_capture_of_hostile_names_is_imported_whole(tmp_path):
     for k in named:
         shown = jsonin.printable([r["player"] for r in persons if people.key(r["player"]) == k][0])
         assert shown in titles, shown
+
+
+def test_a_game_without_an_entry_places_its_winners_first_and_the_rest_level():
+    summary = {"players": ["Ann", "Bob", "Cat"], "winners": [1], "totals": [3, 9, 1]}
+    assert ratings.places({"game": "coin"}, summary) == [2, 1, 2]
+    assert ratings.places({"game": "partners"}, summary) == [2, 1, 3]
