@@ -390,3 +390,23 @@ def test_four_people_from_three_sources_and_a_rename_joins_a_history(tmp_path):
     for t in partners["tables"]:
         assert sorted(r["player"] for r in t["rows"]) == names, t
     assert sorted(p["player"] for p in data["players"]) == names
+
+
+# --- speedref-log: one person at two seats is refused, two unnamed seats are not ---------
+def test_the_log_refuses_one_person_at_two_seats_and_keeps_two_guests():
+    from host_tools import log as logmod
+    db = ResultsDB(":memory:")
+    errs = []
+    core = logmod.LineCore(db, out=lambda t: None, err=errs.append)
+    line = lambda rec: (json.dumps({"ev": "game_end", "record": rec}) + "\n").encode()  # noqa: E731
+    core.feed(line(speed_single(players=("Ann", " ANN"), ident="t-1")))
+    assert db.count_games() == 0 and "twice" in errs[-1] and "ANN" in errs[-1]
+    core.feed(line(speed_single(players=("Guest", "Guest"), ident="t-2")))
+    core.feed(line(speed3_guests()))
+    assert db.count_games() == 2, errs
+    db.close()
+
+
+def speed3_guests():
+    return {"game": "speed", "layout": "pagat", "match": {"single": True}, "players": ["P1", "Guest", "guest"],
+            "deals": [{"winner": 0, "left": [0, 4, 5]}], "id": "t-3"}
