@@ -316,7 +316,7 @@ def build_parser():
     ap.add_argument("--game", help="with ratings: this game only (%s)" % ", ".join(games_registry.IDS))
     ap.add_argument("--db", help="results database (%s)" % db_help())
     ap.add_argument("--csv", metavar="FILE", type=file_name, help="also write the standings as CSV")
-    ap.add_argument("--json", action="store_true", help="print the standings as JSON")
+    ap.add_argument("--json", action="store_true", help="print the standings (with ratings: the ratings) as JSON")
     ap.add_argument("--html", metavar="FILE", type=file_name,
                     help="write the results page: standings, score sheets and charts in one file")
     ap.add_argument("--serve", action="store_true",
