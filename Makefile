@@ -89,9 +89,11 @@ web-serve: web
 flash: $(STAMP)
 	$(VENV)/bin/speedref-flash
 
-# the wiring diagrams in docs/, drawn from the board files (make test checks them)
+# the wiring diagrams in docs/, drawn from the board files (make test checks them),
+# and the README's picture of the ratings on the results page (headless Chromium)
 docs: $(STAMP)
 	$(PY) -m host_tools.wiring_diagram
+	$(PY) tests/results_screens.py docs/screens
 
 clean:
 	rm -rf build .pytest_cache

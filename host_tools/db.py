@@ -31,7 +31,7 @@ from speedref.engine import records
 
 DB_ENV = "SPEEDREF_DB"   # names the results database when --db is not given
 BUSY_TIMEOUT_S = 30.0   # how long to wait for another process's write to finish
-TABLES = ("games", "slaps", "game_players")
+TABLES = ("games", "slaps", "game_players", "changes")
 
 
 class DatabaseProblem(Exception):
@@ -188,7 +188,20 @@ def _migrate_3(con):
     con.execute("CREATE INDEX slaps_game_ref ON slaps(game_ref)")
 
 
-MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3]
+def _migrate_4(con):
+    # Version 4: the changes to names made after the fact (speedref-results
+    # rename, merge, assign), applied on top of the records as stored
+    # (host_tools/people.py); an undone change stays, marked with its undo.
+    con.execute(
+        "CREATE TABLE changes ("
+        " id INTEGER PRIMARY KEY,"
+        " verb TEXT NOT NULL,"               # 'rename', 'merge', 'assign'
+        " args TEXT NOT NULL,"               # its arguments (canonical JSON)
+        " made_at TEXT NOT NULL,"
+        " undone_at TEXT)")                  # NULL while it is in force
+
+
+MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -206,6 +219,10 @@ class ResultsDB:
 
     def __init__(self, path, busy_timeout_s=BUSY_TIMEOUT_S, write=False, create=True):
         self.path = path
+        # when the games stored from now on arrived (received_at): None, the
+        # moment each is stored; an import sets its own start for all its
+        # games (one moment: the ratings order them by their tables' numbers)
+        self.moment = None
         import os
         if str(path) != ":memory:" and not os.path.exists(path):
             if not create:
@@ -383,7 +400,7 @@ class ResultsDB:
         cur = self.con.execute(
             "INSERT INTO games (dedup_key, game, record, source, received_at) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT(dedup_key) DO NOTHING",
-            (key, record["game"], text, source, _now()))
+            (key, record["game"], text, source, self.moment or _now()))
         if cur.rowcount == 1:
             self.con.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, ?)",
                                  _players_rows(cur.lastrowid, record))
@@ -452,6 +469,50 @@ class ResultsDB:
     def count_games(self):
         return self._read("SELECT COUNT(*) FROM games")[0][0]
 
+    def arrivals(self):
+        """{row id: (received_at, dedup key)} of every game."""
+        return dict((r[0], (r[1], r[2])) for r in self._read("SELECT id, received_at, dedup_key FROM games"))
+
+    # --- changes to names (host_tools/people.py) -------------------------------
+    def changing(self):
+        """One write transaction for a change: read, check, add_change() or
+        undo_change(), all or nothing."""
+        return self._write("cannot store the change")
+
+    def add_change(self, verb, args):
+        """Inside changing(): keep a change; its number."""
+        return self.con.execute("INSERT INTO changes (verb, args, made_at) VALUES (?, ?, ?)",
+                                (verb, canonical_json(args), _now())).lastrowid
+
+    def undo_change(self, number):
+        """Inside changing(): mark change `number` undone."""
+        self.con.execute("UPDATE changes SET undone_at = ? WHERE id = ? AND undone_at IS NULL", (_now(), number))
+
+    def changes(self, in_force=True):
+        """[Change] in the order they were made; in_force: without the undone ones."""
+        rows = self._read("SELECT id, verb, args, made_at, undone_at FROM changes"
+                          + (" WHERE undone_at IS NULL" if in_force else "") + " ORDER BY id")
+        return [Change(i, verb, json.loads(args), made, undone) for i, verb, args, made, undone in rows]
+
+    def count_changes(self):
+        return self._read("SELECT COUNT(*), COUNT(undone_at) FROM changes")[0]
+
+    def row_of(self, ident):
+        """The row id of a stored game, by the device's id (the first game
+        stored under it) or, for plain digits, by row number; None."""
+        ident = str(ident)
+        keys = ["id:" + canonical_json(ident)]
+        number = int(ident) if ident.isascii() and ident.isdigit() and len(ident) <= 18 else None
+        if number is not None:
+            keys.append("id:" + canonical_json(number))
+        for k in keys:
+            row = self._read("SELECT id FROM games WHERE dedup_key = ?", (k,))
+            if row:
+                return row[0][0]
+        if number is not None and self._read("SELECT id FROM games WHERE id = ?", (number,)):
+            return number
+        return None
+
     # --- slaps ---------------------------------------------------------------
     def add_slap(self, ev):
         """A slap verdict on its own, tied to no game (link_slaps ties it)."""
@@ -480,6 +541,7 @@ class ResultsDB:
 
 
 Stored = collections.namedtuple("Stored", "row new slaps reused")
+Change = collections.namedtuple("Change", "number verb args made_at undone_at")
 
 
 class _RollBack(Exception):

@@ -24,6 +24,7 @@ import codecs
 import os
 
 from host_tools import jsonin, score
+from host_tools import db as dbmod
 from host_tools.db import DatabaseProblem
 from host_tools.log import LineCore
 
@@ -229,6 +230,9 @@ def _has_log_line(data):
 def run(db, paths, prog, out, err):
     """Import every PATH: the exit status (0, or 2: see the module docstring)."""
     imp = Importer(db, out, err)
+    # one import is one moment: its games are ordered by their tables'
+    # numbers, not by the order of the PATHs (people.time_order)
+    db.moment = db.moment or dbmod._now()
     try:
         for p in paths:
             imp.path(p)

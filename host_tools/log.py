@@ -28,7 +28,7 @@ import time
 from speedref.engine import records
 from speedref.engine.errors import RuleError, is_int
 
-from host_tools import jsonin
+from host_tools import jsonin, people
 from host_tools import db as dbmod
 from host_tools.db import ResultsDB, DatabaseProblem
 
@@ -78,16 +78,23 @@ def slap_problem(ev):
 
 
 def players_problem(record):
-    """Why a record's player list cannot be counted (a name twice), or None."""
+    """Why a record's player list cannot be counted (one person at two seats:
+    the same name, case and the spaces around it aside, host_tools/people.py),
+    or None.  Seats nobody named (P1..P4, Guest) are no one: two Guests are
+    two seats."""
     players = record.get("players")
     if not isinstance(players, list):
         return None
-    seen = set()
+    seen = {}
     for p in players:
-        key = str(p)
+        if isinstance(p, str) and people.unnamed(p):
+            continue
+        key = people.key(str(p))
         if key in seen:
-            return "player %s listed twice" % _short(key)
-        seen.add(key)
+            first = seen[key]
+            return "player %s listed twice%s" % (_short(str(p)), "" if first == str(p) else " (and as %s)"
+                                                 % _short(first))
+        seen[key] = str(p)
     return None
 
 

@@ -4,31 +4,37 @@
     speedref-results [--db FILE] --html FILE     the results page (host_tools/results_page.py)
     speedref-results [--db FILE] --serve [--port N]   the same page on 127.0.0.1
     speedref-results import PATH... [--db FILE]   (host_tools/importer.py)
+    speedref-results ratings [--game G] [--json]  (host_tools/ratings.py)
+    speedref-results rename OLD NEW | merge A B | assign GAME SEAT NAME
+    speedref-results changes | undo [N]           (host_tools/changes.py)
 
-Per game and player: games played, wins (a shared win counts for each winner;
-an unfinished game is nobody's win unless the table agreed to stop it, PT-20),
+Per game and person (host_tools/people.py: a name, without case or the
+spaces around it; every seat nobody named in one "(unnamed seats)" row):
+games played, wins (a shared win counts for each winner; an unfinished game is nobody's win unless the table agreed to stop it, PT-20),
 average final score, Perfect Bonuses (Speed Run), and slap wins with the median
 winning margin (Speed, and any game whose slaps the device logged).  Slap
 verdicts are tied to a game by speedref-log when that game's record arrives.
 
-A player listed twice in one record is malformed (speedref-log refuses such
+A person listed twice in one record is malformed (speedref-log refuses such
 records); one already in an older database counts once for that game: one game,
 a win if any of those seats won, the first seat's score and Perfect Bonuses.
 Text output escapes control characters in names; CSV cells that a spreadsheet
 would run as a formula (starting with = + - @ tab or CR) get a leading '.
 """
 import argparse
+import collections
 import csv
 import json
 import statistics
 import sys
 import unicodedata
 
+from speedref import games as games_registry
 from speedref.engine import records
 from speedref.engine.errors import RuleError, is_int
 
 from host_tools import db as dbmod
-from host_tools import jsonin
+from host_tools import jsonin, people
 from host_tools.db import ResultsDB, DatabaseProblem, db_help, default_path
 
 COLUMNS = ["game", "player", "games", "wins", "average_score", "perfect_bonuses",
@@ -82,45 +88,85 @@ def _slap_problem(winner, margin, names):
     return None
 
 
-def standings(db, skipped=None):
-    """(rows as dicts in COLUMNS order, number of slaps not tied to any game).
+Played = collections.namedtuple("Played", "row record summary names perfect")
 
-    A stored row that cannot be counted (a record that is not JSON or that the
-    rules refuse, a slap whose winner is not a seat of its game or whose margin
-    is not a whole number) is left out; `skipped`, a list, gets
-    {"table", "row", "why"} for each.
-    """
+
+def played(db, skipped=None):
+    """[Played] every stored game the rules can count, in time order
+    (people.time_order): its record, summary, the name each seat now goes
+    by (people.Resolver: None for a seat nobody named) and Speed Run's
+    Perfect Bonuses.  A row that cannot be counted goes into `skipped`."""
     skipped = [] if skipped is None else skipped
-    table = {}   # (game, player) -> accumulating dict
-
-    def entry(game, player):
-        key = (game, player)
-        if key not in table:
-            table[key] = {"game": game, "player": player, "games": 0, "wins": 0, "_scores": [],
-                          "perfect_bonuses": None, "slap_wins": 0, "_margins": []}
-        return table[key]
-
-    players_of = {}
+    resolver = people.Resolver([(c.verb, c.args) for c in db.changes()])
+    out = []
     for row_id, text in db.game_rows():
         try:
             rec, s, names, perfect = _replayable(text)
         except ValueError as e:
             skipped.append({"table": "games", "row": row_id, "why": str(e)})
             continue
-        players_of[row_id] = names
+        out.append(Played(row_id, rec, s, resolver.seats(row_id, names), perfect))
+    return people.time_order(out, db.arrivals())
+
+
+def spellings(games):
+    """{person key: the spelling of their most recent game}."""
+    shown = {}
+    for g in games:
+        for n in people.first_seats(g.names):     # a person's first seat in a game
+            if n is not None:
+                shown[people.key(n)] = n
+    return shown
+
+
+UNNAMED = "(unnamed seats)"    # the standings' row of every seat nobody named, in one game
+
+
+def standings(db, skipped=None, games=None):
+    """(rows as dicts in COLUMNS order, number of slaps not tied to any game).
+
+    A row per game and person (people.py: a name normalised), the name shown
+    as they spelled it last; every seat nobody named (P1..P4, Guest) is in one
+    row of its own, UNNAMED, counted a seat at a time (an unnamed seat is
+    nobody in particular: a game with two counts twice), after the people.
+    A row says whether it is a person ("person").
+    A stored row that cannot be counted (a record that is not JSON or that the
+    rules refuse, a slap whose winner is not a seat of its game or whose margin
+    is not a whole number) is left out; `skipped`, a list, gets
+    {"table", "row", "why"} for each.
+    """
+    skipped = [] if skipped is None else skipped
+    games = played(db, skipped) if games is None else games
+    shown = spellings(games)
+    table = {}   # (game, person key or None) -> accumulating dict
+
+    def entry(game, name):
+        k = None if name is None else people.key(name)
+        if (game, k) not in table:
+            table[(game, k)] = {"game": game, "player": UNNAMED if k is None else shown[k], "person": k is not None,
+                                "games": 0, "wins": 0, "_scores": [], "perfect_bonuses": None, "slap_wins": 0,
+                                "_margins": []}
+        return table[(game, k)]
+
+    players_of = {}
+    for g in games:
+        rec, s, names, perfect = g.record, g.summary, g.names, g.perfect
+        players_of[g.row] = names
         # wins from the record itself, so a database filled before the
         # unfinished-game rule (PT-20) is counted the same way
         winners = s["winners"] if records.counts_as_win(s) else ()
-        counted = {}   # name -> whether a win was counted: each player once a game
+        counted = {}   # person -> whether a win was counted: each person once a game
         for seat, name in enumerate(names):
             won = seat in winners
             e = entry(rec["game"], name)
-            if name in counted:       # the same name at a second seat
-                if won and not counted[name]:
+            k = None if name is None else people.key(name)
+            if k is not None and k in counted:       # the same person at a second seat
+                if won and not counted[k]:
                     e["wins"] += 1
-                    counted[name] = True
+                    counted[k] = True
                 continue
-            counted[name] = won
+            if k is not None:
+                counted[k] = won
             e["games"] += 1
             e["wins"] += 1 if won else 0
             if seat < len(s["totals"]):
@@ -130,9 +176,10 @@ def standings(db, skipped=None):
         if perfect is not None:
             seen = set()
             for seat, name in enumerate(names):
-                if name in seen or seat >= len(perfect):
+                k = None if name is None else people.key(name)
+                if (k is not None and k in seen) or seat >= len(perfect):
                     continue
-                seen.add(name)
+                seen.add(k)
                 e = entry("speedrun", name)
                 e["perfect_bonuses"] = (e["perfect_bonuses"] or 0) + perfect[seat]
     unlinked = 0
@@ -156,8 +203,8 @@ def standings(db, skipped=None):
         scores, margins = e.pop("_scores"), e.pop("_margins")
         e["average_score"] = round(sum(scores) / len(scores), 2) if scores else None
         e["median_margin_us"] = statistics.median(margins) if margins else None
-        out.append(dict((c, e[c]) for c in COLUMNS))
-    out.sort(key=lambda r: (r["game"], -r["wins"], -(r["average_score"] or 0), r["player"]))
+        out.append(dict((c, e[c]) for c in COLUMNS + ["person"]))
+    out.sort(key=lambda r: (r["game"], not r["person"], -r["wins"], -(r["average_score"] or 0), r["player"]))
     return out, unlinked
 
 
@@ -227,7 +274,7 @@ def csv_cell(v):
 
 def write_csv(path, rows):
     with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
         w.writeheader()
         for r in rows:
             w.writerow(dict((k, csv_cell(v)) for k, v in r.items()))
@@ -262,11 +309,14 @@ def build_parser():
         epilog="speedref-results import PATH... [--db FILE]: bring game records into the database from log"
                " captures (JSON lines), record files (JSON, or a device's SRF1 file), simulator --store"
                " folders and copies of a board's flash store (host_tools/importer.py)")
-    ap.add_argument("command", nargs="?", choices=["import"], help="import PATH... into the database")
-    ap.add_argument("paths", nargs="*", metavar="PATH", help="with import: what to import")
+    ap.add_argument("command", nargs="?", choices=list(VERBS),
+                    help="import PATH...; ratings; rename OLD NEW; merge A B; assign GAME SEAT NAME;"
+                         " changes; undo [N] (default: the standings)")
+    ap.add_argument("paths", nargs="*", metavar="ARG", help="with import: what to import; the other verbs' arguments")
+    ap.add_argument("--game", help="with ratings: this game only (%s)" % ", ".join(games_registry.IDS))
     ap.add_argument("--db", help="results database (%s)" % db_help())
     ap.add_argument("--csv", metavar="FILE", type=file_name, help="also write the standings as CSV")
-    ap.add_argument("--json", action="store_true", help="print the standings as JSON")
+    ap.add_argument("--json", action="store_true", help="print the standings (with ratings: the ratings) as JSON")
     ap.add_argument("--html", metavar="FILE", type=file_name,
                     help="write the results page: standings, score sheets and charts in one file")
     ap.add_argument("--serve", action="store_true",
@@ -278,6 +328,11 @@ def build_parser():
 
 
 STANDINGS_ONLY = ("csv", "json", "html", "serve")   # options that belong to the standings, not to import
+# the verbs and how many arguments each takes (fewest, most)
+VERBS = {"import": (1, None), "ratings": (0, 0), "rename": (2, 2), "merge": (2, 2), "assign": (3, 3),
+         "changes": (0, 0), "undo": (0, 1)}
+VERB_USE = {"rename": "rename OLD NEW", "merge": "merge A B", "assign": "assign GAME SEAT NAME",
+            "undo": "undo [N]", "ratings": "ratings [--game G]", "changes": "changes"}
 
 
 def read_standings(path):
@@ -328,12 +383,55 @@ class Output:
             self.status = jsonin.write_out(text + "\n", PROG)
 
 
+def verb_main(args, ap):
+    """ratings, rename, merge, assign, changes, undo: exit status 0, or 2 with
+    one line on stderr (a refused change stores nothing)."""
+    from host_tools import changes, ratings
+    fewest, most = VERBS[args.command]
+    if not fewest <= len(args.paths) <= most:
+        ap.error("use: %s %s" % (PROG, VERB_USE[args.command]))
+    for name in ("csv", "html", "serve") + (() if args.command in ("ratings",) else ("json",)):
+        if getattr(args, name):
+            ap.error("--%s does not go with %s" % (name, args.command))
+    if args.game is not None and args.command != "ratings":
+        ap.error("--game goes with ratings only")
+    if args.game is not None and args.game not in games_registry.IDS:
+        ap.error("--game %s: no such game (%s)" % (jsonin.printable(args.game), ", ".join(games_registry.IDS)))
+    path = args.db or default_path()
+    try:
+        db = ResultsDB(path, create=False, write=args.command not in ("ratings", "changes"))
+        try:
+            if args.command == "ratings":
+                skipped, text = ratings.main(db, args.game, args.json)
+                for s in skipped:
+                    jsonin.complain(None, "skipped: %s row #%d: %s" % (s["table"], s["row"], s["why"]), 0)
+                return jsonin.write_out(text + "\n", PROG) or (2 if skipped else 0)
+            if args.command == "changes":
+                with db.snapshot():
+                    text = changes.listing(db)
+            elif args.command == "undo":
+                text = changes.undo(db, args.paths)
+            else:
+                text = changes.make(db, args.command, args.paths)
+        finally:
+            db.close()
+    except DatabaseProblem as e:
+        return jsonin.complain(PROG, str(e))
+    except changes.Refused as e:
+        return jsonin.complain(PROG, "%s: %s (nothing changed)" % (args.command, e))
+    return jsonin.write_out(text + "\n", PROG)
+
+
 def main(argv=None):
     ap = build_parser()
     args = ap.parse_args(argv)
     jsonin.setup_stdio()
     if args.command == "import":
         return import_main(args, ap)
+    if args.command is not None:
+        return verb_main(args, ap)
+    if args.game is not None:
+        ap.error("--game goes with ratings only")
     if args.paths:
         ap.error("unrecognized arguments: %s" % " ".join(args.paths))
     path = args.db = args.db or default_path()

@@ -31,7 +31,7 @@ from pygal.util import truncate
 
 from speedref import games
 
-from host_tools import jsonin, results, score
+from host_tools import jsonin, people, ratings, results, score
 from host_tools.db import DatabaseProblem, ResultsDB
 
 PROG = "speedref-results"
@@ -44,7 +44,7 @@ SERVE_REFRESH_S = 30        # a served page reloads itself: new games show up on
 OPEN_SHEETS = 3             # the newest games' sheets are shown open, older ones folded
 CHARTED_SHEETS = 30         # and the newest games' sheets get a running-totals chart: a chart
                             # costs ~12 KB and ~12 ms, a season's thousand games would be 12 MB
-NO_DEVICE = "(no id)"       # the table of a record without an id
+NO_DEVICE = people.NO_DEVICE   # the table of a record without an id or a "table"
 
 # One colour per player on every chart (Okabe and Ito's colour-blind safe
 # set, then a few more), in the order players first appear in the standings.
@@ -57,18 +57,8 @@ NAME_CHARS = 24
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 
 
-def device_of(record):
-    """The table (device) a record was played at: its id's first part.
-
-    A board's record id is "<machine.unique_id() in hex>-<sequence>", the
-    simulator's "sim-<n>", the web page's "web-<n>"; an id that carries an
-    install part after the device ("<device>-<install>-<seq>") keeps the same
-    first part, so a board whose flash was wiped is still the same table.
-    """
-    ident = record.get("id")
-    if ident is None:
-        return NO_DEVICE
-    return str(ident).split("-", 1)[0] or NO_DEVICE
+device_of = people.device_of
+table_of = people.table_of     # the per-table view: the record's "table", else its device
 
 
 class Subset:
@@ -91,6 +81,12 @@ class Subset:
 
     def slap_rows(self):
         return [s for s in self.db.slap_rows() if s[-1] in self.row_ids]
+
+    def changes(self):
+        return self.db.changes()
+
+    def arrivals(self):
+        return self.db.arrivals()
 
 
 def skipped_line(s):
@@ -131,7 +127,8 @@ def standings_cells(row):
             "games": str(row["games"]), "wins": str(row["wins"]),
             "average_score": results._cell(row["average_score"]),
             "perfect_bonuses": results._cell(row["perfect_bonuses"]),
-            "slap_wins": str(row["slap_wins"]), "median_margin": _margin(row["median_margin_us"])}
+            "slap_wins": str(row["slap_wins"]), "median_margin": _margin(row["median_margin_us"]),
+            "person": row.get("person", True)}
 
 
 # --- charts -----------------------------------------------------------------
@@ -219,12 +216,48 @@ def running_chart(parts, colors):
     return svg(c)
 
 
+def rating_cells(game, rows, boards):
+    """A game's ratings as speedref-results ratings prints them."""
+    return [{"player": jsonin.printable(r["player"]), "shown": short_name(jsonin.printable(r["player"])),
+             "rating": r["rating"], "sigma": r["sigma"], "conservative": r["conservative"],
+             "games": str(r["games"])} for r in rows if r["game"] == game]
+
+
+RATING_LINES = 8          # the chart follows the best 8 by the table's order (the rest are in the table)
+RATING_POINTS = 150       # and draws at most ~150 points a line: every n-th game and the last (a season
+                          # of 1,250 games a person drew in 10 s, for a line no wider than 500 px)
+
+
+def rating_chart(game, boards, colors):
+    """Each person's rating (mu) after each rated game of this game, the
+    best RATING_LINES of them: a line a person, over the games they played."""
+    b = boards[game]
+    order = sorted(b.rating, key=lambda k: (-(b.rating[k].mu - 3 * b.rating[k].sigma), -b.rating[k].mu, k))
+    shown = b.shown
+    many = b.rated > 40
+    c = pygal.XY(style=_style([colors.get(shown[k], PALETTE[i % len(PALETTE)])
+                               for i, k in enumerate(order[:RATING_LINES])]),
+                 js=[], width=560, height=320, margin=10, title="Rating after each game",
+                 x_title="games rated", legend_at_bottom=True, dots_size=2 if many else 4, show_dots=not many,
+                 truncate_legend=NAME_CHARS, min_scale=3, max_scale=6,
+                 x_value_formatter=lambda x: "%d" % x, value_formatter=lambda y: ratings.number(y))
+    c.x_labels = count_ticks(b.rated)      # whole games: pygal would tick a short season at halves
+    for k in order[:RATING_LINES]:
+        h = b.history[k]      # from the newcomer's rating, just before their first game
+        step = -(-len(h) // RATING_POINTS)
+        drawn = h[::step] + ([h[-1]] if (len(h) - 1) % step else [])
+        c.add(jsonin.printable(shown[k]), [(h[0][0] - 1, ratings.MODEL.rating().mu)] + [(n, mu) for n, mu, _ in drawn])
+    return svg(c)
+
+
 # --- the page's contents ------------------------------------------------------
 def page_data(db):
     """Everything the template shows, as plain values (strings as a device
     sent them, control characters escaped)."""
     skipped = []
-    rows, unlinked = results.standings(db, skipped)
+    played = results.played(db, skipped)
+    rows, unlinked = results.standings(db, skipped, played)
+    rating_rows, boards = ratings.table(played)
     # the rows the standings counted, and only those: a row they skip (not
     # JSON, or refused by the rules) is named in the notes, as the CLI names it
     left_out = set(s["row"] for s in skipped if s["table"] == "games")
@@ -238,11 +271,13 @@ def page_data(db):
     # one colour per player on every chart: the order of the standings
     color = {}
     for r in rows:
-        color.setdefault(r["player"], PALETTE[len(color) % len(PALETTE)])
+        if r["person"]:
+            color.setdefault(r["player"], PALETTE[len(color) % len(PALETTE)])
+    unnamed_color = "#9aa3ad"
 
     by_device = {}
     for row_id, rec in stored:
-        by_device.setdefault(rec.get("game"), {}).setdefault(device_of(rec), []).append(row_id)
+        by_device.setdefault(rec.get("game"), {}).setdefault(table_of(rec), []).append(row_id)
 
     sections = []
     for g in game_ids:
@@ -252,18 +287,25 @@ def page_data(db):
         tables = []
         if len(devices) > 1:
             for dev in sorted(devices):
-                sub, _ = results.standings(Subset(db, devices[dev]), [])   # skips: named above
+                here = set(devices[dev])      # the games replayed above, not replayed again
+                sub, _ = results.standings(Subset(db, here), [], [x for x in played if x.row in here])
                 tables.append({"device": jsonin.printable(dev), "games": len(devices[dev]),
                                "rows": [standings_cells(r) for r in sub if r["game"] == g]})
         sections.append({
             "id": g, "title": _title(g), "games": sum(len(v) for v in devices.values()),
             "speedrun": g == "speedrun", "score_means": _score_means(g), "rows": [standings_cells(r) for r in mine], "tables": tables,
             "chart": wins_chart("Wins", [jsonin.printable(n) for n in names], [r["wins"] for r in mine],
-                                [color[n] for n in names])})
+                                [color.get(n, unnamed_color) if r["person"] else unnamed_color
+                                 for n, r in zip(names, mine)]),
+            "ratings": rating_cells(g, rating_rows, boards),
+            "rating_chart": rating_chart(g, boards, color) if g in boards else None,
+            "rated": boards[g].rated if g in boards else 0})
 
     # per player over every game: the standings' own counts, added up
     players = {}
     for r in rows:
+        if not r["person"]:
+            continue                 # seats nobody named are no player
         p = players.setdefault(r["player"], {"games": 0, "wins": 0, "by_game": {}})
         p["games"] += r["games"]
         p["wins"] += r["wins"]
@@ -280,7 +322,7 @@ def page_data(db):
         parts = score.sheet_parts(rec, sheet, summary)
         cols = [color.get(n, PALETTE[i % len(PALETTE)]) for i, n in enumerate(parts["names"])]
         sheets.append({
-            "row": row_id, "game": rec.get("game"), "device": jsonin.printable(device_of(rec)),
+            "row": row_id, "game": rec.get("game"), "device": jsonin.printable(table_of(rec)),
             "head": jsonin.printable(parts["head"]), "unit": parts["unit"][0],
             "names": [jsonin.printable(n) for n in parts["names"]],
             "rows": [(jsonin.printable(label), [(jsonin.printable(c), t) for c, t in cells])
@@ -291,8 +333,9 @@ def page_data(db):
             "played": parts["played"], "open": len(sheets) < OPEN_SHEETS,
             "chart": running_chart(parts, cols) if parts["rows"] and len(sheets) < CHARTED_SHEETS else None})
 
-    devices = sorted(set(device_of(rec) for _, rec in stored))
-    return {"sections": sections, "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows,
+    devices = sorted(set(table_of(rec) for _, rec in stored))
+    return {"sections": sections, "rated": [x for x in sections if x["ratings"]], "model": ratings.MODEL_NAME,
+            "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows,
             "players_chart": chart, "sheets": sheets, "skipped": [skipped_line(x) for x in skipped],
             "unlinked": unlinked,
             "count": len(stored), "devices": [jsonin.printable(d) for d in devices]}
@@ -324,7 +367,7 @@ def render(db, source="", refresh_s=None, now=None):
 class _Handler(http.server.BaseHTTPRequestHandler):
     open_db = None        # set by make_server(): () -> a ResultsDB to read and close
     source = ""
-    made = None           # [(games, slaps) stored, the page made from them]: screens reload
+    made = None           # [(games, slaps, changes) stored, the page made from them]: screens reload
                           # the page every 30 s, and most of the time nothing new was stored
 
     def handle(self):
@@ -352,9 +395,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             db = self.open_db()
             try:
                 # rows are only ever added (a game with its slaps, in one
-                # transaction), so the counts say whether anything changed
+                # transaction; a change to names, or its undo), so the counts
+                # say whether anything changed
                 with db.snapshot():      # the counts and the page: one moment's database
-                    key = (db.count_games(), db.count_slaps())
+                    key = (db.count_games(), db.count_slaps(), db.count_changes())
                     cached = self.made[0]
                     if cached is None or cached[0] != key:
                         cached = self.made[0] = (key, render(db, self.source, refresh_s=SERVE_REFRESH_S)[0]

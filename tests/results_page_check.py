@@ -74,6 +74,26 @@ def cli_json(db):
     return json.loads(run("speedref-results", "--db", db, "--json"))
 
 
+RATING_HEADS = ["player", "rating", "sigma", "conservative", "games"]
+
+
+def cli_ratings(db):
+    """speedref-results ratings' text report: {game: [{heading: cell}]}."""
+    text = run("speedref-results", "ratings", "--db", db)
+    out, game, starts = {}, None, None
+    for line in text.splitlines():
+        if not line.strip():
+            game = None
+        elif not line.startswith("  "):
+            game, starts = line.split(":", 1)[0], None
+            out[game] = []
+        elif starts is None:
+            starts = columns(line, RATING_HEADS)
+        else:
+            out[game].append(dict(zip(RATING_HEADS, cut(line, starts))))
+    return out
+
+
 CELL = re.compile(r"^(?:(.*?)  )?= (-?\d+)$")
 
 
@@ -175,7 +195,9 @@ def from_html(text):
     """The page's numbers, from its source."""
     doc = parse(text)
     out = {"summary": doc.find(id="summary").text(), "standings": {}, "tables": {}, "players": [],
-           "sheets": {}, "notes": []}
+           "sheets": {}, "notes": [], "ratings": {}}
+    for t in doc.find_all("table", cls="ratings"):
+        out["ratings"][t.attrs["data-game"]] = _rows(t)
     for t in doc.find_all("table", cls="standings"):
         if "per-table" in t.attrs["class"].split():
             out["tables"]["%s %s" % (t.attrs["data-game"], t.attrs["data-device"])] = _rows(t)
@@ -213,7 +235,8 @@ const rows = t => Array.from(t.querySelectorAll('tbody tr')).map(tr => {
   const o = {}; tr.querySelectorAll('td').forEach(td => {
     o[td.dataset.col] = td.dataset.col === 'player' ? td.title : td.textContent; }); return o; });
 const out = {summary: document.getElementById('summary').textContent, standings: {}, tables: {},
-             players: [], sheets: {}, notes: []};
+             players: [], sheets: {}, notes: [], ratings: {}};
+document.querySelectorAll('table.ratings').forEach(t => { out.ratings[t.dataset.game] = rows(t); });
 document.querySelectorAll('table.standings').forEach(t => {
   if (t.classList.contains('per-table')) out.tables[t.dataset.game + ' ' + t.dataset.device] = rows(t);
   else out.standings[t.dataset.game] = rows(t); });
@@ -262,6 +285,8 @@ def check_against_cli(page, db, devices_dbs=None):
     # per player: the CLI's rows added up, and each game's wins
     totals, wins = {}, {}
     for r in js["standings"]:
+        if not r["person"]:
+            continue               # seats nobody named are nobody's: not in the players' table
         t = totals.setdefault(r["player"], [0, 0])
         t[0] += r["games"]
         t[1] += r["wins"]
@@ -280,6 +305,15 @@ def check_against_cli(page, db, devices_dbs=None):
         alone, _ = cli_standings(devices_dbs[device])
         assert rows == [dict((c, r[c]) for c in rows[0]) for r in alone[game]], key
         n += sum(len(r) for r in rows)
+    # the ratings: the text report and the JSON, every number as shown
+    rated = cli_ratings(db)
+    assert page["ratings"] == rated, (page["ratings"], rated)
+    rj = json.loads(run("speedref-results", "ratings", "--db", db, "--json"))
+    for r in rj["ratings"]:
+        mine = [x for x in page["ratings"][r["game"]] if x["player"] == printable(r["player"])]
+        assert len(mine) == 1 and [mine[0][c] for c in ("rating", "sigma", "conservative", "games")] == [
+            r["rating"], r["sigma"], r["conservative"], str(r["games"])], r
+        n += 4
     # the rows left out, each named as the CLI names it, and the unlinked slaps' line
     assert page["notes"] == notes, (page["notes"], notes)
     # every score sheet

@@ -155,7 +155,7 @@ def test_device_strings_are_text_never_markup(tmp_path):
     assert not list(doc.find_all("script")) and not list(doc.find_all("img")) and not list(doc.find_all("b"))
     names = set(r["player"] for rows in check.from_html(text)["standings"].values() for r in rows)
     assert names == {'<script>alert("name")</script>', '"><img src=x onerror=alert(1)>',
-                     "Zo\u00eb\\u202eevil\\n", "</svg><b>bold</b>"}
+                     "Zo\u00eb\\u202eevil", "</svg><b>bold</b>"}   # a person's name: the newline around it stripped
     devices = [d.attrs["data-device"] for d in doc.find_all("details", cls="sheet")]
     assert devices == [sample.HOSTILE_DEVICE] * 2
     check.check_against_cli(check.from_html(text), db, {sample.HOSTILE_DEVICE: db})
@@ -377,7 +377,7 @@ def test_each_player_keeps_one_colour_on_every_chart(long_page):
     doc = check.parse(long_page)
     seen = {}
     figs = list(doc.find_all("figure", cls="chart"))
-    assert set(f.attrs["data-chart"] for f in figs) == {"wins", "players", "running"}
+    assert set(f.attrs["data-chart"] for f in figs) == {"wins", "players", "running", "rating"}
     for fig in figs:
         for name, colours in chart_colours(fig).items():
             seen.setdefault(name, set()).update(colours)
@@ -396,7 +396,7 @@ def test_a_long_name_is_cut_alike_in_the_tables_and_the_charts(long_page):
         assert len(td.text()) <= n and td.text() == results_page.short_name(td.attrs["title"])
     charts = [f for f in doc.find_all("figure", cls="chart") if sample.LONG_NAME in legend(f) or
               any(d.text() == sample.LONG_NAME for d in f.find_all("desc", cls="x_label"))]
-    assert set(f.attrs["data-chart"] for f in charts) == {"wins", "players", "running"}
+    assert set(f.attrs["data-chart"] for f in charts) == {"wins", "players", "running", "rating"}
     for fig in charts:
         shown = [t.text() for t in fig.find_all("text")]
         assert cut in shown and sample.LONG_NAME not in shown, fig.attrs["data-chart"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import results
+from host_tools import people, results
 from host_tools.db import ResultsDB
 from host_fixtures import speed_single
 
@@ -26,7 +26,9 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path):
     assert results.main(["--db", str(path), "--csv", str(tmp_path / "s.csv"), "--json"]) == 0
     with open(tmp_path / "s.csv", newline="", encoding="utf-8") as f:
         players = sorted(r["player"] for r in csv.DictReader(f))
-    assert players == sorted(["'" + n for n in names[:-1]] + ["Ann"])
+    # a tab or CR around a name is stripped from the person's name (people.spelling)
+    assert players == sorted(["'" + n for n in names[:4]] + ["Tab", "CR", "Ann"])
+    assert results.csv_cell("\tTab") == "'\tTab" and results.csv_cell("\rCR") == "'\rCR"
 
 
 def test_a_player_named_twice_in_one_game_counts_once(tmp_path, capsys):
@@ -91,14 +93,18 @@ def test_csv_cells_starting_with_invisible_or_fullwidth_formula_characters_are_n
     newlines before that character, or read a fullwidth ＝ as =: all get the '."""
     path = tmp_path / "r.db"
     db = ResultsDB(path)
-    names = SNEAKY + ["Ann", "Zoë", "Bob Smith", "'quoted"]
+    # each its own person: stripped of the blanks around it, " =1+1" and
+    # "\n=1+1" would be one (people.key), shown in the spelling of its last game
+    sneaky = ["%s #%d" % (n, i) for i, n in enumerate(SNEAKY)]
+    names = sneaky + ["Ann", "Zoë", "Bob Smith", "'quoted"]
     for i in range(len(names) - 1):
         db.add_record(speed_single(players=(names[i], names[i + 1]), ident=i))
     db.close()
     assert results.main(["--db", str(path), "--csv", str(tmp_path / "s.csv")]) == 0
     with open(tmp_path / "s.csv", newline="", encoding="utf-8") as f:
         players = sorted(r["player"] for r in csv.DictReader(f))
-    assert players == sorted(["'" + n for n in SNEAKY] + ["Ann", "Zoë", "Bob Smith", "'quoted"])
+    # shown without the white space around them (people.spelling): still neutralised
+    assert players == sorted(["'" + people.spelling(n) for n in sneaky] + ["Ann", "Zoë", "Bob Smith", "'quoted"])
     for n in SNEAKY:
         assert results.csv_cell(n) == "'" + n, repr(n)
 

@@ -8,7 +8,8 @@ them; the served page (--serve) is the same page; and a screenshot at
 1280x800 is readable (text sizes, nothing wider than the screen, the first
 game's standings above the fold).  The screenshot is kept as
 build/test-artifacts/results_page.png (docs/screens/results_page.png is a copy
-for the README).
+for docs/host-tools.md; the README's picture of the ratings is made by make docs,
+tests/results_screens.py).
 
 Needs Chromium and chromedriver (Debian: apt-get install chromium
 chromium-driver) and selenium; without them every test here skips with one
@@ -138,8 +139,38 @@ def test_every_chart_is_drawn(browser, evening):
                               s.querySelectorAll('rect.reactive, path.line, circle.dot').length]; });""")
     kinds = [b[0] for b in boxes]
     assert kinds.count("wins") == 4 and kinds.count("players") == 1 and kinds.count("running") == 3, kinds
+    assert kinds.count("rating") == 4, kinds
     for kind, w, h, marks in boxes:
         assert w > 250 and h > 100 and marks > 0, (kind, w, h, marks)
+
+
+def test_ratings_shown_equal_the_cli_and_follow_a_rename(browser, evening, tmp_path):
+    """The ratings table of every game as Chromium shows it, against
+    speedref-results ratings (text and JSON); then Ann renamed Annie: the
+    page and the CLI both move her whole history."""
+    import shutil as sh
+    db = tmp_path / "club.db"
+    sh.copyfile(evening[0], db)
+    r = subprocess.run([str(BIN / "speedref-results"), "--db", str(db), "rename", "Ann", "Annie"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("change 1: renamed Ann to Annie"), r.stderr
+    page = tmp_path / "renamed.html"
+    subprocess.run([str(BIN / "speedref-results"), "--db", str(db), "--html", str(page)], check=True,
+                   capture_output=True)
+    open_file(browser, page)
+    shown = browser.execute_script(check.EXTRACT_JS)
+    assert sorted(shown["ratings"]) == ["partners", "speed", "speedrun", "spit"]
+    assert shown["ratings"] == check.cli_ratings(db)
+    for game, rows in shown["ratings"].items():
+        names = [r["player"] for r in rows]
+        assert "Annie" in names and "Ann" not in names, (game, names)
+        assert [float(r["conservative"]) for r in rows] == sorted((float(r["conservative"]) for r in rows),
+                                                                 reverse=True)
+    # the same numbers as before the rename: only her name changed
+    before = check.from_html(evening[2].read_text(encoding="utf-8"))["ratings"]
+    back = dict((g, [dict(r, player="Ann" if r["player"] == "Annie" else r["player"]) for r in rows])
+                for g, rows in shown["ratings"].items())
+    assert back == before
 
 
 def test_hostile_names_run_nothing(browser, tmp_path):
@@ -155,7 +186,7 @@ def test_hostile_names_run_nothing(browser, tmp_path):
         "return Array.from(document.querySelectorAll('table.standings:not(.per-table) td.player'))"
         ".map(td => td.title)")
     assert set(names) == {'<script>alert("name")</script>', '"><img src=x onerror=alert(1)>',
-                          "Zo\u00eb\\u202eevil\\n", "</svg><b>bold</b>"}
+                          "Zo\u00eb\\u202eevil", "</svg><b>bold</b>"}   # a person's name: the newline around it stripped
     legends = browser.execute_script(
         "return Array.from(document.querySelectorAll('figure[data-chart=running] .legend title'))"
         ".map(t => t.textContent)")
