@@ -34,7 +34,7 @@ def plain_python(text):
     `@micropython.viper` and `@micropython.native`: such a function (app/ui.py's
     glyphs, the console's byte reader) runs there as the plain Python it is
     written in, with ui.py's stand-in for ptr8."""
-    return re.sub(r"^[ \t]*@micropython\.(viper|native)\n", "", text, flags=re.M)
+    return re.sub(r"^[ \t]*@micropython\.(viper|native)[ \t]*(#.*)?\n", "", text, flags=re.M)
 
 
 def python_sources():

@@ -375,7 +375,8 @@ class UsbConsole:
         self.problem = None
         self.got = 0  # bytes the last readline() read
 
-    @micropython.native  # machine code on a board: 26 % fewer instructions a flood byte
+    # machine code on a board: 26 % fewer instructions a flood byte
+    @micropython.native
     def readline(self):
         self.problem = None
         # a flood is read a byte at a time (MicroPython's stdin has no
