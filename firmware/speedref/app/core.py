@@ -82,6 +82,7 @@ class App:
         self._redraw = True
         self.flow = None       # the running game, or None
         self.game_seq = None   # the running game's number: its record's id (SP-24)
+        self.over = False      # the running game has ended (its record made): playing() is False
         # What the pad LEDs show now (bit p = pad p), worked out every pass:
         # the device loop sets the pins from it.  Only a game on screen
         # lights pads: its lights() (who is ready) and the timed cue below.
@@ -183,6 +184,11 @@ class App:
             self._blank.fill(0)
             self.screen.draw(self.fb)
             self.dirty = True
+
+    def playing(self):
+        """A game is in play: started and not yet over.  Only then does a
+        loop pass owe everything to the table (the uplink waits, device.py)."""
+        return self.flow is not None and not self.over
 
     def commit(self):
         """The end of the loop's pass, once the lights, the sound and the
@@ -318,6 +324,7 @@ class App:
         close() shows Unstored, whose OK tries again (SP-24): a finished
         game is never given up for lack of room."""
         self.commit()  # a save still pending goes first: the record follows it on flash
+        self.over = True
         stored = self._store_record(record)
         # the record's log line needs one free block of about 2 KB (a Long
         # Speed Run) in a heap the game has fragmented: compact it first
@@ -461,6 +468,7 @@ class App:
             self.message("%s is not on this device yet" % game)
             return
         self._make_room()  # before the new game's number and first save need it
+        self.over = False
         self.game_seq = seq if state is not None else self._new_seq()
         try:
             self.flow = cls(self, opts, now_us, state)
