@@ -200,7 +200,13 @@ def listen(listener, url, password=None, club=None, ca=None, allow_anonymous=Fal
     c.on_connect = on_connect
     c.on_disconnect = on_disconnect
     c.reconnect_delay_set(1, 30)
+    subscribed = threading.Event()
+    c.on_subscribe = lambda client, userdata, mid, reasons, properties: subscribed.set()
     c.subscribe(topic, qos=1)
+    if not subscribed.wait(timeout):  # the SUBACK: from now on nothing published is missed
+        c.disconnect()
+        c.loop_stop()
+        raise Refused("%s:%d: no answer to the subscription in %d s" % (host, port, timeout))
     listener.out("connected to %s:%d, listening on %s" % (host, port, topic))
     stop = stop or threading.Event()
     try:
