@@ -86,4 +86,5 @@ def main(root, conf, uid):
         print(json.dumps(reply))
 
 
-main(sys.argv[1], sys.argv[2], sys.argv[3])
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2], sys.argv[3])
