@@ -218,3 +218,17 @@ def test_wrong_credentials_are_refused_said_once_and_never_printed(tmp_path, boa
         secrets_absent(good)
     finally:
         broker.stop()
+
+
+def test_every_uplink_line_is_documented_with_exactly_its_fields(tmp_path, broker, club, boards):
+    from test_docs import _candidates, read_protocol
+    doc = read_protocol()
+    b = boards(tmp_path / "t", broker.port)
+    b.ask(add=1)
+    b.ask(run={"acks": 1, "ticks": 2000})
+    b.ask(wifi=False)
+    b.ask(run={"ticks": 5})
+    lines = b.uplink_lines()
+    assert {o["state"] for o in lines} == {"online", "sent", "offline"}
+    for line in lines:
+        assert any(set(e) == set(line) for e in _candidates(doc, line)), line

@@ -19,7 +19,7 @@
 # a pass where nothing happened and no game is in play (App.playing: from a
 # game's start to its record), so a verdict's lights, frame and sound never
 # wait on it.  At the menu or a final screen each tick does one short step:
-# a socket call blocks SOCK_TIMEOUT_S at most (connecting, the broker's
+# a socket call blocks SOCK_TIMEOUT_MS at most (connecting, the broker's
 # CONNACK, a publish), the PUBACK is read without blocking, and every failure
 # waits a backoff (1 s, doubling to BACKOFF_MAX_US) before the next try.
 #
@@ -33,8 +33,8 @@ from .ticks import ticks_diff, ticks_add
 
 CONFIG = "uplink.json"
 _SENT = const("sent.json")
-# None of these is a tunable: nobody at the table waits on the uplink.
-SOCK_TIMEOUT_S = 2               # longest a socket call may block (never during a game)
+# Not tunables: nobody at the table waits on the uplink (it never runs in a game).
+SOCK_TIMEOUT_MS = const(2000)    # longest a socket call may block (at the menu or a final screen)
 ACK_US = const(10000000)         # a PUBLISH unacknowledged this long: the connection is dropped
 JOIN_US = const(30000000)        # a Wi-Fi join that has not come up in this long is tried again
 PING_US = const(60000000)        # an idle connection is checked (PINGREQ) this often
@@ -189,7 +189,7 @@ class Uplink:
                                keepalive=0, ssl=tls, ssl_params=params)
         self.client = c
         try:
-            c.connect(timeout=SOCK_TIMEOUT_S)
+            c.connect(timeout=SOCK_TIMEOUT_MS / 1000)
         except Exception as e:
             code = e.args[0] if e.args else None
             if type(e).__name__ == "MQTTException" and type(code) is int and 0 < code < len(_REFUSED):
@@ -312,7 +312,7 @@ class Uplink:
 
     def _write(self, data):
         sock = self.client.sock
-        sock.settimeout(SOCK_TIMEOUT_S)
+        sock.settimeout(SOCK_TIMEOUT_MS / 1000)
         try:
             n = sock.write(data)
         finally:

@@ -11,6 +11,8 @@
 #   {"wifi": true|false}       the Wi-Fi comes and goes
 #   {"run": {"acks": K, "ticks": M}}   loop passes until K PUBACKs in all, or M passes
 #   {"cut": true}              loop until a PUBLISH is written, then the power goes
+#   {"mem": true}              the heap in use now and before the uplink was loaded
+import gc
 import json
 import sys
 import time
@@ -18,7 +20,6 @@ import time
 from speedref.log import Log
 from speedref.storage import Store
 from speedref.ticks import ticks_add
-from speedref import uplink
 
 STEP_US = 100000  # the loop's clock moves 100 ms a pass: backoffs and ACK_US count in it
 
@@ -45,9 +46,12 @@ def record(n):
 
 def main(root, conf, uid):
     store = Store(root, uid=uid)
-    store._write(uplink.CONFIG, json.loads(conf))
     log = Log()
     net = Wlan()
+    gc.collect()
+    base = gc.mem_alloc()  # the heap before the uplink's code (and umqtt's) is loaded
+    from speedref import uplink
+    store._write(uplink.CONFIG, json.loads(conf))
     up = uplink.build(store, log, net=net)
     now = ticks_add(0, -5000000)  # across a ticks wrap
     added = 0
@@ -74,6 +78,9 @@ def main(root, conf, uid):
                 n += 1
                 time.sleep_ms(1)
             reply["ticks"] = n
+        if "mem" in cmd:
+            gc.collect()
+            reply["mem"] = [base, gc.mem_alloc()]
         if "cut" in cmd:
             sends = up.sends
             while up.sends == sends:
