@@ -2,7 +2,6 @@
 against a real Mosquitto: what is not a board's record is skipped in one
 line, a broker that lets anyone in is refused when credentials are given,
 and 32 tables at once lose and double nothing."""
-import json
 import os
 import subprocess
 import sys
@@ -14,7 +13,10 @@ import host_fixtures as fx
 import mqtt_rig
 from host_tools import mqtt
 from host_tools.db import ResultsDB
-from test_uplink_mqtt import Club, WAIT_S, broker, club, boards  # noqa: F401 - fixtures
+import test_uplink_mqtt as _up
+from test_uplink_mqtt import Club, WAIT_S
+
+broker, club, boards = _up.broker, _up.club, _up.boards  # the same fixtures
 
 pytestmark = pytest.mark.skipif(mqtt_rig.why_missing(board=False) is not None,
                                 reason=str(mqtt_rig.why_missing(board=False)))

@@ -232,3 +232,31 @@ def test_every_uplink_line_is_documented_with_exactly_its_fields(tmp_path, broke
     assert {o["state"] for o in lines} == {"online", "sent", "offline"}
     for line in lines:
         assert any(set(e) == set(line) for e in _candidates(doc, line)), line
+
+
+def test_two_tables_and_the_laptop_through_a_broker_restart_every_game_once_in_the_standings(
+        tmp_path, broker, club, boards):
+    from host_tools import results
+    tables = [boards(tmp_path / name, broker.port, table=name, uid=uid) for name, uid in (("a", "aa01"), ("b", "bb02"))]
+    ids = []
+    for t in tables:
+        ids += t.ask(add=2)["ids"]
+        assert t.ask(run={"acks": 2, "ticks": 2000})["acks"] == 2
+    broker.pause()  # wedged: each table's next game goes out and is not acknowledged
+    for t in tables:
+        ids += t.ask(add=2)["ids"]
+        t.ask(run={"ticks": 3})
+    broker.kill()
+    for t in tables:  # a game more while it is down
+        ids += t.ask(add=1)["ids"]
+        assert t.ask(run={"ticks": 100})["acks"] == 2
+    broker.start()
+    for t in tables:
+        got = t.ask(run={"acks": 5, "ticks": 5000})
+        assert got["acks"] == 5 and got["backlog"] == 0
+    club.wait_stored(10)
+    assert sorted(club.ids()) == sorted(ids) and len(club.ids()) == 10
+    rows, _, skipped = results.read_standings(club.path)
+    assert not skipped
+    speed = [r for r in rows if r["game"] == "speed"]
+    assert {r["player"]: r["games"] for r in speed} == {"Ann": 10, "Bob": 10}
