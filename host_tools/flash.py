@@ -476,7 +476,7 @@ def uplink_file(path, build_dir, out):
     why = uplink.check(conf)
     if why is not None:
         raise FlashError("the uplink settings %s cannot be used: %s" % (path, why))
-    known = {"ssid", "wifi_password", "broker", "port", "user", "password", "tls", "club", "table"}
+    known = {"ssid", "wifi_password", "broker", "port", "user", "password", "tls", "ca", "club", "table"}
     extra = sorted(set(conf) - known)
     if extra:
         raise FlashError("the uplink settings %s have fields the board does not know: %s"

@@ -58,6 +58,24 @@ def why_missing(board=True):
     return None
 
 
+def make_ca(folder):
+    """A CA and a broker certificate for "localhost" signed by it (openssl):
+    (ca.pem, broker.pem, broker.key) paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    ca, ca_key = folder / "ca.pem", folder / "ca.key"
+    crt, key, csr = folder / "broker.pem", folder / "broker.key", folder / "broker.csr"
+    run = lambda *a: subprocess.run(["openssl", *a], check=True, capture_output=True)  # noqa: E731
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(ca_key), "-out", str(ca),
+        "-days", "2", "-subj", "/CN=speedref test club CA")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(csr), "-subj", "/CN=localhost")
+    ext = folder / "ext.cnf"
+    ext.write_text("subjectAltName=DNS:localhost\n")
+    run("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial",
+        "-out", str(crt), "-days", "2", "-extfile", str(ext))
+    return ca, crt, key
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -85,7 +103,7 @@ class Broker:
     """Mosquitto on 127.0.0.1:port.  users: {name: password} (then nobody
     gets in without one, unless anonymous=True)."""
 
-    def __init__(self, folder, users=None, anonymous=None, port=None, limit=None):
+    def __init__(self, folder, users=None, anonymous=None, port=None, limit=None, tls=None):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
@@ -102,6 +120,8 @@ class Broker:
                 "log_type warning", "log_type notice"]
         if limit:
             conf.append("message_size_limit %d" % limit)
+        if tls:  # (ca, cert, key) files: the listener speaks TLS only
+            conf += ["cafile %s" % tls[0], "certfile %s" % tls[1], "keyfile %s" % tls[2]]
         if users:
             pw = self.folder / "passwd"
             pw.write_text("")
@@ -114,7 +134,7 @@ class Broker:
             conf.append("allow_anonymous true")
         self.conf = self.folder / "mosquitto.conf"
         self.conf.write_text("\n".join(conf) + "\n")
-        self.url = "mqtt://127.0.0.1:%d" % self.port
+        self.url = ("mqtts://localhost:%d" if tls else "mqtt://127.0.0.1:%d") % self.port
 
     def start(self):
         self.proc = subprocess.Popen([mosquitto(), "-c", str(self.conf)], stdout=subprocess.DEVNULL,
@@ -212,7 +232,7 @@ class BoardProc:
     back as they come."""
 
     def __init__(self, root, port, club="club", table=None, user=None, password=None, uid="b0a4d",
-                 extra=None):
+                 extra=None, heap=mpyrun.DEVICE_HEAP):
         conf = {"ssid": "clubnet", "wifi_password": "wifi-secret-1", "broker": "127.0.0.1",
                 "port": port, "club": club}
         if table:
@@ -223,11 +243,18 @@ class BoardProc:
         conf.update(extra or {})
         self.conf = conf
         self.root = str(root)
+        # the settings in a file: this Unix port dies on a command-line word
+        # over about 1 KB (FATAL: uncaught NLR), and a CA certificate is more
+        conf_file = Path(self.root + ".conf.json")
+        conf_file.parent.mkdir(parents=True, exist_ok=True)
+        conf_file.write_text(json.dumps(conf))
+        # ".frozen": the port's own frozen modules (ssl, for TLS), which a
+        # MICROPYPATH leaves out unless it names them
         env = dict(os.environ, MICROPYPATH=mpyrun.micropath(use_mpy=mpyrun.MPY_BUILD.exists(),
-                                                            extra=[umqtt_dir()]))
+                                                            extra=[umqtt_dir()]) + ":.frozen")
         self.proc = subprocess.Popen(
-            [str(mpyrun.MICROPYTHON), "-X", "heapsize=" + mpyrun.DEVICE_HEAP,
-             str(mpyrun._short(mpyrun.SUPPORT / "uplink_board.py")), self.root, json.dumps(conf), uid],
+            [str(mpyrun.MICROPYTHON), "-X", "heapsize=" + heap,
+             str(mpyrun._short(mpyrun.SUPPORT / "uplink_board.py")), self.root, str(conf_file), uid],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
             cwd=mpyrun.ROOT)
         self.lines = []

@@ -260,3 +260,39 @@ def test_two_tables_and_the_laptop_through_a_broker_restart_every_game_once_in_t
     assert not skipped
     speed = [r for r in rows if r["game"] == "speed"]
     assert {r["player"]: r["games"] for r in speed} == {"Ann": 10, "Bob": 10}
+
+
+# A TLS handshake (mbedtls, an RSA-2048 certificate) needs room of its own;
+# in the device's heap it fails as MicroPython's mbedtls glue cannot report
+# running out (FATAL: uncaught NLR).
+TLS_HEAP = "256wK"
+
+
+@pytest.mark.skipif(__import__("shutil").which("openssl") is None, reason="openssl not installed")
+def test_over_tls_the_board_and_the_laptop_check_the_broker_against_the_club_ca(tmp_path, boards):
+    ca, crt, key = mqtt_rig.make_ca(tmp_path / "pki")
+    other_ca = mqtt_rig.make_ca(tmp_path / "other")[0]
+    broker = mqtt_rig.Broker(tmp_path / "broker", tls=(ca, crt, key)).start()
+    try:
+        c = Club(tmp_path, broker.url, ca=str(ca))
+        try:
+            tls = {"tls": True, "ca": ca.read_text()}
+            b = boards(tmp_path / "t", broker.port, extra=dict(tls, broker="localhost"), heap=TLS_HEAP)
+            ids = b.ask(add=2)["ids"]
+            assert b.ask(run={"acks": 2, "ticks": 3000})["acks"] == 2
+            c.wait_stored(2)
+            assert c.ids() == ids
+            # a broker whose certificate the club's CA did not sign is no broker of ours
+            b.close()
+            fake = boards(tmp_path / "t2", broker.port, extra=dict(broker="localhost", tls=True,
+                                                                    ca=other_ca.read_text()), heap=TLS_HEAP)
+            fake.ask(add=1)
+            got = fake.ask(run={"ticks": 50})
+            assert got["sends"] == 0 and got["backlog"] == 1
+            assert [o["state"] for o in fake.uplink_lines()] == ["offline"]
+        finally:
+            c.close()
+        with pytest.raises(mqtt.Refused, match="cannot reach"):
+            mqtt.listen(None, broker.url, ca=str(other_ca), timeout=5)
+    finally:
+        broker.stop()

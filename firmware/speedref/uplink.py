@@ -75,6 +75,8 @@ def check(conf):
         return "club is not a topic name"
     if conf.get("table") is not None and topic_name(conf["table"]) is None:
         return "table is not a topic name"
+    if conf.get("tls") and not isinstance(conf.get("ca"), str):
+        return "tls needs the broker's CA certificate (ca, PEM)"
     port = conf.get("port", 0)
     if type(port) is not int or not 0 <= port < 65536:
         return "port out of range"
@@ -182,11 +184,17 @@ class Uplink:
     # ---- the steps ---------------------------------------------------------
     def _connect(self, now):
         conf = self.conf
-        tls = bool(conf.get("tls"))
-        params = {"server_hostname": conf["broker"]} if tls else {}
-        c = self._client_class(self.client_id, conf["broker"], conf.get("port") or 0,
+        tls = None
+        if conf.get("tls"):
+            # the broker's certificate is checked against the club's CA and
+            # its name: without that, anyone on the Wi-Fi could be "the broker"
+            import ssl
+            tls = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            tls.verify_mode = ssl.CERT_REQUIRED
+            tls.load_verify_locations(cadata=_der(conf["ca"]))
+        c = self._client_class(self.client_id, conf["broker"], conf.get("port") or (8883 if tls else 1883),
                                user=conf.get("user") or None, password=conf.get("password") or None,
-                               keepalive=0, ssl=tls, ssl_params=params)
+                               keepalive=0, ssl=tls)
         self.client = c
         try:
             c.connect(timeout=SOCK_TIMEOUT_MS / 1000)
@@ -312,7 +320,11 @@ class Uplink:
 
     def _write(self, data):
         sock = self.client.sock
-        sock.settimeout(SOCK_TIMEOUT_MS / 1000)
+        timed = getattr(sock, "settimeout", None)  # a TLS socket has none: it blocks to the end
+        if timed is not None:
+            timed(SOCK_TIMEOUT_MS / 1000)
+        else:
+            sock.setblocking(True)
         try:
             n = sock.write(data)
         finally:
@@ -364,6 +376,13 @@ class Uplink:
         if decode(data)[0] != OK:
             return None
         return memoryview(data)[data.find(b"\n") + 1:]
+
+
+def _der(pem):
+    """A PEM certificate's DER bytes (MicroPython's mbedtls loads DER: a PEM
+    would need a NUL after it)."""
+    from binascii import a2b_base64
+    return a2b_base64("".join(line for line in pem.split("\n") if line and not line.startswith("-----")))
 
 
 def _why(e):

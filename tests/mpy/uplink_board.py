@@ -3,7 +3,7 @@
 # real, talking to a real broker.  Wi-Fi is a stand-in (the Unix port has no
 # network.WLAN): `up` says whether it is there.
 #
-#   micropython uplink_board.py ROOT CONF_JSON UID
+#   micropython uplink_board.py ROOT CONF_FILE UID     (CONF_FILE: the uplink settings, JSON)
 #
 # Reads one JSON command a line on stdin, answers one line with "reply";
 # the firmware's log lines go to stdout as on a board's USB console:
@@ -51,7 +51,8 @@ def main(root, conf, uid):
     gc.collect()
     base = gc.mem_alloc()  # the heap before the uplink's code (and umqtt's) is loaded
     from speedref import uplink
-    store._write(uplink.CONFIG, json.loads(conf))
+    with open(conf) as f:
+        store._write(uplink.CONFIG, json.load(f))
     up = uplink.build(store, log, net=net)
     now = ticks_add(0, -5000000)  # across a ticks wrap
     added = 0
