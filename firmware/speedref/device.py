@@ -183,7 +183,7 @@ class Device:
             busy = more = True  # log lines waiting: keep the 1 ms pace until they are out
         self._more = more
         up = self.uplink
-        if up is not None and not busy and not app.playing():
+        if up is not None and not busy and (app.flow is None or app.over):
             # the network only in a pass at rest with no game in play: a
             # verdict never waits on it (speedref/uplink.py)
             up.tick(now_us)

@@ -16,7 +16,7 @@
 # game on the laptop: the listener keys records by their id.
 #
 # The network never delays the referee: the device loop calls tick() only in
-# a pass where nothing happened and no game is in play (App.playing: from a
+# a pass where nothing happened and no game is in play (App.flow and App.over: from a
 # game's start to its record), so a verdict's lights, frame and sound never
 # wait on it.  At the menu or a final screen each tick does one short step:
 # a socket call blocks SOCK_TIMEOUT_MS at most (connecting, the broker's

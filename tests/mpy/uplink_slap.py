@@ -29,7 +29,7 @@ def main(root, port, mode):
 
         def counted(now):
             calls[0] += 1
-            if bd.app.playing():
+            if bd.app.flow is not None and not bd.app.over:  # a game in play
                 calls[1] += 1
             tick(now)
         up.tick = counted

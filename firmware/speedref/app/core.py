@@ -82,7 +82,9 @@ class App:
         self._redraw = True
         self.flow = None       # the running game, or None
         self.game_seq = None   # the running game's number: its record's id (SP-24)
-        self.over = False      # the running game has ended (its record made): playing() is False
+        # the running game has ended (its record made): no game is in play
+        # then, and the loop may do what can wait (the uplink, device.py)
+        self.over = False
         # What the pad LEDs show now (bit p = pad p), worked out every pass:
         # the device loop sets the pins from it.  Only a game on screen
         # lights pads: its lights() (who is ready) and the timed cue below.
@@ -184,11 +186,6 @@ class App:
             self._blank.fill(0)
             self.screen.draw(self.fb)
             self.dirty = True
-
-    def playing(self):
-        """A game is in play: started and not yet over.  Only then does a
-        loop pass owe everything to the table (the uplink waits, device.py)."""
-        return self.flow is not None and not self.over
 
     def commit(self):
         """The end of the loop's pass, once the lights, the sound and the
