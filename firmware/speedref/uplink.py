@@ -139,6 +139,7 @@ class Uplink:
         self.said = None                # the last state logged (one line per change)
         self._rx = bytearray(4)
         self._rxn = 0
+        self._nothing = -1              # store.writes when rec/ had nothing to send
         self.sends = 0                  # PUBLISH packets written (tests, the benchmark)
         self.acks = 0
 
@@ -211,8 +212,13 @@ class Uplink:
         self._say("online", None)
 
     def _send_next(self, now):
-        seq = self._next_unsent()
+        store = self.store
+        # rec/ is listed again only once the store has written something
+        # since it was last found with nothing to send (a pass at rest every
+        # 20 ms would otherwise list the folder every time)
+        seq = None if self._nothing == store.writes else self._next_unsent()
         if seq is None:
+            self._nothing = store.writes
             if ticks_diff(now, self.since) >= PING_US:
                 self._write(b"\xc0\x00")  # PINGREQ: is the connection still there?
                 self.ping = True
