@@ -480,6 +480,11 @@ def main(argv=None):
     from host_tools import mqtt
     mqtt.main_args(ap)
     args = ap.parse_args(argv)
+    if args.mqtt and args.port:
+        ap.error("--mqtt and --port: one source at a time (run two speedref-log for both)")
+    for opt in ("club", "ca"):
+        if getattr(args, opt) and not args.mqtt:
+            ap.error("--%s is an option of --mqtt" % opt)
     jsonin.setup_stdio()
     ignore_file_size_signal()
     prog = "speedref-log"

@@ -198,3 +198,12 @@ def test_32_tables_at_once_nothing_lost_nothing_doubled_each_game_tied_to_its_ta
     for b in firm:  # each board's games under its own table's topic
         assert {o["msg"] for o in b.uplink_lines() if o["state"] == "sent"} == {
             "speedref/club/%s/game" % b.conf["table"]}
+
+
+def test_mqtt_options_without_mqtt_or_with_a_port_are_refused(capsys):
+    from host_tools import log
+    for argv in (["--mqtt", "mqtt://h", "--port", "/dev/ttyACM0"], ["--club", "x"], ["--ca", "c.pem"]):
+        with pytest.raises(SystemExit) as e:
+            log.main(argv)
+        assert e.value.code == 2
+    assert "one source at a time" in capsys.readouterr().err
