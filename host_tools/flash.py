@@ -15,6 +15,12 @@
    "deps"; none today: the display code has its own SSD1306 init);
 7. copy main.py (kept as source: MicroPython runs main.py only as .py), reset.
 
+--uplink FILE (a board with Wi-Fi): the club's Wi-Fi and MQTT broker settings
+(JSON: docs/hardware.md) are checked, written as the board's checked file
+/data/uplink.json, and micropython-lib's MQTT client (umqtt.simple, UMQTT_VERSION)
+is installed with mip.  The settings are never printed: only the club and
+table they name.
+
 --dry-run compiles (for the sizes) and prints the exact mpy-cross and mpremote
 commands it would run, touching no board: with no board read it assumes every
 file is new and the board of --board (default pico).
@@ -44,6 +50,10 @@ DEFAULT_DEPS = []  # without a package.json: no micropython-lib packages
 # Files under firmware/ that never go to the board: the freezing manifest and
 # package.json (the card level never goes either: card_level()).
 NOT_ON_BOARD_NAMES = {"manifest.py", "package.json"}
+# micropython-lib's MQTT client for the Wi-Fi uplink: the version MicroPython
+# v1.28.0 pins (lib/micropython-lib at 8380c7bb).
+UMQTT_VERSION = "1.7.0"
+UPLINK_PATH = "/data/uplink.json"   # in the Store's root (speedref/wiring.py)
 # Room left for the filesystem's own blocks and the saved games.
 FLASH_MARGIN = 16 * 1024
 
@@ -421,7 +431,11 @@ def flash(args, out=print, runner=run_mpremote, comports=None):
         raise FlashError("%s contain native code compiled for .mpy v%d.%d, but the board is v%d.%d:"
                          " update the board's MicroPython" % (", ".join(native_files(files)),
                                                               ours[0], ours[1], *decode_mpy(info["mpy"])[:2]))
-    mkdirs, copies, removals, deps, needed = plan(files, info, deps_of(root))
+    deps = deps_of(root)
+    if getattr(args, "uplink", None):
+        files = files + [uplink_file(args.uplink, args.build, out)]
+        deps.append(("umqtt.simple", UMQTT_VERSION))
+    mkdirs, copies, removals, deps, needed = plan(files, info, deps)
     if info and info.get("free") is not None and needed + FLASH_MARGIN > info["free"]:
         raise FlashError("the board's flash is full: the firmware needs %d more bytes (plus %d spare)"
                          " but only %d are free; remove old files with `mpremote connect %s fs rm :FILE`"
@@ -447,6 +461,38 @@ def flash(args, out=print, runner=run_mpremote, comports=None):
     return 0
 
 
+def uplink_file(path, build_dir, out):
+    """The board's uplink.json from the laptop's settings file: checked as the
+    board checks it, written as a checked file (speedref/storage.py).  A
+    (board path, local path, size, sha256) entry for plan()."""
+    from speedref import storage, uplink
+    try:
+        with open(path, encoding="utf-8") as f:
+            conf = jsonin.loads(f.read())
+    except OSError as e:
+        raise FlashError("cannot read the uplink settings %s: %s" % (path, e.strerror or e))
+    except jsonin.BadJSON as e:
+        raise FlashError("the uplink settings %s are not JSON: %s" % (path, e))
+    why = uplink.check(conf)
+    if why is not None:
+        raise FlashError("the uplink settings %s cannot be used: %s" % (path, why))
+    known = {"ssid", "wifi_password", "broker", "port", "user", "password", "tls", "ca", "club", "table"}
+    extra = sorted(set(conf) - known)
+    if extra:
+        raise FlashError("the uplink settings %s have fields the board does not know: %s"
+                         % (path, ", ".join(extra)))
+    data = storage.encode(conf)
+    dest = Path(build_dir) / "uplink.json"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(str(dest), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # it holds passwords
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    out("uplink: club %s, table %s, broker%s%s (settings not shown)"
+        % (conf["club"], conf.get("table") or "named by the board's id", " with TLS" if conf.get("tls") else "",
+           ", with a user name" if conf.get("user") else ""))
+    return (UPLINK_PATH, str(dest), len(data), hashlib.sha256(data).hexdigest())
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="speedref-flash", description=__doc__.splitlines()[0])
     ap.add_argument("--port", help="serial port (default: the one MicroPython board attached)")
@@ -455,6 +501,9 @@ def main(argv=None):
     ap.add_argument("--firmware", default=str(build.FIRMWARE), help=argparse.SUPPRESS)
     ap.add_argument("--build", default=str(build.ROOT / "build" / "flash"),
                     help="where the compiled files go (default %(default)s)")
+    ap.add_argument("--uplink", metavar="FILE",
+                    help="a board with Wi-Fi: its Wi-Fi and MQTT broker settings (JSON, docs/hardware.md),"
+                         " kept on its flash; installs umqtt.simple with mip")
     args = ap.parse_args(argv)
     try:
         return flash(args)

@@ -1,6 +1,7 @@
 """speedref-log: read the referee's JSON lines from USB serial into the results database.
 
     speedref-log [--port PORT] [--db FILE]
+    speedref-log --mqtt mqtt://[USER@]HOST[:PORT] [--club CLUB] [--db FILE]
 
 The database is --db, else $SPEEDREF_DB, else results.db in the user's data
 folder (~/.local/share/speedref; host_tools/db.py default_path).  A log, a
@@ -13,7 +14,8 @@ every finished game record ("game_end", and "stored" ones pulled from the
 device's flash with {"cmd": "dump"} at every connect) after validating it with
 the engine, and every slap verdict.  Garbage, cut lines and invalid records are
 reported on stderr and skipped.  A port that vanishes (cable pulled) is
-reopened when it comes back.
+reopened when it comes back.  With --mqtt it listens to the tables on Wi-Fi
+through an MQTT broker instead (host_tools/mqtt.py).
 
 `LineCore` is the line-processing core, with no serial I/O, so tests can drive
 it with bytes; `run()` is the serial loop around it.
@@ -482,7 +484,14 @@ def main(argv=None):
     ap.add_argument("--db", type=stored_db, help="SQLite results database (%s)" % dbmod.db_help())
     ap.add_argument("--idle-exit", type=seconds, metavar="SECONDS",
                     help="exit after SECONDS without data (scripts and tests)")
+    from host_tools import mqtt
+    mqtt.main_args(ap)
     args = ap.parse_args(argv)
+    if args.mqtt and args.port:
+        ap.error("--mqtt and --port: one source at a time (run two speedref-log for both)")
+    for opt in ("club", "ca"):
+        if getattr(args, opt) and not args.mqtt:
+            ap.error("--%s is an option of --mqtt" % opt)
     jsonin.setup_stdio()
     ignore_file_size_signal()
     prog = "speedref-log"
@@ -496,10 +505,18 @@ def main(argv=None):
     except DatabaseProblem as e:
         return jsonin.complain(prog, str(e))
     view = LiveView(prog)
-    core = LineCore(db, out=view, err=lambda text: jsonin.complain(None, text, 0))
+    err = lambda text: jsonin.complain(None, text, 0)  # noqa: E731
+    if args.mqtt:  # the tables on Wi-Fi, through a broker (host_tools/mqtt.py)
+        listener = mqtt.Listener(db, view, err)
+        core = listener.core
+    else:
+        core = LineCore(db, out=view, err=err)
     status = 0
     try:
-        run(core, port=args.port, idle_exit=args.idle_exit)
+        if args.mqtt:
+            status = mqtt.run_cli(args, listener, prog)
+        else:
+            run(core, port=args.port, idle_exit=args.idle_exit)
     except (KeyboardInterrupt, ViewGone):
         pass
     except DatabaseProblem as e:

@@ -19,8 +19,11 @@ in a chart.  The charts' own script (pygal's tooltip configuration) is removed,
 and the page's Content-Security-Policy allows no script at all, so whatever a
 name holds, nothing in the page runs.
 """
+import base64
 import datetime
+import hashlib
 import http.server
+import threading
 
 import jinja2
 import pygal
@@ -40,7 +43,30 @@ TEMPLATE = "results.html"
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 HOST = "127.0.0.1"          # --serve answers this machine only
 DEFAULT_PORT = 8080
-SERVE_REFRESH_S = 30        # a served page reloads itself: new games show up on the club's screen
+SERVE_REFRESH_S = 30        # a served page without scripts reloads itself this often (<noscript>)
+EVENTS_POLL_S = 1.0         # --serve looks for new games this often for its live pages (/events)
+EVENTS_KEEPALIVE_S = 15.0   # and says it is still there this often when nothing is new
+# The served page's one script: it listens to /events (server-sent events,
+# one "data: <version>" each time the database has something new) and puts
+# the new page's body in place of the old, where the reader has scrolled to,
+# with no reload.  Allowed by its hash alone (LIVE_CSP), like nothing else.
+LIVE_JS = """(function () {
+  var shown = document.documentElement.getAttribute("data-version");
+  var events = new EventSource("/events");
+  events.onmessage = function (e) {
+    if (e.data === shown) return;
+    shown = e.data;
+    fetch("/", {cache: "no-store"}).then(function (r) { return r.text(); }).then(function (text) {
+      var page = new DOMParser().parseFromString(text, "text/html");
+      var x = window.scrollX, y = window.scrollY;
+      document.body.replaceWith(document.adoptNode(page.body));
+      document.documentElement.setAttribute("data-version", page.documentElement.getAttribute("data-version"));
+      window.scrollTo(x, y);
+    });
+  };
+})();"""
+LIVE_CSP = CSP + "; script-src 'sha256-%s'; connect-src 'self'" % base64.b64encode(
+    hashlib.sha256(LIVE_JS.encode()).digest()).decode()
 OPEN_SHEETS = 3             # the newest games' sheets are shown open, older ones folded
 CHARTED_SHEETS = 30         # and the newest games' sheets get a running-totals chart: a chart
                             # costs ~12 KB and ~12 ms, a season's thousand games would be 12 MB
@@ -353,12 +379,14 @@ def _environment():
     return _env
 
 
-def render(db, source="", refresh_s=None, now=None):
-    """(the page as one HTML string, the lines naming the rows left out)."""
+def render(db, source="", refresh_s=None, now=None, version=None):
+    """(the page as one HTML string, the lines naming the rows left out).
+    version: the served page's (what /events says), which makes it live."""
     now = now or datetime.datetime.now().astimezone()
     data = page_data(db)
     text = _environment().get_template(TEMPLATE).render(
-        csp=CSP, source=jsonin.printable(source), refresh_s=refresh_s,
+        csp=CSP if version is None else LIVE_CSP, live_js=LIVE_JS if version is not None else None,
+        version=version, source=jsonin.printable(source), refresh_s=refresh_s,
         generated=now.strftime("%Y-%m-%d %H:%M"), **data)
     return text, data["skipped"]
 
@@ -389,6 +417,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                    phrase=phrase)
 
     def do_GET(self):
+        if self.path.split("?", 1)[0] == "/events":
+            return self._events()
         if self.path.split("?", 1)[0] not in ("/", "/index.html"):
             return self._send(404, b"not found\n", "text/plain; charset=utf-8")
         try:
@@ -398,24 +428,63 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 # transaction; a change to names, or its undo), so the counts
                 # say whether anything changed
                 with db.snapshot():      # the counts and the page: one moment's database
-                    key = (db.count_games(), db.count_slaps(), db.count_changes())
+                    key = stored_key(db)
                     cached = self.made[0]
                     if cached is None or cached[0] != key:
-                        cached = self.made[0] = (key, render(db, self.source, refresh_s=SERVE_REFRESH_S)[0]
-                                                 .encode("utf-8"))
+                        cached = self.made[0] = (key, render(db, self.source, refresh_s=SERVE_REFRESH_S,
+                                                             version=version_of(key))[0].encode("utf-8"))
                 body = cached[1]
             finally:
                 db.close()
         except DatabaseProblem as e:
             return self._send(500, (jsonin.printable(str(e)) + "\n").encode("utf-8"),
                               "text/plain; charset=utf-8")
-        self._send(200, body, "text/html; charset=utf-8")
+        self._send(200, body, "text/html; charset=utf-8", csp=LIVE_CSP)
 
-    def _send(self, status, body, ctype, phrase=None):
+    def _events(self):
+        """Server-sent events: the database's version now, then again each
+        time it changes (looked at every EVENTS_POLL_S), until the client
+        goes or the server stops."""
+        try:
+            db = self.open_db()
+        except DatabaseProblem as e:
+            return self._send(500, (jsonin.printable(str(e)) + "\n").encode("utf-8"),
+                              "text/plain; charset=utf-8")
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Content-Security-Policy", CSP)
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.end_headers()
+            self.close_connection = True
+            if self.command == "HEAD":
+                return
+            shown, quiet = None, 0.0
+            stopping = getattr(self.server, "stopping", None) or threading.Event()
+            while not stopping.is_set():
+                try:
+                    with db.snapshot():
+                        version = version_of(stored_key(db))
+                except DatabaseProblem:
+                    version = shown  # a busy moment: asked again at the next look
+                if version != shown:
+                    self.wfile.write(("retry: 2000\ndata: %s\n\n" % version).encode("ascii"))
+                    shown, quiet = version, 0.0
+                elif quiet >= EVENTS_KEEPALIVE_S:
+                    self.wfile.write(b": still here\n\n")
+                    quiet = 0.0
+                self.wfile.flush()
+                stopping.wait(EVENTS_POLL_S)
+                quiet += EVENTS_POLL_S
+        finally:
+            db.close()
+
+    def _send(self, status, body, ctype, phrase=None, csp=CSP):
         self.send_response(status, phrase)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("Content-Security-Policy", csp)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
@@ -426,13 +495,42 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 
+def stored_key(db):
+    """What the database holds, counted: games, slaps and changes to names
+    are only ever added (an undo is a change too), so equal counts mean the
+    same page."""
+    return (db.count_games(), db.count_slaps(), db.count_changes())
+
+
+def version_of(key):
+    """The database's version as the live page and /events name it."""
+    return "-".join("%d" % n for n in key)
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, *a):
+        self.stopping = threading.Event()  # ends the /events streams
+        http.server.ThreadingHTTPServer.__init__(self, *a)
+
+    def shutdown(self):
+        self.stopping.set()
+        http.server.ThreadingHTTPServer.shutdown(self)
+
+    def server_close(self):
+        self.stopping.set()
+        http.server.ThreadingHTTPServer.server_close(self)
+
+
 def make_server(open_db, source="", port=DEFAULT_PORT):
     """A server on 127.0.0.1:port (0: any free port) answering with the page
     from open_db(): made again when a game or slap was stored since the page
-    it made last, else that page."""
+    it made last, else that page; /events tells a page on screen when to
+    take the new one (server-sent events)."""
     handler = type("Handler", (_Handler,), {"open_db": staticmethod(open_db), "source": source,
                                             "made": [None]})
-    return http.server.ThreadingHTTPServer((HOST, port), handler)
+    return _Server((HOST, port), handler)
 
 
 def serve(srv, out=print):

@@ -256,7 +256,8 @@ def fetch(url):
 
 def test_serve_on_loopback_rebuilds_the_page_per_request(evening, tmp_path):
     """--serve answers 127.0.0.1 only, with the page --html writes (plus a
-    reload every 30 s), and a game stored meanwhile is on the next request."""
+    reload every 30 s without scripts, live updates with them:
+    tests/test_host_results_live.py), and a game stored meanwhile is on the next request."""
     import shutil
     import threading
     db = tmp_path / "live.db"
@@ -269,8 +270,8 @@ def test_serve_on_loopback_rebuilds_the_page_per_request(evening, tmp_path):
         url = "http://127.0.0.1:%d/" % srv.server_address[1]
         status, headers, body = fetch(url)
         assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
-        assert headers["Content-Security-Policy"] == results_page.CSP
-        assert '<meta http-equiv="refresh" content="30">' in body
+        assert headers["Content-Security-Policy"] == results_page.LIVE_CSP
+        assert '<noscript><meta http-equiv="refresh" content="30"></noscript>' in body
         assert fetch(url)[2] == body, "nothing new stored: the same page"
         written = tmp_path / "page.html"
         assert cli(["--db", str(db), "--html", str(written)])[0] == 0

@@ -211,6 +211,36 @@ def test_served_page_is_the_same_page(browser, evening):
     assert served == written
 
 
+def test_served_page_shows_a_new_game_in_place_without_a_reload(browser, evening, tmp_path):
+    """--serve: a game stored while the page is on screen is on it within a
+    few seconds (server-sent events), where the reader had scrolled to, and
+    the page was not loaded again (a value set in it survives)."""
+    import shutil
+    from selenium.webdriver.support.ui import WebDriverWait
+    from host_tools import results_page
+    from host_tools.db import ResultsDB
+    db = tmp_path / "club.db"
+    shutil.copy(evening[0], db)
+    srv = results_page.make_server(lambda: ResultsDB(db), "club.db", port=0)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        browser.get("http://127.0.0.1:%d/" % srv.server_address[1])
+        before = browser.execute_script(check.EXTRACT_JS)
+        browser.execute_script("window.scrollTo(0, 700); window.__same = 1;")
+        version = browser.execute_script("return document.documentElement.dataset.version")
+        sample.feed(db, sample.board_lines("e6614c311b8d2a2f", [("partners", ["Eve", "Ann", "Bob", "Cat"])],
+                                           first_seq=5))
+        WebDriverWait(browser, 10).until(
+            lambda d: d.execute_script("return document.documentElement.dataset.version") != version)
+        after = browser.execute_script(check.EXTRACT_JS)
+        assert browser.execute_script("return [window.__same, window.scrollY]") == [1, 700]
+        assert seen(browser) == {"alerts": [], "errors": [], "csp": []}
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert len(after["sheets"]) == len(before["sheets"]) + 1
+
+
 def test_screenshot_at_1280x800_is_readable(browser, evening):
     open_file(browser, evening[2])
     assert browser.execute_script("return [innerWidth, innerHeight]") == [WIDTH, HEIGHT]

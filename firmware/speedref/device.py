@@ -98,6 +98,8 @@ class Device:
         # True: the owner calls app.commit() itself, once what the pass
         # showed is out (the web page: after it has drawn the canvas)
         self.defer_commit = False
+        # speedref/uplink.Uplink (a board with Wi-Fi and an uplink.json), or None
+        self.uplink = None
 
     def step(self, now_us):
         """One pass of the loop at time now_us (ticks_us).  Returns True when
@@ -181,6 +183,11 @@ class Device:
         if self._pump is not None and self._pump(now_us):
             busy = more = True  # log lines waiting: keep the 1 ms pace until they are out
         self._more = more
+        up = self.uplink
+        if up is not None and not busy and (app.flow is None or app.over):
+            # the network only in a pass at rest with no game in play: a
+            # verdict never waits on it (speedref/uplink.py)
+            up.tick(now_us)
         return busy
 
     def run(self, ticks_us, sleep_ms, until=None):

@@ -47,6 +47,18 @@ def build(board=None, root="/data"):
     return dev
 
 
+def _uplink(store, log, root):
+    """The Wi-Fi uplink (speedref/uplink.py) when the flash holds its
+    settings, else None; its module is loaded only then."""
+    import os
+    try:
+        os.stat(root + "/uplink.json")
+    except OSError:
+        return None
+    from . import uplink
+    return uplink.build(store, log)
+
+
 def _build(board, root):
     import machine
     from .app.core import App
@@ -77,6 +89,7 @@ def _build(board, root):
     dev = Device(ring, app, log, store=store, display=display, buzzer=buzzer,
                  capture=capture, console=UsbConsole(), leds=leds,
                  idle=getattr(machine, "idle", None))
+    dev.uplink = _uplink(store, log, root)
     # The boot is over: this module, the board chooser and the board file
     # (unless the capture uses its mask_from) are not needed again and leave
     # the heap once the caller lets go of them (main.py does); so do the

@@ -82,6 +82,9 @@ class App:
         self._redraw = True
         self.flow = None       # the running game, or None
         self.game_seq = None   # the running game's number: its record's id (SP-24)
+        # the running game has ended (its record made): no game is in play
+        # then, and the loop may do what can wait (the uplink, device.py)
+        self.over = False
         # What the pad LEDs show now (bit p = pad p), worked out every pass:
         # the device loop sets the pins from it.  Only a game on screen
         # lights pads: its lights() (who is ready) and the timed cue below.
@@ -318,6 +321,7 @@ class App:
         close() shows Unstored, whose OK tries again (SP-24): a finished
         game is never given up for lack of room."""
         self.commit()  # a save still pending goes first: the record follows it on flash
+        self.over = True
         stored = self._store_record(record)
         # the record's log line needs one free block of about 2 KB (a Long
         # Speed Run) in a heap the game has fragmented: compact it first
@@ -461,6 +465,7 @@ class App:
             self.message("%s is not on this device yet" % game)
             return
         self._make_room()  # before the new game's number and first save need it
+        self.over = False
         self.game_seq = seq if state is not None else self._new_seq()
         try:
             self.flow = cls(self, opts, now_us, state)

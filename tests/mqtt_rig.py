@@ -1,0 +1,319 @@
+"""A real MQTT broker and Wi-Fi tables for the uplink tests.
+
+Broker: Mosquitto (Debian package `mosquitto`, which .ci/run installs) on a
+free loopback port with a config written here, never the system service.
+Without it the tests skip with one line.
+
+The board side is the firmware's own speedref/uplink.py under the MicroPython
+Unix port (tests/mpy/uplink_board.py), whose sockets are real, with
+micropython-lib's umqtt.simple on its path: micropython-lib at the commit
+MicroPython v1.28.0 pins (8380c7bb, umqtt.simple 1.7.0), found in
+$SPEEDREF_MICROPYTHON_LIB or ~/.cache/speedref/micropython-lib (a checkout,
+or the image build's lib/micropython-lib); docs/testing.md says how to get it.
+Not in this repository: it is another project's code.
+"""
+import hashlib
+import json
+import os
+import select
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import mpyrun
+
+UMQTT_COMMIT = "8380c7bb8f9e5e5260e9539156742925e00366b2"
+UMQTT_SHA256 = "0792c0bd6d9219c8180a9ee7dae3d7c15fafe53e0605fa30839b1033fa4a189c"  # umqtt/simple.py 1.7.0
+LIB_ENV = "SPEEDREF_MICROPYTHON_LIB"
+START_S = 10.0  # a broker that is not listening after this long did not start
+
+
+def mosquitto():
+    return shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
+
+
+def umqtt_dir():
+    """The folder holding umqtt/simple.py (pinned), or None."""
+    for base in (os.environ.get(LIB_ENV), os.path.expanduser("~/.cache/speedref/micropython-lib")):
+        if not base:
+            continue
+        d = Path(base) / "micropython" / "umqtt.simple"
+        f = d / "umqtt" / "simple.py"
+        if f.is_file() and hashlib.sha256(f.read_bytes()).hexdigest() == UMQTT_SHA256:
+            return d
+    return None
+
+
+def why_missing(board=True):
+    if mosquitto() is None:
+        return "mosquitto is not installed (apt-get install mosquitto): MQTT tests skipped"
+    if board and umqtt_dir() is None:
+        return ("micropython-lib %s (umqtt.simple 1.7.0) not in $%s or ~/.cache/speedref/micropython-lib:"
+                " board-side MQTT tests skipped" % (UMQTT_COMMIT[:8], LIB_ENV))
+    if board and not mpyrun.MICROPYTHON.exists():
+        return "no micropython binary"
+    return None
+
+
+def make_ca(folder):
+    """A CA and a broker certificate for "localhost" signed by it (openssl):
+    (ca.pem, broker.pem, broker.key) paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    ca, ca_key = folder / "ca.pem", folder / "ca.key"
+    crt, key, csr = folder / "broker.pem", folder / "broker.key", folder / "broker.csr"
+    run = lambda *a: subprocess.run(["openssl", *a], check=True, capture_output=True)  # noqa: E731
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(ca_key), "-out", str(ca),
+        "-days", "2", "-subj", "/CN=speedref test club CA")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(csr), "-subj", "/CN=localhost")
+    ext = folder / "ext.cnf"
+    ext.write_text("subjectAltName=DNS:localhost\n")
+    run("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial",
+        "-out", str(crt), "-days", "2", "-extfile", str(ext))
+    return ca, crt, key
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def wait_listening(port, proc=None, timeout=START_S):
+    """Until something accepts on 127.0.0.1:port (each try an event: a
+    refused connect returns at once)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError("the broker exited (%s)" % proc.returncode)
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.02)
+    raise RuntimeError("nothing listening on port %d after %.0f s" % (port, timeout))
+
+
+class Broker:
+    """Mosquitto on 127.0.0.1:port.  users: {name: password} (then nobody
+    gets in without one, unless anonymous=True)."""
+
+    def __init__(self, folder, users=None, anonymous=None, port=None, limit=None, tls=None):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.proc = None
+        import pwd
+        # persistence saved at every change: the listener's session (its
+        # subscription, the messages queued for it) outlives a broker killed
+        # and started again, as docs/host-tools.md tells a club to run it;
+        # `user`: a broker started as root stays this user (its files are ours)
+        conf = ["listener %d 127.0.0.1" % self.port, "persistence true",
+                "persistence_location %s/" % self.folder, "autosave_interval 1", "autosave_on_changes true",
+                "user %s" % pwd.getpwuid(os.getuid()).pw_name,
+                "log_dest file %s" % (self.folder / "mosquitto.log"), "log_type error",
+                "log_type warning", "log_type notice"]
+        if limit:
+            conf.append("message_size_limit %d" % limit)
+        if tls:  # (ca, cert, key) files: the listener speaks TLS only
+            conf += ["cafile %s" % tls[0], "certfile %s" % tls[1], "keyfile %s" % tls[2]]
+        if users:
+            pw = self.folder / "passwd"
+            pw.write_text("")
+            for name, password in users.items():
+                subprocess.run(["mosquitto_passwd", "-b", str(pw), name, password], check=True,
+                               capture_output=True)
+            conf.append("password_file %s" % pw)
+            conf.append("allow_anonymous %s" % ("true" if anonymous else "false"))
+        else:
+            conf.append("allow_anonymous true")
+        self.conf = self.folder / "mosquitto.conf"
+        self.conf.write_text("\n".join(conf) + "\n")
+        self.url = ("mqtts://localhost:%d" if tls else "mqtt://127.0.0.1:%d") % self.port
+
+    def start(self):
+        self.proc = subprocess.Popen([mosquitto(), "-c", str(self.conf)], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE)
+        wait_listening(self.port, self.proc)
+        return self
+
+    def kill(self):
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def pause(self):
+        """SIGSTOP: the broker holds what it gets and answers nothing."""
+        import signal
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def restart(self):
+        self.kill()
+        return self.start()
+
+    def stop(self):
+        self.kill()
+
+
+class Stalled:
+    """A broker that accepts and acknowledges the CONNECT, then answers
+    nothing more: a wedged broker.  `published` counts PUBLISH packets seen."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.port = self.sock.getsockname()[1]
+        self.conns = []
+        self.published = 0
+        self.got = threading.Condition()
+        self.running = True
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while self.running:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            self.conns.append(c)
+            threading.Thread(target=self._client, args=(c,), daemon=True).start()
+
+    def _client(self, c):
+        first = True
+        try:
+            while True:
+                head = c.recv(1)
+                if not head:
+                    return
+                n, sh = 0, 0
+                while True:
+                    b = c.recv(1)[0]
+                    n |= (b & 0x7F) << sh
+                    sh += 7
+                    if not b & 0x80:
+                        break
+                body = b""
+                while len(body) < n:
+                    part = c.recv(n - len(body))
+                    if not part:
+                        return
+                    body += part
+                if first and head[0] == 0x10:
+                    c.sendall(b"\x20\x02\x00\x00")  # CONNACK, accepted; then silence
+                    first = False
+                elif head[0] & 0xF0 == 0x30:
+                    with self.got:
+                        self.published += 1
+                        self.got.notify_all()
+        except OSError:
+            return
+
+    def close(self):
+        self.running = False
+        self.sock.close()
+        for c in self.conns:
+            try:
+                c.close()
+            except OSError:
+                pass
+
+
+class BoardProc:
+    """One Wi-Fi table: tests/mpy/uplink_board.py under the Unix port,
+    driven by JSON command lines; its log lines (and the replies) are read
+    back as they come."""
+
+    def __init__(self, root, port, club="club", table=None, user=None, password=None, uid="b0a4d",
+                 extra=None, heap=mpyrun.DEVICE_HEAP):
+        conf = {"ssid": "clubnet", "wifi_password": "wifi-secret-1", "broker": "127.0.0.1",
+                "port": port, "club": club}
+        if table:
+            conf["table"] = table
+        if user:
+            conf["user"] = user
+            conf["password"] = password
+        conf.update(extra or {})
+        self.conf = conf
+        self.root = str(root)
+        # the settings in a file: this Unix port dies on a command-line word
+        # over about 1 KB (FATAL: uncaught NLR), and a CA certificate is more
+        conf_file = Path(self.root + ".conf.json")
+        conf_file.parent.mkdir(parents=True, exist_ok=True)
+        conf_file.write_text(json.dumps(conf))
+        # ".frozen": the port's own frozen modules (ssl, for TLS), which a
+        # MICROPYPATH leaves out unless it names them
+        env = dict(os.environ, MICROPYPATH=mpyrun.micropath(use_mpy=mpyrun.MPY_BUILD.exists(),
+                                                            extra=[umqtt_dir()]) + ":.frozen")
+        self.proc = subprocess.Popen(
+            [str(mpyrun.MICROPYTHON), "-X", "heapsize=" + heap,
+             str(mpyrun._short(mpyrun.SUPPORT / "uplink_board.py")), self.root, str(conf_file), uid],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+            cwd=mpyrun.ROOT)
+        self.lines = []
+        self._buf = b""
+
+    def ask(self, timeout=60, **cmd):
+        """Send one command; its reply (a dict); log lines on the way are kept."""
+        self.proc.stdin.write((json.dumps(cmd) + "\n").encode())
+        self.proc.stdin.flush()
+        return self._until(lambda o: "reply" in o, timeout)
+
+    def _until(self, pred, timeout):
+        end = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while True:
+            while b"\n" in self._buf:
+                line, self._buf = self._buf.split(b"\n", 1)
+                if not line.strip():
+                    continue
+                o = json.loads(line)
+                if "reply" not in o:
+                    self.lines.append(o)
+                if pred(o):
+                    return o
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError("the board gave no answer in %d s; its lines: %s" % (timeout, self.lines[-5:]))
+            r, _, _ = select.select([fd], [], [], left)
+            if r:
+                data = os.read(fd, 65536)
+                if not data:
+                    err = self.proc.stderr.read().decode(errors="replace")
+                    raise AssertionError("the board exited: %s\n%s" % (self.lines[-5:], err[-3000:]))
+                self._buf += data
+
+    def uplink_lines(self):
+        return [o for o in self.lines if o.get("ev") == "uplink"]
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+    def wait_exit(self, timeout=30):
+        self.proc.wait(timeout)
+        # the lines printed before the exit
+        rest = self.proc.stdout.read()
+        for line in (self._buf + rest).split(b"\n"):
+            if line.strip():
+                o = json.loads(line)
+                if "reply" not in o:
+                    self.lines.append(o)
+        self._buf = b""
