@@ -498,8 +498,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 def stored_key(db):
     """What the database holds, counted: games, slaps and changes to names
     are only ever added (an undo is a change too), so equal counts mean the
-    same page."""
-    return (db.count_games(), db.count_slaps(), db.count_changes())
+    same page (changes: how many made, how many undone)."""
+    return (db.count_games(), db.count_slaps()) + tuple(db.count_changes())
 
 
 def version_of(key):
