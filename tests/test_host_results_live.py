@@ -50,7 +50,7 @@ def test_a_stored_game_is_announced_and_on_the_page_the_script_takes(served):
     page = r.read().decode()
     c.close()
     assert r.getheader("Content-Security-Policy") == results_page.LIVE_CSP
-    assert re.search(r'<html lang="en" data-version="1-0">', page)
+    assert re.search(r'<html lang="en" data-version="1-0-0-0">', page)
     script = re.search(r"<script>(.*?)</script>", page, re.S).group(1)
     digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
     assert "script-src 'sha256-%s'" % digest in results_page.LIVE_CSP  # the one script allowed
@@ -58,16 +58,16 @@ def test_a_stored_game_is_announced_and_on_the_page_the_script_takes(served):
 
     ev, ec = get(port, "/events")
     assert ev.status == 200 and ev.getheader("Content-Type") == "text/event-stream"
-    assert next_event(ev) == "1-0"  # what the page shows
+    assert next_event(ev) == "1-0-0-0"  # what the page shows
     db = ResultsDB(path, write=True)
     db.add_game(speed_single(winner=1, players=("Cat", "Dan"), ident="live-2"), "mqtt")
     db.close()
-    assert next_event(ev) == "2-0"  # told within a poll (the socket's timeout: 10 s)
+    assert next_event(ev) == "2-0-0-0"  # told within a poll (the socket's timeout: 10 s)
     ec.close()
     r, c = get(port, "/")
     page = r.read().decode()
     c.close()
-    assert 'data-version="2-0"' in page and "Cat" in page
+    assert 'data-version="2-0-0-0"' in page and "Cat" in page
 
 
 def test_the_written_page_has_no_script_and_events_of_a_missing_database_are_an_error(tmp_path):
