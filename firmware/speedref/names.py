@@ -132,6 +132,14 @@ def for_game(opts, n):
     return tuple(check_game(v))
 
 
+def table_name(settings, install):
+    """This table's name: the one set (settings "table"), else one made
+    from the store's install id ("Table 9f3c2a71"), so no two stores
+    (boards, simulator folders, browser profiles) share a default."""
+    t = settings.get("table")
+    return t if isinstance(t, str) else "Table " + (install or "00000000")
+
+
 def fit(pre, name, post="", width=16):
     """pre + name + post in `width` characters, the name cut to make room."""
     room = width - len(pre) - len(post)

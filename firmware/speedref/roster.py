@@ -10,19 +10,10 @@
 # then written as one file (a power cut mid-push leaves the old roster).
 from . import names as N
 
-_TABLE_PREFIX = "Table "
-
-
-def default_table(store):
-    """A store's table name until one is set: its install id, so no two
-    stores (boards, simulator folders, browser profiles) share it."""
-    inst = getattr(store, "install", None) or "00000000"
-    return _TABLE_PREFIX + inst
 
 
 def table_name(app):
-    t = app.settings.get("table")
-    return t if isinstance(t, str) else default_table(app.store)
+    return N.table_name(app.settings, getattr(app.store, "install", None))
 
 
 def load(app):
@@ -122,9 +113,12 @@ def _answer(app, log, roster):
               "max": N.ROSTER_MAX})
 
 
-def remember(app, roster, players):
+def remember(app, players):
     """A game is starting with `players` (seat order): the named ones join
-    the roster if new, and are this table's last players.  One write."""
+    the roster if new, and are this table's last players.  One write, of
+    the roster as stored now (a name the laptop added while the seats were
+    picking is kept)."""
+    roster = load(app)
     names = roster["names"]
     for p in players:
         if p not in N.SEATS and N.find(names, p) < 0 and len(names) < N.ROSTER_MAX:

@@ -234,7 +234,13 @@ class Options(Screen):
         elif b == OK and self.cursor == 0:
             self._remember()
             app.sound(CLICK)
-            app.start(self.game, t_us, dict(self.opts))
+            # who is playing (app/who.py), when there are names to pick
+            from .who import offer
+            if not offer(app, self.game, dict(self.opts), t_us):
+                from .. import forget
+                forget("speedref.app.who")
+                forget("speedref.roster")
+                app.start(self.game, t_us, dict(self.opts))
         elif b == OK:
             self._step(1)
 
