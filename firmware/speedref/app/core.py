@@ -99,6 +99,10 @@ class App:
         self.inputs = None
         self.capture = None
         self.board_name = None  # the board file's NAME (wiring.build sets it)
+        # The players' names when the table has said them already (the
+        # simulator's --names, the web page's name fields), seat order: a
+        # game takes as many as it seats and the name picker is not shown.
+        self.seated = None
         from . import menu
         self.settings = menu.merge_settings(self._load_settings())
         saved, problem = self._load_game()
@@ -463,6 +467,11 @@ class App:
             # flow's own imports is a defect and is not hidden here
             self.message("%s is not on this device yet" % game)
             return
+        seated = self.seated
+        if seated is not None and state is None and "names" not in opts:
+            n = opts.get("seats", games.get(game).seats[0])
+            opts = dict(opts)
+            opts["names"] = list(seated[:n])  # too few: the flow says so (names.for_game)
         self._make_room()  # before the new game's number and first save need it
         self.game_seq = seq if state is not None else self._new_seq()
         try:

@@ -37,6 +37,8 @@ def offer(app, game, opts, t_us):
     """Start `game` with `opts` through the picker when there are names to
     pick; False when there are none (the caller starts it as before)."""
     from .. import games
+    if app.seated is not None:
+        return False  # the table has named its players already
     roster = R.load(app)
     last = roster.get("last") or []
     named = [n for n in last if n not in N.SEATS]
