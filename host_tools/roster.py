@@ -21,6 +21,7 @@ import sys
 import time
 
 from speedref import names as N
+from host_tools.jsonin import printable
 
 LINE_MAX = 256        # the board's longest command line (speedref/device.py LINE_MAX)
 FILE_MAX = 1 << 20    # a roster file is a few hundred bytes; 1 MB is no roster
@@ -125,7 +126,7 @@ class Board:
                 if ev in ("roster", "roster_part"):
                     return obj
                 if ev == "error" and obj.get("what") in ("roster", "command"):
-                    raise Problem("the board refused it: %s" % obj.get("msg"))
+                    raise Problem("the board refused it: %s" % printable(str(obj.get("msg"))))
         raise Problem("no answer from the board in %g s: is the referee running at its menu "
                       "(not at the REPL, not in another program's hands)?" % timeout)
 
@@ -138,7 +139,7 @@ def run(board, args, out):
         except N.BadName as e:
             raise Problem(str(e))
         answer = board.ask({"cmd": "table", "name": name})
-        out.write("table name: %s\n" % answer["table"])
+        out.write("table name: %s\n" % printable(str(answer["table"])))
     verb = args.verb
     if verb in ("add", "remove"):
         if not args.names:
@@ -165,7 +166,12 @@ def run(board, args, out):
             raise Problem("pull [FILE]: one file at most")
         answer = board.ask({"cmd": "roster"})
     if verb == "pull":
-        text = "".join(n + "\n" for n in answer["names"])
+        # what the board sent is written only if the board would take it back
+        good = [n for n in answer["names"] if N.why_not(n) is None]
+        if len(good) != len(answer["names"]):
+            sys.stderr.write("speedref-roster: %d names from the board are no names (left out)\n"
+                             % (len(answer["names"]) - len(good)))
+        text = "".join(n + "\n" for n in good)
         if args.names:
             try:
                 with open(args.names[0], "w", encoding="utf-8") as f:
@@ -178,9 +184,10 @@ def run(board, args, out):
         return 0
     if answer.get("ev") == "roster":
         names = answer["names"]
-        out.write("%s: %d of %d names\n" % (answer["table"], len(names), answer.get("max", N.ROSTER_MAX)))
+        out.write("%s: %d of %s names\n" % (printable(str(answer["table"])), len(names),
+                                              printable(str(answer.get("max", N.ROSTER_MAX)))))
         for i, n in enumerate(names, 1):
-            out.write("%3d  %s\n" % (i, n))
+            out.write("%3d  %s\n" % (i, printable(str(n))))
     return 0
 
 

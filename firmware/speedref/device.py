@@ -337,6 +337,10 @@ class Device:
                 from .roster import Console
                 self._roster = Console()
             self._roster.command(self.app, self.log, cmd)
+            if self._roster.push is None:  # no push under way: its code leaves the heap
+                self._roster = None
+                from . import forget
+                forget("speedref.roster")
         else:
             self.log.emit({"ev": "error", "what": "command", "msg": "unknown cmd",
                            "cmd": cmd["cmd"][:20]})

@@ -81,7 +81,6 @@ class Who(Screen):
 
     # ---- the choices for one seat -----------------------------------------
     def _offer(self):
-        taken = self.picked
         out = []
         last = self.roster.get("last") or []
         order = []
@@ -89,9 +88,14 @@ class Who(Screen):
             order.append(last[self.seat])  # who sat here last first
         order += last
         order += self.roster["names"]
+        # one person once, whatever the case: a set of the names seen,
+        # folded, so a roster of 100 is offered in one pass
+        seen = set([p.lower() for p in self.picked])
         for name in order:
-            if name in N.SEATS or N.find(taken, name) >= 0 or N.find(out, name) >= 0:
+            low = name.lower()
+            if name in N.SEATS or low in seen:
                 continue
+            seen.add(low)
             out.append(name)
         out.append(GUEST)
         out.append(NEW)
