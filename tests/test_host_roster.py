@@ -2,14 +2,12 @@
 loop on the simulator's board: list, add, remove, push FILE, pull and
 --table-name, and what a bad name or a 10,000-line file does (refused
 whole, nothing sent, nothing on the board lost)."""
-import json
 import subprocess
 import sys
 
 import pytest
 
 from host_tools import roster as tool
-from speedref import names as N
 
 BIN = __import__("pathlib").Path(sys.executable).parent
 

@@ -24,7 +24,7 @@ def fill(drv, table, seats, roster):
     return drv.execute_script("return document.getElementById('nameserr').textContent")
 
 
-def test_names_fields_roster_and_a_game_record_PT8(browser, site):
+def test_names_fields_roster_and_a_game_record_PT8(browser, site):  # noqa: F811 - the fixtures
     from sim import script
     plant(browser, site, None)
     open_page(browser, site + "#sw=0")

@@ -4,7 +4,7 @@
 # roster, Guest, the letter wheel), a partners game played with seat swaps
 # (PT-8) and its record, then the same players again in one press.
 from app_rig import Rig, MS
-from speedref.app.core import UP, DOWN, OK, BACK
+from speedref.app.core import DOWN, OK, BACK
 from speedref.roster import Console
 import app_partners_game as pg
 
