@@ -142,3 +142,45 @@ def test_a_damaged_roster_falls_back_to_empty_and_says_so(tmp_path):
     s.save_roster({"names": ["A\x07"], "last": []})  # intact, but not a name
     roster, problem = s.load_roster()
     assert "bad name" in problem
+
+
+@pytest.mark.skipif(not mpyrun.MICROPYTHON.exists(), reason="no micropython binary")
+def test_a_named_trick_press_and_its_screen_allocate_nothing_PT13(tmp_path):
+    """With named players (a 10-character name among them) a trick winner's
+    press (PT-13), the trick screen's drawing and the release run inside
+    heap_lock(): the grid's cut names were made when the game started.
+    Tricks 2..8 (the engine's bytearray grows at the 1st and 9th)."""
+    mpy = mpyhelp.compile_modules(tmp_path / "mpy", mpyhelp.app_modules("partners") + ["speedref/names.py"])
+    (tmp_path / "s").mkdir()
+    code = """
+import gc, json, micropython
+import app_partners_game as d
+from app_rig import Rig
+rig = Rig(%r)
+rig.app.start("partners", rig.t, {"target": 100, "names": ["Bartholome", "Bob", "Guest", "Dan"]})
+d.tap(rig, 0)
+t = d.Table()
+d.enter_contract(rig, t, 9, "hearts", 1, 2)
+app = rig.app
+seq = d.winners([2, 6, 4, 1])
+app.press(t.pad(seq[0]), rig.t)
+app.release(t.pad(seq[0]), rig.t + 50)
+ok = []
+for i in range(1, 8):
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        app.press(t.pad(seq[i]), rig.t + 1000 * i)
+        app.render()
+        app.release(t.pad(seq[i]), rig.t + 1000 * i + 50)
+        r = True
+    except MemoryError:
+        r = False
+    micropython.heap_unlock()
+    ok.append(r)
+print(json.dumps({"ok": ok, "names": list(app.flow.names), "cut": list(app.flow.cut3)}))
+""" % str(tmp_path / "s")
+    r = mpyrun.run(code=code, heap=mpyrun.DEVICE_HEAP, extra_path=[mpy])
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got == {"ok": [True] * 7, "names": ["Bartholome", "Bob", "P3", "Dan"],
+                   "cut": ["Bar", "Bob", "P3", "Dan"]}
