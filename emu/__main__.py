@@ -25,6 +25,8 @@ def build_parser():
                       help="boot the board and bridge its USB to a pty (prints the path)")
     p.add_argument("--json", action="store_true", help="print the log lines as JSON")
     p.add_argument("--game", help="start directly in this game with default options")
+    p.add_argument("--names", metavar="A,B[,...]",
+                   help="with --script: the players' names, one a seat (as speedref-sim --names)")
     p.add_argument("--screens", metavar="DIR", help="with --script: a PNG of the OLED after each event")
     p.add_argument("--store", metavar="DIR", help="with --script: write the board's files here at the end")
     p.add_argument("--frozen", action="store_true",
@@ -74,6 +76,19 @@ def run_script(args, out=sys.stdout):
     try:
         game, seats, events = load_script(args.script, args.game)
         check_seats(game, seats)
+        options = {} if seats is None else {"seats": seats}
+        if getattr(args, "names", None):
+            from speedref import names as N, games as registry
+            try:
+                names = N.check_game(args.names.split(","))
+            except N.BadName as e:
+                raise UsageError("--names: %s" % e)
+            lo, hi = (2, 4) if game is None else registry.get(game).seats
+            if game is None or not lo <= len(names) <= hi or (seats is not None and seats != len(names)):
+                raise UsageError("--names: %d names do not seat this script's game (%s)" % (len(names), game))
+            options["names"] = names
+            if lo != hi:
+                options["seats"] = len(names)
         for option in ("screens", "store"):
             if getattr(args, option):
                 check_dir("--" + option, getattr(args, option))
@@ -93,7 +108,7 @@ def run_script(args, out=sys.stdout):
         shots = ScreenWriter(args.screens)
     ref, volume = referee.run_script(events, game=game, show=show, shots=shots,
                                      frozen=args.frozen, progress=Progress(),
-                                     options=None if seats is None else {"seats": seats})
+                                     options=options or None)
     if args.store:
         emu_fs.write_dir(volume, args.store)
     for line in ref.other:

@@ -56,6 +56,13 @@ def build_parser():
                    help="with --table, --play, --script or --game: N players, within what the game's "
                         "rules seat and its referee plays (default: the fewest; a script's '# seats: N' "
                         "header)")
+    p.add_argument("--names", metavar="A,B[,...]",
+                   help="with --script, --table, --play or --game: the players' names, one a seat in seat "
+                        "order (1-10 printable ASCII characters each; Guest keeps the seat's label); "
+                        "the number of names is the number of players")
+    p.add_argument("--table-name", metavar="NAME",
+                   help="this store's table name, kept in it and written into each record (default: "
+                        "'Table' and the store's install id)")
     p.add_argument("--json", action="store_true",
                    help="print the device's log lines as JSON (default: readable text)")
     p.add_argument("--seed", type=int, default=None,
@@ -246,6 +253,38 @@ def interactive(args):
     return 0
 
 
+def named(args):
+    """--names and --table-name, checked as the board checks them
+    (speedref/names.py), for every board this run makes (sim.board.NAMED);
+    --names sets --seats when it is not given."""
+    from speedref import names as N
+    from sim import board
+    if args.table_name is not None:
+        try:
+            board.NAMED["table_name"] = N.clean_table(args.table_name)
+        except N.BadName as e:
+            raise UsageError("--table-name: %s" % e)
+    if args.names is None:
+        return
+    try:
+        names = N.check_game(args.names.split(","))
+    except N.BadName as e:
+        raise UsageError("--names: %s" % e)
+    if args.seats is not None and args.seats != len(names):
+        raise UsageError("--names: %d names for --seats %d: one name a seat" % (len(names), args.seats))
+    game = args.table or args.play or args.game
+    if game is None and args.script:
+        game = load_script(args.script)[0]
+    if game is not None:
+        lo, hi = registry.get(game).seats
+        if not lo <= len(names) <= hi:
+            raise UsageError("--names: %d names, but %s seats %s players" % (
+                len(names), registry.get(game).title, lo if lo == hi else "%d to %d" % (lo, hi)))
+        if lo != hi and args.seats is None:
+            args.seats = len(names)
+    board.NAMED["names"] = names
+
+
 def main(argv=None):
     compat.install()
     parser = build_parser()
@@ -254,11 +293,14 @@ def main(argv=None):
         parser.error("--screens needs --script")
     if args.pace and not args.play:
         parser.error("--pace needs --play")
+    if args.names and not (args.table or args.play or args.script or args.game):
+        parser.error("--names needs --script, --table, --play or --game")
     if args.seats and not (args.table or args.play or args.script or args.game):
         parser.error("--seats needs --table, --play, --script or --game")
     if args.length and args.play != "speedrun":
         parser.error("--length needs --play speedrun")
     try:
+        named(args)
         if args.script:
             return run_script(args)
         if args.table:

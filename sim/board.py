@@ -68,6 +68,12 @@ class VirtualConsole(UsbConsole):
         return 1
 
 
+# What speedref-sim's --names and --table-name give every board the run
+# makes (sim/__main__.py sets them): the players' names, seat order, and
+# the table's name (kept in the store's settings, as the laptop sets a board's).
+NAMED = {"names": None, "table_name": None}
+
+
 class Board:
     """A simulated referee device.
 
@@ -107,6 +113,11 @@ class Board:
         self.store = Store(self.root, uid=uid)
         self.app = App(self.store, self.log)
         self.app.board_name = "simulator"  # what "Check wiring" calls it
+        if NAMED["table_name"] is not None:
+            self.app.settings["table"] = NAMED["table_name"]
+            self.store.save_settings(self.app.settings)
+        if NAMED["names"] is not None:
+            self.app.seated = list(NAMED["names"])  # the games start with them, no picker
         self.ring = EventRing(64)
         self.console = VirtualConsole()  # lines typed to the device over USB
         self.capture = self._make_capture()

@@ -432,6 +432,8 @@ class Walk:
             self.note("script", "%s: error lines %r" % (g.id, _errors(rig.log)))
         plain = dict(rec)
         plain.pop("id", None)
+        if not isinstance(plain.pop("table", None), str):  # the table's name, beside the game's
+            self.note("script", "%s: the record has no table name" % g.id)
         for p in record_problems(g, plain, "%s: the script's record" % g.id):
             self.note("script", p)
 

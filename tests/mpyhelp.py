@@ -23,7 +23,7 @@ HW_MODULES = [
 # so a module added to the app reaches every test that compiles the app.
 APP_CORE = [
     "speedref/__init__.py", "speedref/games.py", "speedref/ticks.py", "speedref/tunables.py",
-    "speedref/storage.py",
+    "speedref/storage.py", "speedref/names.py",
     "speedref/log.py", "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/arbiter.py",
     "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
     "speedref/app/menu.py", "speedref/app/timing.py",
@@ -56,13 +56,15 @@ def compile_modules(out_dir, modules=HW_MODULES):
 def one_install(lines):
     """Log lines (dicts) with every game_end record id's install part (8
     random hex digits, new with every fresh store: speedref/storage.py) made
-    "INSTALL", so two runs of the same games compare equal."""
+    "INSTALL", and so the default table name made of it, so two runs of the same games compare equal."""
     import re
     out = []
     for line in lines:
         if line.get("ev") in ("game_end", "stored"):
             rec = dict(line["record"])
             rec["id"] = re.sub(r"-[0-9a-f]{8}-([0-9]+)$", r"-INSTALL-\1", rec["id"])
+            if isinstance(rec.get("table"), str):  # a store's default table name is its install's
+                rec["table"] = re.sub(r"^Table [0-9a-f]{8}$", "Table INSTALL", rec["table"])
             line = dict(line, record=rec)
         out.append(line)
     return out

@@ -88,6 +88,7 @@ def without_id(obj):
     if obj.get("ev") == "game_end":
         rec = dict(obj["record"])
         rec.pop("id")
+        rec.pop("table", None)
         return dict(obj, record=rec)
     return obj
 

@@ -254,7 +254,7 @@ def game_lines(lines):
 
 
 def strip_id(rec):
-    return {k: v for k, v in rec.items() if k != "id"}
+    return {k: v for k, v in rec.items() if k not in ("id", "table")}
 
 
 def test_the_board_played_the_game_and_was_cut_everywhere(run):

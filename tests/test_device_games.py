@@ -113,6 +113,7 @@ def run_driver(harness, driver, root, arg, heap=HEAP, files=None):
 def without_id(rec):
     rec = dict(rec)
     assert rec.pop("id")
+    rec.pop("table", None)
     return rec
 
 

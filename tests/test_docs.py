@@ -261,6 +261,10 @@ def _capture(tmp_path):
         b.start_game(game)
         _play(b, (TESTS / "sim_scripts" / (game + ".txt")).read_text(encoding="utf-8"))
         if game == "speed":  # the stored records over USB, and bad commands
+            b.command({"cmd": "roster", "add": ["Ann", "Bob"]})
+            b.command({"cmd": "roster", "push": ["Ann", "Bob"], "part": 0, "end": False})
+            b.command({"cmd": "table", "name": "Table 3"})
+            b.command({"cmd": "roster", "add": ["Ann\x1b[31m"]})
             b.command({"cmd": "dump"})
             b.command("hello")
             b.command({"cmd": "format"})
@@ -334,6 +338,7 @@ def test_the_capture_covers_the_line_types(real_lines):
                  ("undo", "partners"), ("abandon", "partners"), ("game_end", None),
                  ("stored", None), ("dump_end", None), ("error", "command"), ("error", "stuck"),
                  ("error", "overflow"), ("error", "app"), ("error", "crash"), ("error", "log"),
+                 ("roster", None), ("roster_part", None), ("error", "roster"),
                  ("wiring", None)]:
         assert any(s[0] == want[0] and (want[1] is None or want[1] in s) for s in seen), want
 

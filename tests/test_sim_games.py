@@ -51,6 +51,7 @@ def final_record(lines):
     assert lines[-1] is ends[0], "the game ends the log"
     rec = dict(ends[0]["record"])
     assert rec.pop("id")
+    rec.pop("table", None)
     assert records.replay(rec).to_record() == rec
     return rec
 

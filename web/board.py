@@ -249,6 +249,65 @@ class Board:
             out.append(json.dumps({"ev": "stored", "record": rec}))
         return "\n".join(out)
 
+    # -- the players' and the table's names (docs/web.md, "Names") ----------
+    def names_json(self):
+        """{"table", "default", "roster", "seated"} for the page's name fields."""
+        from speedref import names as N
+        from speedref import roster as R
+        roster = R.load(self.app)
+        return json.dumps({"table": R.table_name(self.app), "default": N.table_name({}, self.store.install),
+                           "roster": roster["names"], "seated": self.app.seated})
+
+    def set_names(self, table, seated_json, roster_text):
+        """The page's name fields: the table's name ("" for the default),
+        the seats' names (a JSON list, "" for a seat picked on the device or
+        a Guest), the roster (one name a line).  Every name is checked with
+        the board's own check (speedref/names.py) before anything changes:
+        "" when all were taken, else why not (nothing changed)."""
+        from speedref import names as N
+        from speedref import roster as R
+        try:
+            t = N.clean_table(table) if table.strip(" ") else None
+            seated = json.loads(seated_json)
+            if not isinstance(seated, list) or len(seated) > 4:
+                return "seats: four names at most"
+            filled = [x.strip(" ") if isinstance(x, str) else x for x in seated]
+            if any(filled):
+                seated = N.check_game([x or N.GUEST for x in filled])
+            else:
+                seated = None
+            names = []
+            seen = set()  # folded: one person whatever the case, found at once in a long paste
+            lines = roster_text.splitlines()
+            for i in range(len(lines)):
+                line = lines[i].strip(" \t")
+                if not line:
+                    continue
+                try:
+                    n = N.clean(line)
+                except N.BadName as e:
+                    return "roster line %d: %s" % (i + 1, e)
+                if n.lower() not in seen:
+                    seen.add(n.lower())
+                    names.append(n)
+            if len(names) > N.ROSTER_MAX:
+                return "the roster holds %d names at most, not %d" % (N.ROSTER_MAX, len(names))
+        except N.BadName as e:
+            return str(e)
+        settings = self.app.settings
+        if t != settings.get("table"):
+            if t is None:
+                settings.pop("table", None)
+            else:
+                settings["table"] = t
+            self.store.save_settings(settings)
+        roster = R.load(self.app)
+        if roster["names"] != names:
+            roster["names"] = names
+            self.store.save_roster(roster)
+        self.app.seated = seated
+        return ""
+
     def heap(self):
         return heap()
 

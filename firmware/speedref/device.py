@@ -93,6 +93,7 @@ class Device:
         self._pump = getattr(log, "pump", None)  # SpoolLog.pump; a plain Log has none
         self._dump = None  # the stored records still to send for a dump command
         self._dumped = 0
+        self._roster = None  # roster.Console, made at the first roster command
         self._more = False  # the last pass left work for the next (run naps 1 ms then)
         self._since_gc = 0  # passes with events since the heap was last collected
         # True: the owner calls app.commit() itself, once what the pass
@@ -338,6 +339,16 @@ class Device:
                 return
             gc.collect()
             self.log.emit({"ev": "mem", "alloc": gc.mem_alloc(), "free": gc.mem_free()})
+        elif cmd["cmd"] == "roster" or cmd["cmd"] == "table":
+            # loaded only for these lines: the roster is never in a game's heap
+            if self._roster is None:
+                from .roster import Console
+                self._roster = Console()
+            self._roster.command(self.app, self.log, cmd)
+            if self._roster.push is None:  # no push under way: its code leaves the heap
+                self._roster = None
+                from . import forget
+                forget("speedref.roster")
         else:
             self.log.emit({"ev": "error", "what": "command", "msg": "unknown cmd",
                            "cmd": cmd["cmd"][:20]})

@@ -71,6 +71,7 @@ ROOM = 24 * 1024
 RECORD_ROOM = 8 * 1024
 GAME = "game.json"
 _SETTINGS = const("settings.json")
+ROSTER = "roster.json"  # {"names": [...], "last": [the last game's players]}
 _SEQ = const("seq.json")
 _REC_DIR = const("rec")
 
@@ -179,6 +180,24 @@ def decode(data):
         return OK, json.loads(body)
     except ValueError:
         return _DAMAGED, None
+
+
+def _check_roster(obj):
+    """None for a roster file this version reads, else why not."""
+    from .names import why_not, NAME_MAX, ROSTER_MAX
+    if not isinstance(obj, dict):
+        return "not a roster"
+    names = obj.get("names")
+    last = obj.get("last", [])
+    if not isinstance(names, list) or not isinstance(last, list) or len(names) > ROSTER_MAX:
+        return "not a roster"
+    for n in names:
+        if why_not(n, NAME_MAX) is not None:
+            return "bad name"
+    for n in last:
+        if why_not(n, NAME_MAX) is not None:
+            return "bad name"
+    return None
 
 
 def _draw():
@@ -303,6 +322,22 @@ class Store:
 
     def save_settings(self, d):
         self._write(_SETTINGS, d)
+
+    # --- the club's roster (names.py says what a name may be) -------------
+    def load_roster(self):
+        """(roster, problem): {"names": [...], "last": [...]} as kept, or an
+        empty roster when there is none; a damaged file, or one of the
+        wrong shape, is set aside (roster.json.bad) and `problem` says so:
+        a roster never stops a game."""
+        obj, problem = self._load(ROSTER, _check_roster)
+        if obj is None:
+            obj = {"names": [], "last": []}
+            if problem:
+                problem += "; roster empty"
+        return obj, problem
+
+    def save_roster(self, d):
+        self._write(ROSTER, d)
 
     def save_game(self, d):
         self._write(GAME, d)

@@ -182,7 +182,7 @@ class EntryTable(Table):
         rec = self.record
         if rec is None:
             return ["no game_end record"]
-        plain = {k: v for k, v in rec.items() if k != "id"}
+        plain = {k: v for k, v in rec.items() if k not in ("id", "table")}
         want = self.st.record()
         if getattr(self, "stopped", False):
             want = dict(want, stopped=True)  # PT-20: the table agreed to stop

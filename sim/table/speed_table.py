@@ -499,7 +499,7 @@ class SpeedTable(Table):
         if rec is None:
             bad.append("no game_end record")
         else:
-            plain = {k: v for k, v in rec.items() if k != "id"}
+            plain = {k: v for k, v in rec.items() if k not in ("id", "table")}
             want = speed.SpeedMatch(self.opts["layout"], self.F.match_of(self.opts), rec["players"],
                                     self.opts["jokers"], self.opts["doubles"],
                                     self.opts["hand_limit"], self.opts["slap_to_win"])

@@ -578,7 +578,7 @@ class SpitTable(Table):
         if rec is None:
             bad.append("no game_end record")
             return bad
-        plain = {k: v for k, v in rec.items() if k != "id"}
+        plain = {k: v for k, v in rec.items() if k not in ("id", "table")}
         truth = {"game": "spit", "players": rec.get("players"),
                  "rounds": [dict(r) for r in self.st.rounds]}
         if plain != truth:

@@ -125,7 +125,7 @@ def game_report(root, hands=None, target=100):
     rec = play_game(rig, hands, target)
     plain = {}
     for k in rec:
-        if k != "id":
+        if k not in ("id", "table"):
             plain[k] = rec[k]
     g = partners.replay(plain)
     return {

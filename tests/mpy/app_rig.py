@@ -231,6 +231,7 @@ def speed_match_report(root, deals, opts=None, slap_gap_us=None):
     rec = play_match(rig, deals, opts, slap_gap_us)
     plain = dict(rec)
     del plain["id"]
+    plain.pop("table", None)
     return {
         "record": rec,
         "engine": speed.replay(plain).to_record(),

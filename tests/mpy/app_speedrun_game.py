@@ -175,6 +175,7 @@ def report(root, record):
     out["saved_game"] = rig.store.load_game()[0]
     plain = dict(rec)
     del plain["id"]
+    plain.pop("table", None)
     # Imported here, not with this driver: a copy held from the start
     # would be a second one in the heap once the app forgets the game's
     # (App.close) and the next game loads it again.  A board has one.

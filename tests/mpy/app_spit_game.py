@@ -130,6 +130,7 @@ def spit_game_report(root, rounds=GAME, opts=None, gap_us=7300):
     rec = play_game(rig, rounds, opts, gap_us)
     plain = dict(rec)
     del plain["id"]
+    plain.pop("table", None)
     g = spit.replay(plain)
     return {
         "record": rec,

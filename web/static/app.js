@@ -352,6 +352,56 @@ function wireDownloads() {
   $("#logclose").onclick = () => openLog(false);
 }
 
+// ---- names: the table's, the seats', the roster (docs/web.md, "Names") ------------
+// The table's name and the roster live on the device's flash (settings.json,
+// roster.json: in localStorage with the rest of it); the seats' names are this
+// page's (prefs.seated), handed to the device at each boot.  Every name is
+// checked by the device's own check (speedref/names.py, web/board.py
+// set_names): a refusal is shown as text and nothing changes.
+function seatFields() { return Array.from(document.querySelectorAll(".seatname")); }
+
+function fillNames() {
+  if (!board) return;
+  const st = JSON.parse(board.names_json());
+  $("#tablename").value = st.table === st.default ? "" : st.table;
+  $("#tablename").placeholder = st.default;
+  $("#rostertext").value = st.roster.join("\n");
+  const seated = prefs.seated || [];
+  seatFields().forEach((f, i) => { f.value = seated[i] || ""; });
+}
+
+function applySeated() {
+  // the seats' names kept by this page, given to the device as it boots
+  if (!board || !prefs.seated) return;
+  const st = JSON.parse(board.names_json());
+  const why = board.set_names(st.table === st.default ? "" : st.table, JSON.stringify(prefs.seated),
+    st.roster.join("\n"));
+  if (why) { note("the seats' names kept here were left out: " + why); prefs.seated = null; }
+}
+
+function wireNames() {
+  const panel = $("#namespanel");
+  const open = (o) => {
+    panel.hidden = !o;
+    $("#namesbutton").setAttribute("aria-expanded", String(o));
+    $("#nameserr").textContent = "";
+    if (o) fillNames();
+  };
+  $("#namesbutton").onclick = () => open(panel.hidden);
+  $("#namesclose").onclick = () => open(false);
+  $("#namessave").onclick = () => {
+    if (!board) return;
+    const seated = seatFields().map((f) => f.value);
+    const why = board.set_names($("#tablename").value, JSON.stringify(seated), $("#rostertext").value);
+    $("#nameserr").textContent = why || "saved";
+    if (why) return;
+    prefs.seated = seated.some((v) => v.trim()) ? seated.map((v) => v.trim()) : null;
+    setLayout();  // keeps prefs
+    fillNames();
+    if (board.flash_changed()) saveFlash(mp.FS);
+  };
+}
+
 // ---- live: the device on this page's clock --------------------------------------
 let wbMod = null;  // web.board
 let t0 = 0;
@@ -382,6 +432,7 @@ function boot(first) {
   window.speedref.board = b;
   window.speedref.t0 = t0;
   mp.globals.set("board", b);
+  applySeated();
   showRecords();
 }
 
@@ -561,15 +612,19 @@ function wireInputs() {
   });
 }
 
-// The table's layout, kept between visits: pads 2|3|4, flat true|false.
+// The table's layout, kept between visits: pads 2|3|4, flat true|false, and
+// the seats' names (null: each seat picks on the device).
 // Anything else stored there is left out (the defaults are used).
-const prefs = { pads: 2, flat: false };
+const prefs = { pads: 2, flat: false, seated: null };
 
 function loadPrefs() {
   let saved = null;
   try { saved = JSON.parse(localStorage.getItem(PREFS_KEY) || "{}"); } catch (e) { saved = null; }
   if (saved && [2, 3, 4].includes(saved.pads)) prefs.pads = saved.pads;
   if (saved && typeof saved.flat === "boolean") prefs.flat = saved.flat;
+  // the seats' names: four strings at most (the device checks each as it boots)
+  if (saved && Array.isArray(saved.seated) && saved.seated.length <= 4 &&
+      saved.seated.every((v) => typeof v === "string" && v.length <= 40)) prefs.seated = saved.seated;
 }
 
 function setLayout() {
@@ -594,6 +649,7 @@ async function live(wb) {
   restoreFlash(mp.FS);
   bootSafely(true);
   wireInputs();
+  wireNames();
   pump(performance.now());
   requestAnimationFrame(frame);
   setInterval(() => pump(performance.now()), 250);  // keeps time moving when frames stop

@@ -94,6 +94,7 @@ class App:
         self._lc = 0     # the cue: pad mask, + _BLINK, + _FRESH until a tick stamps it
         self._lt = 0     # when the cue began
         self._to_menu = False  # the menu comes back once this event is over
+        self._start_next = None  # (game, t_us, opts) to start once this event is over
         self._mods = ()  # the running game's modules (games.game_modules)
         self.unstored = None  # a finished game's record the flash had no room for
         # the device's input decoder and capture (Device sets them): "Check
@@ -101,6 +102,10 @@ class App:
         self.inputs = None
         self.capture = None
         self.board_name = None  # the board file's NAME (wiring.build sets it)
+        # The players' names when the table has said them already (the
+        # simulator's --names, the web page's name fields), seat order: a
+        # game takes as many as it seats and the name picker is not shown.
+        self.seated = None
         from . import menu
         self.settings = menu.merge_settings(self._load_settings())
         saved, problem = self._load_game()
@@ -322,6 +327,8 @@ class App:
         game is never given up for lack of room."""
         self.commit()  # a save still pending goes first: the record follows it on flash
         self.over = True
+        from ..names import table_name
+        record["table"] = table_name(self.settings, getattr(self.store, "install", None))
         stored = self._store_record(record)
         # the record's log line needs one free block of about 2 KB (a Long
         # Speed Run) in a heap the game has fragmented: compact it first
@@ -464,6 +471,11 @@ class App:
             # flow's own imports is a defect and is not hidden here
             self.message("%s is not on this device yet" % game)
             return
+        seated = self.seated
+        if seated is not None and state is None and "names" not in opts:
+            n = opts.get("seats", games.get(game).seats[0])
+            opts = dict(opts)
+            opts["names"] = list(seated[:n])  # too few: the flow says so (names.for_game)
         self._make_room()  # before the new game's number and first save need it
         self.over = False
         self.game_seq = seq if state is not None else self._new_seq()
@@ -541,7 +553,22 @@ class App:
                 m &= ~c
         self.lights = m
 
+    def start_after(self, game, t_us, opts):
+        """Start `game` once this event is over (the name picker's last
+        press): its screen and the roster are gone by then, and their
+        modules too, so the game's code loads into the heap they held."""
+        self.show(Screen())
+        self._start_next = (game, t_us, opts)
+
     def _flush(self):
+        nxt = self._start_next
+        if nxt is not None:
+            self._start_next = None
+            forget("speedref.app.who")
+            forget("speedref.roster")
+            forget("speedref.app.menu")  # _run lets it go too: before the game's code comes
+            collect()
+            self.start(nxt[0], nxt[1], nxt[2])
         if self._to_menu:
             collect()  # the closed game's code and state leave room for the menu's
             from . import menu

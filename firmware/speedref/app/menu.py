@@ -22,6 +22,11 @@ def merge_settings(saved):
     s = {"game": ids[0]}
     if isinstance(saved, dict) and saved.get("game") in ids:
         s["game"] = saved["game"]
+    t = saved.get("table") if isinstance(saved, dict) else None
+    if isinstance(t, str):
+        from ..names import why_not, TABLE_MAX
+        if why_not(t, TABLE_MAX) is None:
+            s["table"] = t  # the table's name, set from the laptop (roster.py)
     for g in games.GAMES:
         old = saved.get(g.id) if isinstance(saved, dict) else None
         if not isinstance(old, dict):
@@ -229,7 +234,13 @@ class Options(Screen):
         elif b == OK and self.cursor == 0:
             self._remember()
             app.sound(CLICK)
-            app.start(self.game, t_us, dict(self.opts))
+            # who is playing (app/who.py), when there are names to pick
+            from .who import offer
+            if not offer(app, self.game, dict(self.opts), t_us):
+                from .. import forget
+                forget("speedref.app.who")
+                forget("speedref.roster")
+                app.start(self.game, t_us, dict(self.opts))
         elif b == OK:
             self._step(1)
 

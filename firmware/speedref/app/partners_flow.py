@@ -31,6 +31,7 @@
 from ..engine import partners
 from ..engine.errors import RuleError
 from . import ui
+from ..names import for_game, fit, short as cut
 from .core import Flow, UP, DOWN, OK, CLICK, CALL, WIN, ERROR
 
 from micropython import const
@@ -47,7 +48,6 @@ TOTALS = const(8)
 STOP = const(9)
 FINAL = const(10)
 
-NAMES = ("P1", "P2", "P3", "P4")
 _PAD_NAMES = const(("pad 1", "pad 2", "pad 3", "pad 4"))
 # Screen words for partners.TRUMPS (same order): long on the trump screen,
 # short next to the bid.
@@ -64,9 +64,16 @@ class PartnersFlow(Flow):
         self.app = app
         self.opts = opts
         self.target = opts["target"]
+        # The players' names, by player (not by pad): a name follows its
+        # player when a partner's choice moves them to another pad (PT-8).
+        # The score grid's cells have room for 3 characters (2 beside a
+        # three-digit total), cut once here: a trick's redraw allocates nothing.
+        self.names = NAMES = for_game(opts, 4)
+        self.cut3 = tuple(cut(n, 3) for n in NAMES)
+        self.cut2 = tuple(cut(n, 2) for n in NAMES)
         # A game object exists from the start, so a bad target is refused
         # (PT-18 RuleError) before anything is shown.
-        self.game = partners.PartnersGame(self.target, NAMES)
+        self.game = partners.PartnersGame(self.target, self.names)
         self.first = None      # the first dealer, once the table has chosen
         self.hands = []        # per finished hand [bid, trump, contractor, partner, [winners]]
         self.pick = 0          # the dealer shown on the DEALER screen
@@ -102,7 +109,7 @@ class PartnersFlow(Flow):
         winners `seq` of the hand in progress.  Everything goes through the
         engine's own entries, so a resumed game is checked by the same rules
         and the seats come out as the partner choices made them (PT-8)."""
-        g = partners.PartnersGame(self.target, NAMES, self.first)
+        g = partners.PartnersGame(self.target, self.names, self.first)
         for h in self.hands:
             g.set_contract(h[0], h[1], h[2], h[3])
             for w in h[4]:
@@ -226,7 +233,7 @@ class PartnersFlow(Flow):
             # PT-23: no first dealer any more, on flash too
             self.pick = g.dealer  # the cursor stays on the dealer taken back
             self.first = None
-            self.game = partners.PartnersGame(self.target, NAMES)
+            self.game = partners.PartnersGame(self.target, self.names)
             self._save()
             self._to(DEALER)
         elif g.hands_played:  # BID, HAND, TOTALS, STOP, FINAL
@@ -236,7 +243,7 @@ class PartnersFlow(Flow):
     def _choose_dealer(self):
         # PT-3: the table chooses the first dealer.  A new game object: no
         # hand has been entered yet.
-        self.game = partners.PartnersGame(self.target, NAMES, self.pick)
+        self.game = partners.PartnersGame(self.target, self.names, self.pick)
         self.first = self.pick
         self.app.sound(CLICK)
         self._save()
@@ -265,7 +272,7 @@ class PartnersFlow(Flow):
         g = self.game
         if p == self.contractor:
             # PT-8: not their own partner.  Refused, nothing changes.
-            self.note = "not %s! (PT-8)" % NAMES[p]
+            self.note = fit("not ", self.names[p], "! (PT-8)")
             self.app.sound(ERROR)
             self.app.redraw()
             return
@@ -324,13 +331,13 @@ class PartnersFlow(Flow):
     def _draw_dealer(self, fb):
         ui.title(fb, "Partners to %d" % self.target)
         ui.center(fb, "Who deals first?", 13)
-        ui.big_center(fb, NAMES[self.pick], 24, 3)
+        ui.big_center(fb, self.names[self.pick], 24, 3)
         ui.hint(fb, "tap pad, or OK")
 
     def _draw_bid(self, fb):
         g = self.game
         ui.title(fb, "Hand %d" % (g.hands_played + 1))
-        fb.text("Dealer: " + NAMES[g.dealer], 0, 12, 1)
+        fb.text(fit("Dealer: ", self.names[g.dealer]), 0, 12, 1)
         fb.text("Final", 0, 28, 1)
         fb.text("bid", 0, 37, 1)
         ui.big(fb, str(self.bid), 56, 22, 3)
@@ -348,10 +355,19 @@ class PartnersFlow(Flow):
         ui.title(fb, "%d %s" % (self.bid, TRUMP_WORDS[self.trump]))
         if self.phase == CONTRACTOR:
             ui.center(fb, "Who won the bid?", 14)
+            ui.big_center(fb, "TAP", 26, 2)
+            ui.center(fb, "your pad", 44)
         else:
-            ui.center(fb, NAMES[self.contractor] + "'s partner?", 14)
-        ui.big_center(fb, "TAP", 26, 2)
-        ui.center(fb, "your pad", 44)
+            n = self.names[self.contractor]
+            if len(n) <= 5:
+                ui.center(fb, n + "'s partner?", 14)
+                ui.big_center(fb, "TAP", 26, 2)
+                ui.center(fb, "your pad", 44)
+            else:  # a longer name on a line of its own
+                ui.center(fb, "Partner of", 11)
+                ui.center(fb, n + "?", 20)
+                ui.big_center(fb, "TAP", 29, 2)
+                ui.center(fb, "your pad", 46)
         if self.note:
             ui.hint(fb, self.note, centred=True)
 
@@ -359,9 +375,13 @@ class PartnersFlow(Flow):
         g = self.game
         a, b = g.swap
         ui.title(fb, "Swap seats!")
-        ui.big_center(fb, "%s<>%s" % (NAMES[a], NAMES[b]), 13, 2)
-        fb.text("%s: go to %s" % (NAMES[a], _PAD_NAMES[g.seat_of(a)]), 0, 33, 1)
-        fb.text("%s: go to %s" % (NAMES[b], _PAD_NAMES[g.seat_of(b)]), 0, 43, 1)
+        na = self.names[a]
+        nb = self.names[b]
+        ui.big_center(fb, "%s<>%s" % (cut(na, 7), cut(nb, 7)), 13, 2)
+        fb.text(fit("", na, ": go to " + _PAD_NAMES[g.seat_of(a)])
+                if len(na) <= 3 else fit("", na, ": " + _PAD_NAMES[g.seat_of(a)]), 0, 33, 1)
+        fb.text(fit("", nb, ": go to " + _PAD_NAMES[g.seat_of(b)])
+                if len(nb) <= 3 else fit("", nb, ": " + _PAD_NAMES[g.seat_of(b)]), 0, 43, 1)
         ui.hint(fb, "then OK")
 
     def _draw_tricks(self, fb):
@@ -375,7 +395,7 @@ class PartnersFlow(Flow):
         fb.text("Trick", x, 1, 0)
         fb.text(n, x + 48, 1, 0)
         fb.text("of 13", x + 56 + 8 * len(n), 1, 0)
-        _grid(fb, g.tricks, c, p)
+        _grid(fb, self, g.tricks, c, p)
         ui.row(fb, 4, "Bid")
         ui.row(fb, 4, NUM[bid], 32)
         ui.row(fb, 4, _TRUMP_SHORT[self.trump], 32 + 8 * len(NUM[bid]))
@@ -393,7 +413,7 @@ class PartnersFlow(Flow):
         s = "Hand %d %s%s" % (g.hands_played, "made" if made else "failed",
                               " x2" if doubled else "")
         ui.title(fb, s if len(s) <= 16 else s[5:])  # PT-16: x2 = doubled
-        _grid(fb, scores, c, p)
+        _grid(fb, self, scores, c, p)
         ui.row(fb, 4, "bid %d, took %d" % (hand["bid"], t[c] + t[p]))
         ui.hint(fb, "OK: totals")
 
@@ -401,7 +421,7 @@ class PartnersFlow(Flow):
         # the running totals (TOTALS), and the question to stop there (STOP)
         g = self.game
         ui.title(fb, "Totals (to %d)" % self.target)
-        _grid(fb, g.totals, -1, -1)
+        _grid(fb, self, g.totals, -1, -1)
         if self.phase == STOP:
             ui.row(fb, 4, "Stop game now?")
             ui.hint(fb, "OK=yes  UP=no")
@@ -409,20 +429,20 @@ class PartnersFlow(Flow):
             if max(g.totals) >= self.target:
                 ui.row(fb, 4, "Tie: play on!")  # PT-19
             else:
-                ui.row(fb, 4, "Next: %s deals" % NAMES[g.dealer])
+                ui.row(fb, 4, fit("Next: ", self.names[g.dealer], " deals"))
             ui.hint(fb, "OK next DOWN end")
 
     def _draw_final(self, fb):
         g = self.game
         ui.title(fb, "Game over" if g.over else "Game stopped")
-        _grid(fb, g.totals, -1, -1)
+        _grid(fb, self, g.totals, -1, -1)
         w = g.winners()
         if len(w) == 1:
-            ui.row(fb, 4, "%s wins!" % NAMES[w[0]])
+            ui.row(fb, 4, fit("", self.names[w[0]], " wins!"))
         else:
             # PT-20: shared by the tied top ("Shared: P3 P4")
-            s = " ".join([NAMES[p] for p in w])
-            ui.row(fb, 4, "All four share" if len(w) == 4 else "Shared: " + s)
+            s = " ".join([self.cut3[p] for p in w])
+            ui.row(fb, 4, "All four share" if len(w) == 4 else fit("Shared: ", s))
         ui.hint(fb, "OK: save & end")
 
     # indexed by phase: DEALER, BID, TRUMP, CONTRACTOR, PARTNER, SWAP, TRICKS,
@@ -430,20 +450,22 @@ class PartnersFlow(Flow):
     _SCREENS = (_draw_dealer, _draw_bid, _draw_trump, _draw_tap, _draw_tap, _draw_swap,
                 _draw_tricks, _draw_hand, _draw_totals, _draw_totals, _draw_final)
 
-def _grid(fb, nums, c, p):
+def _grid(fb, flow, nums, c, p):
     """The four players' numbers in a 2x2 grid, P1 P2 / P3 P4, digits at
     scale 2 (a three-digit total still fits a 64-pixel cell).  The contract
-    side's names are inverted."""
+    side's names are inverted.  A name shows its first 3 characters (2
+    beside a three-digit number)."""
     for k in range(4):
         x = 64 * (k & 1)
         y = 11 + 18 * (k >> 1)
-        if k == c or k == p:
-            fb.fill_rect(x, y + 3, 17, 10, 1)
-            fb.text(NAMES[k], x + 1, y + 4, 0)
-        else:
-            fb.text(NAMES[k], x + 1, y + 4, 1)
         v = nums[k]
         s = NUM[v] if v < 14 else str(v)
+        name = flow.cut2[k] if len(s) == 3 else flow.cut3[k]
+        if k == c or k == p:
+            fb.fill_rect(x, y + 3, 8 * len(name) + 1, 10, 1)
+            fb.text(name, x + 1, y + 4, 0)
+        else:
+            fb.text(name, x + 1, y + 4, 1)
         if len(s) < 3:
             ui.big(fb, s, x + 64 - 16 * len(s), y, 2)
         elif len(s) == 3:

@@ -38,6 +38,7 @@ from ..engine import speed
 from ..engine.errors import RuleError, is_int
 from ..arbiter import Race
 from . import ui
+from ..names import for_game
 from .timing import Countdown, PadHold, OFF, press_countdown
 from .core import Flow, UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR
 from ..tunables import SPEED_HOLD_US, CLAIM_WAIT_US
@@ -96,9 +97,11 @@ class SpeedFlow(Flow):
         self.seats = n
         self.app = app
         self.opts = opts
-        self.match = speed.SpeedMatch(opts["layout"], match_of(opts), _NAMES[:n],
+        # The record names the players (the picker's names); the screens,
+        # drawn for a pad's 2-character label, keep the seat labels.
+        self.match = speed.SpeedMatch(opts["layout"], match_of(opts), for_game(opts, n),
                                       opts["jokers"], opts["doubles"], opts["hand_limit"], opts["slap_to_win"])
-        self.names = self.match.players  # "P1".. as messages and the record name them
+        self.names = _NAMES[:n]
         self.race = Race(n, app.tie_window_us(opts["tie_ms"]))
         # Pads: preallocated so a press in a race allocates nothing.  A press
         # is live (may become a tap or a hold) when it began in PLAY.

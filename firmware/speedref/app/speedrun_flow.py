@@ -33,6 +33,7 @@
 from .. import collect
 from ..engine import speedrun
 from . import ui
+from ..names import for_game, fit, short as cut
 from .timing import PadHold
 from .core import Flow, UP, DOWN, OK, CLICK, CALL, WIN, ERROR
 from ..tunables import SPEEDRUN_HOLD_US
@@ -49,7 +50,6 @@ TARGET = const(6)
 RESULT = const(7)
 FINAL = const(8)
 
-NAMES = ("P1", "P2", "P3")
 CANCEL = "Cancel"
 
 TRUMP_WORDS = ("Worms", "Raccoons", "Geckos", "Gorillas", "No trump")  # speedrun.TRUMPS order
@@ -117,8 +117,13 @@ class SpeedRunFlow(Flow):
         self.app = app
         self.opts = opts
         self.length = opts["length"]
+        # the players' names (the picker's; seat labels for guests): the
+        # record's "players", and the screens' (5 characters a column)
+        self.names = for_game(opts, 3)
+        self.cols = tuple(cut(n, 5) for n in self.names)
+        self.starred = tuple(cut(n, 4) + "*" for n in self.names)  # a revealed contract's
         first = 0 if state is None else state["first"]
-        self.g = speedrun.SpeedRunGame(self.length, NAMES, first)
+        self.g = speedrun.SpeedRunGame(self.length, self.names, first)
         # Pads: preallocated, so a press allocates nothing.  A press is live
         # (may become a tap or a hold) when it began in PLAY.
         h = SPEEDRUN_HOLD_US
@@ -296,7 +301,7 @@ class SpeedRunFlow(Flow):
     def _set_first(self, b):
         # SR-5: the table decides who holds the card for hand 1.
         if self.g.first != b:
-            self.g = speedrun.SpeedRunGame(self.length, NAMES, b)
+            self.g = speedrun.SpeedRunGame(self.length, self.names, b)
         self.app.sound(CALL)
         self.app.redraw()
 
@@ -314,13 +319,13 @@ class SpeedRunFlow(Flow):
     def _reveal(self, p):
         g = self.g
         if g.revealed[p] is not None:
-            self.note = "%s revealed" % NAMES[p]  # SR-21: once
+            self.note = fit("", self.names[p], " revealed")  # SR-21: once
             self.app.sound(ERROR)
             self.app.redraw()
             return
         cs = [c for c in g.legal_contracts(p) if c != "PASS"]  # SR-22
         if not cs:
-            self.note = "%s: only Pass" % NAMES[p]
+            self.note = fit("", self.names[p], ": only Pass")
             self.app.sound(ERROR)
             self.app.redraw()
             return
@@ -475,9 +480,9 @@ class SpeedRunFlow(Flow):
         g = self.g
         a, b = g.choosers()
         ui.title(fb, "Hand %d of %d" % (g.hands_played + 1, g.hands_total))
-        ui.row(fb, 0, "1st card: %s" % NAMES[g.first])
-        ui.row(fb, 1, "%s %s choose" % (NAMES[a], NAMES[b]))
-        ui.row(fb, 2, "%s leads" % NAMES[g.leader()])
+        ui.row(fb, 0, fit("1st card: ", self.names[g.first]))
+        ui.row(fb, 1, "%s %s choose" % (self.cols[a], self.cols[b]))
+        ui.row(fb, 2, fit("", self.names[g.leader()], " leads"))
         # how tricks are entered, from the first hand on (SR-11, SR-21)
         if g.hands_played == 0:
             ui.row(fb, 3, "Holder: tap pad")  # SR-5
@@ -493,7 +498,7 @@ class SpeedRunFlow(Flow):
         trump = self.phase == TRUMP
         ui.title(fb, "Hand %d: %s" % (g.hands_played + 1, "trump" if trump else "ranking"))
         a, b = g.choosers()
-        ui.center(fb, "%s or %s chose" % (NAMES[a], NAMES[b]), 12)
+        ui.center(fb, fit("", "%s or %s" % (self.cols[a], self.cols[b]), " chose"), 12)
         if trump:
             ui.big_center(fb, TRUMP_WORDS[self.cursor], 24, 2)
             ui.center(fb, "BACK: undo/quit", 44)
@@ -509,14 +514,16 @@ class SpeedRunFlow(Flow):
         ui.title(fb, "H%d  Trick %d/12" % (g.hands_played + 1, g.tricks_played() + 1))
         self._columns(fb, g.tricks)
         for p in (0, 1, 2):
-            fb.text(NAMES[p] + ("*" if g.revealed[p] else ""), 43 * p + 9, 37, 1)
+            # "P1*" where it always was; a longer name from the column's edge
+            c = self.starred[p] if g.revealed[p] else self.cols[p]
+            fb.text(c, 43 * p + (9 if len(c) <= 3 else 0), 37, 1)
         # SR-9/SR-11: what wins the next trick
         ui.row(fb, 4, "%s %d high" % (TRUMP_WORDS[speedrun.TRUMPS.index(g.trump)], g.direction()))
-        ui.hint(fb, self.note or ("%s leads" % NAMES[g.next_leader()]))
+        ui.hint(fb, self.note or fit("", self.names[g.next_leader()], " leads"))
 
     def _draw_reveal(self, fb):
         c = self.choices[self.cursor]
-        ui.title(fb, "%s reveals" % NAMES[self.seat])
+        ui.title(fb, fit("", self.names[self.seat], " reveals"))
         ui.big_center(fb, word(c), 16, 3)
         if c != CANCEL:
             ui.center(fb, "scores double", 44)
@@ -525,7 +532,7 @@ class SpeedRunFlow(Flow):
     def _draw_contract(self, fb):
         # a seat's contract (CONTRACT), or the one its Redo plays again (TARGET)
         s = self.seat
-        ui.title(fb, "%s %s?" % (NAMES[s], "contract" if self.phase == CONTRACT else "Redo which"))
+        ui.title(fb, fit("", self.names[s], " contract?" if self.phase == CONTRACT else " Redo which?"))
         c = self.choices[self.cursor]
         t = self.g.tricks[s]
         ui.center(fb, "1 trick" if t == 1 else "%d tricks" % t, 12)
@@ -552,7 +559,7 @@ class SpeedRunFlow(Flow):
             _ctext(fb, short(c) + ("*" if rev[p] else ""), x, 11)
             _ctext(fb, "-" if sc is None else ("%+d" % sc), x, 20)
         for p in (0, 1, 2):  # whose column: the totals below
-            _ctext(fb, NAMES[p], 43 * p, 29)
+            _ctext(fb, self.cols[p], 43 * p, 29)
         self._columns(fb, g.totals, 38, 2)
         if g.over:
             ui.hint(fb, "Early end! OK" if g.ended_early else "Last hand! OK")
@@ -564,9 +571,9 @@ class SpeedRunFlow(Flow):
         w = g.winners()
         ui.title(fb, "Ended early" if g.ended_early else "Game over")
         if len(w) == 1:
-            ui.big_center(fb, "%s wins" % NAMES[w[0]], 12, 2)
+            ui.big_center(fb, fit("", self.names[w[0]], " wins"), 12, 2)
         else:  # SR-27: still tied, the win is shared
-            ui.big_center(fb, " ".join([NAMES[s] for s in w]), 12, 2)
+            ui.big_center(fb, fit("", " ".join([self.cols[s] for s in w])), 12, 2)
         ui.center(fb, _WHY.get(g.tiebreak, g.tiebreak), 30)  # SR-24..SR-27
         self._columns(fb, g.totals, 39, 2)
         ui.hint(fb, "OK: save & end")

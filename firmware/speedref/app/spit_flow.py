@@ -43,6 +43,7 @@ from ..engine import spit
 from ..engine.errors import RuleError
 from ..arbiter import Race, FALSE_START, COUNTED
 from . import ui
+from ..names import for_game
 from .timing import Countdown, PadHold, OFF, press_countdown
 from .core import Flow, UP, DOWN, OK, COUNT, GO, FOUL, CALL, WIN, CLICK, ERROR
 from ..tunables import SPIT_HOLD_US, SLAP_WAIT_US, REPEAT_US, REPEAT_EVERY_US
@@ -74,6 +75,7 @@ class SpitFlow(Flow):
     def __init__(self, app, opts, now_us, state=None):
         self.app = app
         self.opts = opts
+        self.players = for_game(opts, 2)  # the record's names; the screens keep P1, P2
         self.race = Race(2, app.tie_window_us(opts["tie_ms"]))
         # Pads: preallocated so a press allocates nothing.  A press is live
         # (may become a tap or a hold) when it began in PLAY.
@@ -586,7 +588,7 @@ class SpitFlow(Flow):
     def _rebuild(self):
         """Replay the completed rounds and this round's entries into a fresh
         SpitGame: every entry passes the engine's rules again."""
-        g = spit.SpitGame(NAMES)
+        g = spit.SpitGame(self.players)
         self.game = g
         for e, a, b in self.done:
             for c in e:

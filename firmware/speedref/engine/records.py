@@ -17,6 +17,9 @@
 #   tiebreak       str: what decided the winner, for a person to read
 #   rows()         [(label, [cell str per player], [running total per player])]
 #   to_record()    the canonical record (replay(r).to_record() == r, normalised)
+# A record the device stores also has its "id" and its "table" (the table's
+# name, speedref/names.py): where it was played, not part of the game, so
+# no sheet carries them.
 from .errors import RuleError
 from .. import games
 
