@@ -863,7 +863,9 @@ def test_check_wiring_is_the_simulators_screen(browser, site):
     tap(browser, 4, t + 200)  # UP: round to its last row
     tap(browser, 6, t + 400)  # OK: Check wiring
     wait(browser, lambda: py(browser, "type(board.app.screen).__name__") == "WiringCheck", "Check wiring", 30)
-    t = int(board_ms(browser)) + 100
+    # a second ahead: all five touches reach the page before its board's
+    # loop passes their instants, even on a busy machine
+    t = int(board_ms(browser)) + 1000
     for i, dt in enumerate((0, 0.5, 1, 1.5, 2)):
         touch(browser, 0, "pointerdown" if i % 2 == 0 else "pointerup", t + dt, 1)
     touch(browser, 0, "pointerup", t + 300, 1)
