@@ -340,18 +340,22 @@ class Bench {
       this.pioAt = target;
       return;
     }
-    if (!this.exactPio && target - this.pioAt >= 256) {
+    this.pioAt = this.stepPio(target, false);
+  }
+
+  stepPio(upTo, wake) {
+    // Every enabled state machine runs its instructions up to CPU cycle upTo
+    // (a steady loop skipped once proven: probeStep, trySkip); with `wake`,
+    // only until the step after which the sleeping CPU is awake.  Returns
+    // the CPU cycle they have reached.
+    if (!this.exactPio && upTo - this.pioAt >= 256) {
       for (const sm of this.machines) {
         if (sm.enabled && !sm.probe && !(sm.noProbeUntil > this.pioAt)) sm.probe = { head: -1 };
       }
     }
-    this.skipTarget = target;
-    this.stepPio(target);
-    this.pioAt = target;
-  }
-
-  stepPio(upTo) {
-    // Every enabled state machine runs its instructions up to CPU cycle upTo.
+    this.skipTarget = upTo;
+    const core = this.mcu.core;
+    let reached = upTo;
     for (const pio of this.mcu.pio) {
       let ran = false;
       for (const sm of pio.machines) {
@@ -368,10 +372,15 @@ class Bench {
           sm.nextAt += used * div;
           ran = true;
           if (sm.probe) this.probeStep(sm, pio);
+          if (wake && !core.waiting) {
+            reached = Math.min(upTo, Math.ceil(sm.nextAt));
+            break;
+          }
         }
       }
       if (ran) pio.checkChangedPins();
     }
+    return reached;
   }
 
   // -- steady loops: skipping idle time a state machine spends counting -----------
@@ -708,40 +717,8 @@ class Bench {
     // pioTo(target) for a sleeping CPU, stopped early at the first step that
     // wakes it; returns the CPU cycle the state machines have reached.
     if (target <= this.pioAt) return this.pioAt;
-    if (!this.exactPio && target - this.pioAt >= 256) {
-      for (const sm of this.machines) {
-        if (sm.enabled && !sm.probe && !(sm.noProbeUntil > this.pioAt)) sm.probe = { head: -1 };
-      }
-    }
-    this.skipTarget = target;
-    const core = this.mcu.core;
-    let reached = target;
-    for (const pio of this.mcu.pio) {
-      let ran = false;
-      for (const sm of pio.machines) {
-        if (!sm.enabled) {
-          sm.nextAt = target;
-          sm.probe = null;
-          continue;
-        }
-        const div = (sm.clockDivInt || 65536) + sm.clockDivFrac / 256;
-        while (sm.nextAt <= target) {
-          const before = sm.cycles;
-          sm.step();
-          const used = Math.max(1, sm.cycles - before);
-          sm.nextAt += used * div;
-          ran = true;
-          if (sm.probe) this.probeStep(sm, pio);
-          if (!core.waiting) {
-            reached = Math.min(target, Math.ceil(sm.nextAt));
-            break;
-          }
-        }
-      }
-      if (ran) pio.checkChangedPins();
-    }
-    this.pioAt = reached;
-    return reached;
+    this.pioAt = this.stepPio(target, true);
+    return this.pioAt;
   }
 
   // -- commands ---------------------------------------------------------------------
