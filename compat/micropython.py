@@ -1,8 +1,7 @@
 """MicroPython's `micropython` module, the part the firmware uses, for CPython.
 
 The firmware writes `from micropython import const` as micropython-lib does
-(and `@micropython.viper` / `@micropython.native` over the few functions
-compiled to machine code):
+(and `@micropython.viper` over the one function drawn as machine code):
 on a board (and on the Unix port, and in the web page's WebAssembly build)
 that is the built-in module, which always takes precedence over a file of
 the same name, and the compiler folds every const() away.  CPython, where
@@ -13,12 +12,6 @@ code, finds this file instead.  It is never copied to a board.
 
 def viper(f):
     """The function itself: on CPython a viper function (machine code on a
-    board) runs as the plain Python it is written in."""
-    return f
-
-
-def native(f):
-    """The function itself: on CPython a native function (machine code on a
     board) runs as the plain Python it is written in."""
     return f
 

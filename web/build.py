@@ -31,10 +31,9 @@ SIM_FILES = ("sim/__init__.py", "sim/hardware.py", "sim/script.py")
 def plain_python(text):
     """A firmware module as the page runs it.  The page's MicroPython
     (WebAssembly) has no native code emitter, and its compiler rejects
-    `@micropython.viper` and `@micropython.native`: such a function (app/ui.py's
-    glyphs, the console's byte reader) runs there as the plain Python it is
-    written in, with ui.py's stand-in for ptr8."""
-    return re.sub(r"^[ \t]*@micropython\.(viper|native)[ \t]*(#.*)?\n", "", text, flags=re.M)
+    `@micropython.viper`: a viper function (app/ui.py's glyphs) runs there as
+    the plain Python it is written in, with ui.py's stand-in for ptr8."""
+    return re.sub(r"^[ \t]*@micropython\.viper[ \t]*(#.*)?\n", "", text, flags=re.M)
 
 
 def python_sources():

@@ -23,7 +23,6 @@ from array import array
 from .inputs import Inputs
 from .ticks import ticks_diff, ticks_add
 
-import micropython
 from micropython import const
 
 _BATCH = const(32)  # ring events handled per drain (the ring is drained until empty)
@@ -393,8 +392,10 @@ class UsbConsole:
         self.problem = None
         self.got = 0  # bytes the last readline() read
 
-    # machine code on a board: 26 % fewer instructions a flood byte
-    @micropython.native
+    # Bytecode, not @micropython.native: that took 26 % fewer instructions a
+    # flood byte, but frozen into the rp2 image its code read a constant from
+    # an unaligned flash address (a HardFault on a Cortex-M0+; the emulated
+    # Pico stops there), where the .mpy install ran.
     def readline(self):
         self.problem = None
         # a flood is read a byte at a time (MicroPython's stdin has no
