@@ -56,6 +56,9 @@ def board_lines(device, games, first_seq=1):
             if ev.get("ev") == "game_end":
                 ev["record"]["players"] = list(players)
                 ev["record"]["id"] = "%s-%d" % (device, seq)
+                # a board's table is its device here: the script's own store's
+                # table name would put every board at one table
+                ev["record"].pop("table", None)
             out.append(ev)
     return out
 

@@ -4,7 +4,7 @@ import mpyrun
 
 
 def test_each_game_unloads_when_it_closes(tmp_path):
-    r = mpyrun.run(script=mpyrun.SUPPORT / "app_unload.py", args=(str(tmp_path),), heap="64wK")
+    r = mpyrun.run(script=mpyrun.SUPPORT / "app_unload.py", args=(str(tmp_path),), heap="68wK")
     heaps = [int(x) for x in r.stdout.splitlines()[0].split()]
     loaded = r.stdout.splitlines()[1].strip()
     assert loaded == "loaded", "flow modules still loaded after abandon: " + loaded
@@ -25,7 +25,7 @@ def test_the_menu_leaves_the_heap_while_a_game_runs_and_comes_back_after(tmp_pat
     as they loaded) are not used while a game runs: their code leaves the
     heap to the game's, and the first event after the game closes shows the
     game list again."""
-    r = mpyrun.run(script=mpyrun.SUPPORT / "app_unload.py", args=(str(tmp_path),), heap="64wK")
+    r = mpyrun.run(script=mpyrun.SUPPORT / "app_unload.py", args=(str(tmp_path),), heap="68wK")
     lines = r.stdout.splitlines()
     during = lines[2].split()[1:]
     after = lines[3].split()[1:]

@@ -6,10 +6,19 @@ through the pins (tests/sim_scripts/partners.txt: seat swaps, PT-8) and
 its record carries the four names and the table's name.  The heap is read
 with {"cmd": "mem"} at the menu, with the roster loaded in the name picker
 and in the game (the figure in docs/figures.md).  One emulated run, every
-check in it (a board test costs minutes)."""
+check in it (a board test costs minutes).
+
+The same four people then play the same game on the web page (headless
+Chromium, its names panel) and in the simulator (`--names`, where the
+fourth is typed "Danny").  The board's USB log, the page's record download
+and the simulator's store are imported into one results database: the
+standings and the ratings show five people, then `speedref-results rename
+Danny Dan` makes them four, each with a game from each of the three."""
 import os
 import subprocess
 import sys
+
+import json
 
 import pytest
 
@@ -18,7 +27,11 @@ from emu.board import NS_PER_US
 from emu.referee import Referee
 from emu.serve import Bridge
 
-pytestmark = [pytest.mark.board, needs_board]
+# the web page's fixtures and its names panel
+from test_web import browser, site, open_page, plant, py  # noqa: F401
+from test_web_names import fill
+
+pytestmark = [pytest.mark.board, pytest.mark.web, needs_board]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UP, DOWN, OK = 4, 5, 6
@@ -39,7 +52,38 @@ def mem(ref, label, out):
     out[label] = got[-1]["alloc"]
 
 
-def test_a_roster_pushed_four_names_picked_and_the_record_carries_them_PT8(tmp_path):
+def results(db, *args):
+    r = subprocess.run([sys.executable, "-m", "host_tools.results", "--db", str(db)] + list(args),
+                       capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
+
+
+def people_games(db):
+    """{person: games} of the partners standings and of the ratings."""
+    standings = json.loads(results(db, "--json"))["standings"]
+    rated = json.loads(results(db, "ratings", "--game", "partners", "--json"))["ratings"]
+    return ({x["player"]: x["games"] for x in standings if x["game"] == "partners" and x.get("person", True)},
+            {x["player"]: x["games"] for x in rated if x["game"] == "partners"})
+
+
+def web_game(drv, site_url, names, text):
+    """The partners script on the page's board, its seats named in the names
+    panel: the record the page stored."""
+    from sim import script
+    plant(drv, site_url, None)
+    open_page(drv, site_url + "#sw=0")
+    assert fill(drv, "Web Table", names, "\n".join(names)) == "saved"
+    py(drv, "board.start_game('partners')")
+    base = py(drv, "board.clock.elapsed_us") + 1000000
+    events = [(base + t, b, d) for t, b, d, _ in script.parse(text)]
+    py(drv, "[board.edge(t, b, d) for (t, b, d) in %s] and 1"
+       % json.dumps(events).replace("true", "True").replace("false", "False"))
+    py(drv, "board.run_until(%d) or 1" % (events[-1][0] + 1000000))
+    return json.loads(py(drv, "board.newest_record_json()"))
+
+
+def test_a_roster_pushed_four_names_picked_and_the_record_carries_them_PT8(tmp_path, browser, site):  # noqa: F811
     from sim import script
     roster = tmp_path / "club.txt"
     roster.write_text("# the club\n" + "\n".join(CLUB) + "\n", encoding="utf-8")
@@ -118,6 +162,28 @@ def test_a_roster_pushed_four_names_picked_and_the_record_carries_them_PT8(tmp_p
         assert rec == sim
         print("heap (bytes after a collection):", heap)
         assert heap["picker"] - heap["menu"] < 16 * 1024  # the roster of 100 and the picker's code
+        board_log = tmp_path / "board.jsonl"
+        board_log.write_text("".join(json.dumps(l) + "\n" for l in ref.lines))
     finally:
         bridge.close()
         ref.close()
+
+    # the same people on the web page and in the simulator
+    web = web_game(browser, site, ["Ann", "Cat", "Bob", "Dan"], text)
+    assert web["players"] == ["Ann", "Cat", "Bob", "Dan"] and web["table"] == "Web Table"
+    web_file = tmp_path / "web-record.json"
+    web_file.write_text(json.dumps(web))
+    store = tmp_path / "sim-store"
+    r = subprocess.run([sys.executable, "-m", "sim", "--script", os.path.join(ROOT, "tests", "sim_scripts", "partners.txt"),
+                        "--json", "--names", "Ann,Cat,Bob,Danny", "--table-name", "Sim Table", "--store", str(store)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr
+    db = tmp_path / "club.db"
+    results(db, "import", str(board_log), str(web_file), str(store))
+    standings, rated = people_games(db)
+    assert standings == {"Ann": 3, "Cat": 3, "Bob": 3, "Dan": 2, "Danny": 1}, standings
+    assert rated == standings, rated
+    results(db, "rename", "Danny", "Dan")  # one person's history, joined
+    standings, rated = people_games(db)
+    assert standings == {"Ann": 3, "Cat": 3, "Bob": 3, "Dan": 3}, standings
+    assert rated == standings, rated

@@ -405,6 +405,7 @@ class App:
         for name in self._mods:
             forget(name)
         self._mods = ()
+        forget("speedref.names")  # the players' names were checked at the start: loaded again when needed
         if self.unstored is not None:
             self.show(Unstored(self))  # the table is told; the save stays
             return
