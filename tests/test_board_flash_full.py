@@ -77,12 +77,14 @@ def test_older_records_make_room_for_the_game_on_a_full_flash():
 
 
 def test_only_the_records_needed_make_room_when_each_frees_a_block():
-    ref, ident, dumped, _ = play(old_record_files(20, deals=30))
+    # 18 records of a block each: with the installed firmware's files and the
+    # filler on the same volume, littlefs has no room to build it with 20
+    ref, ident, dumped, _ = play(old_record_files(18, deals=30))
     room = [l["id"] for l in ref.lines if l.get("ev") == "error" and l.get("what") == "room"]
     assert room == ["old-%d" % (i + 1) for i in range(len(room))]
-    assert 0 < len(room) < 20, room
-    assert ident.endswith("-21") and ident in dumped
-    assert "old-20" in dumped
+    assert 0 < len(room) < 18, room
+    assert ident.endswith("-19") and ident in dumped
+    assert "old-18" in dumped
     assert not [l for l in ref.lines if "not stored" in l.get("msg", "")
                 or "save failed" in l.get("msg", "")]
     no_crash(ref)
