@@ -65,6 +65,22 @@ def _line_reader(pipe):
     return io.BufferedReader(pipe, 1 << 20)
 
 
+
+def stop_process(proc, grace):
+    """Stop a child that finishes when its stdin closes: close stdin, give it
+    `grace` seconds to finish on its own (its last output still flushed), and
+    only then kill it."""
+    if proc.poll() is None:
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
 class Pico:
     def __init__(self, firmware=None, fs_image=None, node=None, exact_pio=None, trace_irq=False,
                  rosc_seed=None, trace=False):
@@ -177,16 +193,7 @@ class Pico:
                 reply = msg
 
     def close(self):
-        if self.proc.poll() is None:
-            try:
-                self.proc.stdin.close()
-            except OSError:
-                pass
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc, 5)
         if self._tmp_fs:
             os.remove(self._tmp_fs)
             self._tmp_fs = None

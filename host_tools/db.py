@@ -443,20 +443,10 @@ class ResultsDB:
         by row number; None when there is none.  Any text is a
         fair question: an id is looked up as given, and only plain ASCII
         digits that fit SQLite's integers are also tried as numbers."""
-        ident = str(ident)
-        keys = ["id:" + canonical_json(ident)]
-        number = int(ident) if ident.isascii() and ident.isdigit() and len(ident) <= 18 else None
-        if number is not None:
-            keys.append("id:" + canonical_json(number))
-        for k in keys:
-            row = self._read("SELECT record FROM games WHERE dedup_key = ?", (k,))
-            if row:
-                return json.loads(row[0][0])
-        if number is not None:
-            row = self._read("SELECT record FROM games WHERE id = ?", (number,))
-            if row:
-                return json.loads(row[0][0])
-        return None
+        row_id = self.row_of(ident)
+        if row_id is None:
+            return None
+        return json.loads(self._read("SELECT record FROM games WHERE id = ?", (row_id,))[0][0])
 
     def rows_with_id(self, ident):
         """Row ids of every game stored under the device id `ident` (several

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 import mpyrun
+from emu.board import stop_process
 
 UMQTT_COMMIT = "8380c7bb8f9e5e5260e9539156742925e00366b2"
 UMQTT_SHA256 = "0792c0bd6d9219c8180a9ee7dae3d7c15fafe53e0605fa30839b1033fa4a189c"  # umqtt/simple.py 1.7.0
@@ -294,16 +295,7 @@ class BoardProc:
         return [o for o in self.lines if o.get("ev") == "uplink"]
 
     def close(self):
-        if self.proc.poll() is None:
-            try:
-                self.proc.stdin.close()
-            except OSError:
-                pass
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc, 10)
         self.proc.stdout.close()
         self.proc.stderr.close()
 
