@@ -143,7 +143,21 @@ t = d.Table()
 d.start(rig)
 d.enter_contract(rig, t, 9, "hearts", 1, 2)
 app = rig.app
-ok = d.tricks_allocate(rig, t, d.winners([2, 6, 4, 1]))
+seq = d.winners([2, 6, 4, 1])
+app.press(t.pad(seq[0]), rig.t)
+app.release(t.pad(seq[0]), rig.t + 50)
+ok = []
+for i in range(1, 8):
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        app.press(t.pad(seq[i]), rig.t + 1000 * i)
+        app.release(t.pad(seq[i]), rig.t + 1000 * i + 50)
+        r = True
+    except MemoryError:
+        r = False
+    micropython.heap_unlock()
+    ok.append(r)
 print(json.dumps({"ok": ok, "tricks": app.flow.game.tricks, "dirty": app.dirty}))
 """
     got = run_mpy(mpy_dir, tmp_path, body)

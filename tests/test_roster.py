@@ -162,7 +162,22 @@ d.tap(rig, 0)
 t = d.Table()
 d.enter_contract(rig, t, 9, "hearts", 1, 2)
 app = rig.app
-ok = d.tricks_allocate(rig, t, d.winners([2, 6, 4, 1]), render=True)
+seq = d.winners([2, 6, 4, 1])
+app.press(t.pad(seq[0]), rig.t)
+app.release(t.pad(seq[0]), rig.t + 50)
+ok = []
+for i in range(1, 8):
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        app.press(t.pad(seq[i]), rig.t + 1000 * i)
+        app.render()
+        app.release(t.pad(seq[i]), rig.t + 1000 * i + 50)
+        r = True
+    except MemoryError:
+        r = False
+    micropython.heap_unlock()
+    ok.append(r)
 print(json.dumps({"ok": ok, "names": list(app.flow.names), "cut": list(app.flow.cut3)}))
 """ % str(tmp_path / "s")
     r = mpyrun.run(code=code, heap=mpyrun.DEVICE_HEAP, extra_path=[mpy])

@@ -98,34 +98,6 @@ def play_tricks(rig, table, seq):
         tap(rig, table.pad(p))
 
 
-def tricks_allocate(rig, table, seq, render=False):
-    """Tricks 2..8 of `seq` (the first is played as usual), each press (and,
-    with `render`, the redraw of the trick screen) and release inside
-    heap_lock(): one bool a trick, True when it allocated nothing.  The
-    engine's trick list (a bytearray) grows on a hand's 1st and 9th trick,
-    so tricks 2..8 must fit where they are."""
-    import gc
-    import micropython
-    app = rig.app
-    app.press(table.pad(seq[0]), rig.t)
-    app.release(table.pad(seq[0]), rig.t + 50)
-    ok = []
-    for i in range(1, 8):
-        gc.collect()
-        micropython.heap_lock()
-        try:
-            app.press(table.pad(seq[i]), rig.t + 1000 * i)
-            if render:
-                app.render()
-            app.release(table.pad(seq[i]), rig.t + 1000 * i + 50)
-            r = True
-        except MemoryError:
-            r = False
-        micropython.heap_unlock()
-        ok.append(r)
-    return ok
-
-
 def play_hand(rig, table, hand):
     bid, trump, c, p, tricks = hand
     enter_contract(rig, table, bid, trump, c, p)
