@@ -33,6 +33,7 @@ def main():
     bad |= run("slap capture fairness (PIO / IRQ)", ["benchmarks/fairness.py"])
     bad |= run("web page: load, touch to verdict, heap (headless Chromium)", ["benchmarks/bench_web.py"])
     bad |= run("emulated Pico: boot, each moment players react to (lights, frame, OLED, flash), CPU per game, emulation speed", ["benchmarks/bench_board.py"])
+    bad |= run("emulated Pico: a host flooding the USB console, board time a byte", ["benchmarks/bench_console_flood.py"])
     bad |= run("results page: build time and size, an evening to a season", ["benchmarks/bench_results_page.py"])
     bad |= run("results import: a USB capture of 1 to 100 MB, time and peak memory", ["benchmarks/bench_import.py"])
     bad |= run("tables on Wi-Fi: game end to database row, uplink heap (Mosquitto)", ["benchmarks/bench_uplink.py"])

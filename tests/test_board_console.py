@@ -117,7 +117,8 @@ def test_every_byte_and_lone_lead_bytes_mid_game():
 @pytest.mark.long
 def test_a_1mb_line_mid_game_SP22():
     """1 MB with no newline: read a byte at a time (MicroPython's stdin has no
-    non-blocking bulk read; ~45 us a byte on a Pico, so ~50 s of board time),
+    non-blocking bulk read; ~40 us a byte on a Pico, so ~42 s of board time:
+    benchmarks/bench_console_flood.py),
     at most LINE_MAX + 1 bytes a loop pass, while the buttons keep working;
     one error line when its newline comes."""
     ref = Referee()

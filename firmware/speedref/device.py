@@ -381,8 +381,14 @@ class UsbConsole:
             poller.register(stream, select.POLLIN)
         self.poller = poller
         # MicroPython's ipoll() yields from one reused tuple, where poll()
-        # builds a list every pass; the simulator's queue has only poll().
-        self._ipoll = getattr(poller, "ipoll", None)
+        # builds a list every pass.  The simulator's queue and the tests'
+        # streams have only poll(), answering true or false: the same
+        # iterable of it (constant tuples, nothing allocated).
+        ipoll = getattr(poller, "ipoll", None)
+        if ipoll is None:
+            poll = poller.poll
+            ipoll = lambda timeout: (1,) if poll(timeout) else ()  # noqa: E731
+        self._ipoll = ipoll
         self.stream = getattr(stream, "buffer", stream)  # the bytes under the text
         self._read = self.stream.readinto  # bound once: binding allocates
         self.buf = bytearray(LINE_MAX)
@@ -399,45 +405,46 @@ class UsbConsole:
     def readline(self):
         self.problem = None
         # a flood is read a byte at a time (MicroPython's stdin has no
-        # non-blocking bulk read): names held local, the line's length too
-        # (an attribute store per byte was a sixth of a flood's time), the
-        # poll done inline
+        # non-blocking bulk read), so every name the loop uses is a local,
+        # the line's length and its overlong flag too (an attribute store a
+        # byte was a sixth of a flood's time), the poll done inline
         ipoll = self._ipoll
         read = self._read
         one = self._one
         buf = self.buf
+        limit = LINE_MAX
+        over = self.overlong
         n = self.n
-        got = 0
-        while got <= LINE_MAX:
-            if ipoll is None:
-                if not self.poller.poll(0):
-                    break
-            else:
+        left = limit + 1  # counted down: a truth test a byte, not a comparison
+        try:  # one handler a call, not one a byte
+            while left:
                 for _ in ipoll(0):
                     break
                 else:
                     break
-            try:
-                k = read(one)
-            except OSError:
-                break  # nothing to read after all: try again next pass
-            if not k:
-                break
-            got += 1
-            c = one[0]
-            if c == 10 or c == 13:
-                if not n and not self.overlong:
-                    continue  # a blank line, or the \n of a \r\n
-                self.n = n
-                self.got = got
-                return self._line()
-            if n < LINE_MAX:
-                buf[n] = c
-                n += 1
-            else:
-                self.overlong = True
+                if not read(one):
+                    break
+                left -= 1
+                c = one[0]
+                if c < 14 and (c == 10 or c == 13):  # one test for a printable byte
+                    if not n and not over:
+                        continue  # a blank line, or the \n of a \r\n
+                    self.n = n
+                    self.got = limit + 1 - left
+                    self.overlong = over
+                    return self._line()
+                if over:
+                    pass  # the rest of a line too long: read to its end
+                elif n < limit:
+                    buf[n] = c
+                    n += 1
+                else:
+                    over = True
+        except OSError:
+            pass  # nothing to read after all: try again next pass
         self.n = n
-        self.got = got
+        self.got = limit + 1 - left
+        self.overlong = over
         return None
 
     def _line(self):
