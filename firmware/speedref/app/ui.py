@@ -116,12 +116,21 @@ def big(fb, s, x, y, scale):
     straight into fb's bytes: on a board that is machine code, and a glyph
     takes 0.12-0.19 ms on the emulated Pico (scale 2-5, the framebuf text
     included) where a rectangle for each run of pixels took 0.55 ms (a big
-    name or count is on every verdict's screen)."""
-    for ch in s:
+    name or count is on every verdict's screen).
+
+    s is printable ASCII (names are: speedref.names).  Glyph i is drawn by
+    drawing the whole of s 8i pixels to the left of the glyph buffer (the
+    framebuf clips the rest), not s[i] by itself: taking a str apart a
+    character at a time makes a one-character string of each, interned the
+    first time it is seen, and that allocates inside a press's redraw."""
+    i = 0
+    n = len(s)
+    while i < n:
         _gfb.fill(0)
-        _gfb.text(ch, 0, 0, 1)
+        _gfb.text(s, -8 * i, 0, 1)
         _put_glyph(fb, _glyph, x, y, scale)
         x += 8 * scale
+        i += 1
 
 
 @micropython.viper
