@@ -222,7 +222,11 @@ def main(argv=None):
                     help="only the scores of the last run's mutants that have a result (no run)")
     a = ap.parse_args(argv)
     files = [str(Path(f).resolve().relative_to(ROOT)) if Path(f).exists() else f for f in (a.files or DEFAULT_FILES)]
-    env = dict(os.environ, SPEEDREF_MUTATE="1", PYTHONDONTWRITEBYTECODE="1")
+    # pytest's temporary folders under build/mutate/tmp: another pytest on
+    # this machine (in /tmp) then never removes a folder a test is using.
+    tmp = STAGE / "tmp"
+    tmp.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, SPEEDREF_MUTATE="1", PYTHONDONTWRITEBYTECODE="1", PYTEST_DEBUG_TEMPROOT=str(tmp))
     if a.report:
         report({f: sorted(n for n, c in meta(f).items() if c is not None) for f in files}, a.survivors, env)
         return 0
