@@ -28,6 +28,9 @@
 # finished hand (back to its 13th trick).  A trick or a hand is taken back
 # by replaying the entries through the engine (as a resume does); the
 # contract by the engine's undo.  State is saved at hand boundaries.
+#
+# A method whose `def` line ends in `# verdict` decides a verdict or says it
+# (make mutate mutates those: docs/testing.md, "The flows' verdicts").
 from ..engine import partners
 from ..engine.errors import RuleError
 from . import ui

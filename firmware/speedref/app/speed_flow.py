@@ -30,6 +30,9 @@
 # uses only the engine's public API.  State is saved to flash at every deal
 # boundary.
 #
+# A method whose `def` line ends in `# verdict` decides a verdict or says it
+# (make mutate mutates those: docs/testing.md, "The flows' verdicts").
+#
 # Every count of players comes from `seats`; the two-player screens are the
 # ones they always were (their frames are recorded), and three or four
 # players get the same screens laid out for more.

@@ -30,6 +30,9 @@
 # string for the save: pack/unpack below); a resumed game is
 # rebuilt from them through the engine's public API, so it is checked by the
 # same rules and undo works across a power cut.  Saved at every hand boundary.
+#
+# A method whose `def` line ends in `# verdict` decides a verdict or says it
+# (make mutate mutates those: docs/testing.md, "The flows' verdicts").
 from .. import collect
 from ..engine import speedrun
 from . import ui

@@ -38,6 +38,9 @@
 #   a/b that player won the slap          B blocked round
 # State is saved when a round has ended (the slap verdict cannot be played
 # again) and after its relayout count, and at the start of a game.
+#
+# A method whose `def` line ends in `# verdict` decides a verdict or says it
+# (make mutate mutates those: docs/testing.md, "The flows' verdicts").
 from ..ticks import ticks_diff, ticks_add
 from ..engine import spit
 from ..engine.errors import RuleError
