@@ -117,24 +117,35 @@ def test_a_tie_note_too_long_for_again_is_the_margin_alone_SP34(rig):
 
 
 def test_a_tie_with_a_stuck_hold_in_it_is_no_re_slap_SP34(rig):
-    """P2 slaps, P1 presses within the tie window and holds on (stuck): a
+    """P1 slaps, P2 presses within the tie window and holds on (stuck): a
     "tie" with one slap in it was no race of slaps; afterwards anybody may
-    slap, P1's pad too, as usual."""
+    slap, P2's pad too, as usual."""
     f = _slap_game(rig)
     t0 = rig.t
-    press_at(rig, 1, t0)
-    press_at(rig, 0, ticks_add(t0, 1 * MS))
-    release_at(rig, 1, ticks_add(t0, 60 * MS))
+    press_at(rig, 0, t0)
+    press_at(rig, 1, ticks_add(t0, 1 * MS))
+    release_at(rig, 0, ticks_add(t0, 60 * MS))
     rig.t = ticks_add(t0, 60 * MS)
-    rig.wait(500 * MS)  # P1's hold: stuck
-    assert rig.log.of("slap")[-1]["tie"] == [1, 0], "a tie: P2 first, P1 within the window"
-    assert f.tied == 0 and f.deal.is_stuck(0)
-    rig.release(0)
+    rig.wait(500 * MS)  # P2's hold: stuck
+    assert rig.log.of("slap")[-1]["tie"] == [0, 1]
+    assert f.tied == 0 and f.deal.is_stuck(1)
+    rig.release(1)
     rig.wait(50 * MS)
-    rig.tap(0)
+    rig.tap(1)
     rig.wait(50 * MS)
-    assert f.phase == sf.CLAIM and f.deal.claimant == 0, "SP-34: no re-slap limits the pads"
+    assert f.phase == sf.CLAIM and f.deal.claimant == 1, "SP-34: no re-slap limits the pads"
     assert rig.log.of("slap_ignored") == []
+
+
+def test_a_lone_slap_let_go_inside_the_tie_window_is_judged_when_it_has_passed_SP17(rig):
+    f = _slap_game(rig)
+    t0 = rig.t
+    press_at(rig, 0, t0)
+    release_at(rig, 0, ticks_add(t0, 2 * MS))
+    assert f.phase == sf.PLAY
+    assert rig.app.due == ticks_add(t0, 5 * MS + 1), "SP-17: woken when the tie window has passed"
+    tick_at(rig, ticks_add(t0, 5 * MS + 1))
+    assert f.phase == sf.CLAIM and f.deal.claimant == 0
 
 
 def test_a_lone_slap_wins_with_no_margin_on_the_claim_screen_SP17(rig):
