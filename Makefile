@@ -49,8 +49,9 @@ test: $(STAMP) $(NODE_STAMP) mpy
 quick: $(STAMP) mpy
 	$(PY) -m pytest $(PYTEST_RUN) -m "not board and not web"
 
-# Mutation testing of the rules engine and the arbiter (docs/testing.md): not
-# part of make test.  FILES= picks files (default: engine/*.py, arbiter.py),
+# Mutation testing of the rules engine, the arbiter and each game flow's
+# verdicts (its methods marked "# verdict"; docs/testing.md): not part of make
+# test.  FILES= picks files (default: engine/*.py, arbiter.py, app/*_flow.py),
 # SAMPLE= mutants drawn from each (default: all), SEED= the draw, WORKERS= the
 # processes (default 2).
 MUTATE_STAMP := $(VENV)/.mutate-stamp

@@ -1,10 +1,15 @@
-"""Mutation testing of the rules engine and the arbiter (`make mutate`, docs/testing.md).
+"""Mutation testing of the rules engine, the arbiter and the referee app's
+verdicts (`make mutate`, docs/testing.md).
 
 mutmut (pinned in requirements-mutate.txt) changes one thing at a time in
-firmware/speedref/engine/*.py and firmware/speedref/arbiter.py (a `<` for a
-`<=`, a `+= 1` for a `-= 1`, a string for another) and runs the fast CPython
-tests that cover the changed function against each such mutant.  A mutant
-that no test notices is a rule that could be wrong without a test failing.
+firmware/speedref/engine/*.py, firmware/speedref/arbiter.py and the
+verdict methods of each game's flow (firmware/speedref/app/*_flow.py: the
+methods whose `def` line ends in `# verdict`, those that decide a slap, a
+race, a false start or a claim and what the players are told about it):
+a `<` for a `<=`, a `+= 1` for a `-= 1`, a string for another.  It runs
+the fast CPython tests that cover the changed function against each such
+mutant.  A mutant that no test notices is a rule that could be wrong
+without a test failing.
 
 mutmut wants the code under src/, so the run happens in a staged copy,
 build/mutate/: src/speedref is firmware/speedref, tests/ is tests/.  The
@@ -20,6 +25,7 @@ over the non-equivalent mutants run.  With --sample N it runs N mutants of
 each file drawn with --seed (the same N each time for the same code).
 """
 import argparse
+import ast
 import json
 import os
 import random
@@ -29,23 +35,76 @@ import subprocess
 import sys
 from pathlib import Path
 
-from speedref.games import GAMES
+from speedref.games import GAMES, module
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGE = ROOT / "build" / "mutate"
 DOC = ROOT / "docs" / "testing.md"
 
-DEFAULT_FILES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "firmware" / "speedref" / "engine").glob("*.py")
-                       if p.name != "__init__.py") + ["firmware/speedref/arbiter.py"]
+ENGINE = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "firmware" / "speedref" / "engine").glob("*.py")
+                if p.name != "__init__.py") + ["firmware/speedref/arbiter.py"]
+# Each registered game's flow (the registry names it: no game is named here).
+FLOWS = ["firmware/" + module(g.flow, "speedref.app").replace(".", "/") + ".py" for g in GAMES]
+DEFAULT_FILES = ENGINE + FLOWS
 
 # The fast CPython tests of the engine and the arbiter (each registered
 # game's test_<id>*.py files and the shared ones): no emulated Pico, no
 # browser.  Their MicroPython checks skip under SPEEDREF_MUTATE.  The
 # conformance suite replays every game's golden playthrough at the card level.
-TESTS = sorted(set(str(p.relative_to(ROOT)) for pat in (
-    ["test_%s*.py" % g.id for g in GAMES] + ["test_engine*.py", "test_records*.py", "test_cards*.py",
-                                              "test_arbiter*.py", "test_conformance.py"])
-    for p in (ROOT / "tests").glob(pat)))
+ENGINE_TESTS = ["test_%s*.py" % g.id for g in GAMES] + ["test_engine*.py", "test_records*.py", "test_cards*.py",
+                                                       "test_arbiter*.py", "test_conformance.py"]
+# The flows' tests: the referee app on a fake board (tests/test_app_*.py,
+# CPython; the test_app_*_mpy.py files run MicroPython and would only skip)
+# and the conformance suite, which plays every game's golden playthrough
+# through its flow.
+FLOW_TESTS = ["test_app_*.py", "test_conformance.py"]
+
+
+def tests_for(files):
+    """The test files run against the mutants of `files`: the engine's for
+    engine files, the app's for flows."""
+    pats = (ENGINE_TESTS if any(f not in FLOWS for f in files) else []) + (
+        FLOW_TESTS if any(f in FLOWS for f in files) else [])
+    return sorted(set(str(p.relative_to(ROOT)) for pat in pats for p in (ROOT / "tests").glob(pat)
+                      if not p.name.endswith("_mpy.py")))
+
+
+# A flow is mostly screens, menus and timing; only its verdicts are mutated:
+# the functions whose `def` line ends in `# verdict`.  The mark sits on the
+# method in the game's own flow file, not in a list kept here or in the
+# registry: it names no game outside that game's files, it moves and is
+# renamed with its method, and as a comment it costs the board nothing
+# (mpy-cross drops it: no string, no tuple on the heap).
+MARK = "# verdict"
+
+
+def verdicts(f):
+    """mutmut's keys ("x\u01c1SpeedFlow\u01c1_settle_slap", "x_func") of the
+    functions of file f marked MARK."""
+    text = (ROOT / f).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    out = set()
+
+    def walk(node, cls):
+        for n in ast.iter_child_nodes(node):
+            if isinstance(n, ast.ClassDef):
+                walk(n, n.name)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if marked(lines, n.lineno - 1):
+                    out.add("x\u01c1%s\u01c1%s" % (cls, n.name) if cls else "x_" + n.name)
+    walk(ast.parse(text), None)
+    return out
+
+
+def marked(lines, i):
+    """Does the signature starting at lines[i] (a `def`) end in MARK?  Its
+    lines run to the one whose code ends in the colon."""
+    for line in lines[i:]:
+        code, _, comment = line.partition("#")
+        if code.rstrip().endswith(":"):
+            return ("#" + comment).rstrip().endswith(MARK)
+    return False
+
 
 KILLED = {1, 3, 36, 24, -24, 152, 255, 37}  # a failing test, or a timeout (an endless loop)
 
@@ -87,7 +146,7 @@ def stage(files):
         "timeout_multiplier = 5.0\n"
         "\n[tool.pytest.ini_options]\n"
         'markers = ["board: emulated Pico", "web: browser", "long: long"]\n'
-    ) % (json.dumps(only), json.dumps(TESTS))
+    ) % (json.dumps(only), json.dumps(tests_for(files)))
     (STAGE / "pyproject.toml").write_text(conf, encoding="utf-8")
 
 
@@ -108,7 +167,12 @@ def names_of(files, env):
             "import os\nos.makedirs('mutants', exist_ok=True)\n"
             "copy_src_dir(); copy_also_copy_files(); create_mutants(2)\n")
     subprocess.run([sys.executable, "-c", code], cwd=STAGE, env=env, check=True, stdout=subprocess.DEVNULL)
-    return {f: sorted(meta(f)) for f in files}
+    return {f: sorted(n for n in meta(f) if f not in FLOWS or key(n) in verdicts(f)) for f in files}
+
+
+def key(name):
+    """A mutant's function key: "speedref.app.x.xǁCǁm__mutmut_3" -> "xǁCǁm"."""
+    return name.rpartition("__mutmut_")[0].rpartition(".")[2]
 
 
 def meta(f):
@@ -147,7 +211,7 @@ def report(chosen, show, env):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--files", nargs="*", default=None, help="firmware files (default: engine/*.py and arbiter.py)")
+    ap.add_argument("--files", nargs="*", default=None, help="firmware files (default: engine/*.py, arbiter.py and each game's flow)")
     ap.add_argument("--sample", type=int, default=0, help="mutants drawn from each file (0: all)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
@@ -158,7 +222,11 @@ def main(argv=None):
                     help="only the scores of the last run's mutants that have a result (no run)")
     a = ap.parse_args(argv)
     files = [str(Path(f).resolve().relative_to(ROOT)) if Path(f).exists() else f for f in (a.files or DEFAULT_FILES)]
-    env = dict(os.environ, SPEEDREF_MUTATE="1", PYTHONDONTWRITEBYTECODE="1")
+    # pytest's temporary folders under build/mutate/tmp: another pytest on
+    # this machine (in /tmp) then never removes a folder a test is using.
+    tmp = STAGE / "tmp"
+    tmp.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, SPEEDREF_MUTATE="1", PYTHONDONTWRITEBYTECODE="1", PYTEST_DEBUG_TEMPROOT=str(tmp))
     if a.report:
         report({f: sorted(n for n, c in meta(f).items() if c is not None) for f in files}, a.survivors, env)
         return 0

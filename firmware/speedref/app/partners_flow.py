@@ -28,6 +28,9 @@
 # finished hand (back to its 13th trick).  A trick or a hand is taken back
 # by replaying the entries through the engine (as a resume does); the
 # contract by the engine's undo.  State is saved at hand boundaries.
+#
+# A method whose `def` line ends in `# verdict` decides a verdict or says it
+# (make mutate mutates those: docs/testing.md, "The flows' verdicts").
 from ..engine import partners
 from ..engine.errors import RuleError
 from . import ui
@@ -155,11 +158,11 @@ class PartnersFlow(Flow):
             self.trump = (self.trump + (1 if b == UP else -1)) % 5
             self.app.redraw()
 
-    def _press_contractor(self, b, t_us):
+    def _press_contractor(self, b, t_us):  # verdict
         if b < UP:
             self._contractor(self.game.seats[b])
 
-    def _press_partner(self, b, t_us):
+    def _press_partner(self, b, t_us):  # verdict
         if b < UP:
             self._partner(self.game.seats[b])
 
@@ -168,7 +171,7 @@ class PartnersFlow(Flow):
             self.app.sound(CLICK)
             self._to(TRICKS)
 
-    def _press_tricks(self, b, t_us):
+    def _press_tricks(self, b, t_us):  # verdict
         if b < UP:
             self._trick(b)
 
@@ -255,7 +258,7 @@ class PartnersFlow(Flow):
         self.note = ""
         self._to(BID)
 
-    def _contractor(self, p):
+    def _contractor(self, p):  # verdict
         if not self.game.contract_possible(self.bid, partners.TRUMPS[self.trump], p):
             # PT-24: 7 in a suit is the dealer's contract only.  Refused,
             # nothing changes: the dealer's pad, or undo back to the bid.
@@ -268,7 +271,7 @@ class PartnersFlow(Flow):
         self.app.sound(CLICK)
         self._to(PARTNER)
 
-    def _partner(self, p):
+    def _partner(self, p):  # verdict
         g = self.game
         if p == self.contractor:
             # PT-8: not their own partner.  Refused, nothing changes.
@@ -289,7 +292,7 @@ class PartnersFlow(Flow):
             self.app.sound(CALL)
             self._to(SWAP)
 
-    def _trick(self, pad):
+    def _trick(self, pad):  # verdict
         g = self.game
         g.trick_at_seat(pad)
         self.app.redraw()

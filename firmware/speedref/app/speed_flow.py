@@ -30,6 +30,9 @@
 # uses only the engine's public API.  State is saved to flash at every deal
 # boundary.
 #
+# A method whose `def` line ends in `# verdict` decides a verdict or says it
+# (make mutate mutates those: docs/testing.md, "The flows' verdicts").
+#
 # Every count of players comes from `seats`; the two-player screens are the
 # ones they always were (their frames are recorded), and three or four
 # players get the same screens laid out for more.
@@ -179,7 +182,7 @@ class SpeedFlow(Flow):
             self.app.sound(CALL)
         self.app.redraw()
 
-    def _press_play(self, b, t_us):
+    def _press_play(self, b, t_us):  # verdict
         if b >= UP or self.countdown.at_go(t_us):
             # SP-25: down at the GO instant (the start's or a flip's):
             # pressed before GO could be heard, it is no play at all
@@ -210,7 +213,7 @@ class SpeedFlow(Flow):
             self.entries += "R"
             self._start_flip(t_us)
 
-    def _press_claim(self, b, t_us):
+    def _press_claim(self, b, t_us):  # verdict
         if b >= UP:
             return
         # SP-16: a press this soon after the question is a reflex to the
@@ -246,7 +249,7 @@ class SpeedFlow(Flow):
     _PRESS = (_press_layout, _press_ready, press_countdown, _press_play, _press_flip,
               _press_rebuild, _press_claim, _press_left, _press_next, _press_final)
 
-    def release(self, b, t_us):
+    def release(self, b, t_us):  # verdict
         if b >= self.seats:
             return
         was_tap = self.pads[b].release(t_us)
@@ -266,7 +269,7 @@ class SpeedFlow(Flow):
             else:
                 self._claim(b, t_us)
 
-    def tick(self, now_us):
+    def tick(self, now_us):  # verdict
         ph = self.phase
         if ph == COUNT_DOWN and self.countdown.resumes(now_us):
             self._called_off_over()
@@ -502,7 +505,7 @@ class SpeedFlow(Flow):
         self.race.close()
         self.phase = FINAL if self.match.over else LAYOUT
 
-    def _false_start(self, p, early, t_us):
+    def _false_start(self, p, early, t_us):  # verdict
         # SP-6, SP-22, SP-30: nobody plays before GO.  The first false start
         # calls the countdown off for all (timing.Countdown); every press
         # until it is over is a false start too, counted once per player;
@@ -551,7 +554,7 @@ class SpeedFlow(Flow):
             p.cancel()  # nobody's pad was down at GO (it would be a false start)
         self._to(PLAY)
 
-    def _held(self, p, now_us):
+    def _held(self, p, now_us):  # verdict
         # SP-14: the press became a hold, so it is a stuck call and was never
         # a slap.  With slap-to-win it went into the race when it went down
         # (a slap is timed from the press), so the race is judged now, before
@@ -581,7 +584,7 @@ class SpeedFlow(Flow):
         self._to(FLIP)
         self._count(now_us)
 
-    def _claim(self, p, t_us):
+    def _claim(self, p, t_us):  # verdict
         self.note = ""
         self.deal.claim_out(p)
         self.entries += str(p)
@@ -591,7 +594,7 @@ class SpeedFlow(Flow):
         self.app.sound(CALL)
         self._to(CLAIM)
 
-    def _reject(self):
+    def _reject(self):  # verdict
         # SP-16, SP-33: another player rejects the claim; play goes on.
         d = self.deal
         self.app.emit({"ev": "claim", "game": "speed", "deal": self.match.hands_played + 1,
@@ -605,7 +608,7 @@ class SpeedFlow(Flow):
         self.note = "Claim rejected"
         self._to(PLAY)
 
-    def _answer_begun_before(self, b):
+    def _answer_begun_before(self, b):  # verdict
         # SP-33: the answer begun first counts.  A hold (yes) under way that
         # began no later than pad b's tap (no) decides: held on it is yes,
         # let go soon it is a tap and itself says no.  A tap settles sooner
@@ -620,7 +623,7 @@ class SpeedFlow(Flow):
                 return True
         return False
 
-    def _any_down(self):
+    def _any_down(self):  # verdict
         # a pad of the race's (every pad, or the tied ones in a re-slap) is down
         race = self.race
         pads = self.pads
@@ -629,10 +632,10 @@ class SpeedFlow(Flow):
                 return True
         return False
 
-    def _tied_seats(self):
+    def _tied_seats(self):  # verdict
         return [p for p in range(self.seats) if self.tied >> p & 1]
 
-    def _settle_slap(self, now_us):
+    def _settle_slap(self, now_us):  # verdict
         # SP-17, SP-34: the first slap among all the pads wins.  The verdict
         # waits until every pad is up again (so a later slap is in it and
         # its margin shown) or a hold is long enough to be a stuck call; a
@@ -701,7 +704,7 @@ class SpeedFlow(Flow):
         self.app.render()
         self._log_slap(v)
 
-    def _log_slap(self, v):
+    def _log_slap(self, v):  # verdict
         d = v.to_dict()
         d["ev"] = "slap"
         d["game"] = "speed"

@@ -30,6 +30,9 @@
 # string for the save: pack/unpack below); a resumed game is
 # rebuilt from them through the engine's public API, so it is checked by the
 # same rules and undo works across a power cut.  Saved at every hand boundary.
+#
+# A method whose `def` line ends in `# verdict` decides a verdict or says it
+# (make mutate mutates those: docs/testing.md, "The flows' verdicts").
 from .. import collect
 from ..engine import speedrun
 from . import ui
@@ -198,7 +201,7 @@ class SpeedRunFlow(Flow):
     def _press_play(self, b, t_us):
         pass  # the pads' taps and holds: release() and tick()
 
-    def _press_reveal(self, b, t_us):
+    def _press_reveal(self, b, t_us):  # verdict
         if b != OK:
             self._move(b)
             return
@@ -212,7 +215,7 @@ class SpeedRunFlow(Flow):
             self.app.sound(CALL)
         self._to(PLAY)
 
-    def _press_contract(self, b, t_us):
+    def _press_contract(self, b, t_us):  # verdict
         # a seat's contract (CONTRACT), or the one its Redo plays again (TARGET)
         if b != OK:
             self._move(b)
@@ -251,13 +254,13 @@ class SpeedRunFlow(Flow):
             self.cursor = (self.cursor + (1 if b == DOWN else n - 1)) % n
             self.app.redraw()
 
-    def release(self, b, t_us):
+    def release(self, b, t_us):  # verdict
         if b >= 3:
             return
         if self.pads[b].release(t_us) and self.phase == PLAY:
             self._trick(b)
 
-    def tick(self, now_us):
+    def tick(self, now_us):  # verdict
         if self.phase != PLAY:
             return
         for p in (0, 1, 2):
@@ -305,7 +308,7 @@ class SpeedRunFlow(Flow):
         self.app.sound(CALL)
         self.app.redraw()
 
-    def _trick(self, p):
+    def _trick(self, p):  # verdict
         g = self.g
         g.record_trick(p)  # SR-11/SR-12; the phase guarantees fewer than 12
         self.seq.append(p)
@@ -316,7 +319,7 @@ class SpeedRunFlow(Flow):
         else:
             self.app.redraw()
 
-    def _reveal(self, p):
+    def _reveal(self, p):  # verdict
         g = self.g
         if g.revealed[p] is not None:
             self.note = fit("", self.names[p], " revealed")  # SR-21: once
@@ -334,7 +337,7 @@ class SpeedRunFlow(Flow):
         self.app.sound(CALL)
         self._pick(REVEAL, cs, 0)
 
-    def _ask(self, s):
+    def _ask(self, s):  # verdict
         """Ask for seat s's contract, or the next seat's; score when all are in."""
         g = self.g
         while s < 3:
@@ -401,7 +404,7 @@ class SpeedRunFlow(Flow):
             self.trump_i = t
             self._pick(RANK, speedrun.RANKINGS, r)
 
-    def _offer(self, s):
+    def _offer(self, s):  # verdict
         """What seat s may have turned over: its legal contracts, then every
         other card of the length as a foul (SR-30), so a card that may not be
         played is entered as it is, never swapped for a legal one."""

@@ -38,6 +38,9 @@
 #   a/b that player won the slap          B blocked round
 # State is saved when a round has ended (the slap verdict cannot be played
 # again) and after its relayout count, and at the start of a game.
+#
+# A method whose `def` line ends in `# verdict` decides a verdict or says it
+# (make mutate mutates those: docs/testing.md, "The flows' verdicts").
 from ..ticks import ticks_diff, ticks_add
 from ..engine import spit
 from ..engine.errors import RuleError
@@ -135,13 +138,13 @@ class SpitFlow(Flow):
             self.app.sound(CALL)
         self.app.redraw()
 
-    def _press_play(self, b, t_us):
+    def _press_play(self, b, t_us):  # verdict
         # decided by release() or tick(); SPIT-20: a pad down at the GO
         # instant of a start or restart is neither a clearing nor stuck
         if b < UP:
             self.pads[b].press(t_us, not self.countdown.at_go(t_us))
 
-    def _press_slap(self, b, t_us):
+    def _press_slap(self, b, t_us):  # verdict
         if b >= UP or not self.armed:
             return
         r = self.race.press(b, t_us)
@@ -175,7 +178,7 @@ class SpitFlow(Flow):
     _PRESS = (_press_layout, _press_ready, press_countdown, _press_play, press_countdown,
               _press_slap, _press_cards, _press_final)
 
-    def release(self, b, t_us):
+    def release(self, b, t_us):  # verdict
         if b == UP or b == DOWN:
             if b == self.key:
                 self.key = 0
@@ -351,7 +354,7 @@ class SpitFlow(Flow):
         r = self.ready
         return (1 if r[0] else 0) | (2 if r[1] else 0)
 
-    def _false_start(self, p, early_us, t_us=None):
+    def _false_start(self, p, early_us, t_us=None):  # verdict
         # SPIT-18: nobody turns a card (or slaps) before GO.  In a countdown
         # the first false start calls it off (timing.Countdown): until it is
         # over every press is a false start, counted once per player.
@@ -402,7 +405,7 @@ class SpitFlow(Flow):
             self.stuck[p] = False
         self._to(PLAY)
 
-    def _stuck(self, p, now_us):
+    def _stuck(self, p, now_us):  # verdict
         self.stuck[p] = True
         self.note = ""
         self.app.sound(CALL)
@@ -419,7 +422,7 @@ class SpitFlow(Flow):
             self.app.sound(ERROR)
             self._round_over()
 
-    def _clear(self, p, t_us):
+    def _clear(self, p, t_us):  # verdict
         self.note = ""
         self._enter("01"[p], t_us)
         g = self.game
@@ -453,7 +456,7 @@ class SpitFlow(Flow):
         self.app.sound(COUNT)
         self.app.quiet()  # the slap's GO is a second away: collect the heap now
 
-    def _slap_tick(self, now_us):
+    def _slap_tick(self, now_us):  # verdict
         if not self.armed:
             self._arm(now_us)
             return
