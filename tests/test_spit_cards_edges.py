@@ -139,6 +139,7 @@ def test_spit6_spit7_each_accepted_action_moves_time_on():
     assert refused(s, 1, SPIT, 50) == late
     s = _table([[bytes([_H(4)]), bytes([_H(9)])], [bytes([_S(8)])]], [_H(3), _D(13)])
     assert s.apply(0, play_action(0, 0), 100) == "play"
+    assert s.up[0][:2] == [False, True]  # the emptied pile is not face up
     assert refused(s, 1, SPIT, 50) == late
     s = _table([[bytes([_H(9)])], [bytes([_S(7)]), bytes([_S(2)])]], [_H(3), _D(13)], (b"", bytes([_D(5)])))
     assert s.apply(0, SPIT, 100) == "spit"  # stuck
