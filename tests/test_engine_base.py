@@ -1,4 +1,5 @@
 """The shared engine pieces: seeded PRNG and card encoding, on both runtimes."""
+import pytest
 from speedref.engine import cards
 from speedref.engine.errors import RuleError
 from speedref.engine.rng import Rng
@@ -19,6 +20,22 @@ def test_rng_below_is_in_range_and_zero_seed_is_usable():
     r = Rng(0)
     seen = {r.below(6) for _ in range(600)}
     assert seen == set(range(6))
+
+
+def test_rng_the_same_seed_gives_these_numbers_on_every_runtime():
+    """One seed deals the identical game everywhere (SP-21, SPIT-16, SR-6,
+    PT-2 deal with Rng): xorshift32's own numbers, written down, so a changed
+    generator fails here even where MicroPython does not run (make mutate)."""
+    r = Rng(12345)
+    assert [r.next32() for _ in range(3)] == [3336926330, 1697253807, 2816511904]
+    r = Rng(7)
+    assert list(r.shuffle(bytearray(range(10)))) == [0, 8, 4, 2, 6, 1, 5, 9, 7, 3]
+    assert r.next32() == 344924426  # a shuffle of 10 draws exactly 9 numbers
+    assert [list(Rng(s).shuffle(bytearray([0, 1]))) for s in (1, 2)] == [[0, 1], [1, 0]]
+    r = Rng(0)
+    assert r.s == 0x9E3779B9 and r.below(52) == 5 and r.below(1) == 0
+    with pytest.raises(ValueError):
+        r.below(0)
 
 
 def test_shuffle_is_a_permutation():
