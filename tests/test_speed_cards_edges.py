@@ -156,3 +156,9 @@ def test_check_says_what_broke():
     with pytest.raises(AssertionError) as e:
         s.check()
     assert str(e.value) == "hand over the limit"
+
+
+def test_sp13_a_play_moves_time_on():
+    s = setup(playing(), [bytes([S(8), S(2)]), bytes([H(6), H(3)])], [bytes([H(7)]), bytes([C.card(0, 12)])])
+    assert s.apply(0, play_action(0, S(8)), 1000) == "play"
+    assert refused(s, 1, DRAW, 999) == "SP-13: actions come in time order (999 is before 1000)"
