@@ -34,8 +34,24 @@ def test_rng_the_same_seed_gives_these_numbers_on_every_runtime():
     assert [list(Rng(s).shuffle(bytearray([0, 1]))) for s in (1, 2)] == [[0, 1], [1, 0]]
     r = Rng(0)
     assert r.s == 0x9E3779B9 and r.below(52) == 5 and r.below(1) == 0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as e:
         r.below(0)
+    assert str(e.value) == "below(n) needs n > 0"
+
+
+def test_rng_below_rejects_exactly_the_draws_above_the_last_whole_multiple():
+    """below(3) takes a draw up to 2**32 - 2 (the top of the last whole run of
+    3) and draws again for 2**32 - 1: unbiased, and one draw each way the
+    same on both runtimes.  The states are the ones whose next draw is that
+    value (xorshift32 run backwards)."""
+    r = Rng(1)
+    r.s = 0xACD979CE  # next draw: 0xFFFFFFFE, the limit for n = 3
+    assert r.below(3) == 0xFFFFFFFE % 3 and r.s == 0xFFFFFFFE  # taken: one draw
+    r.s = 0x5E6CFCE7  # next draw: 0xFFFFFFFF, above the limit
+    q = Rng(1)
+    q.s = 0xFFFFFFFF
+    after = q.next32()
+    assert r.below(3) == after % 3 and r.s == after  # refused: a second draw
 
 
 def test_shuffle_is_a_permutation():
