@@ -162,3 +162,24 @@ def test_sp13_a_play_moves_time_on():
     s = setup(playing(), [bytes([S(8), S(2)]), bytes([H(6), H(3)])], [bytes([H(7)]), bytes([C.card(0, 12)])])
     assert s.apply(0, play_action(0, S(8)), 1000) == "play"
     assert refused(s, 1, DRAW, 999) == "SP-13: actions come in time order (999 is before 1000)"
+
+
+def test_sp13_sp14_sp17_a_draw_a_stuck_call_and_a_slap_move_time_on():
+    late = "SP-13: actions come in time order (999 is before 1000)"
+    s = setup(playing(), [bytes([S(10)]), bytes([H(4)])], [bytes([H(7)]), bytes([C.card(0, 12)])],
+              stocks=(bytes([S(1), S(2)]), b""))
+    assert s.apply(0, DRAW, 1000) == "draw"
+    assert refused(s, 1, STUCK, 999) == late
+    s = setup(playing(), [bytes([S(10)]), bytes([H(4)])], [bytes([H(7)]), bytes([C.card(0, 12)])])
+    assert s.apply(1, STUCK, 1000) == "stuck"
+    assert refused(s, 0, STUCK, 999) == late
+    s = setup(playing(layout="classic", slap_to_win=True), [bytes([S(8)]), bytes([H(6)])],
+              [bytes([H(7)]), bytes([C.card(0, 12)])])
+    s.apply(0, play_action(0, S(8)), 1)
+    assert s.apply(0, SLAP, 1000) == "slap"
+    assert refused(s, 1, DRAW, 999) == late
+
+
+def test_sp14_stuck_is_refused_while_a_card_fits_even_with_nothing_to_draw():
+    s = setup(playing(), [bytes([S(8)]), bytes([H(4)])], [bytes([H(7)]), bytes([C.card(0, 12)])])
+    assert refused(s, 0, STUCK, 1) == "SP-14: stuck means no card fits and no card can be drawn"
