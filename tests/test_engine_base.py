@@ -1,4 +1,5 @@
 """The shared engine pieces: seeded PRNG and card encoding, on both runtimes."""
+import pytest
 from speedref.engine import cards
 from speedref.engine.errors import RuleError
 from speedref.engine.rng import Rng
@@ -19,6 +20,38 @@ def test_rng_below_is_in_range_and_zero_seed_is_usable():
     r = Rng(0)
     seen = {r.below(6) for _ in range(600)}
     assert seen == set(range(6))
+
+
+def test_rng_the_same_seed_gives_these_numbers_on_every_runtime():
+    """One seed deals the identical game everywhere (SP-21, SPIT-16, SR-6,
+    PT-2 deal with Rng): xorshift32's own numbers, written down, so a changed
+    generator fails here even where MicroPython does not run (make mutate)."""
+    r = Rng(12345)
+    assert [r.next32() for _ in range(3)] == [3336926330, 1697253807, 2816511904]
+    r = Rng(7)
+    assert list(r.shuffle(bytearray(range(10)))) == [0, 8, 4, 2, 6, 1, 5, 9, 7, 3]
+    assert r.next32() == 344924426  # a shuffle of 10 draws exactly 9 numbers
+    assert [list(Rng(s).shuffle(bytearray([0, 1]))) for s in (1, 2)] == [[0, 1], [1, 0]]
+    r = Rng(0)
+    assert r.s == 0x9E3779B9 and r.below(52) == 5 and r.below(1) == 0
+    with pytest.raises(ValueError) as e:
+        r.below(0)
+    assert str(e.value) == "below(n) needs n > 0"
+
+
+def test_rng_below_rejects_exactly_the_draws_above_the_last_whole_multiple():
+    """below(3) takes a draw up to 2**32 - 2 (the top of the last whole run of
+    3) and draws again for 2**32 - 1: unbiased, and one draw each way the
+    same on both runtimes.  The states are the ones whose next draw is that
+    value (xorshift32 run backwards)."""
+    r = Rng(1)
+    r.s = 0xACD979CE  # next draw: 0xFFFFFFFE, the limit for n = 3
+    assert r.below(3) == 0xFFFFFFFE % 3 and r.s == 0xFFFFFFFE  # taken: one draw
+    r.s = 0x5E6CFCE7  # next draw: 0xFFFFFFFF, above the limit
+    q = Rng(1)
+    q.s = 0xFFFFFFFF
+    after = q.next32()
+    assert r.below(3) == after % 3 and r.s == after  # refused: a second draw
 
 
 def test_shuffle_is_a_permutation():

@@ -209,3 +209,17 @@ def test_pt22_messages_name_the_hand_the_player_and_what_is_wrong():
     made = dict(hand, tricks=[5, 2, 3, 3])  # 13 2 11 3: over at a target of 10
     assert raises("PT-18", partners.replay, dict(rec, target=10, hands=[made, made])) == (
         "PT-18: hand 2, player 1 (Ann) deals a hand after the game is over")
+
+
+def test_pt18_pt21_undo_and_replay_refusals_say_why():
+    """PT-18: nothing to undo in a new game; an undone contract leaves no
+    exchange behind (None: the simulator asks `is None`).  PT-21: the words
+    of a record without hands, and of a hand that is no object."""
+    g = PartnersGame(100, NAMES)
+    assert raises("PT-18", g.undo) == "PT-18: nothing to undo"
+    g.set_contract(8, "hearts", 0, 2)
+    assert g.undo() == "contract" and g.swap is None
+    rec = {"game": "partners", "target": 100, "players": NAMES}
+    assert raises("PT-21", partners.replay, rec) == "PT-21: the record has no list of hands"
+    rec["hands"] = [7]
+    assert raises("PT-21", partners.replay, rec) == "PT-21: hand 1, a hand is a JSON object"

@@ -175,9 +175,12 @@ class State:
             raise RuleError("PT-10" if self.phase == "play" else "PT-7",
                             "it is not player %d's turn" % (player + 1))
         if action not in self.legal_actions(cur):
+            try:  # a number that names nothing (a trump index above notrump) is shown as it is
+                what = self.action_name(action) if is_int(action) else repr(action)
+            except IndexError:
+                what = repr(action)
             raise RuleError(self._why(action), "%s is not legal for %s"
-                            % (self.action_name(action) if is_int(action) else repr(action),
-                               "the deal" if cur == CHANCE else self.table.who(cur)))
+                            % (what, "the deal" if cur == CHANCE else self.table.who(cur)))
         if self.phase == "deal":
             self._deal()
         elif self.phase == "bid":

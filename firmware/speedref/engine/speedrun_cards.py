@@ -26,7 +26,7 @@ NORMAL[i]) | REVEAL (turn your contract face up, on your turn) | DEAL (chance).
 """
 from . import CHANCE, TERMINAL
 from . import cards
-from .errors import RuleError
+from .errors import RuleError, is_int
 from .rng import Rng
 from .speedrun import (SpeedRunGame, TRUMPS, RANKINGS, NORMAL, direction)
 
@@ -210,7 +210,8 @@ class State:
         if ph == "choose":
             return "SR-7"
         if ph == "contract":
-            return "SR-19" if REDO <= a < REVEAL else "SR-13"
+            # a bad action (not an int) is no Redo: still a RuleError, not a TypeError
+            return "SR-19" if is_int(a) and REDO <= a < REVEAL else "SR-13"
         if ph == "play":
             if a == REVEAL:
                 return "SR-22" if self.contracts[player] == "PASS" else "SR-21"
