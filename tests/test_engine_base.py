@@ -93,3 +93,19 @@ def test_is_int_rejects_bools_and_floats_on_both_runtimes_rule_PT21():
     here = subprocess.run([sys.executable, "-c", CHECK_CODE], capture_output=True, text=True,
                           check=True, env={"PYTHONPATH": str(mpyrun.ROOT / "firmware")})
     assert here.stdout.strip() == want
+
+
+@pytest.mark.parametrize("names", [[1, "b"], ["a", 1], [None, None], [b"a", "b"]])
+def test_a_name_that_is_no_string_is_refused_by_every_game_SP27_SPIT1_SR1(names):
+    # In this process, not only in the subprocesses above: the engine a test
+    # imports is the one under test (a mutant under make mutate).
+    from speedref.engine.errors import is_names
+    from speedref.engine.speed import SpeedMatch
+    from speedref.engine.speedrun import SpeedRunGame
+    from speedref.engine.spit import SpitGame
+    assert is_names(names, 2) is False and is_names(["a", "b"], 2) is True
+    for rule, make in (("SP-27", lambda: SpeedMatch(players=names)), ("SPIT-1", lambda: SpitGame(names)),
+                       ("SR-1", lambda: SpeedRunGame("short", names + ["c"]))):
+        with pytest.raises(RuleError) as e:
+            make()
+        assert e.value.rule == rule
