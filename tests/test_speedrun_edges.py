@@ -265,3 +265,114 @@ def test_sr1_sr2_the_card_levels_defaults_are_a_long_game_of_p1_p2_p3():
     st = State(1)
     assert st.game.length == "long" and st.game.players == ["P1", "P2", "P3"] and st.game.first == 0
     assert st.contracts == [None, None, None] and st.phase == "deal" and st.actors() == []
+
+
+def test_sr12_the_words_of_each_impossible_trick_count():
+    g = SpeedRunGame("short", NAMES)
+    g.set_choices("none", "10-high")
+    three = "SR-12: hand 1, all players: tricks must list three counts"
+    assert raises("SR-12", g.set_tricks, [4, 8]) == three
+    assert raises("SR-12", g.set_tricks, "444") == three
+    assert raises("SR-12", g.set_tricks, [4, -1, 9]) == \
+        "SR-12: hand 1, all players: trick counts must be whole numbers, not -1"
+    assert raises("SR-12", g.set_tricks, [4, 4.0, 4]) == \
+        "SR-12: hand 1, all players: trick counts must be whole numbers, not 4.0"
+    # each count in its place, and their real sum
+    assert raises("SR-12", g.set_tricks, [5, 4, 4]) == "SR-12: hand 1, all players: tricks 5+4+4 add up to 13, not 12"
+    assert raises("SR-12", g.set_tricks, [2, 3, 4]) == "SR-12: hand 1, all players: tricks 2+3+4 add up to 9, not 12"
+    assert g.tricks == [0, 0, 0] and g.phase == "play"
+    assert raises("SR-12", speedrun.replay, rec([{"tricks": [1, 6, 4], "contracts": ["W4"] * 3}])) == \
+        "SR-12: hand 1, all players: tricks 1+6+4 add up to 11, not 12"
+
+
+def test_sr12_counts_at_once_only_in_play_and_before_any_trick():
+    g = SpeedRunGame("short", NAMES)
+    before = "SR-12: hand 1, all players: trick counts can be entered only before any trick is recorded"
+    assert raises("SR-12", g.set_tricks, [4, 4, 4]) == before  # trump and ranking not set yet
+    g.set_choices("none", "10-high")
+    g.record_trick(0)
+    assert raises("SR-12", g.set_tricks, [4, 4, 4]) == "SR-12: hand 1, all players: tricks already recorded one by one"
+    for _ in range(11):
+        g.record_trick(1)
+    assert raises("SR-12", g.set_tricks, [4, 4, 4]) == before  # twelve tricks in: the scoring step
+    assert g.tricks == [1, 11, 0] and g.phase == "score"
+
+
+def test_sr12_sr29_counts_entered_at_once_are_reopened_as_entered():
+    g = SpeedRunGame("short", NAMES)
+    g.set_choices("none", "10-high")
+    g.set_tricks([5, 3, 4])
+    assert g.winners_seq is None and g.phase == "score"  # piles counted: no order of winners
+    g.finish_hand(["W5", "W1", "W4"])
+    g.undo()  # the hand reopens at its scoring step, each count in its seat
+    assert g.tricks == [5, 3, 4] and g.winners_seq is None and g.phase == "score" and g.totals == [0, 0, 0]
+    g.undo()  # the counts
+    assert g.tricks == [0, 0, 0] and g.phase == "play" and g.next_leader() == 2  # SR-8
+    g.record_trick(1)  # tricks one by one again
+    assert g.tricks == [0, 1, 0] and list(g.winners_seq) == [1] and g.next_leader() == 1
+
+
+def test_sr21_sr29_undo_takes_back_a_reveal_by_player_1():
+    g = SpeedRunGame("short", NAMES)
+    g.set_choices("none", "10-high")
+    g.record_trick(2)
+    g.reveal(0, "W0")  # seat 0's reveal: the smallest reveal code
+    g.undo()
+    assert g.revealed == [None, None, None] and g.tricks == [0, 0, 1] and g.next_leader() == 2
+    assert list(g.winners_seq) == [2]
+
+
+def test_sr12_undo_trick_with_no_trick_says_so():
+    g = SpeedRunGame("short", NAMES)
+    g.set_choices("none", "10-high")
+    g.reveal(1, "W4")
+    assert raises("SR-12", g.undo_trick) == "SR-12: hand 1, all players: no trick to take back"
+    assert g.revealed == [None, "W4", None]
+
+
+def test_sr21_rows_star_the_contract_each_player_revealed():
+    g = SpeedRunGame("short", NAMES)
+    g.set_choices("none", "10-high")
+    g.reveal(1, "W4")
+    g.reveal(2, "W5")
+    g.set_tricks([4, 4, 4])
+    g.finish_hand(["W4", "W4", "W5"])
+    g.set_choices("none", "10-high")
+    g.reveal(0, "W5")
+    g.set_tricks([4, 4, 4])
+    g.finish_hand(["W5", "W1", "W4"])
+    assert g.rows() == [("hand 1", ["W4 4: -2", "W4* 4: -4", "W5* 4: 2"], [-2, -4, 2]),
+                        ("hand 2", ["W5* 4: 2", "W1 4: 3", "W4 4: -2"], [0, -1, 0])]
+
+
+def test_sr20_a_redo_of_win_0_shows_what_the_sheet_keeps():
+    g = SpeedRunGame("short", NAMES)
+    counted(g, [0, 6, 6], ["W0", "W5", "W4"])
+    counted(g, [1, 5, 6], ["REDO:W0", "W4", "W1"])  # REDO:W0: the first Redo code
+    assert g.rows()[1] == ("hand 2", ["REDO:W0 1: 1 keeps -2", "W4 5: 1", "W1 6: 5"], [-2, 2, 7])
+
+
+def test_sr29_record_refusals_word_for_word():
+    assert raises("SR-29", speedrun.replay, []) == "SR-29: record: not a Speed Run record"
+    assert raises("SR-29", speedrun.replay, dict(rec([]), hands={})) == "SR-29: record: hands must be a list"
+    hand = {"tricks": [4, 4, 4], "contracts": ["W4"] * 3}
+    assert raises("SR-29", speedrun.replay, rec([dict(hand, revealed=[True])])) == \
+        "SR-29: hand 1, all players: revealed must list three true/false values"
+    assert raises("SR-7", speedrun.replay, rec([dict(hand, trump="moles")])) == \
+        "SR-7: hand 1, all players: trump 'moles' is not one of earthworms, raccoons, geckos, gorillas, none"
+    assert raises("SR-9", speedrun.replay, rec([dict(hand, ranking="up")])) == \
+        "SR-9: hand 1, all players: ranking 'up' is not one of 10-high, 1-high, slalom-10, slalom-1, bell-10, bell-1"
+
+
+def test_sr5_sr29_a_wrong_first_is_quoted_as_written_or_as_a_player():
+    hand = {"tricks": [4, 4, 4], "contracts": ["W4"] * 3}
+    for bad, said in ((3, "3"), ("0", "'0'"), (True, "True"), (None, "None")):
+        assert raises("SR-5", speedrun.replay, rec([dict(hand, first=bad)])) == \
+            'SR-5: hand 1, all players: "first" is a seat 0..2 (players 1..3), not ' + said
+    # after hand 1 the card is with seat 1; seat 0 written is named as player 1
+    second = dict(hand, contracts=["W5"] * 3)
+    assert raises("SR-5", speedrun.replay, rec([hand, dict(second, first=0)])) == \
+        "SR-5: hand 2, all players: the first-player card is with player 2 (Bea) (it passes clockwise), " \
+        "not player 1 (Ann)"
+    assert raises("SR-5", speedrun.replay, rec([hand, dict(second, first=7)])) == \
+        "SR-5: hand 2, all players: the first-player card is with player 2 (Bea) (it passes clockwise), not 7"
