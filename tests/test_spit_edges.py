@@ -214,3 +214,72 @@ def test_spit15_replay_messages_name_the_round():
     assert raises("SPIT-17", g.arm_slap, 0) == "SPIT-17: round 1: the slap's GO only in the slap phase (now spit)"
     assert raises("SPIT-18", g.false_start, 1, 0) == \
         "SPIT-18: round 1, player 2: a false start only in the slap phase (now spit)"
+
+
+def test_spit22_a_count_out_of_range_names_how_the_round_ended():
+    g = SpitGame()
+    both_spit(g)
+    g.clear(0)
+    g.slap(0)
+    assert raises("SPIT-22", g.relayout, 10, 42) == \
+        "SPIT-22: round 1, player 1: a clearing with two piles leaves 11..40 cards, not 10"
+    g = game_at(40, 12)  # player 2 has no spit cards: one centre pile
+    both_spit(g)
+    g.clear(0)
+    assert raises("SPIT-22", g.relayout, 30, 22) == \
+        "SPIT-22: round 2, player 1: a clearing with one pile leaves 1..24 cards, not 30"
+    g = game_at(40, 12)
+    while g.can_spit():
+        both_spit(g)
+    g.block()
+    assert raises("SPIT-22", g.relayout, 39, 13) == \
+        "SPIT-22: round 2, player 1: a blocked round leaves 40..51 cards, not 39"
+    g.relayout(40, 12)
+    assert g.rows()[-1] == ("round 2", ["blocked", "blocked"], [40, 12])
+
+
+def test_spit18_a_slap_at_or_after_go_is_no_false_start_word_for_word():
+    g = SpitGame()
+    both_spit(g)
+    g.clear(1)  # no time: no GO yet
+    assert raises("SPIT-18", g.false_start, 1, 0) == \
+        "SPIT-18: round 1, player 2: a slap at or after GO is not a false start"
+    g.arm_slap(0)
+    assert raises("SPIT-18", g.false_start, 0, SLAP_GO_US) == \
+        "SPIT-18: round 1, player 1: a slap at or after GO is not a false start"
+    assert g.slap_go == SLAP_GO_US and g.phase == "slap"
+
+
+def test_spit15_replay_refusals_word_for_word():
+    assert raises("SPIT-15", spit.replay, None) == "SPIT-15: not a Spit record"
+    assert raises("SPIT-15", spit.replay, {"game": "spit", "players": ["a", "b"], "rounds": {}}) == \
+        "SPIT-15: rounds must be a list"
+    for bad, said in ((True, "True"), (2, "2"), (None, "None")):
+        assert raises("SPIT-15", spit.replay, rec([{"cleared": bad, "slap": 0, "cards": [26, 26]}])) == \
+            "SPIT-15: round 1: cleared must be 0 or 1, not " + said
+    assert raises("SPIT-12", spit.replay, rec([{"cleared": 1, "cards": [51, 0]}])) == \
+        "SPIT-12: round 1, player 2: the two counts must add up to 52"
+    for slap, said in ((True, "True"), (None, "None")):
+        r = {"cleared": 1, "cards": [26, 26]}
+        if slap is not None:
+            r["slap"] = slap
+        assert raises("SPIT-10", spit.replay, rec([r])) == \
+            "SPIT-10: round 1: two centre piles need the slap winner (0 or 1), not " + said
+    one_pile = {"cleared": 0, "slap": 1, "cards": [40, 12]}
+    assert raises("SPIT-11", spit.replay, rec([one_pile, {"cleared": 0, "slap": 0, "cards": [5, 47]}])) == \
+        "SPIT-11: round 2: one centre pile, so there is no slap"
+
+
+def test_spit14_a_clearer_without_spit_cards_went_out():
+    # round 2 starts 12-40: player 1 has no spit cards, so clearing is the win (cards 0)
+    first = {"cleared": 0, "slap": 0, "cards": [12, 40]}
+    assert raises("SPIT-14", spit.replay, rec([first, {"cleared": 0, "cards": [5, 47]}])) == \
+        "SPIT-14: round 2, player 1: had no spit cards left after Spit!, so clearing the piles is going " \
+        "out (cards must be 0)"
+    # round 2 starts 16-36: player 1's one spit card goes up at Spit!
+    first = {"cleared": 1, "slap": 0, "cards": [16, 36]}
+    assert raises("SPIT-14", spit.replay, rec([first, {"cleared": 0, "slap": 1, "cards": [10, 42]}])) == \
+        "SPIT-14: round 2, player 1: had no spit cards left after Spit!, so clearing the piles is going " \
+        "out (cards must be 0)"
+    g = records.replay(rec([first, {"cleared": 0, "cards": [0, 52]}]))
+    assert g.over and g.winner == 0 and g.winners() == [0]
