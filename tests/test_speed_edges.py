@@ -210,7 +210,7 @@ def test_sp20_sp35_rows_name_each_players_count():
 def test_sp20_replay_refuses_another_games_record():
     for r in ({"game": "spit", "layout": "pagat", "players": ["a", "b"], "deals": []},
               {"layout": "pagat", "players": ["a", "b"], "deals": []}, ["speed"], None):
-        assert "not a Speed record" in raises("SP-20", speed.replay, r)
+        assert raises("SP-20", speed.replay, r) == "SP-20: not a Speed record"
     raises("SP-20", speed.replay, {"game": "speed", "players": ["a", "b"], "deals": []})
     raises("SP-20", speed.replay, {"game": "speed", "layout": "pagat", "players": ["a", "b"], "deals": {}})
     assert "deal 1: needs winner and left" in raises(
