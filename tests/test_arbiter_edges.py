@@ -17,6 +17,15 @@ def test_sp34_margin_texts_at_each_unit_boundary():
     assert margin_text(250000, 2) == "P3 by 250 ms"
 
 
+def test_sp34_margin_texts_round_in_whole_numbers_at_any_size():
+    # A float would round a long margin before the text rounds it: the board's 32-bit
+    # float from 2**24 us on, CPython's from 2**53 on.  Whole numbers stay exact.
+    assert margin_text(20000499) == "20000 ms" and margin_text(20000500, 1) == "P2 by 20001 ms"
+    assert margin_text(10 ** 18 + 499) == "1000000000000000 ms"
+    assert margin_text(10 ** 18 + 499, 0) == "P1 by 1000000000000000 ms"
+    assert margin_text(10 ** 18 + 500) == "1000000000000001 ms"
+
+
 def test_sp34_verdict_texts_and_log_fields():
     assert Verdict(None, (0, 1), 400, (0, 1), ()).text() == "Tie 400 us"
     assert Verdict(None, (0, 1), 0, (0, 1), ()).text() == "Tie"
