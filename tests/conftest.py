@@ -12,6 +12,16 @@ for p in (() if os.environ.get("SPEEDREF_MUTATE") else (ROOT / "firmware",)) + (
 
 
 import pytest  # noqa: E402
+import signal  # noqa: E402
+
+# Several tests end a tool as a person does, with Ctrl-C (SIGINT), and wait
+# for it to sum up.  A suite started as a background job of a shell script
+# (`make test &`) inherits SIGINT ignored, and an ignored signal stays
+# ignored across exec: every such tool would then run on to its idle limit
+# (minutes) before the test goes on.  A handler of our own is reset to the
+# default in each child at exec, so the tools hear Ctrl-C again.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # `make mutate` (host_tools/mutate.py, docs/testing.md) runs these tests against
 # each mutant of the engine: hypothesis then draws the same examples every
