@@ -95,6 +95,8 @@ def run_script(args, out=sys.stdout):
     except UsageError as e:
         print("speedref-emu: %s" % e, file=sys.stderr)
         return 2
+    if missing():  # the script and its options first: a mistake there is told without a board
+        return 2
 
     def show(obj):
         if obj.get("ev") == "boot":
@@ -142,16 +144,21 @@ def serve(args, out=sys.stdout):
     return 0
 
 
-def main(argv=None):
-    compat.install()
-    args = build_parser().parse_args(argv)
+def missing():
+    """Says on stderr what the emulated board lacks (images, Node.js,
+    rp2040js), if anything: True then."""
     from emu import images
     why = images.why_missing()
     if why:
         print("speedref-emu: %s" % why, file=sys.stderr)
-        return 2
+    return bool(why)
+
+
+def main(argv=None):
+    compat.install()
+    args = build_parser().parse_args(argv)
     if args.serve:
-        return serve(args)
+        return 2 if missing() else serve(args)
     return run_script(args)
 
 

@@ -62,3 +62,16 @@ def test_speedref_emu_checks_its_names_before_the_board_boots():
     r = subprocess.run([str(BIN / "speedref-emu"), "--script", str(SCRIPTS / "partners.txt"),
                         "--names", "Ann,Bob"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "--names: 2 names do not seat" in r.stderr, r.stderr
+
+
+def test_speedref_emu_checks_its_names_even_on_a_machine_without_the_board_images(tmp_path):
+    # The script and its options are the user's to mend, whatever the machine
+    # lacks: told first, in one line; only then what the emulated board needs.
+    import os
+    env = dict(os.environ, SPEEDREF_PICO_DIR=str(tmp_path))  # no images there
+    emu = [str(BIN / "speedref-emu"), "--script", str(SCRIPTS / "partners.txt")]
+    r = subprocess.run(emu + ["--names", "Ann,Bob"], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 2 and r.stderr.splitlines() == [
+        "speedref-emu: --names: 2 names do not seat this script's game (partners)"], r.stderr
+    r = subprocess.run(emu + ["--names", "Ann,Bob,Cy,Di"], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and str(tmp_path) in r.stderr, r.stderr
