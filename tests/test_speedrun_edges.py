@@ -195,11 +195,18 @@ def test_sr28_the_game_is_over_after_its_last_hand_and_not_before():
     assert not g.over and g.phase == "score" and g.hands_played == 5
 
 
-def test_sr21_undo_trick_skips_a_reveal_by_player_1():
+def revealed_by_player_1():
+    """A hand with one trick (player 3's) and then player 1's reveal: seat
+    0's reveal is the smallest reveal code in the hand's log."""
     g = SpeedRunGame("short", NAMES)
     g.set_choices("none", "10-high")
     g.record_trick(2)
-    g.reveal(0, "W0")  # seat 0's reveal: the smallest reveal code
+    g.reveal(0, "W0")
+    return g
+
+
+def test_sr21_undo_trick_skips_a_reveal_by_player_1():
+    g = revealed_by_player_1()
     g.undo_trick()
     assert g.tricks == [0, 0, 0] and g.revealed == ["W0", None, None] and g.next_leader() == 2
 
@@ -313,10 +320,7 @@ def test_sr12_sr29_counts_entered_at_once_are_reopened_as_entered():
 
 
 def test_sr21_sr29_undo_takes_back_a_reveal_by_player_1():
-    g = SpeedRunGame("short", NAMES)
-    g.set_choices("none", "10-high")
-    g.record_trick(2)
-    g.reveal(0, "W0")  # seat 0's reveal: the smallest reveal code
+    g = revealed_by_player_1()
     g.undo()
     assert g.revealed == [None, None, None] and g.tricks == [0, 0, 1] and g.next_leader() == 2
     assert list(g.winners_seq) == [2]
