@@ -176,7 +176,7 @@ class App:
 app = App()
 inputs = Inputs(app)
 app.inputs = inputs
-c = WiringCheck(app)
+c = WiringCheck(app, None)
 from speedref.ticks import ticks_add
 t = ticks_add(0, -3000)  # across the ticks' wrap where they wrap (at 2**30 on a board)
 EDGES = ((0, 1), (300, 0), (700, 1), (1500, 0), (2100, 1), (150000, 0))

@@ -184,3 +184,22 @@ print(json.dumps({"ok": ok, "names": list(app.flow.names), "cut": list(app.flow.
     got = json.loads(r.stdout.strip().splitlines()[-1])
     assert got == {"ok": [True] * 7, "names": ["Bartholome", "Bob", "P3", "Dan"],
                    "cut": ["Bar", "Bob", "P3", "Dan"]}
+
+
+def test_back_at_the_first_seat_returns_to_the_games_options(tmp_path):
+    """The picker's first seat, BACK: the options it was started from, as
+    they were set, on Start; OK there opens the picker again."""
+    from app_rig import Rig
+    from speedref.app.core import OK, BACK
+    rig = Rig(str(tmp_path))
+    roster_game.command(rig, roster_game.Console(), {"cmd": "roster", "add": ["Ann", "Bob"]})
+    roster_game.tap(rig, OK)                        # boot screen -> game list
+    roster_game.to_game(rig, "partners")            # its options, then Start
+    assert type(rig.app.screen).__name__ == "Who"
+    opts = dict(rig.app.settings["partners"])
+    roster_game.tap(rig, BACK)
+    scr = rig.app.screen
+    assert type(scr).__name__ == "Options" and scr.game == "partners" and scr.cursor == 0
+    assert scr.opts == opts
+    roster_game.tap(rig, OK)                        # Start: the picker again
+    assert type(rig.app.screen).__name__ == "Who" and rig.app.screen.seat == 0
