@@ -18,7 +18,7 @@ person, a bad new name, two seats of one game becoming the same person, an
 unknown game or seat) is one line on stderr, exit status 2, and nothing is
 stored.
 """
-from host_tools import jsonin, people, results
+from host_tools import jsonin, people, standings
 
 
 class Refused(Exception):
@@ -73,8 +73,8 @@ def _game_name(g):
 
 def plan(db, verb, args):
     """(verb, stored arguments, what to say) for a change, or Refused."""
-    games = results.played(db)
-    who, shown = _who(games), results.spellings(games)
+    games = standings.played(db)
+    who, shown = _who(games), standings.spellings(games)
     if verb == "rename":
         old = _person(args[0], who, shown, "OLD")
         new = _name(args[1], "the new name")

@@ -32,7 +32,7 @@ from openskill.models import PlackettLuce
 
 from speedref.engine import records
 
-from host_tools import jsonin, people, results
+from host_tools import jsonin, people, standings
 
 MODEL = PlackettLuce()          # mu 25, sigma 25/3, beta 25/6, tau 25/300 (openskill's defaults)
 MODEL_NAME = "Weng-Lin (openskill Plackett-Luce)"
@@ -109,7 +109,7 @@ class Board:
 
 
 def boards(games):
-    """{game id: Board} from results.played() (in time order)."""
+    """{game id: Board} from standings.played() (in time order)."""
     out = {}
     for g in games:
         if not records.counts_as_win(g.summary):
@@ -129,7 +129,7 @@ def table(games, game=None):
     """The ratings as rows (dicts in COLUMNS order, numbers as shown), per
     game in the registry's order, best conservative estimate first."""
     from speedref import games as registry
-    shown = results.spellings(games)
+    shown = standings.spellings(games)
     b = boards(games)
     for x in b.values():
         x.shown = shown
@@ -168,7 +168,7 @@ def main(db, game=None, as_json=False):
     """speedref-results ratings: (status, the text to print)."""
     skipped = []
     with db.snapshot():
-        games = results.played(db, skipped)
+        games = standings.played(db, skipped)
     rows, b = table(games, game)
     if as_json:
         text = json.dumps({"model": MODEL_NAME, "ratings": rows,

@@ -8,277 +8,19 @@
     speedref-results rename OLD NEW | merge A B | assign GAME SEAT NAME
     speedref-results changes | undo [N]           (host_tools/changes.py)
 
-Per game and person (host_tools/people.py: a name, without case or the
-spaces around it; every seat nobody named in one "(unnamed seats)" row):
-games played, wins (a shared win counts for each winner; an unfinished game is nobody's win unless the table agreed to stop it, PT-20),
-average final score, Perfect Bonuses (Speed Run), and slap wins with the median
-winning margin (Speed, and any game whose slaps the device logged).  Slap
-verdicts are tied to a game by speedref-log when that game's record arrives.
-
-A person listed twice in one record is malformed (speedref-log refuses such
-records); one already in an older database counts once for that game: one game,
-a win if any of those seats won, the first seat's score and Perfect Bonuses.
-Text output escapes control characters in names; CSV cells that a spreadsheet
-would run as a formula (starting with = + - @ tab or CR) get a leading '.
+What the standings count is host_tools/standings.py's; the text table and
+the CSV are host_tools/tables.py's.  This module is the command line: it
+parses, calls them and prints.
 """
 import argparse
-import collections
-import csv
 import json
-import statistics
 import sys
-import unicodedata
 
 from speedref import games as games_registry
-from speedref.engine import records
-from speedref.engine.errors import RuleError, is_int
 
 from host_tools import db as dbmod
-from host_tools import jsonin, people
+from host_tools import jsonin, standings, tables
 from host_tools.db import ResultsDB, DatabaseProblem, db_help, default_path
-
-COLUMNS = ["game", "player", "games", "wins", "average_score", "perfect_bonuses",
-           "slap_wins", "median_margin_us"]
-# Names a game module may give its per-seat Perfect Bonus counts (Speed Run).
-PERFECT_ATTRS = ("perfect_bonuses", "perfects", "perfect")
-
-
-def perfect_counts(record):
-    """Per-seat Perfect Bonus counts from the Speed Run sheet, or None if it has none."""
-    sheet = records.replay(record)
-    for name in PERFECT_ATTRS:
-        v = getattr(sheet, name, None)
-        if callable(v):
-            v = v()
-        if isinstance(v, (list, tuple)) and all(isinstance(x, int) for x in v):
-            return list(v)
-    return None
-
-
-def _replayable(text):
-    """(record, summary) of a stored record's text, or raise ValueError saying
-    why it cannot be counted: not strict JSON, not an object, or refused by
-    the rules as they are now (tampered, or written under older rules)."""
-    try:
-        rec = jsonin.loads(text)
-    except jsonin.BadJSON as e:
-        raise ValueError("not JSON (%s)" % e)
-    if not isinstance(rec, dict):
-        raise ValueError("not a game record (a JSON object)")
-    try:
-        s = records.summary(rec)
-        perfect = perfect_counts(rec) if rec.get("game") == "speedrun" else None
-    except RuleError as e:
-        raise ValueError("the rules refuse it: %s" % e)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as e:
-        raise ValueError("the rules cannot replay it: %s: %s" % (type(e).__name__, e))
-    names = [str(p) for p in rec.get("players", [])]
-    return rec, s, names, perfect
-
-
-def _slap_problem(winner, margin, names):
-    """Why a stored slap verdict cannot be counted for its game, or None."""
-    if winner is not None and (not is_int(winner) or not 0 <= winner < len(names)):
-        return "winner %s is not a seat of its game (0..%d, or null for a tie)" % (
-            jsonin.printable(repr(winner))[:30], len(names) - 1)
-    if margin is not None and (not is_int(margin) or margin < 0):
-        return "margin_us %s is not a whole number of microseconds" % jsonin.printable(repr(margin))[:30]
-    if winner is None and margin is None:
-        return "a tie without a margin"
-    return None
-
-
-Played = collections.namedtuple("Played", "row record summary names perfect")
-
-
-def played(db, skipped=None):
-    """[Played] every stored game the rules can count, in time order
-    (people.time_order): its record, summary, the name each seat now goes
-    by (people.Resolver: None for a seat nobody named) and Speed Run's
-    Perfect Bonuses.  A row that cannot be counted goes into `skipped`."""
-    skipped = [] if skipped is None else skipped
-    resolver = people.Resolver([(c.verb, c.args) for c in db.changes()])
-    out = []
-    for row_id, text in db.game_rows():
-        try:
-            rec, s, names, perfect = _replayable(text)
-        except ValueError as e:
-            skipped.append({"table": "games", "row": row_id, "why": str(e)})
-            continue
-        out.append(Played(row_id, rec, s, resolver.seats(row_id, names), perfect))
-    return people.time_order(out, db.arrivals())
-
-
-def spellings(games):
-    """{person key: the spelling of their most recent game}."""
-    shown = {}
-    for g in games:
-        for n in people.first_seats(g.names):     # a person's first seat in a game
-            if n is not None:
-                shown[people.key(n)] = n
-    return shown
-
-
-UNNAMED = "(unnamed seats)"    # the standings' row of every seat nobody named, in one game
-
-
-def standings(db, skipped=None, games=None):
-    """(rows as dicts in COLUMNS order, number of slaps not tied to any game).
-
-    A row per game and person (people.py: a name normalised), the name shown
-    as they spelled it last; every seat nobody named (P1..P4, Guest) is in one
-    row of its own, UNNAMED, counted a seat at a time (an unnamed seat is
-    nobody in particular: a game with two counts twice), after the people.
-    A row says whether it is a person ("person").
-    A stored row that cannot be counted (a record that is not JSON or that the
-    rules refuse, a slap whose winner is not a seat of its game or whose margin
-    is not a whole number) is left out; `skipped`, a list, gets
-    {"table", "row", "why"} for each.
-    """
-    skipped = [] if skipped is None else skipped
-    games = played(db, skipped) if games is None else games
-    shown = spellings(games)
-    table = {}   # (game, person key or None) -> accumulating dict
-
-    def entry(game, name):
-        k = None if name is None else people.key(name)
-        if (game, k) not in table:
-            table[(game, k)] = {"game": game, "player": UNNAMED if k is None else shown[k], "person": k is not None,
-                                "games": 0, "wins": 0, "_scores": [], "perfect_bonuses": None, "slap_wins": 0,
-                                "_margins": []}
-        return table[(game, k)]
-
-    players_of = {}
-    for g in games:
-        rec, s, names, perfect = g.record, g.summary, g.names, g.perfect
-        players_of[g.row] = names
-        # wins from the record itself, so a database filled before the
-        # unfinished-game rule (PT-20) is counted the same way
-        winners = s["winners"] if records.counts_as_win(s) else ()
-        counted = {}   # person -> whether a win was counted: each person once a game
-        for seat, name in enumerate(names):
-            won = seat in winners
-            e = entry(rec["game"], name)
-            k = None if name is None else people.key(name)
-            if k is not None and k in counted:       # the same person at a second seat
-                if won and not counted[k]:
-                    e["wins"] += 1
-                    counted[k] = True
-                continue
-            if k is not None:
-                counted[k] = won
-            e["games"] += 1
-            e["wins"] += 1 if won else 0
-            if seat < len(s["totals"]):
-                e["_scores"].append(s["totals"][seat])
-        # Perfect Bonuses (SR-16, SR-26) are Speed Run's own column: no other
-        # game's sheet counts them
-        if perfect is not None:
-            seen = set()
-            for seat, name in enumerate(names):
-                k = None if name is None else people.key(name)
-                if (k is not None and k in seen) or seat >= len(perfect):
-                    continue
-                seen.add(k)
-                e = entry("speedrun", name)
-                e["perfect_bonuses"] = (e["perfect_bonuses"] or 0) + perfect[seat]
-    unlinked = 0
-    for slap_id, game, kind, winner, margin, game_ref in db.slap_rows():
-        if game_ref is None or game_ref not in players_of:
-            unlinked += 1
-            continue
-        names = players_of[game_ref]
-        why = _slap_problem(winner, margin, names)
-        if why:
-            skipped.append({"table": "slaps", "row": slap_id, "why": why})
-            continue
-        if winner is None:
-            continue          # a tie is nobody's win
-        e = entry(game, names[winner])
-        e["slap_wins"] += 1
-        if margin is not None:  # a lone slap has no margin
-            e["_margins"].append(margin)
-    out = []
-    for e in table.values():
-        scores, margins = e.pop("_scores"), e.pop("_margins")
-        e["average_score"] = round(sum(scores) / len(scores), 2) if scores else None
-        e["median_margin_us"] = statistics.median(margins) if margins else None
-        out.append(dict((c, e[c]) for c in COLUMNS + ["person"]))
-    out.sort(key=lambda r: (r["game"], not r["person"], -r["wins"], -(r["average_score"] or 0), r["player"]))
-    return out, unlinked
-
-
-def _cell(v):
-    return "-" if v is None else str(v)
-
-
-def text_report(rows, unlinked):
-    if not rows:
-        return "no games in the database yet"
-    lines = []
-    heads = ["player", "games", "wins", "avg score", "perfect", "slap wins", "median margin"]
-    for game in sorted(set(r["game"] for r in rows)):
-        mine = [r for r in rows if r["game"] == game]
-        body = []
-        for r in mine:
-            margin = r["median_margin_us"]
-            body.append([jsonin.printable(r["player"]), str(r["games"]), str(r["wins"]), _cell(r["average_score"]),
-                         _cell(r["perfect_bonuses"]), str(r["slap_wins"]),
-                         "-" if margin is None else "%.1f ms" % (margin / 1000)])
-        widths = [max(len(x[i]) for x in [heads] + body) for i in range(len(heads))]
-        lines.append(jsonin.printable(game))
-        for x in [heads] + body:
-            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(x, widths)).rstrip())
-        lines.append("")
-    if unlinked:
-        lines.append("%d slap verdicts not tied to a finished game (not counted)" % unlinked)
-    return "\n".join(lines).rstrip()
-
-
-# What a spreadsheet runs as a formula (OWASP, "CSV Injection"): a cell whose
-# first character is = + - or @, or that starts with a tab or a carriage
-# return (and ASVS adds NUL).  Spreadsheets differ in what they skip before
-# looking: some trim spaces, NBSP, a BOM, bidirectional marks, zero-width
-# characters or line breaks, and some (Excel with an East Asian IME among
-# them) read the fullwidth ＝ ＋ － ＠ and the small ﹦ ﹢ ﹣ as their ASCII
-# selves.  So a cell is neutralised when its first visible character, in its
-# NFKC form, is one of these, whatever invisible characters come before it.
-FORMULA_CHARS = "=+-@"
-FORMULA_START = ("\t", "\r", "\x00")
-
-
-def _invisible(ch):
-    # white space (Zs, Zl, Zp and the C0 blanks) and control or format
-    # characters (Cc, Cf: BOM, RLO, ZWSP...) show nothing a person would see
-    return ch.isspace() or unicodedata.category(ch)[0] in "CZ"
-
-
-def runs_as_formula(text):
-    if text.startswith(FORMULA_START):
-        return True
-    for ch in text:
-        if not _invisible(ch):
-            return unicodedata.normalize("NFKC", ch)[:1] in FORMULA_CHARS
-    return False
-
-
-def csv_cell(v):
-    """A CSV cell a spreadsheet shows as text: a string it could run as a
-    formula gets a leading ' (OWASP's advice on CSV injection)."""
-    if v is None:
-        return ""
-    if isinstance(v, str) and runs_as_formula(v):
-        return "'" + v
-    return v
-
-
-def write_csv(path, rows):
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
-        w.writeheader()
-        for r in rows:
-            w.writerow(dict((k, csv_cell(v)) for k, v in r.items()))
-
 
 PROG = "speedref-results"
 
@@ -333,19 +75,6 @@ VERBS = {"import": (1, None), "ratings": (0, 0), "rename": (2, 2), "merge": (2, 
          "changes": (0, 0), "undo": (0, 1)}
 VERB_USE = {"rename": "rename OLD NEW", "merge": "merge A B", "assign": "assign GAME SEAT NAME",
             "undo": "undo [N]", "ratings": "ratings [--game G]", "changes": "changes"}
-
-
-def read_standings(path):
-    """(rows, unlinked slaps, skipped rows) of the database at path (it must
-    exist: a read-only command creates nothing); DatabaseProblem."""
-    db = ResultsDB(path, create=False)
-    try:
-        skipped = []
-        with db.snapshot():
-            rows, unlinked = standings(db, skipped)
-    finally:
-        db.close()
-    return rows, unlinked, skipped
 
 
 def import_main(args, ap):
@@ -439,18 +168,18 @@ def main(argv=None):
         from host_tools import results_page
         return results_page.main(args)
     try:
-        rows, unlinked, skipped = read_standings(path)
+        rows, unlinked, skipped = standings.read_standings(path)
     except DatabaseProblem as e:
         return jsonin.complain(PROG, str(e))
     for s in skipped:
         jsonin.complain(None, "skipped: %s row #%d: %s" % (s["table"], s["row"], s["why"]), 0)
     if args.csv:
         try:
-            write_csv(args.csv, rows)
+            tables.write_csv(args.csv, rows)
         except OSError as e:
             return jsonin.complain(PROG, "cannot write %s: %s" % (args.csv, e.strerror or e))
     text = (json.dumps({"standings": rows, "unlinked_slaps": unlinked, "skipped": skipped}, indent=1)
-            if args.json else text_report(rows, unlinked))
+            if args.json else tables.text_report(rows, unlinked))
     status = jsonin.write_out(text + "\n", PROG)
     return status or (2 if skipped else 0)
 

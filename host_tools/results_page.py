@@ -5,7 +5,7 @@ the results database, as one self-contained HTML file.
     speedref-results --serve          serve it on 127.0.0.1 only, made again when
                                       something new was stored
 
-Nothing here scores a game.  The standings are host_tools.results.standings
+Nothing here scores a game.  The standings are host_tools.standings.standings
 (the table speedref-results prints), a score sheet is host_tools.score's
 sheet_parts (what speedref-score prints), both replaying records through the
 engine's rules (records.replay).  The page lays them out: a Jinja2 template
@@ -34,7 +34,7 @@ from pygal.util import truncate
 
 from speedref import games
 
-from host_tools import jsonin, people, ratings, results, score
+from host_tools import jsonin, people, ratings, score, standings, tables
 from host_tools.db import DatabaseProblem, ResultsDB
 
 PROG = "speedref-results"
@@ -151,8 +151,8 @@ def standings_cells(row):
     """A standings row as the text report shows it (speedref-results)."""
     return {"player": jsonin.printable(row["player"]), "shown": short_name(jsonin.printable(row["player"])),
             "games": str(row["games"]), "wins": str(row["wins"]),
-            "average_score": results._cell(row["average_score"]),
-            "perfect_bonuses": results._cell(row["perfect_bonuses"]),
+            "average_score": tables.cell(row["average_score"]),
+            "perfect_bonuses": tables.cell(row["perfect_bonuses"]),
             "slap_wins": str(row["slap_wins"]), "median_margin": _margin(row["median_margin_us"]),
             "person": row.get("person", True)}
 
@@ -281,8 +281,8 @@ def page_data(db):
     """Everything the template shows, as plain values (strings as a device
     sent them, control characters escaped)."""
     skipped = []
-    played = results.played(db, skipped)
-    rows, unlinked = results.standings(db, skipped, played)
+    played = standings.played(db, skipped)
+    rows, unlinked = standings.standings(db, skipped, played)
     rating_rows, boards = ratings.table(played)
     # the rows the standings counted, and only those: a row they skip (not
     # JSON, or refused by the rules) is named in the notes, as the CLI names it
@@ -314,7 +314,7 @@ def page_data(db):
         if len(devices) > 1:
             for dev in sorted(devices):
                 here = set(devices[dev])      # the games replayed above, not replayed again
-                sub, _ = results.standings(Subset(db, here), [], [x for x in played if x.row in here])
+                sub, _ = standings.standings(Subset(db, here), [], [x for x in played if x.row in here])
                 tables.append({"device": jsonin.printable(dev), "games": len(devices[dev]),
                                "rows": [standings_cells(r) for r in sub if r["game"] == g]})
         sections.append({

@@ -17,7 +17,7 @@ from pathlib import Path
 import mpyrun
 from speedref.engine import records
 
-from host_tools import people, results
+from host_tools import people, standings
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -88,7 +88,7 @@ def test_pty_device_to_log_to_results(tmp_path):
     for rec in expected:
         s = records.summary(rec)
         for seat, name in enumerate(s["players"]):
-            who = results.UNNAMED if people.unnamed(name) else name
+            who = standings.UNNAMED if people.unnamed(name) else name
             e = want.setdefault((rec["game"], who), {"games": 0, "wins": 0})
             e["games"] += 1
             e["wins"] += seat in s["winners"]
@@ -96,7 +96,7 @@ def test_pty_device_to_log_to_results(tmp_path):
                 for x in got["standings"]) == want
     slapper = played1[0]["players"][0]
     assert people.unnamed(slapper)
-    row = [x for x in got["standings"] if (x["game"], x["player"]) == ("speed", results.UNNAMED)][0]
+    row = [x for x in got["standings"] if (x["game"], x["player"]) == ("speed", standings.UNNAMED)][0]
     # the slaps P1 won (2, median 2.5 ms) are the unnamed seats' only ones
     assert row["slap_wins"] == 2 and row["median_margin_us"] == 2500 and row["person"] is False
     assert (tmp_path / "s.csv").read_text().splitlines()[0] == \

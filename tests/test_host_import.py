@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from host_fixtures import partners_game, speed_match, speed_single, speedrun_short
-from host_tools import results
+from host_tools import standings
 from host_tools.db import ResultsDB
 from speedref import storage
 
@@ -200,7 +200,7 @@ def test_a_record_reusing_a_stored_id_with_other_content_is_kept_beside_it_and_n
     run_import(db, a, b, expect=0)                                     # again: nothing added
     assert len(stored(db)) == 2
     d = ResultsDB(db)
-    rows, _ = results.standings(d)
+    rows, _ = standings.standings(d)
     d.close()
     assert sorted(r["player"] for r in rows) == ["Ann", "Bob", "Cat", "Dan"]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, HealthCheck, strategies as st
 
-from host_tools import people, ratings, results, results_page
+from host_tools import people, ratings, results_page, standings
 from host_tools.db import ResultsDB
 from host_fixtures import partners_game, speed_single, speedrun_short
 
@@ -29,7 +29,7 @@ def cli(db, *args):
 def standing(db_path, game="speed"):
     db = ResultsDB(db_path)
     try:
-        rows, _ = results.standings(db)
+        rows, _ = standings.standings(db)
     finally:
         db.close()
     return dict((r["player"], (r["games"], r["wins"])) for r in rows if r["game"] == game)
@@ -77,7 +77,7 @@ def test_seat_labels_and_guests_are_never_merged_into_a_person(tmp_path):
     counted a seat at a time, never a person with a history."""
     evening(tmp_path / "r.db")
     t = standing(tmp_path / "r.db")
-    assert t == {"Ann": (2, 1), "Bob": (1, 0), "Bobby": (1, 1), results.UNNAMED: (4, 2)}
+    assert t == {"Ann": (2, 1), "Bob": (1, 0), "Bobby": (1, 1), standings.UNNAMED: (4, 2)}
     code, out, _ = cli(tmp_path / "r.db", "--json")
     rows = json.loads(out)["standings"]
     assert [r["person"] for r in rows if r["game"] == "speed"] == [True, True, True, False]
@@ -103,8 +103,8 @@ def test_the_page_shows_unnamed_seats_apart_and_people_as_players(tmp_path):
     finally:
         db.close()
     speed = [s for s in data["sections"] if s["id"] == "speed"][0]
-    assert [(r["player"], r["person"]) for r in speed["rows"]][-1] == (results.UNNAMED, False)
-    assert results.UNNAMED not in [p["player"] for p in data["players"]]
+    assert [(r["player"], r["person"]) for r in speed["rows"]][-1] == (standings.UNNAMED, False)
+    assert standings.UNNAMED not in [p["player"] for p in data["players"]]
     assert '<tr class="unnamed"><td class="player" data-col="player" title="(unnamed seats)">' in html
 
 
@@ -165,7 +165,7 @@ def test_assign_names_an_unnamed_seat_and_guest_unnames_it(tmp_path):
     evening(db)
     code, out, err = cli(db, "assign", "t2-2", "P2", "Cat")
     assert code == 0 and out == "change 1: game #4 (record t2-2) seat P2: Cat (was nobody named)\n", err
-    assert standing(db)["Cat"] == (1, 0) and standing(db)[results.UNNAMED] == (3, 2)
+    assert standing(db)["Cat"] == (1, 0) and standing(db)[standings.UNNAMED] == (3, 2)
     code, out, err = cli(db, "assign", "4", "1", "guest")
     assert code == 2 and "nobody named already" in err
     code, out, err = cli(db, "assign", "t1-1", "2", "Guest")
@@ -176,7 +176,7 @@ def test_assign_names_an_unnamed_seat_and_guest_unnames_it(tmp_path):
     assert standing(db)["Catherine"] == (1, 0)
     assert [cli(db, "undo")[0] for _ in range(3)] == [0, 0, 0]
     assert cli(db, "undo")[:2] == (2, "")
-    assert standing(db) == {"Ann": (2, 1), "Bob": (1, 0), "Bobby": (1, 1), results.UNNAMED: (4, 2)}
+    assert standing(db) == {"Ann": (2, 1), "Bob": (1, 0), "Bobby": (1, 1), standings.UNNAMED: (4, 2)}
 
 
 BAD = [
@@ -242,7 +242,7 @@ def test_an_undone_change_in_the_middle_leaves_the_later_ones(tmp_path):
     assert cli(db, "rename", "Bobby", "Rob")[0] == 0
     assert cli(db, "rename", "Ann", "Annie")[0] == 0
     assert cli(db, "undo", "1")[0] == 0
-    assert set(standing(db)) == {"Annie", "Bob", "Bobby", results.UNNAMED}
+    assert set(standing(db)) == {"Annie", "Bob", "Bobby", standings.UNNAMED}
     code, _, err = cli(db, "undo", "1")
     assert code == 2 and "undone already" in err
 
@@ -255,8 +255,8 @@ NAME = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x2FF, exclude_ch
 
 def _view(db):
     with db.snapshot():
-        games = results.played(db)
-        rows, _ = results.standings(db, games=games)
+        games = standings.played(db)
+        rows, _ = standings.standings(db, games=games)
         return rows, ratings.table(games)[0]
 
 

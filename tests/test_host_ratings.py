@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import given, settings, HealthCheck, strategies as st
 from openskill.models import PlackettLuce
 
-from host_tools import jsonin, people, ratings, results
+from host_tools import jsonin, people, ratings, standings
 from host_tools.db import ResultsDB
 from host_fixtures import partners_game, speed_single, speedrun_short
 
@@ -23,7 +23,7 @@ def rated(*recs, moment=None):
     db.moment = moment
     for r in recs:
         db.add_record(r)
-    rows, _ = ratings.table(results.played(db))
+    rows, _ = ratings.table(standings.played(db))
     db.close()
     out = {}
     for r in rows:
@@ -124,7 +124,7 @@ def test_a_tables_games_are_rated_in_their_numbers_order_not_the_order_stored_SP
     db.moment = "2026-01-01T20:00:00+00:00"
     db.add_record(c)
     db.add_record(b)
-    order = [g.record["id"] for g in results.played(db)]
+    order = [g.record["id"] for g in standings.played(db)]
     db.close()
     assert order == ["t-2", "t-3", "t-1"]
 
@@ -221,8 +221,8 @@ def test_a_10000_line_capture_of_hostile_names_is_imported_whole(tmp_path):
     db = ResultsDB(db_path)
     stored = [rec for _, rec in db.games()]
     assert stored == recs, "every game, each name exactly as it came"
-    games = results.played(db)
-    rows, _ = results.standings(db, games=games)
+    games = standings.played(db)
+    rows, _ = standings.standings(db, games=games)
     rating_rows, boards = ratings.table(games)
     db.close()
     named = set(people.key(n) for rec in recs for n in rec["players"] if not people.unnamed(n))

@@ -2,7 +2,7 @@
 import csv
 import json
 
-from host_tools import results
+from host_tools import results, standings
 from host_tools.db import ResultsDB
 from host_fixtures import partners_game, speed_single, speedrun_short
 
@@ -30,7 +30,7 @@ def test_standings_wins_games_average(tmp_path):
     """SP-19: a deal scores the loser's cards left to the winner."""
     fill(tmp_path / "r.db")
     db = ResultsDB(tmp_path / "r.db")
-    rows, unlinked = results.standings(db)
+    rows, unlinked = standings.standings(db)
     db.close()
     t = by_key(rows)
     assert (t["speed", "Ann"]["games"], t["speed", "Ann"]["wins"], t["speed", "Ann"]["average_score"]) == (3, 2, 2.67)
@@ -44,7 +44,7 @@ def test_standings_wins_games_average(tmp_path):
 def test_slap_wins_and_median_margin(tmp_path):
     fill(tmp_path / "r.db")
     db = ResultsDB(tmp_path / "r.db")
-    t = by_key(results.standings(db)[0])
+    t = by_key(standings.standings(db)[0])
     db.close()
     assert (t["speed", "Ann"]["slap_wins"], t["speed", "Ann"]["median_margin_us"]) == (2, 2500)
     assert (t["speed", "Bob"]["slap_wins"], t["speed", "Bob"]["median_margin_us"]) == (1, 700)
@@ -55,7 +55,7 @@ def test_perfect_bonuses_for_speed_run(tmp_path):
     MIDDLE with 4 of 3-4-5; Cat 1: W4)."""
     fill(tmp_path / "r.db")
     db = ResultsDB(tmp_path / "r.db")
-    t = by_key(results.standings(db)[0])
+    t = by_key(standings.standings(db)[0])
     db.close()
     assert [t["speedrun", n]["perfect_bonuses"] for n in ("Ann", "Bob", "Cat")] == [4, 5, 1]
     assert t["speed", "Ann"]["perfect_bonuses"] is None
@@ -94,7 +94,7 @@ def test_an_unfinished_game_is_a_win_only_when_the_table_agreed_to_stop_PT20(tmp
     sr["hands"] = sr["hands"][:3]                                # 3 of 6 hands, no stop
     for r in (unfinished, agreed, sr):
         db.add_record(r)
-    rows, _ = results.standings(db)
+    rows, _ = standings.standings(db)
     db.close()
     t = by_key(rows)
     assert t["partners", "Ann"]["games"] == 2 and t["partners", "Ann"]["wins"] == 1, "PT-20"

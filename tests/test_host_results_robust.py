@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import people, results
+from host_tools import people, results, standings, tables
 from host_tools.db import ResultsDB
 from host_fixtures import speed_single
 
@@ -28,14 +28,14 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path):
         players = sorted(r["player"] for r in csv.DictReader(f))
     # a tab or CR around a name is stripped from the person's name (people.spelling)
     assert players == sorted(["'" + n for n in names[:4]] + ["Tab", "CR", "Ann"])
-    assert results.csv_cell("\tTab") == "'\tTab" and results.csv_cell("\rCR") == "'\rCR"
+    assert tables.csv_cell("\tTab") == "'\tTab" and tables.csv_cell("\rCR") == "'\rCR"
 
 
 def test_a_player_named_twice_in_one_game_counts_once(tmp_path, capsys):
     db = ResultsDB(tmp_path / "r.db")
     db.add_record(speed_single(winner=0, left=5, players=("Ann", "Ann"), ident=1))
     db.add_record(speed_single(winner=1, left=4, players=("Ann", "Bob"), ident=2))
-    rows, _ = results.standings(db)
+    rows, _ = standings.standings(db)
     db.close()
     ann = [r for r in rows if r["player"] == "Ann"][0]
     assert ann["games"] == 2 and ann["wins"] == 1
@@ -106,7 +106,7 @@ def test_csv_cells_starting_with_invisible_or_fullwidth_formula_characters_are_n
     # shown without the white space around them (people.spelling): still neutralised
     assert players == sorted(["'" + people.spelling(n) for n in sneaky] + ["Ann", "Zoë", "Bob Smith", "'quoted"])
     for n in SNEAKY:
-        assert results.csv_cell(n) == "'" + n, repr(n)
+        assert tables.csv_cell(n) == "'" + n, repr(n)
 
 
 # --- rows that cannot be replayed are skipped and named; the rest is shown ----------------

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from host_tools import log as logmod
-from host_tools import results, score
+from host_tools import score, standings
 from host_tools.db import ResultsDB
 from host_fixtures import speed_seated
 from speedref.engine import records
@@ -34,7 +34,7 @@ def test_log_stores_an_n_seat_record_and_links_its_slaps_SP34_SP35(seats):
     core.feed(line(slap(0, 2500, deal=2)))
     core.feed(line({"ev": "game_end", "record": rec}))
     assert errs == [] and db.count_games() == 1 and db.games()[0][1] == rec
-    rows, unlinked = results.standings(db)
+    rows, unlinked = standings.standings(db)
     t = dict((r["player"], r) for r in rows)
     names = rec["players"]
     assert unlinked == 0 and sorted(t) == sorted(names), "every player of the record stands"
@@ -62,7 +62,7 @@ def test_results_a_slap_by_a_seat_the_game_has_not_is_skipped_SP27():
     ids = [db.add_slap({"game": "speed", "kind": "out", "winner": w, "margin_us": 100}) for w in (2, 3)]
     db.link_slaps(ids, row)
     skipped = []
-    rows, _ = results.standings(db, skipped)
+    rows, _ = standings.standings(db, skipped)
     assert [s["table"] for s in skipped] == ["slaps"] and "0..2" in skipped[0]["why"]
     assert sum(r["slap_wins"] for r in rows) == 1
 

@@ -236,7 +236,7 @@ def test_every_uplink_line_is_documented_with_exactly_its_fields(tmp_path, broke
 
 def test_two_tables_and_the_laptop_through_a_broker_restart_every_game_once_in_the_standings(
         tmp_path, broker, club, boards):
-    from host_tools import results
+    from host_tools import standings
     tables = [boards(tmp_path / name, broker.port, table=name, uid=uid) for name, uid in (("a", "aa01"), ("b", "bb02"))]
     ids = []
     for t in tables:
@@ -256,7 +256,7 @@ def test_two_tables_and_the_laptop_through_a_broker_restart_every_game_once_in_t
         assert got["acks"] == 5 and got["backlog"] == 0
     club.wait_stored(10)
     assert sorted(club.ids()) == sorted(ids) and len(club.ids()) == 10
-    rows, _, skipped = results.read_standings(club.path)
+    rows, _, skipped = standings.read_standings(club.path)
     assert not skipped
     speed = [r for r in rows if r["game"] == "speed"]
     assert {r["player"]: r["games"] for r in speed} == {"Ann": 10, "Bob": 10}
