@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT / "web")]
 
 import build as web_build  # noqa: E402  (web/build.py)
-from test_web import (_QuietHandler, _missing, make_driver, py, board_ms, tap, touch,  # noqa: E402
+from test_web import (QuietHandler, why_missing, make_driver, py, board_ms, tap, touch,  # noqa: E402
                       wait_board, GAMES, SCRIPTS)
 
 
@@ -36,7 +36,7 @@ def serve(tmp):
     out = Path(tmp) / "site"
     web_build.build(out)
     srv = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(out)))
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(out)))
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     return srv, "http://127.0.0.1:%d/" % srv.server_address[1]
 
@@ -141,7 +141,7 @@ def main(argv=None):
     ap.add_argument("--loads", type=int, default=5)
     ap.add_argument("--races", type=int, default=5)
     a = ap.parse_args(argv)
-    why = _missing()
+    why = why_missing()
     if why:
         print("bench_web: skipped: " + why)
         return 0

@@ -205,7 +205,7 @@ MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-def _now():
+def now():
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
@@ -400,7 +400,7 @@ class ResultsDB:
         cur = self.con.execute(
             "INSERT INTO games (dedup_key, game, record, source, received_at) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT(dedup_key) DO NOTHING",
-            (key, record["game"], text, source, self.moment or _now()))
+            (key, record["game"], text, source, self.moment or now()))
         if cur.rowcount == 1:
             self.con.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, ?)",
                                  _players_rows(cur.lastrowid, record))
@@ -423,7 +423,7 @@ class ResultsDB:
             self.con.execute(
                 "INSERT INTO slaps (game, kind, winner, margin_us, line, received_at, game_ref)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (ev["game"], ev.get("kind"), ev["winner"], ev["margin_us"], text, _now(), row_id))
+                (ev["game"], ev.get("kind"), ev["winner"], ev["margin_us"], text, now(), row_id))
             added += 1
         return added
 
@@ -472,11 +472,11 @@ class ResultsDB:
     def add_change(self, verb, args):
         """Inside changing(): keep a change; its number."""
         return self.con.execute("INSERT INTO changes (verb, args, made_at) VALUES (?, ?, ?)",
-                                (verb, canonical_json(args), _now())).lastrowid
+                                (verb, canonical_json(args), now())).lastrowid
 
     def undo_change(self, number):
         """Inside changing(): mark change `number` undone."""
-        self.con.execute("UPDATE changes SET undone_at = ? WHERE id = ? AND undone_at IS NULL", (_now(), number))
+        self.con.execute("UPDATE changes SET undone_at = ? WHERE id = ? AND undone_at IS NULL", (now(), number))
 
     def changes(self, in_force=True):
         """[Change] in the order they were made; in_force: without the undone ones."""
@@ -509,7 +509,7 @@ class ResultsDB:
         with self._write():
             cur = self.con.execute(
                 "INSERT INTO slaps (game, kind, winner, margin_us, line, received_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (ev["game"], ev.get("kind"), ev["winner"], ev["margin_us"], canonical_json(ev), _now()))
+                (ev["game"], ev.get("kind"), ev["winner"], ev["margin_us"], canonical_json(ev), now()))
         return cur.lastrowid
 
     def link_slaps(self, slap_ids, game_row_id):

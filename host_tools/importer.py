@@ -232,7 +232,7 @@ def run(db, paths, prog, out, err):
     imp = Importer(db, out, err)
     # one import is one moment: its games are ordered by their tables'
     # numbers, not by the order of the PATHs (people.time_order)
-    db.moment = db.moment or dbmod._now()
+    db.moment = db.moment or dbmod.now()
     try:
         for p in paths:
             imp.path(p)

@@ -36,11 +36,11 @@ def main(argv=None):
         # one moment for the whole evening, so the ratings' order (and the
         # picture) is the same at every run: by each table's game numbers
         from host_tools import db as dbmod
-        real, dbmod._now = dbmod._now, lambda: "2026-12-01T20:00:00+00:00"
+        real, dbmod.now = dbmod.now, lambda: "2026-12-01T20:00:00+00:00"
         try:
             sample.make_evening(d / "club.db")
         finally:
-            dbmod._now = real
+            dbmod.now = real
         subprocess.run([str(Path(sys.executable).parent / "speedref-results"), "--db", "club.db", "--html",
                         "results.html"], cwd=str(d), check=True, capture_output=True)
         drv = make_driver(d / "profile")

@@ -36,7 +36,7 @@ RUNTIME = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pysc
 pytestmark = pytest.mark.web
 
 
-def _missing():
+def why_missing():
     try:
         import selenium  # noqa: F401
     except ImportError:
@@ -52,7 +52,7 @@ def _missing():
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    why = _missing()
+    why = why_missing()
     if why:
         pytest.skip("web tests skipped: " + why)
     out = tmp_path_factory.mktemp("web")
@@ -62,7 +62,7 @@ def site(tmp_path_factory):
     finally:
         sys.path.pop(0)
     web_build.build(out)
-    handler = functools.partial(_QuietHandler, directory=str(out))
+    handler = functools.partial(QuietHandler, directory=str(out))
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     yield "http://127.0.0.1:%d/" % srv.server_address[1]
@@ -70,7 +70,7 @@ def site(tmp_path_factory):
     srv.server_close()
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
                           **{".wasm": "application/wasm", ".mjs": "text/javascript",
                              ".webmanifest": "application/manifest+json"})

@@ -23,9 +23,9 @@ def _uname_machine():
     return os.uname().machine
 
 
-def chip(machine):
-    """The MCU name in an os.uname().machine string."""
-    return machine.rpartition(" with ")[2]
+def chip(machine=None):
+    """The MCU name in an os.uname().machine string (default: this board's)."""
+    return (machine or _uname_machine()).rpartition(" with ")[2]
 
 
 def select(machine=None):
