@@ -209,6 +209,15 @@ def now():
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
+def ignore_file_size_signal():
+    """A file-size limit (ulimit -f) kills a process at the write past it
+    (SIGXFSZ) unless the signal is ignored: then the write fails, SQLite rolls
+    back, and the tool can say what happened."""
+    import signal
+    if hasattr(signal, "SIGXFSZ"):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
 class ResultsDB:
     """Open (creating or upgrading) the database at `path` (":memory:" for tests).
 

@@ -7,7 +7,7 @@ while the laptop is away) to every table's topic,
 
 and stores each message, a finished game record as the board stored it,
 through the same import path as a USB log or a copied file
-(host_tools.importer.Importer, host_tools.log.LineCore): validated by the
+(host_tools.importer.Importer, host_tools.lines.LineCore): validated by the
 engine, stored once under its id, so a record the board sends again (its
 PUBACK was lost) adds nothing.  A message that is not a game record (not
 JSON, too big, a record the rules refuse, a topic of another shape) is
@@ -220,45 +220,6 @@ def listen(listener, url, password=None, club=None, ca=None, allow_anonymous=Fal
     finally:
         c.disconnect()
         c.loop_stop()
-
-
-def main_args(ap):
-    """speedref-log's MQTT options."""
-    ap.add_argument("--mqtt", metavar="URL",
-                    help="listen to the tables on an MQTT broker: mqtt://[USER@]HOST[:PORT] or mqtts://"
-                         " (TLS); the password from $%s" % PASSWORD_ENV)
-    ap.add_argument("--club", help="--mqtt: only this club's tables (default: every club)")
-    ap.add_argument("--ca", metavar="FILE", help="--mqtt with mqtts://: the CA certificate (PEM) to trust")
-    ap.add_argument("--allow-anonymous-broker", action="store_true",
-                    help="--mqtt with a user name: use a broker that also lets in clients without one")
-
-
-def run_cli(args, listener, prog):
-    """speedref-log --mqtt: listen until Ctrl-C (or --idle-exit); the exit status."""
-    stop = threading.Event()
-    if args.idle_exit is not None:
-        _idle(listener, stop, args.idle_exit)
-    try:
-        listen(listener, args.mqtt, password=os.environ.get(PASSWORD_ENV), club=args.club, ca=args.ca,
-               allow_anonymous=args.allow_anonymous_broker, stop=stop)
-    except (Refused, ValueError) as e:
-        return jsonin.complain(prog, str(e))
-    return 0
-
-
-def _idle(listener, stop, seconds):
-    """Set `stop` once `seconds` pass without a message."""
-    def watch():
-        seen = -1
-        while not stop.is_set():
-            now = listener.messages
-            if now == seen:
-                stop.set()
-                return
-            seen = now
-            with listener.changed:
-                listener.changed.wait(seconds)
-    threading.Thread(target=watch, daemon=True).start()
 
 
 def record_json(rec):

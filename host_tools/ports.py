@@ -43,3 +43,9 @@ def candidate_ports(board=None, comports=None):
 
 def describe(port):
     return "%s (%s)" % (port.device, board_ids().get((port.vid, port.pid), "serial port"))
+
+
+def find_port():
+    """The one attached MicroPython board's port, or None."""
+    found = candidate_ports()
+    return found[0].device if len(found) == 1 else None

@@ -79,7 +79,6 @@ VERB_USE = {"rename": "rename OLD NEW", "merge": "merge A B", "assign": "assign 
 
 def import_main(args, ap):
     from host_tools import importer
-    from host_tools.log import ignore_file_size_signal
     if not args.paths:
         ap.error("import needs at least one PATH")
     for name in STANDINGS_ONLY:
@@ -87,7 +86,7 @@ def import_main(args, ap):
             ap.error("--%s does not go with import" % name)
     if args.db is not None and not dbmod.keeps(args.db):
         ap.error("--db %s keeps nothing: give a database file" % args.db)
-    ignore_file_size_signal()
+    dbmod.ignore_file_size_signal()
     try:
         db = ResultsDB(args.db or default_path(), write=True)
     except DatabaseProblem as e:

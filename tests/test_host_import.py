@@ -206,7 +206,7 @@ def test_a_record_reusing_a_stored_id_with_other_content_is_kept_beside_it_and_n
 
 
 def test_speedref_log_keeps_both_too_and_ties_the_slaps_to_the_second(tmp_path):
-    from host_tools.log import LineCore
+    from host_tools.lines import LineCore
     d = ResultsDB(tmp_path / "r.db")
     errs = []
     core = LineCore(d, out=lambda t: None, err=errs.append)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from host_fixtures import speed_match, speed_single
-from host_tools import importer, log, results, score
+from host_tools import importer, lines, log, results, score
 from host_tools.db import ResultsDB
 from speedref import storage
 
@@ -65,7 +65,7 @@ class CountingBuffer(bytearray):
 
 # --- a capture is read in chunks, each byte handled once -----------------------------
 def test_feed_slices_each_line_out_once_not_the_rest_of_the_buffer_after_it():
-    core = log.LineCore(ResultsDB(":memory:"), out=lambda t: None, err=lambda t: None, live=False)
+    core = lines.LineCore(ResultsDB(":memory:"), out=lambda t: None, err=lambda t: None, live=False)
     data = b"".join(line({"ev": "deal", "game": "speed", "deal": i + 1}) for i in range(2000))
     CountingBuffer.sliced = 0
     core.buf = CountingBuffer()
@@ -76,7 +76,7 @@ def test_feed_slices_each_line_out_once_not_the_rest_of_the_buffer_after_it():
 
 def test_feed_keeps_a_line_cut_across_feeds_whole():
     db = ResultsDB(":memory:")
-    core = log.LineCore(db, out=lambda t: None, err=lambda t: None, live=False)
+    core = lines.LineCore(db, out=lambda t: None, err=lambda t: None, live=False)
     data = line({"ev": "game_end", "record": speed_single(ident="cut-1")}) * 2
     for i in range(0, len(data), 7):
         core.feed(data[i:i + 7])
@@ -91,8 +91,8 @@ def test_a_capture_much_larger_than_a_read_is_fed_in_bounded_chunks(tmp_path, mo
     recs = big_capture(cap)
     assert cap.stat().st_size > 20 * importer.CHUNK
     fed = []
-    real = log.LineCore.feed
-    monkeypatch.setattr(log.LineCore, "feed", lambda self, data: (fed.append(len(data)), real(self, data))[1])
+    real = lines.LineCore.feed
+    monkeypatch.setattr(lines.LineCore, "feed", lambda self, data: (fed.append(len(data)), real(self, data))[1])
     db = tmp_path / "r.db"
     code, out, err = cli(["import", str(cap), "--db", str(db)])
     assert code == 0, err

@@ -7,7 +7,7 @@ import pytest
 import serial
 
 from host_tools import db as dbmod
-from host_tools import log as logmod
+from host_tools import lines, usb
 from host_tools.db import ResultsDB
 from host_fixtures import partners_game, speed_match, speed_single, speedrun_short
 
@@ -19,7 +19,7 @@ def line(obj):
 def make_core(tmp_path=None):
     db = ResultsDB(":memory:" if tmp_path is None else tmp_path / "r.db")
     outs, errs = [], []
-    return logmod.LineCore(db, out=outs.append, err=errs.append), outs, errs
+    return lines.LineCore(db, out=outs.append, err=errs.append), outs, errs
 
 
 def test_game_end_record_is_validated_stored_and_shown():
@@ -120,7 +120,7 @@ def test_cut_line_at_disconnect_is_dropped_not_glued_to_the_next():
 
 def test_endless_line_without_newline_is_bounded():
     core, _, _ = make_core()
-    core.feed(b"x" * (logmod.MAX_LINE + 10))
+    core.feed(b"x" * (lines.MAX_LINE + 10))
     assert core.buf == b"" and core.skipped == 1
 
 
@@ -284,9 +284,9 @@ def test_reconnects_after_cable_pulled_mid_game_and_dedups_dump():
 
     core, outs, errs = make_core()
     clock = Clock()
-    logmod.run(core, port="/dev/fake", opener=opener, sleep=clock.sleep, clock=clock, idle_exit=5)
+    usb.run(core, port="/dev/fake", opener=opener, sleep=clock.sleep, clock=clock, idle_exit=5)
     assert len(opened) == 2 and all(p.closed for p in opened)
-    assert all(p.written == [logmod.DUMP_COMMAND] for p in opened)   # dump asked at each connect
+    assert all(p.written == [usb.DUMP_COMMAND] for p in opened)   # dump asked at each connect
     assert sorted(r["id"] for _, r in core.db.games()) == [1, 2]
     assert core.duplicates == 1 and core.skipped == 1
     assert any("lost /dev/fake" in e for e in errs)

@@ -13,7 +13,7 @@ import json, os, random, sys, time
 sys.path[:0] = [os.path.join(sys.argv[1], "firmware"), os.path.join(sys.argv[1], "tests"), sys.argv[1]]
 from host_fixtures import speed_match
 from host_tools.db import ResultsDB
-from host_tools.log import LineCore
+from host_tools.lines import LineCore
 db_path, go, me = sys.argv[2], sys.argv[3], int(sys.argv[4])
 while not os.path.exists(go):       # all workers start together
     time.sleep(0.001)

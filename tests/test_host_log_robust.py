@@ -5,6 +5,7 @@ import os
 
 import pytest
 
+from host_tools import lines, usb
 from host_tools import log as logmod
 from host_tools.db import ResultsDB
 from host_fixtures import speed_single
@@ -18,7 +19,7 @@ def line(obj):
 def make_core(path=":memory:"):
     db = ResultsDB(path)
     outs, errs = [], []
-    return logmod.LineCore(db, out=outs.append, err=errs.append), outs, errs
+    return lines.LineCore(db, out=outs.append, err=errs.append), outs, errs
 
 
 def deep(n):
@@ -111,13 +112,13 @@ def test_more_hostile_lines_are_skipped_and_the_next_game_is_stored(bad):
 
 def test_a_fault_in_handling_one_line_is_reported_and_the_next_line_is_stored(monkeypatch):
     core, outs, errs = make_core()
-    real = logmod.records.summary
+    real = lines.records.summary
 
     def trips(rec):
         if rec.get("id") == "trips":
             raise RuntimeError("a game module tripped")
         return real(rec)
-    monkeypatch.setattr(logmod.records, "summary", trips)
+    monkeypatch.setattr(lines.records, "summary", trips)
     core.feed(line({"ev": "game_end", "record": speed_single(ident="trips")}) +
               line({"ev": "game_end", "record": speed_single(ident="after")}))
     assert [r["id"] for _, r in core.db.games()] == ["after"]
@@ -127,7 +128,7 @@ def test_a_fault_in_handling_one_line_is_reported_and_the_next_line_is_stored(mo
 def test_an_over_long_line_gets_one_error_and_its_tail_is_not_read_as_a_line():
     core, _, errs = make_core()
     tail = b'"}, "ev": "deal"}\n'
-    core.feed(b"{" + b"x" * (logmod.MAX_LINE + 10))
+    core.feed(b"{" + b"x" * (lines.MAX_LINE + 10))
     core.feed(tail + line({"ev": "game_end", "record": speed_single(ident="after")}))
     assert core.skipped == 1 and "longer than" in errs[0], errs
     assert [r["id"] for _, r in core.db.games()] == ["after"]
@@ -135,7 +136,7 @@ def test_an_over_long_line_gets_one_error_and_its_tail_is_not_read_as_a_line():
 
 def test_an_over_long_line_that_arrives_whole_is_refused_too():
     core, outs, errs = make_core()
-    big = {"ev": "game_end", "record": dict(speed_single(ident="big"), pad="x" * logmod.MAX_LINE)}
+    big = {"ev": "game_end", "record": dict(speed_single(ident="big"), pad="x" * lines.MAX_LINE)}
     core.feed(line(big) + line({"ev": "game_end", "record": speed_single(ident="after")}))
     assert core.skipped == 1 and "longer than" in errs[0], errs
     assert [r["id"] for _, r in core.db.games()] == ["after"]
@@ -205,12 +206,12 @@ def test_a_lock_held_longer_than_the_busy_timeout_is_retried_then_given_up(tmp_p
     ResultsDB(path).close()
     db = ResultsDB(path, busy_timeout_s=0.05)
     errs = []
-    core = logmod.LineCore(db, out=lambda t: None, err=errs.append)
+    core = lines.LineCore(db, out=lambda t: None, err=errs.append)
     other = sqlite3.connect(str(path), isolation_level=None)
     other.execute("BEGIN IMMEDIATE")                    # another program holds the write lock
     with pytest.raises(DatabaseProblem, match="locked"):
         core.feed(line({"ev": "game_end", "record": speed_single(ident="x")}))
-    assert sum("locked" in e for e in errs) == logmod.LOCK_RETRIES
+    assert sum("locked" in e for e in errs) == lines.LOCK_RETRIES
     other.execute("ROLLBACK")
     # released while the reader waits: the line is stored on the next try
     errs.clear()
@@ -289,7 +290,7 @@ def test_log_read_only_database_exits_2_before_reading_the_port(tmp_path, monkey
         return real("file:%s?mode=ro" % name, *a, uri=True, **kw)
     monkeypatch.setattr(sqlite3, "connect", read_only)
     opened = []
-    monkeypatch.setattr(logmod, "open_serial", lambda port: opened.append(port))
+    monkeypatch.setattr(usb, "open_serial", lambda port: opened.append(port))
     assert logmod.main(["--db", str(path), "--port", "/dev/ttyACM0", "--idle-exit", "0"]) == 2
     err = capsys.readouterr().err
     assert "r.db" in err and "read-only" in err and "Traceback" not in err and opened == []

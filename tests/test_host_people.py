@@ -394,10 +394,10 @@ def test_four_people_from_three_sources_and_a_rename_joins_a_history(tmp_path):
 
 # --- speedref-log: one person at two seats is refused, two unnamed seats are not ---------
 def test_the_log_refuses_one_person_at_two_seats_and_keeps_two_guests():
-    from host_tools import log as logmod
+    from host_tools import lines
     db = ResultsDB(":memory:")
     errs = []
-    core = logmod.LineCore(db, out=lambda t: None, err=errs.append)
+    core = lines.LineCore(db, out=lambda t: None, err=errs.append)
     line = lambda rec: (json.dumps({"ev": "game_end", "record": rec}) + "\n").encode()  # noqa: E731
     core.feed(line(speed_single(players=("Ann", " ANN"), ident="t-1")))
     assert db.count_games() == 0 and "twice" in errs[-1] and "ANN" in errs[-1]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from host_tools import log as logmod
+from host_tools import lines
 from host_tools import score, standings
 from host_tools.db import ResultsDB
 from host_fixtures import speed_seated
@@ -28,7 +28,7 @@ def slap(winner, margin, deal=1):
 def test_log_stores_an_n_seat_record_and_links_its_slaps_SP34_SP35(seats):
     db = ResultsDB(":memory:")
     outs, errs = [], []
-    core = logmod.LineCore(db, out=outs.append, err=errs.append)
+    core = lines.LineCore(db, out=outs.append, err=errs.append)
     rec = speed_seated(seats, 1, ident="dev-%d" % seats)
     core.feed(line(slap(seats - 1, 700)))   # the last seat wins a slap among N pads
     core.feed(line(slap(0, 2500, deal=2)))
@@ -49,7 +49,7 @@ def test_log_stores_an_n_seat_record_and_links_its_slaps_SP34_SP35(seats):
 def test_log_refuses_a_deal_without_one_count_a_player_SP35(seats):
     db = ResultsDB(":memory:")
     outs, errs = [], []
-    core = logmod.LineCore(db, out=outs.append, err=errs.append)
+    core = lines.LineCore(db, out=outs.append, err=errs.append)
     rec = speed_seated(seats, 2)
     rec["deals"][0]["left"] = rec["deals"][0]["left"][:-1]  # a count missing
     core.feed(line({"ev": "game_end", "record": rec}))
