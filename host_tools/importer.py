@@ -23,7 +23,8 @@ files and folders read.
 import codecs
 import os
 
-from host_tools import jsonin, score
+from host_tools import jsonin
+from host_tools import recordfiles
 from host_tools import db as dbmod
 from host_tools.db import DatabaseProblem
 from host_tools.lines import LineCore
@@ -85,8 +86,8 @@ class Importer:
     # --- a store folder -----------------------------------------------------------------
     def store(self, path):
         try:
-            files = score.store_files(path)
-        except score.Invalid as e:
+            files = recordfiles.store_files(path)
+        except recordfiles.Invalid as e:
             raise NotImportable(str(e).split(": ", 1)[-1])
         top = path if os.path.basename(os.path.normpath(path)) != "rec" else os.path.dirname(os.path.normpath(path))
         if os.path.exists(os.path.join(top, "game.json")):
@@ -94,8 +95,8 @@ class Importer:
         core = self.core()
         for f in files:
             try:
-                rec, name = score.read_record_file(f)
-            except score.Invalid as e:
+                rec, name = recordfiles.read_record_file(f)
+            except recordfiles.Invalid as e:
                 core.refused += 1
                 core.skip(str(e))
                 continue
@@ -114,8 +115,8 @@ class Importer:
         if not os.path.exists(path):
             raise NotImportable("cannot read: no such file or folder")
         try:
-            f = score.open_regular(path)
-        except score.Invalid as e:
+            f = recordfiles.open_regular(path)
+        except recordfiles.Invalid as e:
             raise NotImportable(str(e).split(": ", 1)[-1] + ": " + KINDS + " is imported")
         with f:
             try:
@@ -166,8 +167,8 @@ class Importer:
             raise NotImportable("empty file: not " + KINDS)
         if data.startswith(b"SRF1"):
             try:
-                body = score.device_file_body(data, path)
-            except score.Invalid as e:
+                body = recordfiles.device_file_body(data, path)
+            except recordfiles.Invalid as e:
                 raise NotImportable(str(e).split(": ", 1)[-1])
             return self.one_record(path, body, "device record file")
         try:

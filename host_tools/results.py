@@ -9,7 +9,7 @@
     speedref-results changes | undo [N]           (host_tools/changes.py)
 
 What the standings count is host_tools/standings.py's; the text table and
-the CSV are host_tools/tables.py's.  This module is the command line: it
+the CSV are host_tools/report.py's.  This module is the command line: it
 parses, calls them and prints.
 """
 import argparse
@@ -19,7 +19,7 @@ import sys
 from speedref import games as games_registry
 
 from host_tools import db as dbmod
-from host_tools import jsonin, standings, tables
+from host_tools import jsonin, report, standings
 from host_tools.db import ResultsDB, DatabaseProblem, db_help, default_path
 
 PROG = "speedref-results"
@@ -174,11 +174,11 @@ def main(argv=None):
         jsonin.complain(None, "skipped: %s row #%d: %s" % (s["table"], s["row"], s["why"]), 0)
     if args.csv:
         try:
-            tables.write_csv(args.csv, rows)
+            report.write_csv(args.csv, rows)
         except OSError as e:
             return jsonin.complain(PROG, "cannot write %s: %s" % (args.csv, e.strerror or e))
     text = (json.dumps({"standings": rows, "unlinked_slaps": unlinked, "skipped": skipped}, indent=1)
-            if args.json else tables.text_report(rows, unlinked))
+            if args.json else report.text_report(rows, unlinked))
     status = jsonin.write_out(text + "\n", PROG)
     return status or (2 if skipped else 0)
 

@@ -6,7 +6,7 @@ the results database, as one self-contained HTML file.
                                       something new was stored
 
 Nothing here scores a game.  The standings are host_tools.standings.standings
-(the table speedref-results prints), a score sheet is host_tools.score's
+(the table speedref-results prints), a score sheet is host_tools.scoresheet's
 sheet_parts (what speedref-score prints), both replaying records through the
 engine's rules (records.replay).  The page lays them out: a Jinja2 template
 (templates/results.html, autoescaped) and pygal's SVG charts, inlined, so the
@@ -34,7 +34,7 @@ from pygal.util import truncate
 
 from speedref import games
 
-from host_tools import jsonin, people, ratings, score, standings, tables
+from host_tools import jsonin, people, ratings, report, scoresheet, standings
 from host_tools.db import DatabaseProblem, ResultsDB
 
 PROG = "speedref-results"
@@ -151,8 +151,8 @@ def standings_cells(row):
     """A standings row as the text report shows it (speedref-results)."""
     return {"player": jsonin.printable(row["player"]), "shown": short_name(jsonin.printable(row["player"])),
             "games": str(row["games"]), "wins": str(row["wins"]),
-            "average_score": tables.cell(row["average_score"]),
-            "perfect_bonuses": tables.cell(row["perfect_bonuses"]),
+            "average_score": report.cell(row["average_score"]),
+            "perfect_bonuses": report.cell(row["perfect_bonuses"]),
             "slap_wins": str(row["slap_wins"]), "median_margin": _margin(row["median_margin_us"]),
             "person": row.get("person", True)}
 
@@ -344,8 +344,8 @@ def page_data(db):
 
     sheets = []
     for row_id, rec in reversed(stored):          # the newest game first
-        sheet, summary = score.check(rec, "#%d" % row_id)   # the standings replayed it: it is valid
-        parts = score.sheet_parts(rec, sheet, summary)
+        sheet, summary = scoresheet.check(rec, "#%d" % row_id)   # the standings replayed it: it is valid
+        parts = scoresheet.sheet_parts(rec, sheet, summary)
         cols = [color.get(n, PALETTE[i % len(PALETTE)]) for i, n in enumerate(parts["names"])]
         sheets.append({
             "row": row_id, "game": rec.get("game"), "device": jsonin.printable(table_of(rec)),

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from host_fixtures import speed_match, speed_single
-from host_tools import importer, lines, log, results, score
+from host_tools import importer, lines, log, recordfiles, results
 from host_tools.db import ResultsDB
 from speedref import storage
 
@@ -133,7 +133,7 @@ def test_a_pipe_or_a_device_in_a_store_is_refused_and_the_rest_imported(tmp_path
 
 def test_a_store_file_larger_than_any_record_is_refused_unread(tmp_path, monkeypatch):
     flash, recs = flash_with_records(tmp_path, 2)
-    monkeypatch.setattr(score, "RECORD_MAX", 4096)
+    monkeypatch.setattr(recordfiles, "RECORD_MAX", 4096)
     (flash / "rec" / "00000001.json").write_bytes(b"SRF1 00000000 0000009000\n" + b"x" * 9000)
     db = tmp_path / "r.db"
     code, out, err = cli(["import", str(flash), "--db", str(db)])
@@ -146,7 +146,7 @@ def test_a_store_file_larger_than_any_record_is_refused_unread(tmp_path, monkeyp
 def test_a_file_named_with_other_digits_is_not_a_record_file(tmp_path, name):
     flash, recs = flash_with_records(tmp_path, 2)
     (flash / "rec" / name).write_bytes((flash / "rec" / "00000001.json").read_bytes())
-    assert [os.path.basename(p) for p in score.store_files(str(flash))] == ["00000001.json", "00000002.json"]
+    assert [os.path.basename(p) for p in recordfiles.store_files(str(flash))] == ["00000001.json", "00000002.json"]
     db = tmp_path / "r.db"
     code, out, err = cli(["import", str(flash), "--db", str(db)])
     assert code == 0 and stored(db) == recs, err

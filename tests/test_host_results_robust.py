@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import people, results, standings, tables
+from host_tools import people, results, standings, report
 from host_tools.db import ResultsDB
 from host_fixtures import speed_single
 
@@ -28,7 +28,7 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path):
         players = sorted(r["player"] for r in csv.DictReader(f))
     # a tab or CR around a name is stripped from the person's name (people.spelling)
     assert players == sorted(["'" + n for n in names[:4]] + ["Tab", "CR", "Ann"])
-    assert tables.csv_cell("\tTab") == "'\tTab" and tables.csv_cell("\rCR") == "'\rCR"
+    assert report.csv_cell("\tTab") == "'\tTab" and report.csv_cell("\rCR") == "'\rCR"
 
 
 def test_a_player_named_twice_in_one_game_counts_once(tmp_path, capsys):
@@ -106,7 +106,7 @@ def test_csv_cells_starting_with_invisible_or_fullwidth_formula_characters_are_n
     # shown without the white space around them (people.spelling): still neutralised
     assert players == sorted(["'" + people.spelling(n) for n in sneaky] + ["Ann", "Zoë", "Bob Smith", "'quoted"])
     for n in SNEAKY:
-        assert tables.csv_cell(n) == "'" + n, repr(n)
+        assert report.csv_cell(n) == "'" + n, repr(n)
 
 
 # --- rows that cannot be replayed are skipped and named; the rest is shown ----------------
