@@ -31,7 +31,7 @@ node: $(NODE_STAMP)
 
 # Compile every firmware file with the real MicroPython compiler.
 mpy: $(STAMP)
-	$(PY) -m host_tools.build --out $(MPY_OUT)
+	$(PY) -m host_tools.board.build --out $(MPY_OUT)
 
 # Every core (pytest-xdist): the board tests each drive their own emulated
 # Pico, so two run side by side on a 2-core machine.  A file's tests go to

@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import mpyrun  # noqa: E402
-from host_tools import flash  # noqa: E402
-from host_tools.build import FIRMWARE, compile_tree  # noqa: E402
+from host_tools.board import flash  # noqa: E402
+from host_tools.board.build import FIRMWARE, compile_tree  # noqa: E402
 from mpyhelp import compile_modules  # noqa: E402
 
 DRIVER = r'''

@@ -30,7 +30,7 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "mpy"), str(ROOT / "fi
 import conftest  # noqa: E402,F401  (framebuf shim for CPython)
 import mpyrun  # noqa: E402
 import test_device_games as T  # noqa: E402
-from host_tools.build import mpy_cross_path  # noqa: E402
+from host_tools.board.build import mpy_cross_path  # noqa: E402
 
 
 VERBOSE = "-v" in sys.argv

@@ -35,7 +35,7 @@ def main(argv=None):
         d = Path(d)
         # one moment for the whole evening, so the ratings' order (and the
         # picture) is the same at every run: by each table's game numbers
-        from host_tools import db as dbmod
+        from host_tools.club import db as dbmod
         real, dbmod.now = dbmod.now, lambda: "2026-12-01T20:00:00+00:00"
         try:
             sample.make_evening(d / "club.db")

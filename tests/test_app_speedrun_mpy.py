@@ -13,7 +13,7 @@ import pytest
 
 import mpyrun
 import mpyhelp
-from host_tools.build import mpy_cross_path
+from host_tools.board.build import mpy_cross_path
 import app_speedrun_game as G
 from test_app_speedrun import seeded_record, EARLY_SHARED
 from speedref.app import speedrun_flow as rf

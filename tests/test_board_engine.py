@@ -38,7 +38,7 @@ CASES = [
 
 def _mpy(src, board_path):
     """One source file compiled for the RP2040 as speedref-flash compiles."""
-    from host_tools.build import mpy_cross_path
+    from host_tools.board.build import mpy_cross_path
     with tempfile.TemporaryDirectory(prefix="speedref-board-mpy-") as d:
         out = Path(d) / "out.mpy"
         subprocess.run([mpy_cross_path(), "-march=armv6m", "-s", board_path, "-o", str(out), str(src)],
@@ -50,7 +50,7 @@ def engine_files():
     """The card level speedref-flash leaves on the laptop (the *_cards models
     and what only they import), and the golden drivers, as {board path:
     .mpy bytes}."""
-    from host_tools import build, flash
+    from host_tools.board import build, flash
     sources = [rel for rel in build.firmware_sources() if rel.suffix == ".py"]
     files = {}
     for rel in sorted(flash.card_level(sources, build.FIRMWARE)):  # *_cards, cards, rng ...

@@ -35,7 +35,7 @@ class LogTool:
 
     def __init__(self, port, db):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "host_tools.log", "--port", port, "--db", db],
+            [sys.executable, "-m", "host_tools.cli.log", "--port", port, "--db", db],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
         self.out = []
         self.err = []
@@ -122,7 +122,7 @@ def test_speedref_log_reads_the_board_into_sqlite(tmp_path):
         log2.stop()
         assert db_games(db2) == [(earlier, "stored"), (played, "stored")]
 
-        from host_tools.db import ResultsDB
+        from host_tools.club.db import ResultsDB
         db = ResultsDB(db1)
         try:
             assert db.find_record(played["id"]) == played

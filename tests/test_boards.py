@@ -81,7 +81,7 @@ def test_hw_imports_nothing_above_it():
     the device loop, storage or the log (the wiring that joins them is
     speedref/wiring.py).  Imports inside functions count too."""
     from pathlib import Path
-    from host_tools.build import imports
+    from host_tools.board.build import imports
     firmware = Path(mpyrun.ROOT) / "firmware"
     hw = firmware / "speedref" / "hw"
     allowed = ("speedref.hw", "speedref.ticks", "speedref.tunables")

@@ -11,7 +11,7 @@ FW = ROOT / "firmware"
 def expected_urls():
     """The files speedref-flash puts on a board of any kind (main.py and the
     speedref package), not the card level: the app never imports it."""
-    from host_tools import flash
+    from host_tools.board import flash
     return [[str(rel), str(rel)] for rel in flash.firmware_files(FW) if rel.suffix == ".py"]
 
 

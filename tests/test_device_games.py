@@ -31,7 +31,7 @@ import pytest
 
 import mpyrun
 import speed_golden
-from host_tools.build import mpy_cross_path
+from host_tools.board.build import mpy_cross_path
 from mpyhelp import ROOT
 from speedref.engine import records
 

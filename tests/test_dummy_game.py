@@ -42,7 +42,7 @@ def test_records_and_the_score_sheet_dispatch_to_it(coin):
     sheet = records.replay(rec)
     assert sheet.totals == [1, 3] and sheet.winners() == [1] and sheet.to_record() == rec
     assert records.summary(rec)["over"] is True
-    from host_tools import scoresheet
+    from host_tools.views import scoresheet
     assert scoresheet.sheet_text(rec, sheet, records.summary(rec)).startswith("Coin")
     with pytest.raises(records.RuleError) as e:
         records.replay(dict(rec, points=[1, 1, 1, 0]))

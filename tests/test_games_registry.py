@@ -129,7 +129,7 @@ def test_on_micropython_a_missing_game_and_a_typo_are_told_apart(tmp_path):
 
 
 def test_score_titles_and_units_come_from_the_registry():
-    from host_tools import scoresheet
+    from host_tools.views import scoresheet
     from spit_golden import play
     rec = play(1)[1]
     text = scoresheet.sheet_text(rec, records.replay(rec), records.summary(rec))

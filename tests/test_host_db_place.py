@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from host_fixtures import speed_single
-from host_tools import db as dbmod
+from host_tools.club import db as dbmod
 from log_pty import run_log
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ from pathlib import Path
 import mpyrun
 from speedref.engine import records
 
-from host_tools import people, standings
+from host_tools.club import people, standings
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -82,7 +82,7 @@ def test_pty_device_to_log_to_results(tmp_path):
                         "--csv", str(tmp_path / "s.csv")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout)
-    # the device's seats nobody named (P1, P2: host_tools/people.py) are one
+    # the device's seats nobody named (P1, P2: host_tools/club/people.py) are one
     # "(unnamed seats)" row a game, counted a seat at a time
     want = {}
     for rec in expected:

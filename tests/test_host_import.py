@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from host_fixtures import partners_game, speed_match, speed_single, speedrun_short
-from host_tools import standings
-from host_tools.db import ResultsDB
+from host_tools.club import standings
+from host_tools.club.db import ResultsDB
 from speedref import storage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -206,7 +206,7 @@ def test_a_record_reusing_a_stored_id_with_other_content_is_kept_beside_it_and_n
 
 
 def test_speedref_log_keeps_both_too_and_ties_the_slaps_to_the_second(tmp_path):
-    from host_tools.lines import LineCore
+    from host_tools.intake.lines import LineCore
     d = ResultsDB(tmp_path / "r.db")
     errs = []
     core = LineCore(d, out=lambda t: None, err=errs.append)

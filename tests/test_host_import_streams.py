@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from host_fixtures import speed_match, speed_single
-from host_tools import importer, lines, log, recordfiles, results
-from host_tools.db import ResultsDB
+from host_tools.intake import importer, lines, recordfiles
+from host_tools.cli import log, results
+from host_tools.club.db import ResultsDB
 from speedref import storage
 
 ROOT = Path(__file__).resolve().parent.parent

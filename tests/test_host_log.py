@@ -6,9 +6,9 @@ import sqlite3
 import pytest
 import serial
 
-from host_tools import db as dbmod
-from host_tools import lines, usb
-from host_tools.db import ResultsDB
+from host_tools.club import db as dbmod
+from host_tools.intake import lines, usb
+from host_tools.club.db import ResultsDB
 from host_fixtures import partners_game, speed_match, speed_single, speedrun_short
 
 

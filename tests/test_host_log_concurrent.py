@@ -12,8 +12,8 @@ WORKER = r"""
 import json, os, random, sys, time
 sys.path[:0] = [os.path.join(sys.argv[1], "firmware"), os.path.join(sys.argv[1], "tests"), sys.argv[1]]
 from host_fixtures import speed_match
-from host_tools.db import ResultsDB
-from host_tools.lines import LineCore
+from host_tools.club.db import ResultsDB
+from host_tools.intake.lines import LineCore
 db_path, go, me = sys.argv[2], sys.argv[3], int(sys.argv[4])
 while not os.path.exists(go):       # all workers start together
     time.sleep(0.001)
@@ -42,7 +42,7 @@ def test_four_processes_share_one_new_database(tmp_path):
         assert p.returncode == 0, err
         results.append(json.loads(out))
     assert all(r["errs"] == [] for r in results)
-    from host_tools.db import ResultsDB, SCHEMA_VERSION
+    from host_tools.club.db import ResultsDB, SCHEMA_VERSION
     db = ResultsDB(db_path)
     try:
         assert db.version == SCHEMA_VERSION
@@ -101,7 +101,7 @@ def recorded_log(board, store, monkeypatch):
 def test_four_boards_logged_at_once_into_one_database_each_game_with_its_own_slaps(tmp_path, monkeypatch):
     import threading
     from log_pty import run_log
-    from host_tools.db import canonical_json
+    from host_tools.club.db import canonical_json
     db_path = tmp_path / "club.db"
     logs = [recorded_log(b, tmp_path / ("board%d" % b), monkeypatch) for b in range(4)]
     results = [None] * 4
@@ -118,7 +118,7 @@ def test_four_boards_logged_at_once_into_one_database_each_game_with_its_own_sla
         t.join(600)
     for rc, out, err in results:
         assert rc == 0 and "Traceback" not in err, err
-    from host_tools.db import ResultsDB
+    from host_tools.club.db import ResultsDB
     db = ResultsDB(db_path)
     try:
         rows = db.con.execute("SELECT id, record FROM games ORDER BY id").fetchall()
@@ -150,7 +150,7 @@ def test_a_database_another_process_is_creating_this_instant_is_not_foreign(tmp_
     commit, and the first finds tables.  That database is ours, just made:
     the first must use it, not refuse it as "not a speedref results database"
     (four speedref-log processes started together hit this)."""
-    from host_tools import db
+    from host_tools.club import db
     path = tmp_path / "club.db"
     sqlite3.connect(str(path)).close()  # an empty file: schema version 0, no tables
     real_tables = db.ResultsDB._tables

@@ -5,9 +5,9 @@ import os
 
 import pytest
 
-from host_tools import lines, usb
-from host_tools import log as logmod
-from host_tools.db import ResultsDB
+from host_tools.intake import lines, usb
+from host_tools.cli import log as logmod
+from host_tools.club.db import ResultsDB
 from host_fixtures import speed_single
 from log_pty import run_log
 
@@ -171,7 +171,7 @@ def test_device_sent_strings_never_reach_the_terminal_raw():
 
 # --- the database fails under the reader ---------------------------------------------
 def test_a_full_disk_is_reported_and_what_was_stored_stays(tmp_path):
-    from host_tools.db import DatabaseProblem
+    from host_tools.club.db import DatabaseProblem
     core, outs, errs = make_core(tmp_path / "r.db")
     core.feed(line({"ev": "game_end", "record": speed_single(ident="first")}))
     pages = core.db.con.execute("PRAGMA page_count").fetchone()[0]
@@ -189,7 +189,7 @@ def test_a_full_disk_is_reported_and_what_was_stored_stays(tmp_path):
 
 def test_a_read_only_database_is_reported(tmp_path):
     import sqlite3
-    from host_tools.db import DatabaseProblem
+    from host_tools.club.db import DatabaseProblem
     path = tmp_path / "r.db"
     ResultsDB(path).close()
     core, _, _ = make_core(path)
@@ -201,7 +201,7 @@ def test_a_read_only_database_is_reported(tmp_path):
 
 def test_a_lock_held_longer_than_the_busy_timeout_is_retried_then_given_up(tmp_path):
     import sqlite3
-    from host_tools.db import DatabaseProblem
+    from host_tools.club.db import DatabaseProblem
     path = tmp_path / "r.db"
     ResultsDB(path).close()
     db = ResultsDB(path, busy_timeout_s=0.05)
@@ -230,7 +230,7 @@ def test_a_lock_held_longer_than_the_busy_timeout_is_retried_then_given_up(tmp_p
 
 def test_a_database_claiming_a_schema_without_its_tables_is_refused(tmp_path):
     import sqlite3
-    from host_tools.db import DatabaseProblem, SCHEMA_VERSION
+    from host_tools.club.db import DatabaseProblem, SCHEMA_VERSION
     path = tmp_path / "r.db"
     con = sqlite3.connect(path)
     con.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)

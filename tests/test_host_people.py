@@ -1,4 +1,4 @@
-"""People in the results database (host_tools/people.py, host_tools/changes.py):
+"""People in the results database (host_tools/club/people.py, host_tools/club/changes.py):
 a name normalised is a person, seat labels are nobody, and rename / merge /
 assign / undo fix names after the fact, kept in the database, on top of the
 records as stored."""
@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, HealthCheck, strategies as st
 
-from host_tools import people, ratings, results_page, standings
-from host_tools.db import ResultsDB
+from host_tools.club import people, ratings, standings
+from host_tools.views import results_page
+from host_tools.club.db import ResultsDB
 from host_fixtures import partners_game, speed_single, speedrun_short
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -271,7 +272,7 @@ def test_a_change_then_its_undo_is_the_identity(tmp_path_factory, names, new, pi
     rec = speedrun_short(ident="a-4")
     rec["players"] = names[1:]
     db.add_record(rec)
-    from host_tools import changes
+    from host_tools.club import changes
     before = _view(db)
     try:
         if merge:
@@ -297,7 +298,7 @@ def test_the_served_page_is_made_again_after_a_change_to_names(tmp_path):
     undo is something, though no game came."""
     import threading
     import urllib.request
-    from host_tools import changes
+    from host_tools.club import changes
     db_path = tmp_path / "r.db"
     evening(db_path)
     srv = results_page.make_server(lambda: ResultsDB(db_path, create=False), "r.db", port=0)
@@ -394,7 +395,7 @@ def test_four_people_from_three_sources_and_a_rename_joins_a_history(tmp_path):
 
 # --- speedref-log: one person at two seats is refused, two unnamed seats are not ---------
 def test_the_log_refuses_one_person_at_two_seats_and_keeps_two_guests():
-    from host_tools import lines
+    from host_tools.intake import lines
     db = ResultsDB(":memory:")
     errs = []
     core = lines.LineCore(db, out=lambda t: None, err=errs.append)

@@ -1,4 +1,4 @@
-"""Ratings (host_tools/ratings.py, docs/ratings.md): openskill's Weng-Lin
+"""Ratings (host_tools/club/ratings.py, docs/ratings.md): openskill's Weng-Lin
 model, one update a finished game, in the order the games were played; how
 each game's result becomes places (the rules cited); guests; the CLI; and a
 10,000-line import of hostile names that loses nothing."""
@@ -10,8 +10,9 @@ from pathlib import Path
 from hypothesis import given, settings, HealthCheck, strategies as st
 from openskill.models import PlackettLuce
 
-from host_tools import jsonin, people, ratings, standings
-from host_tools.db import ResultsDB
+from host_tools import jsonin
+from host_tools.club import people, ratings, standings
+from host_tools.club.db import ResultsDB
 from host_fixtures import partners_game, speed_single, speedrun_short
 
 BIN = Path(sys.executable).parent

@@ -2,8 +2,9 @@
 import csv
 import json
 
-from host_tools import results, standings
-from host_tools.db import ResultsDB
+from host_tools.cli import results
+from host_tools.club import standings
+from host_tools.club.db import ResultsDB
 from host_fixtures import partners_game, speed_single, speedrun_short
 
 

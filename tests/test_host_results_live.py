@@ -11,8 +11,8 @@ import threading
 import pytest
 
 from host_fixtures import speed_single
-from host_tools import results_page
-from host_tools.db import ResultsDB
+from host_tools.views import results_page
+from host_tools.club.db import ResultsDB
 
 
 @pytest.fixture
@@ -71,7 +71,7 @@ def test_a_stored_game_is_announced_and_on_the_page_the_script_takes(served):
 
 
 def test_the_written_page_has_no_script_and_events_of_a_missing_database_are_an_error(tmp_path):
-    from host_tools.db import DatabaseProblem
+    from host_tools.club.db import DatabaseProblem
     path = tmp_path / "r.db"
     ResultsDB(path, write=True).close()
     db = ResultsDB(path)

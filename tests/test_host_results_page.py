@@ -1,4 +1,4 @@
-"""speedref-results --html / --serve: the results page (host_tools/results_page.py).
+"""speedref-results --html / --serve: the results page (host_tools/views/results_page.py).
 
 A club's evening (tests/results_sample.py: the committed sim scripts played at
 three boards, logged through speedref-log's line core) is turned into the page;
@@ -18,8 +18,9 @@ import pytest
 
 import results_page_check as check
 import results_sample as sample
-from host_tools import results, results_page
-from host_tools.db import ResultsDB
+from host_tools.cli import results
+from host_tools.views import results_page
+from host_tools.club.db import ResultsDB
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import people, results, standings, report
-from host_tools.db import ResultsDB
+from host_tools.club import people, standings
+from host_tools.cli import results
+from host_tools.views import report
+from host_tools.club.db import ResultsDB
 from host_fixtures import speed_single
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,7 +49,7 @@ def test_control_characters_in_names_are_escaped_in_the_text_table(tmp_path):
     db = ResultsDB(path)
     db.add_record(speed_single(players=("Ann\nspeed\n  Eve  99", "Bob\x1b[2J"), ident=1))
     db.close()
-    r = subprocess.run([sys.executable, "-m", "host_tools.results", "--db", str(path)],
+    r = subprocess.run([sys.executable, "-m", "host_tools.cli.results", "--db", str(path)],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0
     assert "Ann\\nspeed\\n  Eve  99" in r.stdout and "Bob\\x1b[2J" in r.stdout
@@ -59,14 +61,14 @@ def test_a_closed_pipe_and_a_cp1252_console(tmp_path):
     db = ResultsDB(path)
     db.add_record(speed_single(players=("Ann \U0001F600", "Bob"), ident=1))
     db.close()
-    r = subprocess.run([sys.executable, "-m", "host_tools.results", "--db", str(path)],
+    r = subprocess.run([sys.executable, "-m", "host_tools.cli.results", "--db", str(path)],
                        capture_output=True, text=True, cwd=ROOT,
                        env=dict(os.environ, PYTHONIOENCODING="cp1252"))
     assert r.returncode == 0 and "Ann \\U0001f600" in r.stdout
     r_fd, w_fd = os.pipe()
     os.close(r_fd)
     try:
-        r = subprocess.run([sys.executable, "-m", "host_tools.results", "--db", str(path), "--json"],
+        r = subprocess.run([sys.executable, "-m", "host_tools.cli.results", "--db", str(path), "--json"],
                            stdout=w_fd, stderr=subprocess.PIPE, cwd=ROOT)
     finally:
         os.close(w_fd)
@@ -76,7 +78,7 @@ def test_a_closed_pipe_and_a_cp1252_console(tmp_path):
 def test_a_file_that_is_not_a_database_exits_2(tmp_path):
     p = tmp_path / "r.db"
     p.write_text("not sqlite " * 50)
-    r = subprocess.run([sys.executable, "-m", "host_tools.results", "--db", str(p)],
+    r = subprocess.run([sys.executable, "-m", "host_tools.cli.results", "--db", str(p)],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "Traceback" not in r.stderr and "r.db" in r.stderr
 
@@ -141,7 +143,7 @@ def test_rows_that_cannot_be_replayed_are_skipped_and_reported(tmp_path):
         slap_rows.append(cur.lastrowid)
     con.commit()
     con.close()
-    r = subprocess.run([sys.executable, "-m", "host_tools.results", "--db", str(path), "--json"],
+    r = subprocess.run([sys.executable, "-m", "host_tools.cli.results", "--db", str(path), "--json"],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     got = _json.loads(r.stdout)
@@ -155,7 +157,7 @@ def test_rows_that_cannot_be_replayed_are_skipped_and_reported(tmp_path):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == len(bad_rows) + len(slap_rows) - 1 and all(l.startswith("skipped:") for l in lines)
     assert any("SP-18" in l for l in lines) and any("not JSON" in l for l in lines)
-    r = subprocess.run([sys.executable, "-m", "host_tools.results", "--db", str(path)],
+    r = subprocess.run([sys.executable, "-m", "host_tools.cli.results", "--db", str(path)],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "Ann" in r.stdout and "Traceback" not in r.stderr
 
@@ -170,7 +172,7 @@ def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path, where
     db = ResultsDB(path)
     db.add_record(speed_single(ident=1))
     db.close()
-    cmd = [sys.executable, "-m", "host_tools.results", "--db", str(path)]
+    cmd = [sys.executable, "-m", "host_tools.cli.results", "--db", str(path)]
     if where == "full":
         with open("/dev/full", "w") as full:
             r = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT)
@@ -187,6 +189,6 @@ def test_results_newer_schema_exits_2(tmp_path):
     con = sqlite3.connect(p)
     con.execute("PRAGMA user_version = 99")
     con.close()
-    r = subprocess.run([sys.executable, "-m", "host_tools.results", "--db", str(p)],
+    r = subprocess.run([sys.executable, "-m", "host_tools.cli.results", "--db", str(p)],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "schema version 99" in r.stderr and "Traceback" not in r.stderr

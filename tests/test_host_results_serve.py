@@ -11,8 +11,9 @@ from contextlib import redirect_stderr, redirect_stdout
 import pytest
 
 from host_fixtures import speed_single
-from host_tools import results, results_page
-from host_tools.db import ResultsDB
+from host_tools.cli import results
+from host_tools.views import results_page
+from host_tools.club.db import ResultsDB
 
 
 def cli(argv):

@@ -1,4 +1,4 @@
-"""speedref-roster (host_tools/roster.py) against the firmware's own device
+"""speedref-roster (host_tools/board/roster.py) against the firmware's own device
 loop on the simulator's board: list, add, remove, push FILE, pull and
 --table-name, and what a bad name or a 10,000-line file does (refused
 whole, nothing sent, nothing on the board lost)."""
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from host_tools import roster as tool
+from host_tools.board import roster as tool
 
 BIN = __import__("pathlib").Path(sys.executable).parent
 

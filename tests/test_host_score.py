@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import score
-from host_tools.db import ResultsDB
+from host_tools.cli import score
+from host_tools.club.db import ResultsDB
 from host_fixtures import partners_game, speed_single, speedrun_short
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +49,7 @@ def test_installed_script_reads_stdin():
 
 
 def test_module_entry_point(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "host_tools.score", write(tmp_path, speed_single())],
+    r = subprocess.run([sys.executable, "-m", "host_tools.cli.score", write(tmp_path, speed_single())],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and "Winner: Ann" in r.stdout
 

@@ -138,7 +138,7 @@ def test_a_record_holding_1e999_is_refused(tmp_path):
 
 @pytest.mark.parametrize("ident", ["\u00b2", "9" * 22, "9" * 5000, "-1", "1.5", "\u0661", " 1", "0x1", ""])
 def test_db_id_of_any_shape_is_looked_up_or_refused_in_one_line(tmp_path, ident):
-    from host_tools.db import ResultsDB
+    from host_tools.club.db import ResultsDB
     path = tmp_path / "r.db"
     db = ResultsDB(path)
     db.add_record(partners_game(ident="e6-3"))
@@ -147,7 +147,7 @@ def test_db_id_of_any_shape_is_looked_up_or_refused_in_one_line(tmp_path, ident)
 
 
 def test_db_id_finds_the_device_id_and_the_row_number(tmp_path):
-    from host_tools.db import ResultsDB
+    from host_tools.club.db import ResultsDB
     path = tmp_path / "r.db"
     db = ResultsDB(path)
     db.add_record(partners_game(ident="e6-3"))

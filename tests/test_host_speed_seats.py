@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from host_tools import lines
-from host_tools import score, standings
-from host_tools.db import ResultsDB
+from host_tools.intake import lines
+from host_tools.cli import score
+from host_tools.club import standings
+from host_tools.club.db import ResultsDB
 from host_fixtures import speed_seated
 from speedref.engine import records
 

@@ -6,7 +6,7 @@ methods on the instance it is given), and what every screen shares
 of speedref, so the app, the menu and the flows can all import it."""
 from pathlib import Path
 
-from host_tools.build import imports
+from host_tools.board.build import imports
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 APP = FIRMWARE / "speedref" / "app"

@@ -1,4 +1,4 @@
-"""The club laptop's listener (host_tools/mqtt.py, speedref-log --mqtt)
+"""The club laptop's listener (host_tools/intake/mqtt.py, speedref-log --mqtt)
 against a real Mosquitto: what is not a board's record is skipped in one
 line, a broker that lets anyone in is refused when credentials are given,
 and 32 tables at once lose and double nothing."""
@@ -11,8 +11,8 @@ import pytest
 
 import host_fixtures as fx
 import mqtt_rig
-from host_tools import mqtt
-from host_tools.db import ResultsDB
+from host_tools.intake import mqtt
+from host_tools.club.db import ResultsDB
 import test_uplink_mqtt as _up
 from test_uplink_mqtt import Club, WAIT_S
 
@@ -126,7 +126,7 @@ def test_a_password_in_the_url_is_refused():
 
 def test_speedref_log_mqtt_stores_and_exits_when_idle(tmp_path, broker):
     db = tmp_path / "r.db"
-    p = subprocess.Popen([sys.executable, "-m", "host_tools.log", "--mqtt", broker.url, "--db", str(db),
+    p = subprocess.Popen([sys.executable, "-m", "host_tools.cli.log", "--mqtt", broker.url, "--db", str(db),
                           "--idle-exit", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     try:
@@ -201,7 +201,7 @@ def test_32_tables_at_once_nothing_lost_nothing_doubled_each_game_tied_to_its_ta
 
 
 def test_mqtt_options_without_mqtt_or_with_a_port_are_refused(capsys):
-    from host_tools import log
+    from host_tools.cli import log
     for argv in (["--mqtt", "mqtt://h", "--port", "/dev/ttyACM0"], ["--club", "x"], ["--ca", "c.pem"]):
         with pytest.raises(SystemExit) as e:
             log.main(argv)

@@ -23,7 +23,7 @@ import pytest
 
 from speedref.engine import records
 
-from host_tools import people, standings
+from host_tools.club import people, standings
 
 # the web page's fixtures and helpers, and the scripted person at the Spit play terminal
 from test_web import browser, site, log_lines, open_page, plant, stored, wait  # noqa: F401

@@ -1,6 +1,6 @@
 """Tables on Wi-Fi: the firmware's uplink (speedref/uplink.py) under the
 MicroPython Unix port publishes every finished game to a real Mosquitto,
-and the laptop's listener (host_tools/mqtt.py, speedref-log --mqtt) stores
+and the laptop's listener (host_tools/intake/mqtt.py, speedref-log --mqtt) stores
 it through the import path, once, whatever fails in between."""
 import json
 import threading
@@ -8,8 +8,8 @@ import threading
 import pytest
 
 import mqtt_rig
-from host_tools import mqtt
-from host_tools.db import ResultsDB
+from host_tools.intake import mqtt
+from host_tools.club.db import ResultsDB
 
 pytestmark = pytest.mark.skipif(mqtt_rig.why_missing() is not None, reason=str(mqtt_rig.why_missing()))
 
@@ -236,7 +236,7 @@ def test_every_uplink_line_is_documented_with_exactly_its_fields(tmp_path, broke
 
 def test_two_tables_and_the_laptop_through_a_broker_restart_every_game_once_in_the_standings(
         tmp_path, broker, club, boards):
-    from host_tools import standings
+    from host_tools.club import standings
     tables = [boards(tmp_path / name, broker.port, table=name, uid=uid) for name, uid in (("a", "aa01"), ("b", "bb02"))]
     ids = []
     for t in tables:

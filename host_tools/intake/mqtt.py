@@ -7,7 +7,7 @@ while the laptop is away) to every table's topic,
 
 and stores each message, a finished game record as the board stored it,
 through the same import path as a USB log or a copied file
-(host_tools.importer.Importer, host_tools.lines.LineCore): validated by the
+(host_tools.intake.importer.Importer, host_tools.intake.lines.LineCore): validated by the
 engine, stored once under its id, so a record the board sends again (its
 PUBACK was lost) adds nothing.  A message that is not a game record (not
 JSON, too big, a record the rules refuse, a topic of another shape) is
@@ -28,7 +28,7 @@ import threading
 import urllib.parse
 
 from host_tools import jsonin
-from host_tools.importer import Importer
+from host_tools.intake.importer import Importer
 
 TOPIC_ROOT = "speedref"
 MAX_MESSAGE = 64 * 1024      # no record is this big (a Long Speed Run's is about 2 KB)

@@ -2,9 +2,9 @@
 turned into stored game records and a readable view.
 
 Every way a game reaches the results database goes through `LineCore`: the
-USB reader (host_tools/usb.py, speedref-log), a saved log, record or store
-(host_tools/importer.py, speedref-results import) and the tables on Wi-Fi
-(host_tools/mqtt.py, speedref-log --mqtt).  It does no I/O of its own: it
+USB reader (host_tools/intake/usb.py, speedref-log), a saved log, record or store
+(host_tools/intake/importer.py, speedref-results import) and the tables on Wi-Fi
+(host_tools/intake/mqtt.py, speedref-log --mqtt).  It does no I/O of its own: it
 takes bytes (feed) or a record (record), so tests drive it with bytes.
 
 Every finished game record ("game_end", and "stored" ones pulled from the
@@ -18,8 +18,9 @@ import sys
 from speedref.engine import records
 from speedref.engine.errors import RuleError, is_int
 
-from host_tools import jsonin, people
-from host_tools.db import DatabaseProblem
+from host_tools import jsonin
+from host_tools.club import people
+from host_tools.club.db import DatabaseProblem
 
 MAX_LINE = 64 * 1024          # a "line" longer than this is noise, not a record
 MARGIN_MAX_US = 2 ** 30       # ticks_us wraps at 2**30: no margin between two presses is longer
@@ -66,7 +67,7 @@ def slap_problem(ev):
 
 def players_problem(record):
     """Why a record's player list cannot be counted (one person at two seats:
-    the same name, case and the spaces around it aside, host_tools/people.py),
+    the same name, case and the spaces around it aside, host_tools/club/people.py),
     or None.  Seats nobody named (P1..P4, Guest) are no one: two Guests are
     two seats."""
     players = record.get("players")

@@ -1,15 +1,15 @@
 """speedref-results: standings per game and player from the results database.
 
     speedref-results [--db FILE] [--csv FILE] [--json]
-    speedref-results [--db FILE] --html FILE     the results page (host_tools/results_page.py)
+    speedref-results [--db FILE] --html FILE     the results page (host_tools/views/results_page.py)
     speedref-results [--db FILE] --serve [--port N]   the same page on 127.0.0.1
-    speedref-results import PATH... [--db FILE]   (host_tools/importer.py)
-    speedref-results ratings [--game G] [--json]  (host_tools/ratings.py)
+    speedref-results import PATH... [--db FILE]   (host_tools/intake/importer.py)
+    speedref-results ratings [--game G] [--json]  (host_tools/club/ratings.py)
     speedref-results rename OLD NEW | merge A B | assign GAME SEAT NAME
-    speedref-results changes | undo [N]           (host_tools/changes.py)
+    speedref-results changes | undo [N]           (host_tools/club/changes.py)
 
-What the standings count is host_tools/standings.py's; the text table and
-the CSV are host_tools/report.py's.  This module is the command line: it
+What the standings count is host_tools/club/standings.py's; the text table and
+the CSV are host_tools/views/report.py's.  This module is the command line: it
 parses, calls them and prints.
 """
 import argparse
@@ -18,9 +18,11 @@ import sys
 
 from speedref import games as games_registry
 
-from host_tools import db as dbmod
-from host_tools import jsonin, report, standings
-from host_tools.db import ResultsDB, DatabaseProblem, db_help, default_path
+from host_tools import jsonin
+from host_tools.club import db as dbmod
+from host_tools.club import standings
+from host_tools.club.db import ResultsDB, DatabaseProblem, db_help, default_path
+from host_tools.views import report
 
 PROG = "speedref-results"
 
@@ -50,7 +52,7 @@ def build_parser():
         prog=PROG, description=__doc__.splitlines()[0],
         epilog="speedref-results import PATH... [--db FILE]: bring game records into the database from log"
                " captures (JSON lines), record files (JSON, or a device's SRF1 file), simulator --store"
-               " folders and copies of a board's flash store (host_tools/importer.py)")
+               " folders and copies of a board's flash store (host_tools/intake/importer.py)")
     ap.add_argument("command", nargs="?", choices=list(VERBS),
                     help="import PATH...; ratings; rename OLD NEW; merge A B; assign GAME SEAT NAME;"
                          " changes; undo [N] (default: the standings)")
@@ -78,7 +80,7 @@ VERB_USE = {"rename": "rename OLD NEW", "merge": "merge A B", "assign": "assign 
 
 
 def import_main(args, ap):
-    from host_tools import importer
+    from host_tools.intake import importer
     if not args.paths:
         ap.error("import needs at least one PATH")
     for name in STANDINGS_ONLY:
@@ -114,7 +116,7 @@ class Output:
 def verb_main(args, ap):
     """ratings, rename, merge, assign, changes, undo: exit status 0, or 2 with
     one line on stderr (a refused change stores nothing)."""
-    from host_tools import changes, ratings
+    from host_tools.club import changes, ratings
     fewest, most = VERBS[args.command]
     if not fewest <= len(args.paths) <= most:
         ap.error("use: %s %s" % (PROG, VERB_USE[args.command]))
@@ -164,7 +166,7 @@ def main(argv=None):
         ap.error("unrecognized arguments: %s" % " ".join(args.paths))
     path = args.db = args.db or default_path()
     if args.html or args.serve:
-        from host_tools import results_page
+        from host_tools.views import results_page
         return results_page.main(args)
     try:
         rows, unlinked, skipped = standings.read_standings(path)

@@ -4,7 +4,7 @@
     speedref-log --mqtt mqtt://[USER@]HOST[:PORT] [--club CLUB] [--db FILE]
 
 The database is --db, else $SPEEDREF_DB, else results.db in the user's data
-folder (~/.local/share/speedref; host_tools/db.py default_path).  A log, a
+folder (~/.local/share/speedref; host_tools/club/db.py default_path).  A log, a
 record or a store saved to a file goes in with `speedref-results import`,
 through this same line core.
 
@@ -15,10 +15,10 @@ device's flash with {"cmd": "dump"} at every connect) after validating it with
 the engine, and every slap verdict.  Garbage, cut lines and invalid records are
 reported on stderr and skipped.  A port that vanishes (cable pulled) is
 reopened when it comes back.  With --mqtt it listens to the tables on Wi-Fi
-through an MQTT broker instead (host_tools/mqtt.py).
+through an MQTT broker instead (host_tools/intake/mqtt.py).
 
-This module is the command line: the line core (host_tools/lines.py) does
-the work, the USB reader (host_tools/usb.py) or the MQTT listener feeds it,
+This module is the command line: the line core (host_tools/intake/lines.py) does
+the work, the USB reader (host_tools/intake/usb.py) or the MQTT listener feeds it,
 and the live view and the summary are printed here.
 """
 import argparse
@@ -27,10 +27,11 @@ import os
 import sys
 import threading
 
-from host_tools import db as dbmod
-from host_tools import jsonin, mqtt, usb
-from host_tools.db import ResultsDB, DatabaseProblem
-from host_tools.lines import LineCore
+from host_tools import jsonin
+from host_tools.club import db as dbmod
+from host_tools.club.db import ResultsDB, DatabaseProblem
+from host_tools.intake import mqtt, usb
+from host_tools.intake.lines import LineCore
 
 
 class ViewGone(BaseException):
@@ -163,7 +164,7 @@ def main(argv=None):
         return jsonin.complain(prog, str(e))
     view = LiveView(prog)
     err = lambda text: jsonin.complain(None, text, 0)  # noqa: E731
-    if args.mqtt:  # the tables on Wi-Fi, through a broker (host_tools/mqtt.py)
+    if args.mqtt:  # the tables on Wi-Fi, through a broker (host_tools/intake/mqtt.py)
         listener = mqtt.Listener(db, view, err)
         core = listener.core
     else:

@@ -9,7 +9,7 @@ from speedref.engine.errors import RuleError
 from speedref import games
 
 from host_tools import jsonin
-from host_tools.recordfiles import Invalid
+from host_tools.intake.recordfiles import Invalid
 
 
 def _game(record):
@@ -43,7 +43,7 @@ def table(header, rows):
 
 def sheet_parts(record, sheet, summary):
     """The score sheet as its parts, for the text here and the results page
-    (host_tools/results_page.py), so both show the same numbers:
+    (host_tools/views/results_page.py), so both show the same numbers:
       head     the title line: game, options, record id
       unit     what one row is called, (singular, plural): ("Deal", "deals")
       names    a column per scored side: the players, or "side N"

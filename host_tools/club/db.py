@@ -191,7 +191,7 @@ def _migrate_3(con):
 def _migrate_4(con):
     # Version 4: the changes to names made after the fact (speedref-results
     # rename, merge, assign), applied on top of the records as stored
-    # (host_tools/people.py); an undone change stays, marked with its undo.
+    # (host_tools/club/people.py); an undone change stays, marked with its undo.
     con.execute(
         "CREATE TABLE changes ("
         " id INTEGER PRIMARY KEY,"
@@ -472,7 +472,7 @@ class ResultsDB:
         """{row id: (received_at, dedup key)} of every game."""
         return dict((r[0], (r[1], r[2])) for r in self._read("SELECT id, received_at, dedup_key FROM games"))
 
-    # --- changes to names (host_tools/people.py) -------------------------------
+    # --- changes to names (host_tools/club/people.py) -------------------------------
     def changing(self):
         """One write transaction for a change: read, check, add_change() or
         undo_change(), all or nothing."""

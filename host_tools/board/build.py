@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 KEEP_SOURCE = {"main.py", "boot.py", "manifest.py"}
 HOST_ARCH = "-march=host"  # native code for the machine the Unix port runs on

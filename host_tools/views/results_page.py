@@ -5,8 +5,8 @@ the results database, as one self-contained HTML file.
     speedref-results --serve          serve it on 127.0.0.1 only, made again when
                                       something new was stored
 
-Nothing here scores a game.  The standings are host_tools.standings.standings
-(the table speedref-results prints), a score sheet is host_tools.scoresheet's
+Nothing here scores a game.  The standings are host_tools.club.standings.standings
+(the table speedref-results prints), a score sheet is host_tools.views.scoresheet's
 sheet_parts (what speedref-score prints), both replaying records through the
 engine's rules (records.replay).  The page lays them out: a Jinja2 template
 (templates/results.html, autoescaped) and pygal's SVG charts, inlined, so the
@@ -34,8 +34,10 @@ from pygal.util import truncate
 
 from speedref import games
 
-from host_tools import jsonin, people, ratings, report, scoresheet, standings
-from host_tools.db import DatabaseProblem, ResultsDB
+from host_tools import jsonin
+from host_tools.club import people, ratings, standings
+from host_tools.club.db import DatabaseProblem, ResultsDB
+from host_tools.views import report, scoresheet
 
 PROG = "speedref-results"
 TEMPLATE = "results.html"
@@ -373,7 +375,7 @@ _env = None
 def _environment():
     global _env
     if _env is None:
-        _env = jinja2.Environment(loader=jinja2.PackageLoader("host_tools", "templates"),
+        _env = jinja2.Environment(loader=jinja2.PackageLoader("host_tools.views", "templates"),
                                   autoescape=True, undefined=jinja2.StrictUndefined,
                                   trim_blocks=True, lstrip_blocks=True)
     return _env

@@ -1,6 +1,6 @@
 """The standings: per game and person, from the results database.
 
-Per game and person (host_tools/people.py: a name, without case or the
+Per game and person (host_tools/club/people.py: a name, without case or the
 spaces around it; every seat nobody named in one "(unnamed seats)" row):
 games played, wins (a shared win counts for each winner; an unfinished game is nobody's win unless the table agreed to stop it, PT-20),
 average final score, Perfect Bonuses (Speed Run), and slap wins with the median
@@ -12,7 +12,7 @@ records); one already in an older database counts once for that game: one game,
 a win if any of those seats won, the first seat's score and Perfect Bonuses.
 
 `played(db)` is every stored game the rules can count, as the standings, the
-ratings (host_tools/ratings.py), the name changes (host_tools/changes.py) and
+ratings (host_tools/club/ratings.py), the name changes (host_tools/club/changes.py) and
 the results page read them.
 """
 import collections
@@ -21,8 +21,9 @@ import statistics
 from speedref.engine import records
 from speedref.engine.errors import RuleError, is_int
 
-from host_tools import jsonin, people
-from host_tools.db import ResultsDB
+from host_tools import jsonin
+from host_tools.club import people
+from host_tools.club.db import ResultsDB
 
 COLUMNS = ["game", "player", "games", "wins", "average_score", "perfect_bonuses",
            "slap_wins", "median_margin_us"]

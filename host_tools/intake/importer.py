@@ -11,7 +11,7 @@ Each PATH is one of:
 * a store folder: `speedref-sim --store DIR`, or a copy of a board's flash
   (its `rec/NNNNNNNN.json` files; DIR or DIR/rec).
 
-Everything goes through speedref-log's own line core (host_tools.lines.LineCore),
+Everything goes through speedref-log's own line core (host_tools.intake.lines.LineCore),
 so a record is validated by the same rules, stored once under the same key,
 and a log's slap verdicts are tied to their own game the same way: importing
 the same thing twice adds nothing.  Anything else gets one clear line, and the
@@ -24,10 +24,10 @@ import codecs
 import os
 
 from host_tools import jsonin
-from host_tools import recordfiles
-from host_tools import db as dbmod
-from host_tools.db import DatabaseProblem
-from host_tools.lines import LineCore
+from host_tools.club import db as dbmod
+from host_tools.club.db import DatabaseProblem
+from host_tools.intake import recordfiles
+from host_tools.intake.lines import LineCore
 
 MAX_FILE = 256 * 1024 * 1024     # bigger is no capture of a card table's evening
 CHUNK = 64 * 1024                # a capture is read and handled this many bytes at a time

@@ -35,8 +35,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from host_tools import build, jsonin
-from host_tools.ports import candidate_ports, describe
+from host_tools import jsonin
+from host_tools.board import build
+from host_tools.board.ports import candidate_ports, describe
 
 # sys.implementation._mpy: bits 0-7 .mpy version, 8-9 sub-version, 10+ native arch.
 ARCH_NAMES = {0: None, 1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m", 6: "armv7em",

@@ -1,5 +1,5 @@
 """speedref-results rename / merge / assign / undo / changes: fixing names
-after the fact (what each change means: host_tools/people.py).
+after the fact (what each change means: host_tools/club/people.py).
 
     speedref-results rename OLD NEW       the person OLD is called NEW (a NEW who
                                           is someone already: the two are one)
@@ -18,7 +18,8 @@ person, a bad new name, two seats of one game becoming the same person, an
 unknown game or seat) is one line on stderr, exit status 2, and nothing is
 stored.
 """
-from host_tools import jsonin, people, standings
+from host_tools import jsonin
+from host_tools.club import people, standings
 
 
 class Refused(Exception):

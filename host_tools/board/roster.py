@@ -211,7 +211,7 @@ def main(argv=None, out=None):
             read_names(args.names[0])  # a bad file is refused before any port is opened
         port = args.port
         if port is None:
-            from host_tools.ports import find_port
+            from host_tools.board.ports import find_port
             port = find_port()
             if port is None:
                 raise Problem("no board found: plug it in, or name its port with --port")

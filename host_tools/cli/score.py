@@ -17,13 +17,13 @@ import argparse
 import sys
 
 from host_tools import jsonin
-from host_tools.recordfiles import Invalid, read_record_file, store_files
-from host_tools.scoresheet import render
+from host_tools.intake.recordfiles import Invalid, read_record_file, store_files
+from host_tools.views.scoresheet import render
 
 
 def load_record(args):
     if args.db or args.id is not None:
-        from host_tools.db import ResultsDB, DatabaseProblem, default_path
+        from host_tools.club.db import ResultsDB, DatabaseProblem, default_path
         if args.id is None:
             raise Invalid("--db needs --id ID (the record's id, or its row number)")
         path = args.db or default_path()
@@ -53,7 +53,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="speedref-score", description=__doc__.splitlines()[0])
     ap.add_argument("file", nargs="?", help="record file (JSON); '-' reads stdin")
     ap.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    from host_tools.db import db_help
+    from host_tools.club.db import db_help
     ap.add_argument("--db", help="results database (speedref-log's; %s)" % db_help())
     ap.add_argument("--id", help="a record in the database: its id (or row number)")
     ap.add_argument("--store", metavar="DIR",

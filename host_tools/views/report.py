@@ -7,7 +7,7 @@ import csv
 import unicodedata
 
 from host_tools import jsonin
-from host_tools.standings import COLUMNS
+from host_tools.club.standings import COLUMNS
 
 
 def cell(v):

@@ -1,5 +1,5 @@
 """The USB reader: a board's serial port, read forever into a line core
-(host_tools/lines.py), reopened when the cable comes back.
+(host_tools/intake/lines.py), reopened when the cable comes back.
 
 At every connect the board is asked for the records on its flash
 ({"cmd": "dump"}: docs/serial-protocol.md), so a game that ended while no
@@ -7,7 +7,7 @@ laptop listened arrives then; the line core stores each one once.
 """
 import time
 
-from host_tools.ports import find_port
+from host_tools.board.ports import find_port
 
 DUMP_COMMAND = b'{"cmd": "dump"}\n'
 BAUD = 115200

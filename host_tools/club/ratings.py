@@ -32,7 +32,8 @@ from openskill.models import PlackettLuce
 
 from speedref.engine import records
 
-from host_tools import jsonin, people, standings
+from host_tools import jsonin
+from host_tools.club import people, standings
 
 MODEL = PlackettLuce()          # mu 25, sigma 25/3, beta 25/6, tau 25/300 (openskill's defaults)
 MODEL_NAME = "Weng-Lin (openskill Plackett-Luce)"
