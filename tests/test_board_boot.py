@@ -47,7 +47,7 @@ def test_speedref_flash_installs_onto_a_blank_board_through_the_pty():
     try:
         pico.boot()
         bridge.start()
-        exe = [sys.executable, "-m", "host_tools.board.flash", "--port", bridge.path, "--board", "pico"]
+        exe = [sys.executable, "-m", "host_tools.cli.flash", "--port", bridge.path, "--board", "pico"]
         r = subprocess.run(exe, capture_output=True, text=True, timeout=300)
         bridge.stop()
         assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]

@@ -98,12 +98,12 @@ def test_a_roster_pushed_four_names_picked_and_the_record_carries_them_PT8(tmp_p
         p.run_for(500000)
         mem(ref, "menu", heap)
         bridge.start()
-        r = subprocess.run([sys.executable, "-m", "host_tools.board.roster", "--port", bridge.path,
+        r = subprocess.run([sys.executable, "-m", "host_tools.cli.roster", "--port", bridge.path,
                             "--table-name", "Table 7", "--timeout", "120", "push", str(roster)],
                            capture_output=True, text=True, cwd=ROOT, timeout=240)
         assert r.returncode == 0, r.stderr
         assert "table name: Table 7" in r.stdout and "Table 7: 100 of 100 names" in r.stdout
-        r = subprocess.run([sys.executable, "-m", "host_tools.board.roster", "--port", bridge.path, "--timeout", "120", "pull"],
+        r = subprocess.run([sys.executable, "-m", "host_tools.cli.roster", "--port", bridge.path, "--timeout", "120", "pull"],
                            capture_output=True, text=True, cwd=ROOT, timeout=240)
         assert r.stdout.splitlines() == CLUB, r.stderr
         bridge.stop()

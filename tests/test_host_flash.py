@@ -12,6 +12,7 @@ import pytest
 
 import mpyrun
 from host_tools.board import build, flash
+from host_tools.cli import flash as flash_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 MPYC = build.mpy_cross_path()
@@ -39,7 +40,7 @@ def args_for(fw, out, **kw):
 
 def test_dry_run_prints_exact_commands_and_sizes(tmp_path, capsys):
     fw, out = tiny_firmware(tmp_path), tmp_path / "out"
-    rc = flash.main(["--dry-run", "--port", "/dev/ttyACM0", "--firmware", str(fw), "--build", str(out)])
+    rc = flash_cli.main(["--dry-run", "--port", "/dev/ttyACM0", "--firmware", str(fw), "--build", str(out)])
     assert rc == 0
     lines = capsys.readouterr().out.splitlines()
     sizes = dict((p, (out / p).stat().st_size) for p in
@@ -73,7 +74,7 @@ def test_dry_run_prints_exact_commands_and_sizes(tmp_path, capsys):
 
 def test_dry_run_esp32_uses_xtensawin(tmp_path, capsys):
     fw = tiny_firmware(tmp_path)
-    flash.main(["--dry-run", "--board", "esp32", "--port", "COM3", "--firmware", str(fw),
+    flash_cli.main(["--dry-run", "--board", "esp32", "--port", "COM3", "--firmware", str(fw),
                 "--build", str(tmp_path / "o")])
     out = capsys.readouterr().out
     assert "-march=xtensawin" in out and "-march=armv6m" not in out and " connect COM3 " in out
@@ -95,7 +96,7 @@ def test_mpy_built_by_flash_load_in_micropython_unix_port(tmp_path):
     if not (fw / "main.py").exists():
         (fw / "main.py").write_text("pass\n")
     out = tmp_path / "out"
-    assert flash.main(["--dry-run", "--port", "x", "--firmware", str(fw), "--build", str(out)]) == 0
+    assert flash_cli.main(["--dry-run", "--port", "x", "--firmware", str(fw), "--build", str(out)]) == 0
     rec = {"game": "partners", "target": 10, "players": ["Ann", "Bob", "Cat", "Dan"],
            "hands": [{"dealer": 0, "contractor": 0, "partner": 2, "bid": 7, "trump": "spades",
                       "tricks": [4, 3, 3, 3]}]}
@@ -223,7 +224,7 @@ def test_finds_the_one_board_and_explains_none_or_several():
 def test_missing_main_py_is_refused(tmp_path, capsys):
     fw = tiny_firmware(tmp_path)
     (fw / "main.py").unlink()
-    assert flash.main(["--dry-run", "--firmware", str(fw), "--build", str(tmp_path / "o")]) == 2
+    assert flash_cli.main(["--dry-run", "--firmware", str(fw), "--build", str(tmp_path / "o")]) == 2
     assert "no main.py" in capsys.readouterr().err
 
 
@@ -327,7 +328,7 @@ def test_an_mpremote_error_reaches_the_terminal_escaped(monkeypatch, capsys):
     def fails(args):
         raise flash.FlashError(flash.explain_mpremote_failure("p", "boom " + ESC))
     monkeypatch.setattr(flash, "flash", fails)
-    assert flash.main(["--port", "p"]) == 2
+    assert flash_cli.main(["--port", "p"]) == 2
     err = capsys.readouterr().err
     assert "boom" in err and not any(c in err for c in "\x1b\x07\u202e")
 
@@ -348,5 +349,5 @@ def test_no_board_attached_is_one_line_and_exit_2(capsys):
         port, board, dry_run, firmware, build = None, None, False, str(flash.build.FIRMWARE), "x"
     with pytest.raises(flash.FlashError, match="no MicroPython board found"):
         flash.flash(Args, comports=lambda: [])
-    assert flash.main(["--port", str(Path("/nonexistent") / "tty")]) == 2
+    assert flash_cli.main(["--port", str(Path("/nonexistent") / "tty")]) == 2
     assert len(capsys.readouterr().err.splitlines()) == 1

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from host_tools.board import flash
+from host_tools.cli import flash as flash_cli
 from speedref import storage
 from test_host_flash import MPREMOTE, tiny_firmware
 
@@ -17,7 +17,7 @@ def dry(tmp_path, conf, capsys):
     fw, out = tiny_firmware(tmp_path), tmp_path / "out"
     path = tmp_path / "uplink-settings.json"
     path.write_text(json.dumps(conf))
-    rc = flash.main(["--dry-run", "--port", "/dev/ttyACM0", "--firmware", str(fw), "--build", str(out),
+    rc = flash_cli.main(["--dry-run", "--port", "/dev/ttyACM0", "--firmware", str(fw), "--build", str(out),
                      "--uplink", str(path)])
     got = capsys.readouterr()
     return rc, got.out, got.err, out

@@ -1,4 +1,4 @@
-"""speedref-roster (host_tools/board/roster.py) against the firmware's own device
+"""speedref-roster (host_tools/cli/roster.py, host_tools/board/roster.py) against the firmware's own device
 loop on the simulator's board: list, add, remove, push FILE, pull and
 --table-name, and what a bad name or a 10,000-line file does (refused
 whole, nothing sent, nothing on the board lost)."""
@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from host_tools.board import roster as tool
+from host_tools.cli import roster as cli
 
 BIN = __import__("pathlib").Path(sys.executable).parent
 
@@ -47,9 +48,9 @@ def board(tmp_path):
 def run(board, *argv):
     import io
     port = SimPort(board)
-    args = tool.build_parser().parse_args(list(argv))
+    args = cli.build_parser().parse_args(list(argv))
     out = io.StringIO()
-    code = tool.run(tool.Board(port, timeout=1.0), args, out)
+    code = cli.run(tool.Board(port, timeout=1.0), args, out)
     return code, out.getvalue(), port
 
 

@@ -1,6 +1,5 @@
-"""speedref-flash: put the firmware on a board over USB.
-
-    speedref-flash [--port PORT] [--board pico|esp32] [--dry-run]
+"""Put the firmware on a board over USB: the work of speedref-flash
+(host_tools/cli/flash.py):
 
 1. find the board (the one MicroPython USB device attached, or --port);
 2. read its MicroPython version and .mpy version (mpremote exec), the free
@@ -25,7 +24,6 @@ table they name.
 commands it would run, touching no board: with no board read it assumes every
 file is new and the board of --board (default pico).
 """
-import argparse
 import ast
 import hashlib
 import json
@@ -492,25 +490,3 @@ def uplink_file(path, build_dir, out):
         % (conf["club"], conf.get("table") or "named by the board's id", " with TLS" if conf.get("tls") else "",
            ", with a user name" if conf.get("user") else ""))
     return (UPLINK_PATH, str(dest), len(data), hashlib.sha256(data).hexdigest())
-
-
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="speedref-flash", description=__doc__.splitlines()[0])
-    ap.add_argument("--port", help="serial port (default: the one MicroPython board attached)")
-    ap.add_argument("--board", choices=sorted(BOARD_ARCH), help="board family (default: any)")
-    ap.add_argument("--dry-run", action="store_true", help="print the commands and sizes; touch no board")
-    ap.add_argument("--firmware", default=str(build.FIRMWARE), help=argparse.SUPPRESS)
-    ap.add_argument("--build", default=str(build.ROOT / "build" / "flash"),
-                    help="where the compiled files go (default %(default)s)")
-    ap.add_argument("--uplink", metavar="FILE",
-                    help="a board with Wi-Fi: its Wi-Fi and MQTT broker settings (JSON, docs/hardware.md),"
-                         " kept on its flash; installs umqtt.simple with mip")
-    args = ap.parse_args(argv)
-    try:
-        return flash(args)
-    except FlashError as e:
-        return jsonin.complain("speedref-flash", str(e))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -132,7 +132,7 @@ def verb_main(args, ap):
         db = ResultsDB(path, create=False, write=args.command not in ("ratings", "changes"))
         try:
             if args.command == "ratings":
-                skipped, text = ratings.main(db, args.game, args.json)
+                skipped, text = ratings.report(db, args.game, args.json)
                 for s in skipped:
                     jsonin.complain(None, "skipped: %s row #%d: %s" % (s["table"], s["row"], s["why"]), 0)
                 return jsonin.write_out(text + "\n", PROG) or (2 if skipped else 0)
@@ -152,6 +152,50 @@ def verb_main(args, ap):
     return jsonin.write_out(text + "\n", PROG)
 
 
+def page_main(args):
+    """--html FILE / --serve: exit status 0; 2 with one line on stderr when
+    the database cannot be read, the file written or the port served; 2
+    also when rows were left out (each named on stderr and on the page, as
+    the text report names them)."""
+    from host_tools.views import results_page   # Jinja2 and pygal: loaded for the page only
+    name = str(args.db)
+    status = 0
+    if args.html:
+        try:
+            db = ResultsDB(args.db, create=False)
+            try:
+                with db.snapshot():
+                    text, skipped = results_page.render(db, name)
+                    n = db.count_games()
+            finally:
+                db.close()
+        except DatabaseProblem as e:
+            return jsonin.complain(PROG, str(e))
+        for line in skipped:
+            jsonin.complain(None, line, 0)
+        try:
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            return jsonin.complain(PROG, "cannot write %s: %s" % (args.html, e.strerror or e))
+        status = jsonin.write_out("wrote %s: %s, %d bytes\n"
+                                  % (jsonin.printable(args.html), jsonin.count(n, "game"), len(text.encode("utf-8"))),
+                                  PROG)
+        status = status or (2 if skipped else 0)
+    if args.serve:
+        try:
+            ResultsDB(args.db, create=False).close()   # a missing database: said once, not at every request
+        except DatabaseProblem as e:
+            return jsonin.complain(PROG, str(e))
+        try:
+            srv = results_page.make_server(lambda: ResultsDB(args.db, create=False), name, args.port)
+        except OSError as e:
+            return jsonin.complain(PROG, "cannot serve on %s:%d: %s" % (results_page.HOST, args.port,
+                                                                          e.strerror or e))
+        return results_page.serve(srv, out=lambda t: jsonin.write_out(t + "\n", PROG)) or status
+    return status
+
+
 def main(argv=None):
     ap = build_parser()
     args = ap.parse_args(argv)
@@ -166,8 +210,7 @@ def main(argv=None):
         ap.error("unrecognized arguments: %s" % " ".join(args.paths))
     path = args.db = args.db or default_path()
     if args.html or args.serve:
-        from host_tools.views import results_page
-        return results_page.main(args)
+        return page_main(args)
     try:
         rows, unlinked, skipped = standings.read_standings(path)
     except DatabaseProblem as e:

@@ -165,8 +165,8 @@ def text_report(rows, b):
     return "\n".join(lines).rstrip()
 
 
-def main(db, game=None, as_json=False):
-    """speedref-results ratings: (status, the text to print)."""
+def report(db, game=None, as_json=False):
+    """What speedref-results ratings prints: (the rows left out, the text)."""
     skipped = []
     with db.snapshot():
         games = standings.played(db, skipped)

@@ -36,10 +36,9 @@ from speedref import games
 
 from host_tools import jsonin
 from host_tools.club import people, ratings, standings
-from host_tools.club.db import DatabaseProblem, ResultsDB
+from host_tools.club.db import DatabaseProblem
 from host_tools.views import report, scoresheet
 
-PROG = "speedref-results"
 TEMPLATE = "results.html"
 # No script, no network: styles inline, pictures only as data: URLs.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
@@ -547,45 +546,3 @@ def serve(srv, out=print):
     finally:
         srv.server_close()
     return 2 if said else 0
-
-
-def main(args):
-    """speedref-results --html FILE / --serve: exit status 0; 2 with one line
-    on stderr when the database cannot be read, the file written or the port
-    served; 2 also when rows were left out (each named on stderr and on the
-    page, as the text report names them)."""
-    name = str(args.db)
-    status = 0
-    if args.html:
-        try:
-            db = ResultsDB(args.db, create=False)
-            try:
-                with db.snapshot():
-                    text, skipped = render(db, name)
-                    n = db.count_games()
-            finally:
-                db.close()
-        except DatabaseProblem as e:
-            return jsonin.complain(PROG, str(e))
-        for line in skipped:
-            jsonin.complain(None, line, 0)
-        try:
-            with open(args.html, "w", encoding="utf-8") as f:
-                f.write(text)
-        except OSError as e:
-            return jsonin.complain(PROG, "cannot write %s: %s" % (args.html, e.strerror or e))
-        status = jsonin.write_out("wrote %s: %s, %d bytes\n"
-                                  % (jsonin.printable(args.html), jsonin.count(n, "game"), len(text.encode("utf-8"))),
-                                  PROG)
-        status = status or (2 if skipped else 0)
-    if args.serve:
-        try:
-            ResultsDB(args.db, create=False).close()   # a missing database: said once, not at every request
-        except DatabaseProblem as e:
-            return jsonin.complain(PROG, str(e))
-        try:
-            srv = make_server(lambda: ResultsDB(args.db, create=False), name, args.port)
-        except OSError as e:
-            return jsonin.complain(PROG, "cannot serve on %s:%d: %s" % (HOST, args.port, e.strerror or e))
-        return serve(srv, out=lambda t: jsonin.write_out(t + "\n", PROG)) or status
-    return status
