@@ -23,7 +23,7 @@ import signal  # noqa: E402
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-# `make mutate` (host_tools/mutate.py, docs/testing.md) runs these tests against
+# `make mutate` (tools/mutate.py, docs/testing.md) runs these tests against
 # each mutant of the engine: hypothesis then draws the same examples every
 # run, keeps no example database and has no deadline, so that only a changed
 # rule fails a test, never a slow machine or an example remembered from

@@ -37,8 +37,6 @@ EXCEPTIONS = {
     "sim/tui.py": (("speedrun", "partners"), "the terminal's event log words Speed Run's and partners' "
                                              "hand lines"),
     "sim/__main__.py": (("speedrun",), "--length, Speed Run's game length for --play speedrun (SR-2)"),
-    "sim/tools/": (games.IDS, "the tools that draw chosen screens of chosen games (README screens, "
-                              "golden screens) and time a Speed match (sim.tools.bench)"),
 }
 
 

@@ -1,9 +1,9 @@
-"""host_tools/mutate.py's choice of what `make mutate` mutates and which
+"""tools/mutate.py's choice of what `make mutate` mutates and which
 tests it runs (docs/testing.md, "Mutation testing"): nothing here runs
 mutmut."""
 import ast
 
-from host_tools import mutate as M
+from tools import mutate as M
 from speedref import games
 
 

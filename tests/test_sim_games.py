@@ -213,9 +213,9 @@ def test_the_card_level_game_is_what_the_script_plays():
     assert rec["hands"] == SPEEDRUN_HANDS
 
 
-# ---- the README's screenshots (docs/screens, sim/tools/readme_screens.py) ----------
+# ---- the README's screenshots (docs/screens, tools/readme_screens.py) ----------
 def test_readme_png_is_the_oled_scaled_3x_with_a_pixel_grid():
-    from sim.tools import readme_screens as R
+    from tools import readme_screens as R
     frame = bytearray(1024)
     frame[0] = 0b101  # pixels (0, 0) and (0, 2) lit
     frame[1023] = 0x80  # pixel (127, 63)
@@ -239,20 +239,20 @@ SCREEN_NAMES = ["menu", "speed_countdown", "speed_slap", "speedrun_tricks", "par
 
 def test_readme_screens_are_what_the_simulator_shows_now():
     """The committed PNGs show today's screens.  After a screen changes on
-    purpose: .venv/bin/python -m sim.tools.readme_screens (and look at them)."""
-    from sim.tools import readme_screens as R
+    purpose: .venv/bin/python -m tools.readme_screens (and look at them)."""
+    from tools import readme_screens as R
     assert list(R.SCREENS) == SCREEN_NAMES
     for name in SCREEN_NAMES:
         shown = R.SCREENS[name]()
         assert any(shown), name
         assert R.from_png(ROOT / "docs" / "screens" / (name + ".png")) == shown, (
-            "docs/screens/%s.png is stale: rerun python -m sim.tools.readme_screens" % name)
+            "docs/screens/%s.png is stale: rerun python -m tools.readme_screens" % name)
 
 
 def test_readme_slap_screen_is_a_real_race_decided_by_timestamps_SP17():
     """The slap verdict screenshot comes from a slap-to-win race through the
     virtual pads: P1 first by 7.3 ms, logged and shown on the claim screen."""
-    from sim.tools import readme_screens as R
+    from tools import readme_screens as R
     p = R.slap_race()
     slaps = [x for x in (json.loads(s) for s in p.board.lines) if x.get("ev") == "slap"]
     assert [(x["winner"], x["margin_us"], x["presses"]) for x in slaps] == [(0, 7300, [0, 1])]

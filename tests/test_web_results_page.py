@@ -9,7 +9,7 @@ them; the served page (--serve) is the same page; and a screenshot at
 game's standings above the fold).  The screenshot is kept as
 build/test-artifacts/results_page.png (docs/screens/results_page.png is a copy
 for docs/host-tools.md; the README's picture of the ratings is made by make docs,
-tests/results_screens.py).
+tools/results_screens.py).
 
 Needs Chromium and chromedriver (Debian: apt-get install chromium
 chromium-driver) and selenium; without them every test here skips with one

@@ -2,13 +2,13 @@
 not a test).  Plays the Speed match of tests/test_sim_script.py through the
 virtual board, as `speedref-sim --script` does.
 
-    .venv/bin/python -m sim.tools.bench
+    .venv/bin/python benchmarks/bench_sim.py
 """
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main():

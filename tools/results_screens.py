@@ -1,6 +1,6 @@
 """The README's picture of the ratings on the results page, made again:
 
-    .venv/bin/python tests/results_screens.py [DIR]     # default docs/screens (make docs)
+    .venv/bin/python -m tools.results_screens [DIR]     # default docs/screens (make docs)
 
 The club's evening of tests/results_sample.py (three tables, five people,
 every game), its results page (speedref-results --html), opened in headless
@@ -14,9 +14,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path[:0] = [str(HERE), str(ROOT), str(ROOT / "firmware"), str(ROOT / "compat")]
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests"   # the evening (results_sample) and the browser (test_web) are the tests' own
+sys.path[:0] = [str(TESTS), str(ROOT), str(ROOT / "firmware"), str(ROOT / "compat")]
 
 import results_sample as sample   # noqa: E402
 

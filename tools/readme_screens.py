@@ -1,6 +1,6 @@
 """The README's OLED screenshots, taken from the simulator.
 
-    .venv/bin/python -m sim.tools.readme_screens [DIR]     # default docs/screens
+    .venv/bin/python -m tools.readme_screens [DIR]     # default docs/screens
 
 Each screen is reached by playing the device's own app on a virtual board
 (sim.board.Board: capture, ring buffer, input decoder, device loop, the
@@ -16,7 +16,7 @@ from sim import compat
 
 compat.install()
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "tests" / "sim_scripts"
 OUT = ROOT / "docs" / "screens"
 

@@ -1,6 +1,6 @@
 """The known screens compared with tests/golden/screens/*.png.
 
-    .venv/bin/python -m sim.tools.goldens          # rewrite the reference PNGs
+    .venv/bin/python -m tools.goldens          # rewrite the reference PNGs
 
 Run it only after checking, by looking at the new PNGs, that a screen changed
 on purpose (tests/test_sim_screens.py fails until the references match).
@@ -11,7 +11,7 @@ from sim import compat
 
 compat.install()
 
-GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden" / "screens"
+GOLDEN = Path(__file__).resolve().parents[1] / "tests" / "golden" / "screens"
 PRINTABLE = "".join(chr(c) for c in range(32, 127))
 
 

@@ -17,7 +17,7 @@ tests run with SPEEDREF_MUTATE=1: hypothesis derandomized, no example
 database, no deadline (tests/conftest.py), and the checks that run
 MicroPython itself skipped (they run the unmutated firmware).
 
-    python -m host_tools.mutate [--files PATH ...] [--sample N] [--seed S] [--workers W]
+    python -m tools.mutate [--files PATH ...] [--sample N] [--seed S] [--workers W]
 
 prints, per file, the mutants run, killed, survived, the equivalent ones
 (listed in docs/testing.md, "Equivalent mutants") and the score: killed

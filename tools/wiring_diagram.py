@@ -5,8 +5,8 @@ same module the firmware wires itself from), so a pin moved in code moves in
 the picture; tests/test_wiring_diagram.py fails when a committed picture and
 its board file disagree.  Drawn with schemdraw (host side only) as SVG:
 
-    .venv/bin/python -m host_tools.wiring_diagram            # docs/wiring-pico.svg, docs/wiring-esp32.svg
-    .venv/bin/python -m host_tools.wiring_diagram --check    # exit 1 when a picture is out of date
+    .venv/bin/python -m tools.wiring_diagram            # docs/wiring-pico.svg, docs/wiring-esp32.svg
+    .venv/bin/python -m tools.wiring_diagram --check    # exit 1 when a picture is out of date
 
 What is drawn: the board as one block with the pins in use; each button
 (pads P1..P4, UP, DOWN, OK, BACK) from its GPIO to GND (the internal pull-up
@@ -104,7 +104,7 @@ def _shown(p):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m host_tools.wiring_diagram",
+    ap = argparse.ArgumentParser(prog="python -m tools.wiring_diagram",
                                  description="Draw the wiring diagrams in docs/ from the board files.")
     ap.add_argument("--check", action="store_true", help="only say whether the pictures are up to date (exit 1 if not)")
     args = ap.parse_args(argv)
@@ -119,7 +119,7 @@ def main(argv=None):
             p.write_text(svg)
             print("wrote", _shown(p))
     if stale:
-        print("out of date (run python -m host_tools.wiring_diagram): " + ", ".join(stale), file=sys.stderr)
+        print("out of date (run python -m tools.wiring_diagram): " + ", ".join(stale), file=sys.stderr)
         return 1
     return 0
 
