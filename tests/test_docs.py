@@ -581,7 +581,7 @@ def test_every_rule_a_test_cites_exists_in_seeds():
 
 def _game(id, prefix, rules):
     from speedref.games import Game
-    return Game(id, id.title(), (2, 2), prefix, rules, "deal", "m", "m", "m:C", "m:C", (), {}, None)
+    return Game(id, id.title(), (2, 2), prefix, rules, "deal", "m", "m", "m:C", "m:C", (), {}, None, None, None)
 
 
 def _cited(source, pre=("SPIT", "SP", "SR", "PT")):

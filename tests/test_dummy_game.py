@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent / "dummy_game"
 COIN = games.Game("coin", "Coin", (2, 2), "CN", "coin", "point",
                   "dummy_game.coin", "dummy_game.coin_cards",
                   "dummy_game.coin_flow:CoinFlow", "dummy_game.coin_table:CoinTable",
-                  (("target", "Target", (3, 5)),), {}, "dummy_game.coin_person")
+                  (("target", "Target", (3, 5)),), {}, "dummy_game.coin_person", None, None)
 
 
 @pytest.fixture

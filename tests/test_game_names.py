@@ -29,14 +29,8 @@ EXCEPTIONS = {
     "firmware/speedref/tunables.py": (("speed", "spit", "speedrun"),
                                       "every timing a player feels in one place: each game's pad hold "
                                       "is its own rule's value (SP-14, SPIT-21, SR-32)"),
-    "host_tools/club/standings.py": (("speedrun",), "the standings' Perfect Bonus column is Speed Run's (SR-23)"),
-    "host_tools/views/results_page.py": (("speedrun",), "the results page shows that column"),
-    "host_tools/views/templates/results.html": (("speedrun",), "the results page shows that column"),
     "host_tools/club/ratings.py": (games.IDS, "the ratings' host-side entry per game: how its result becomes "
                                          "places (docs/ratings.md)"),
-    "sim/tui.py": (("speedrun", "partners"), "the terminal's event log words Speed Run's and partners' "
-                                             "hand lines"),
-    "sim/__main__.py": (("speedrun",), "--length, Speed Run's game length for --play speedrun (SR-2)"),
 }
 
 

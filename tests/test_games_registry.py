@@ -59,7 +59,7 @@ def test_a_broken_import_inside_a_flow_is_not_hidden(tmp_path, monkeypatch):
 
 def _with_entry(monkeypatch, flow):
     g = games.Game("dummy", "Dummy", (2, 2), "DU", "dummy", "deal", "speedref.engine.speed",
-                   "speedref.engine.speed_cards", flow, "speed_table:SpeedTable", (), {}, None)
+                   "speedref.engine.speed_cards", flow, "speed_table:SpeedTable", (), {}, None, None, None)
     monkeypatch.setattr(games, "GAMES", games.GAMES + (g,))
     monkeypatch.setattr(games, "IDS", games.IDS + ("dummy",))
 

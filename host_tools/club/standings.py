@@ -3,7 +3,8 @@
 Per game and person (host_tools/club/people.py: a name, without case or the
 spaces around it; every seat nobody named in one "(unnamed seats)" row):
 games played, wins (a shared win counts for each winner; an unfinished game is nobody's win unless the table agreed to stop it, PT-20),
-average final score, Perfect Bonuses (Speed Run), and slap wins with the median
+average final score, Perfect Bonuses (a game whose registry entry names
+them: Speed Run), and slap wins with the median
 winning margin (Speed, and any game whose slaps the device logged).  Slap
 verdicts are tied to a game by speedref-log when that game's record arrives.
 
@@ -18,6 +19,7 @@ the results page read them.
 import collections
 import statistics
 
+from speedref import games as registry
 from speedref.engine import records
 from speedref.engine.errors import RuleError, is_int
 
@@ -27,19 +29,21 @@ from host_tools.club.db import ResultsDB
 
 COLUMNS = ["game", "player", "games", "wins", "average_score", "perfect_bonuses",
            "slap_wins", "median_margin_us"]
-# Names a game module may give its per-seat Perfect Bonus counts (Speed Run).
-PERFECT_ATTRS = ("perfect_bonuses", "perfects", "perfect")
 
 
 def perfect_counts(record):
-    """Per-seat Perfect Bonus counts from the Speed Run sheet, or None if it has none."""
-    sheet = records.replay(record)
-    for name in PERFECT_ATTRS:
-        v = getattr(sheet, name, None)
-        if callable(v):
-            v = v()
-        if isinstance(v, (list, tuple)) and all(isinstance(x, int) for x in v):
-            return list(v)
+    """Each seat's Perfect Bonuses (the "perfect" column) as its game's
+    sheet counts them, or None for a game whose registry entry names no
+    such count (`bonus`: Speed Run's, SR-26)."""
+    try:
+        attr = registry.get(record.get("game")).bonus
+    except registry.UnknownGame:
+        return None
+    if attr is None:
+        return None
+    v = getattr(records.replay(record), attr, None)
+    if isinstance(v, (list, tuple)) and all(isinstance(x, int) for x in v):
+        return list(v)
     return None
 
 
@@ -55,7 +59,7 @@ def _replayable(text):
         raise ValueError("not a game record (a JSON object)")
     try:
         s = records.summary(rec)
-        perfect = perfect_counts(rec) if rec.get("game") == "speedrun" else None
+        perfect = perfect_counts(rec)
     except RuleError as e:
         raise ValueError("the rules refuse it: %s" % e)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as e:
@@ -159,8 +163,8 @@ def standings(db, skipped=None, games=None):
             e["wins"] += 1 if won else 0
             if seat < len(s["totals"]):
                 e["_scores"].append(s["totals"][seat])
-        # Perfect Bonuses (SR-16, SR-26) are Speed Run's own column: no other
-        # game's sheet counts them
+        # Perfect Bonuses (SR-16, SR-26): a column of the games whose sheet
+        # counts them (their registry entry's `bonus`)
         if perfect is not None:
             seen = set()
             for seat, name in enumerate(names):
@@ -168,7 +172,7 @@ def standings(db, skipped=None, games=None):
                 if (k is not None and k in seen) or seat >= len(perfect):
                     continue
                 seen.add(k)
-                e = entry("speedrun", name)
+                e = entry(rec["game"], name)
                 e["perfect_bonuses"] = (e["perfect_bonuses"] or 0) + perfect[seat]
     unlinked = 0
     for slap_id, game, kind, winner, margin, game_ref in db.slap_rows():

@@ -144,6 +144,15 @@ def _score_means(game_id):
     return "avg score: " + means if means else None
 
 
+def _has_bonus(game_id):
+    """Does the game's standings table have the "perfect" column (its
+    registry entry names a bonus its sheet counts: Speed Run's)?"""
+    try:
+        return games.get(game_id).bonus is not None
+    except games.UnknownGame:
+        return False
+
+
 def _margin(us):
     return "-" if us is None else "%.1f ms" % (us / 1000)
 
@@ -320,7 +329,7 @@ def page_data(db):
                                "rows": [standings_cells(r) for r in sub if r["game"] == g]})
         sections.append({
             "id": g, "title": _title(g), "games": sum(len(v) for v in devices.values()),
-            "speedrun": g == "speedrun", "score_means": _score_means(g), "rows": [standings_cells(r) for r in mine], "tables": tables,
+            "bonus": _has_bonus(g), "score_means": _score_means(g), "rows": [standings_cells(r) for r in mine], "tables": tables,
             "chart": wins_chart("Wins", [jsonin.printable(n) for n in names], [r["wins"] for r in mine],
                                 [color.get(n, unnamed_color) if r["person"] else unnamed_color
                                  for n, r in zip(names, mine)]),
