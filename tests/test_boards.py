@@ -119,7 +119,7 @@ import machine
 from speedref import wiring
 from speedref.hw import boards
 board = boards.select("Raspberry Pi Pico with RP2040")
-boards._uname_machine = lambda: "test"
+boards.uname_machine = lambda: "test"
 def stopped(*a, **k):
     raise KeyboardInterrupt  # Ctrl-C while the OLED's bus is set up
 machine.I2C = stopped

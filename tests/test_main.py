@@ -9,7 +9,7 @@ DRIVER = r'''
 import machine
 from speedref import wiring
 from speedref.hw import boards
-boards._uname_machine = lambda: UNAME
+boards.uname_machine = lambda: UNAME
 machine.reset_fakes()
 if HOLD_OK:
     machine.preset(8, 0)  # OK is GP8 on the Pico, pressed = low
@@ -53,7 +53,7 @@ CRASH_DRIVER = r'''
 import machine
 from speedref import wiring
 from speedref.hw import boards
-boards._uname_machine = lambda: "Raspberry Pi Pico with RP2040"
+boards.uname_machine = lambda: "Raspberry Pi Pico with RP2040"
 machine.reset_fakes()
 def build(board=None, root="/data"):
     raise OSError(5)  # the loop crashes at once, every time
