@@ -208,17 +208,10 @@ def standings_out(args, db, ev):
         except OSError as e:
             raise E.Refused("cannot write %s: %s" % (args.csv, e.strerror or e))
     if args.json:
-        text = json.dumps(tonight_json(t, skipped), indent=1)
+        text = json.dumps(evening_page.tonight_json(t, skipped), indent=1)
     else:
         text = evening_page.tonight_text(t)
     return say(text) or (2 if skipped else 0)
-
-
-def tonight_json(t, skipped):
-    ev = t.evening
-    return {"evening": {"number": ev.id, "name": ev.name, "date": ev.date, "rounds": len(t.rounds)},
-            "tonight": evening_page.tonight_rows(t), "standings": t.standings, "unlinked_slaps": t.unlinked,
-            "unplaced": [{"row": g.row, "why": why} for g, why in t.placement.unplaced], "skipped": skipped}
 
 
 def run(args, db):

@@ -22,8 +22,8 @@ a whole round, so the best matching is, in order of what matters:
   3. points: players with close points meet (the sum of the squared
      differences is least; the bye stands at the lowest points, so it goes
      to the lowest scorers);
-  4. the order: neighbours in the order meet (the sum of their distances in
-     the order is least).
+  4. the order: neighbours in the order meet (the sum of the squares of
+     their distances in the order is least).
 Integer weights, so the matching is exact (networkx computes in integers).
 
 Threes and fours (Speed Run; partners and Speed at 4 seats) use a documented
@@ -122,13 +122,13 @@ def _pairs(ranked, nbyes, met):
     edges = (n + nbyes) // 2
     # each level's unit is more than the levels below can add up to in a round
     span = (max(pts) - low) ** 2
-    u1 = edges * (n + 1) + 1
+    u1 = edges * (n + 1) ** 2 + 1
     u2 = edges * span * u1 + u1
     u3 = nbyes * (most_byes + 1) * u2 + u2
 
     def weight(i, j, bye=False):
         pj, oj = (low, n) if bye else (pts[j], j)
-        w = (n + 1 - abs(i - oj)) + (span - (pts[i] - pj) ** 2) * u1
+        w = ((n + 1) ** 2 - (i - oj) ** 2) + (span - (pts[i] - pj) ** 2) * u1
         if bye:
             return w + (most_byes + 1 - ranked[i].byes) * u2 + (most_met + 1) * u3
         return w + (most_met + 1 - met.get(frozenset((ranked[i].key, ranked[j].key)), 0)) * u3

@@ -105,6 +105,15 @@ def tonight_text(t):
     return "\n".join(lines)
 
 
+def tonight_json(t, skipped):
+    """Tonight as --json prints it: the evening, its table, the standings
+    library's rows over tonight's games, and the games still to place."""
+    ev = t.evening
+    return {"evening": {"number": ev.id, "name": ev.name, "date": ev.date, "rounds": len(t.rounds)},
+            "tonight": tonight_rows(t), "standings": t.standings, "unlinked_slaps": t.unlinked,
+            "unplaced": [{"row": g.row, "why": why} for g, why in t.placement.unplaced], "skipped": skipped}
+
+
 def results_text(t):
     """Every round's tables and results, then the games the organiser has
     to place (with why), then those dropped."""
