@@ -275,7 +275,7 @@ def test_a_game_at_another_table_or_of_another_game_is_not_guessed(two_rounds):
     t = state(db, ev)
     assert t.placement.placed() == []
     assert [why.split(":")[0] for _, why in t.placement.unplaced] == ["fits no round", "fits no round"]
-    assert "this game has played at T2" in t.placement.unplaced[0][1]
+    assert t.placement.unplaced[0][1] == "fits no round: T1 in round 1 seated %s, %s; this game has played at T2" % tuple(a)
 
 
 def test_two_games_that_fit_one_table_are_both_left_to_the_organiser(two_rounds):
@@ -377,6 +377,6 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     assert "is not on" not in club(db, "checkin", "Ann")          # no roster: anyone checks in
     assert club(db, "pair", "--game", "speed", status=2).strip().endswith("Speed needs 2 a table")
     assert "Speed Run seats 3 players, not 2" in club(db, "pair", "--game", "speedrun", "--seats", "2", status=2)
-    assert "--option colour=red" in club(db, "pair", "--game", "speed", "--option", "colour=red", status=2)
+    assert "Speed's options are doubles, hand_limit" in club(db, "pair", "--game", "speed", "--option", "colour=red", status=2)
     assert "no evening 'x'" in club(db, "status", "--evening", "x", status=2)
     assert "Traceback" not in club(db, "place", "nosuch", "1", "T1", status=2)

@@ -561,18 +561,19 @@ def placements(db, ev, played, rnds=None):
                 no = _fits(g, r, t, seated, arrived)
                 if no is None:
                     fits.append((r.number, t))
-                elif r.game == g.record.get("game") and arrived >= r.made_at and (
-                        (_named_table(g.record) or "").lower() == t.lower()
-                        or sorted(k for k, _ in seated) == sorted(k for k in _keys(g) if k is not None)):
-                    why.append("%s in round %d seated %s; this game has %s" % (
-                        shown(t), r.number, ", ".join(shown(n) for _, n in seated), no))
+                elif r.game == g.record.get("game") and arrived >= r.made_at:
+                    same = sorted(k for k, _ in seated) == sorted(k for k in _keys(g) if k is not None)
+                    if same or (_named_table(g.record) or "").lower() == t.lower():
+                        # the round that seated these players is the likelier one: said first
+                        why.append((not same, -r.number, "%s in round %d seated %s; this game has %s" % (
+                            shown(t), r.number, ", ".join(shown(n) for _, n in seated), no)))
         if len(fits) == 1:
             fitting[fits[0]].append(g)
         elif fits:
             out.unplaced.append((g, "fits %s: place it" % " and ".join(
                 "round %d at %s" % (n, shown(t)) for n, t in fits)))
         else:
-            out.unplaced.append((g, "fits no round%s" % (": " + why[-1] if why else "")))
+            out.unplaced.append((g, "fits no round%s" % (": " + min(why)[2] if why else "")))
     for slot, gs in fitting.items():
         if len(gs) == 1 and not out.slots[slot]:
             out.slots[slot].append(gs[0])
