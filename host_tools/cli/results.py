@@ -183,7 +183,9 @@ def verb_main(args, ap):
                     jsonin.complain(None, "skipped: %s row #%d: %s" % (s["table"], s["row"], s["why"]), 0)
                 if args.csv:
                     try:
-                        report.write_csv(args.csv, [dict(r, provisional=ratings.yes_no(r["provisional"]))
+                        # numbers as numbers (a text "-1.83" would be taken for a formula)
+                        report.write_csv(args.csv, [dict(r, provisional=ratings.yes_no(r["provisional"]),
+                                                         **dict((c, float(r[c])) for c in ratings.NUMBERS))
                                                     for r in rows], ratings.COLUMNS)
                     except OSError as e:
                         return jsonin.complain(PROG, "cannot write %s: %s" % (args.csv, e.strerror or e))

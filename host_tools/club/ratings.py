@@ -41,6 +41,7 @@ MODEL_NAME = "Weng-Lin (openskill Plackett-Luce)"
 PLACES = 2                      # decimals shown, on the page and by the CLI alike
 COLUMNS = ["game", "player", "rating", "sigma", "conservative", "games", "provisional"]
 HEADS = ["player", "rating", "sigma", "conservative", "games", "provisional"]
+NUMBERS = ["rating", "sigma", "conservative"]     # shown with PLACES decimals
 
 
 def _cards_left(record, summary):

@@ -644,8 +644,9 @@ def serve(srv, out=print):
     """Serve until Ctrl-C: 0, or 2 when the line saying where could not be
     written (out() said so on stderr; the page is served all the same).
     Served to the room, the address is printed with its QR code."""
-    url = srv.RequestHandlerClass.url
-    if srv.RequestHandlerClass.public:
+    handler = getattr(srv, "RequestHandlerClass", _Handler)
+    url = handler.url or page_url(*srv.server_address[:2])
+    if handler.public:
         said = out("serving the results page to the room on %s (read-only); Ctrl-C stops" % url)
         said = said or out(qr_for_terminal(url))
     else:
