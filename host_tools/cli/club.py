@@ -94,9 +94,13 @@ def build_parser():
 
     p = sub.add_parser("pair", parents=[common], help="make the next round and show it")
     p.add_argument("--game", required=True, choices=list(games_registry.IDS))
-    p.add_argument("--seats", type=seat_count, help="players a table, for a game that lets them choose (Speed: 2-4)")
+    choose = ", ".join("%s %d-%d" % (g.title, g.seats[0], g.seats[1]) for g in games_registry.GAMES
+                       if g.seats[0] != g.seats[1])
+    p.add_argument("--seats", type=seat_count,
+                   help="players a table, for a game that lets them choose (%s); default its fewest" % choose)
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="the match format: an option of the game's menu (Speed: match=best_of, target=25)")
+                   help="the match format: an option of the game's menu, such as match=best_of or target=25;"
+                        " again for each")
     p.add_argument("--again", action="store_true", help="make the current round anew (no result in it yet)")
     p.add_argument("--anyway", action="store_true", help="pair although the round before waits for results")
     p.add_argument("--html", metavar="FILE", type=file_name, help="also write the round's printable page")

@@ -195,7 +195,7 @@ def checkin(db, ev, names, walk_in=False):
             raise Refused("%s is not on the evening's roster: --walk-in checks in someone new"
                           " (nobody was checked in)" % shown(name))
         if k not in [w[0] for w in wanted]:
-            wanted.append((k, name, k not in roster))
+            wanted.append((k, name, k not in roster and (bool(roster) or walk_in)))
     said = []
     with db.writing("cannot check in"):
         for k, name, new in wanted:
