@@ -338,7 +338,7 @@ def format_text(game, seats, options):
     parts = []
     for k, v in options.items():
         v = "on" if v is True else "off" if v is False else str(v).replace("_", " ")
-        parts.append("%s %s" % (labels.get(k, k), v))
+        parts.append("%s: %s" % (labels.get(k, k), v))
     return "%s, %d seats, %s" % (title, seats, ", ".join(parts) if parts else "as each table is set")
 
 
