@@ -82,16 +82,21 @@ def parse_date(text):
         raise Refused("%r is not a date (YYYY-MM-DD)" % shown(text))
 
 
+def _checked(clean, text):
+    """A name through the board's own check (speedref/names.py), or Refused."""
+    try:
+        return clean(text)
+    except N.BadName as e:
+        raise Refused(str(e))
+
+
 def table_names(count=None, given=()):
     """The tables of an evening: the names given (each a board's table name,
     1-16 printable ASCII characters), else Table 1 .. Table count."""
     if given:
         out = []
         for t in given:
-            try:
-                name = N.clean_table(t)
-            except N.BadName as e:
-                raise Refused(str(e))
+            name = _checked(N.clean_table, t)
             if any(name.lower() == x.lower() for x in out):
                 raise Refused("table %r is named twice" % name)
             out.append(name)
@@ -184,10 +189,7 @@ def checkin(db, ev, names, walk_in=False):
     roster = dict((people.key(n), n) for n in ev.roster)
     wanted = []
     for text in names:
-        try:
-            name = N.clean(text)
-        except N.BadName as e:
-            raise Refused(str(e))
+        name = _checked(N.clean, text)
         k = people.key(name)
         if k in roster:
             name = roster[k]
@@ -249,10 +251,7 @@ def table(db, ev, verb, name):
     next round on), put it back in, or add one."""
     with db.writing("cannot change the tables"):
         if verb == "add":
-            try:
-                name = N.clean_table(name)
-            except N.BadName as e:
-                raise Refused(str(e))
+            name = _checked(N.clean_table, name)
             if any(t.name.lower() == name.lower() for t in tables(db, ev)):
                 raise Refused("table %r is there already" % name)
             place = len(tables(db, ev)) + 1

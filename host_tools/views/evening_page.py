@@ -9,15 +9,13 @@ for the terminal (jsonin.printable) and by Jinja2's autoescape on a page.
 """
 import io
 
-import jinja2
-
 from speedref import games as registry
 from speedref.engine import records
 
 from host_tools import jsonin
 from host_tools.club import evening as E
 from host_tools.club import people
-from host_tools.views import report
+from host_tools.views import report, templating
 
 ROUND_TEMPLATE = "round.html"
 # The round page: no script, no network (as the results page)
@@ -189,18 +187,6 @@ def evening_data(t):
             "table": [dict(r, player=shown(r["player"])) for r in tonight_rows(t)]}
 
 
-_env = None
-
-
-def environment():
-    global _env
-    if _env is None:
-        _env = jinja2.Environment(loader=jinja2.PackageLoader("host_tools.views", "templates"),
-                                  autoescape=True, undefined=jinja2.StrictUndefined,
-                                  trim_blocks=True, lstrip_blocks=True)
-    return _env
-
-
 def round_page(t, rnd, generated):
     """The printable page of one round (templates/round.html): a row a
     table, big enough to read from the door, and print CSS."""
@@ -208,4 +194,4 @@ def round_page(t, rnd, generated):
             "format": E.format_text(rnd.game, rnd.seats, rnd.options), "seats": rnd.seats,
             "tables": [{"table": shown(tbl), "seats": [shown(n) for _, n in seated]} for tbl, seated in rnd.tables],
             "byes": [shown(n) for _, n in rnd.byes], "generated": generated, "csp": CSP}
-    return environment().get_template(ROUND_TEMPLATE).render(**data)
+    return templating.environment().get_template(ROUND_TEMPLATE).render(**data)

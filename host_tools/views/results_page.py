@@ -26,7 +26,6 @@ import http.server
 import socket
 import threading
 
-import jinja2
 import pygal
 from markupsafe import Markup
 from pygal.etree import etree
@@ -38,7 +37,7 @@ from speedref import games
 from host_tools import jsonin
 from host_tools.club import evening, people, ratings, standings
 from host_tools.club.db import DatabaseProblem
-from host_tools.views import evening_page, report, scoresheet
+from host_tools.views import evening_page, report, scoresheet, templating
 
 TEMPLATE = "results.html"
 # No script, no network: styles inline, pictures only as data: URLs.
@@ -401,18 +400,6 @@ def evening_view(db, which, played):
     return data
 
 
-_env = None
-
-
-def _environment():
-    global _env
-    if _env is None:
-        _env = jinja2.Environment(loader=jinja2.PackageLoader("host_tools.views", "templates"),
-                                  autoescape=True, undefined=jinja2.StrictUndefined,
-                                  trim_blocks=True, lstrip_blocks=True)
-    return _env
-
-
 def render(db, source="", refresh_s=None, now=None, version=None, evening=None, url=None):
     """(the page as one HTML string, the lines naming the rows left out).
     version: the served page's (what /events says), which makes it live;
@@ -420,7 +407,7 @@ def render(db, source="", refresh_s=None, now=None, version=None, evening=None, 
     address it is served at, shown as a QR code in the Evening view."""
     now = now or datetime.datetime.now().astimezone()
     data = page_data(db, evening)
-    text = _environment().get_template(TEMPLATE).render(
+    text = templating.environment().get_template(TEMPLATE).render(
         csp=CSP if version is None else LIVE_CSP, live_js=LIVE_JS if version is not None else None,
         qr=evening_page.qr_data_uri(url) if url and data["evening"] else None, url=url,
         version=version, source=jsonin.printable(source), refresh_s=refresh_s,
