@@ -176,3 +176,15 @@ def test_twelve_players_four_rounds_no_rematch():
         history += made.groups
         for g in made.groups:
             points[g[0]] += 1
+
+
+def test_past_the_search_budget_the_groups_are_built_one_at_a_time(monkeypatch):
+    """With no steps to search, threes are built greedily: everyone seated
+    once, and the meetings the greedy choice can avoid avoided."""
+    ps = players(9)
+    met = pairing.meetings([["p0", "p1"], ["p0", "p2"], ["p1", "p2"]])
+    monkeypatch.setattr(pairing, "SEARCH_BUDGET", 0)
+    made = pairing.pair_round(ps, 3, 3, met)
+    everyone_once(ps, made, 3)
+    assert pairing.repeats(made.groups, met) == 0
+    assert not any({"p0", "p1"} <= set(g) or {"p0", "p2"} <= set(g) for g in made.groups)

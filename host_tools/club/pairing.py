@@ -30,14 +30,14 @@ Threes and fours (Speed Run; partners and Speed at 4 seats) use a documented
 method instead, as no matching library makes groups of three: the byes go
 first, to those with the fewest byes, then the lowest points, then the
 lowest in the order; then the seated players are grouped by a depth-first
-search in standing order: the top player who is not yet seated with the
-nearest players in the order whose meetings tonight stay within an
-allowance of repeats; the allowance starts at 0 and grows by one until a
-grouping is found.  The first grouping found has the fewest repeated
-meetings of any (and, among those, the groups nearest in the order), as
-long as each allowance's search ends within SEARCH_BUDGET steps (a club's
-tens of players do: the search is stopped and the allowance raised only
-when it would run longer).
+search: the player hardest to seat (the fewest others left whom they have
+not met; ties: the higher in the order) with the nearest players in the
+order whose meetings tonight stay within an allowance of repeats; the
+allowance starts at 0 and grows by one until a grouping is found.  The
+first grouping found has the fewest repeated meetings of any, as long as
+the search ends within SEARCH_BUDGET steps in all (benchmarks/bench_pairing.py:
+clubs of up to 100 do, in milliseconds); past that, the groups are built
+one at a time, each adding the player who brings the fewest repeats.
 
 The first seat rotates: in each group the player who has sat first tonight
 the fewest times takes the first seat (ties: the higher in the order), the
@@ -166,26 +166,31 @@ def _groups(ranked, size, count, met):
     for a, b in itertools.combinations(seated, 2):
         cost[(a, b)] = cost[(b, a)] = met.get(frozenset((a, b)), 0)
     most = sum(cost.values()) // 2
+    steps = [0]
     for allowed in range(most + 1):
-        steps = [0]
         try:
-            found = _search(tuple(seated), size, allowed, cost, steps)
+            found = _search(tuple(seated), size, allowed, cost, steps, place)
         except _OutOfSteps:
-            continue
+            break
         if found is not None:
             return found, byes
-    # every allowance searched: the last one takes any grouping (the first
-    # groups in the order), so this is reached only when its search too ran
-    # out of steps
-    return [list(seated[i:i + size]) for i in range(0, len(seated), size)], byes
+    return _greedy(seated, size, cost, place), byes
 
 
-def _search(rest, size, allowed, cost, steps):
-    """Groups of `rest` (in standing order) whose repeated meetings add up
-    to no more than `allowed`, the nearest in the order first; None."""
+def _head(rest, cost, place):
+    """Whom to seat next: the player with the fewest others left whom they
+    have not met (the hardest to seat), the higher in the order first."""
+    return min(rest, key=lambda k: (sum(1 for o in rest if o != k and cost[(k, o)] == 0), place[k]))
+
+
+def _search(rest, size, allowed, cost, steps, place):
+    """Groups of `rest` whose repeated meetings add up to no more than
+    `allowed`: the hardest player to seat first, with the nearest players in
+    the order first; None when there are none."""
     if not rest:
         return []
-    head, others = rest[0], rest[1:]
+    head = _head(rest, cost, place)
+    others = tuple(k for k in rest if k != head)
     for mates in itertools.combinations(others, size - 1):
         grp = (head,) + mates
         c = sum(cost[(a, b)] for a, b in itertools.combinations(grp, 2))
@@ -195,7 +200,23 @@ def _search(rest, size, allowed, cost, steps):
         if steps[0] > SEARCH_BUDGET:
             raise _OutOfSteps()
         left = tuple(k for k in others if k not in mates)
-        sub = _search(left, size, allowed - c, cost, steps)
+        sub = _search(left, size, allowed - c, cost, steps, place)
         if sub is not None:
-            return [list(grp)] + sub
+            return [sorted(grp, key=lambda k: place[k])] + sub
     return None
+
+
+def _greedy(seated, size, cost, place):
+    """Groups built one at a time when the search ran out of steps: the
+    hardest player to seat, then one by one the player who adds the fewest
+    repeated meetings, the nearest in the order first."""
+    rest, out = list(seated), []
+    while rest:
+        grp = [_head(rest, cost, place)]
+        rest.remove(grp[0])
+        while len(grp) < size:
+            k = min(rest, key=lambda o: (sum(cost[(o, g)] for g in grp), abs(place[o] - place[grp[0]]), place[o]))
+            grp.append(k)
+            rest.remove(k)
+        out.append(sorted(grp, key=lambda k: place[k]))
+    return out
