@@ -1,7 +1,9 @@
 """Tables on Wi-Fi: the firmware's uplink (speedref/uplink.py) under the
 MicroPython Unix port publishes every finished game to a real Mosquitto,
 and the laptop's listener (host_tools/mqtt.py, speedref-log --mqtt) stores
-it through the import path, once, whatever fails in between."""
+it through the import path, once, whatever fails in between; the board
+marks a record sent only on the listener's answer.  The club's own broker
+set-up (docs/mosquitto/) and its failures: tests/test_club_ack.py."""
 import json
 import threading
 
@@ -103,15 +105,16 @@ def secrets_absent(board):
             assert board.conf[key] not in text, key
 
 
-def test_every_game_arrives_once_in_order_and_is_marked_sent(tmp_path, broker, club, boards):
+def test_every_game_arrives_once_in_order_and_is_marked_sent_on_the_clubs_word(tmp_path, broker, club, boards):
     b = boards(tmp_path / "t1", broker.port, table="t1")
     ids = b.ask(add=3)["ids"]
     got = b.ask(run={"acks": 3, "ticks": 2000})
     assert got["acks"] == 3 and got["backlog"] == 0 and got["sent"] == 3
     club.wait_stored(3)
     assert club.ids() == ids
-    sent = [o for o in b.uplink_lines() if o["state"] == "sent"]
+    sent = [o for o in b.uplink_lines() if o["state"] == "stored"]
     assert [o["seq"] for o in sent] == [1, 2, 3]
+    assert club.listener.answers == 3
     assert all(o["msg"] == "speedref/club/t1/game" for o in sent)
     assert b.uplink_lines()[0] == {"ev": "uplink", "state": "online", "msg": "speedref/club/t1/game"}
     # a new boot finds nothing left to send: sent.json is on flash
@@ -151,7 +154,9 @@ def test_cut_between_publish_and_ack_redelivers_and_the_database_holds_it_once(t
     club.wait_stored(1)  # the broker had it: the laptop stored it
     b2 = boards(tmp_path / "t", broker.port)  # power back: the record is still unsent
     got = b2.ask(run={"acks": 1, "ticks": 2000})
-    assert got["sends"] == 1 and got["acks"] == 1 and got["backlog"] == 0
+    # once, or again if the listener's answer took longer than the club's
+    # wait on this rig's fast clock (100 ms of loop time a pass)
+    assert got["sends"] >= 1 and got["acks"] == 1 and got["backlog"] == 0
     core = club.listener.core
     assert club.listener.wait(lambda: core.duplicates >= 1, WAIT_S)
     assert club.ids() == ids
@@ -202,7 +207,8 @@ def test_a_broker_that_never_acknowledges_keeps_the_record_unsent(tmp_path, boar
 
 
 def test_wrong_credentials_are_refused_said_once_and_never_printed(tmp_path, boards):
-    broker = mqtt_rig.Broker(tmp_path / "broker", users={"table": "right-pw"}).start()
+    broker = mqtt_rig.Broker(tmp_path / "broker", users={"table": "right-pw", "laptop": "pw-l"}).start()
+    club = Club(tmp_path, "mqtt://laptop@127.0.0.1:%d" % broker.port, password="pw-l")
     try:
         b = boards(tmp_path / "t", broker.port, user="table", password="wrong-pw-77")
         b.ask(add=1)
@@ -217,6 +223,7 @@ def test_wrong_credentials_are_refused_said_once_and_never_printed(tmp_path, boa
         assert good.ask(run={"acks": 1, "ticks": 2000})["acks"] == 1
         secrets_absent(good)
     finally:
+        club.close()
         broker.stop()
 
 
@@ -229,7 +236,7 @@ def test_every_uplink_line_is_documented_with_exactly_its_fields(tmp_path, broke
     b.ask(wifi=False)
     b.ask(run={"ticks": 5})
     lines = b.uplink_lines()
-    assert {o["state"] for o in lines} == {"online", "sent", "offline"}
+    assert {o["state"] for o in lines} == {"online", "stored", "offline"}
     for line in lines:
         assert any(set(e) == set(line) for e in _candidates(doc, line)), line
 
