@@ -21,8 +21,8 @@ WAIT_S = 30  # an event that has not come in this long will not come
 class Club:
     """The laptop: a Listener storing into a results database, in its own thread."""
 
-    def __init__(self, tmp_path, url, **kw):
-        self.path = str(tmp_path / "results.db")
+    def __init__(self, tmp_path, url, db="results.db", **kw):
+        self.path = str(tmp_path / db)
         self.out, self.err = [], []
         self.stop = threading.Event()
         self.ready = threading.Event()
