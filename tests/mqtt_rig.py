@@ -285,6 +285,75 @@ class Stalled:
                 pass
 
 
+class Chatty(Stalled):
+    """A broker that takes the connection and never acknowledges a PUBLISH,
+    but talks all the time: once the board has sent a record, it answers
+    it ("stored <id>"), asks for it again ("resend <id>"), and sends other
+    tables' answers and a message too long to be an answer, one every
+    millisecond, on the board's answer topic, until the board goes."""
+
+    def _client(self, c):
+        first = True
+        talking = []
+        try:
+            while True:
+                head = c.recv(1)
+                if not head:
+                    return
+                n, sh = 0, 0
+                while True:
+                    b = c.recv(1)[0]
+                    n |= (b & 0x7F) << sh
+                    sh += 7
+                    if not b & 0x80:
+                        break
+                body = b""
+                while len(body) < n:
+                    part = c.recv(n - len(body))
+                    if not part:
+                        return
+                    body += part
+                if first and head[0] == 0x10:
+                    c.sendall(b"\x20\x02\x00\x00")
+                    first = False
+                elif head[0] == 0x82:  # SUBSCRIBE: granted QoS 0
+                    c.sendall(b"\x90\x03" + body[:2] + b"\x00")
+                elif head[0] & 0xF0 == 0x30:
+                    with self.got:
+                        self.published += 1
+                        self.got.notify_all()
+                    at = body.find(b'"id": "')
+                    rid = body[at + 7:body.index(b'"', at + 7)]
+                    if not talking:
+                        talking.append(rid)
+                        threading.Thread(target=self._talk, args=(c, talking), daemon=True).start()
+                    else:
+                        talking[0] = rid
+        except OSError:
+            return
+
+    def _talk(self, c, talking):
+        topic = b"speedref/club/t1/ack"
+        n = 0
+        while self.running:
+            rid = talking[0]
+            text = (b"stored " + rid, b"resend " + rid, b"stored other-00000000-1", b"x" * 400)[n % 4]
+            body = len(topic).to_bytes(2, "big") + topic + text
+            size = len(body)
+            head = bytearray(b"\x30")
+            while True:
+                head.append((size & 0x7F) | (0x80 if size > 0x7F else 0))
+                size >>= 7
+                if not size:
+                    break
+            try:
+                c.sendall(bytes(head) + body)
+            except OSError:
+                return
+            n += 1
+            time.sleep(0.001)
+
+
 class BoardProc:
     """One Wi-Fi table: tests/mpy/uplink_board.py under the Unix port,
     driven by JSON command lines; its log lines (and the replies) are read
