@@ -572,16 +572,21 @@ class Store:
     def add_record(self, rec, seq=None):
         """Keep a finished game's record under its game's number `seq` (a new
         number when None); sets and returns rec["id"].  Storing the same
-        game again replaces its file: one record per game."""
+        game again replaces its file: one record per game.  SpoolFull when
+        KEEP records wait for the club's acknowledgement: rec has its id
+        then if it has a number (the game_end line carries it, as when the
+        flash is full), and none is drawn for it if not."""
+        waiting = self.waiting(seq)
+        if waiting >= self.keep:
+            if seq is not None:
+                rec["id"] = "%s-%s-%d" % (self.uid, self.install, seq)
+            raise SpoolFull("%d games wait for the club" % waiting)
         if seq is None:
             seq = self.new_game_seq()
         elif self.install is None:
             last, kept = self._numbers()
             if not kept:  # a game begun before install ids, or seq.json lost since: keep it now
                 self._write(_SEQ, {"seq": max(last, seq), "install": self.install})
-        waiting = self.waiting(seq)
-        if waiting >= self.keep:
-            raise SpoolFull("%d games wait for the club" % waiting)
         rec["id"] = "%s-%s-%d" % (self.uid, self.install, seq)
         if not _exists(self._p(_REC_DIR)):
             self._dirs()

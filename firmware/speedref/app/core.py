@@ -366,7 +366,7 @@ class App:
         except SpoolFull as e:
             # The spool is full (storage.py): the newest game waits, saved,
             # and no game the club has not got is removed for it.
-            self.unstored_why = "Wi-Fi: %s. Game not stored, kept saved. OK: try again" % e
+            self.unstored_why = "Wi-Fi: %s. This one stays saved. OK: try again" % e
             self.emit({"ev": "error", "what": "app", "msg": "record not stored: %s" % e})
             return False
         except (OSError, MemoryError) as e:
