@@ -209,6 +209,48 @@ def test_a_new_database_asks_a_table_for_what_it_misses_and_gets_it(rig):
         db.close()
 
 
+def documented(board):
+    """Every uplink line the board gave matches a documented example, field for field."""
+    from test_docs import _candidates, read_protocol
+    doc = read_protocol()
+    for line in board.uplink_lines():
+        assert any(set(e) == set(line) for e in _candidates(doc, line)), line
+
+
+def test_a_record_the_rules_refuse_is_answered_and_holds_up_none_behind_it(rig):
+    rig.broker()
+    club = rig.club()
+    b = rig.board("t1")
+    ids = b.ask(add=1)["ids"]
+    bad = b.ask(bad=1)["ids"]
+    ids += b.ask(add=2)["ids"]
+    got = b.ask(run={"acks": 4, "ticks": TICKS})
+    assert got["acks"] == 4 and got["backlog"] == 0 and got["sent"] == 4
+    club.wait_stored(3)
+    stored_once(club, ids)
+    assert [(o["state"], o["seq"]) for o in b.uplink_lines() if "seq" in o] == [
+        ("stored", 1), ("refused", 2), ("stored", 3), ("stored", 4)]
+    assert [e for e in club.err if e.startswith("skipped: invalid record")]
+    assert not [t for t in club.out if "never seen" in t and bad[0].rsplit("-", 1)[0] in t], \
+        "a refused record is no gap to ask for"
+    documented(b)
+
+
+def test_every_uplink_line_the_club_causes_is_documented(rig):
+    rig.broker(max_queued_messages=3)
+    rig.club().close()
+    b = rig.board("t1")
+    b.ask(add=2)
+    b.ask(abandon=1)
+    b.ask(add=1)
+    b.ask(run={"ticks": 200})  # waiting
+    rig.club()
+    assert b.ask(run={"acks": 3, "ticks": TICKS})["acks"] == 3
+    b.ask(run={"ticks": 20})  # the request for number 3
+    assert {o["state"] for o in b.uplink_lines()} == {"online", "waiting", "stored", "resend"}
+    documented(b)
+
+
 def test_the_spool_is_bounded_the_newest_game_waits_and_none_is_removed(rig):
     from speedref.storage import KEEP
     rig.broker()

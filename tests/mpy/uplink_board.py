@@ -10,6 +10,7 @@
 #   {"add": N}                 N finished games stored (records on flash); "full": the
 #                              store's SpoolFull message when one more did not fit
 #   {"abandon": N}             N games started and abandoned (numbers with no record)
+#   {"bad": N}                 N records the rules refuse (a deal won by seat 5)
 #   {"wifi": true|false}       the Wi-Fi comes and goes
 #   {"run": {"acks": K, "pubacks": P, "sends": S, "ticks": M}}
 #                              loop passes until K answers of the club's in all (or P
@@ -66,6 +67,11 @@ def main(root, conf, uid):
             return
         cmd = json.loads(line)
         reply = {"reply": 1}
+        if "bad" in cmd:
+            for _ in range(cmd["bad"]):
+                rec = record(0)
+                rec["deals"][0]["winner"] = 5
+                reply.setdefault("ids", []).append(store.add_record(rec))
         if "abandon" in cmd:
             for _ in range(cmd["abandon"]):
                 store.new_game_seq()
@@ -78,7 +84,7 @@ def main(root, conf, uid):
                 except SpoolFull as e:
                     reply["full"] = str(e)
                     break
-            reply["ids"] = ids
+            reply["ids"] = reply.get("ids", []) + ids
         if "wifi" in cmd:
             net.up = cmd["wifi"]
         if "run" in cmd:
