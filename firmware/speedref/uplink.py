@@ -68,6 +68,7 @@ BACKOFF_US = const(1000000)      # the first wait after a failure, doubled after
 BACKOFF_MAX_US = const(64000000)
 RX_MAX = const(160)              # the longest packet kept: an answer of the club's (topic and text)
 RX_PASS = const(2048)            # bytes read in one pass at most
+_ID_MAX = const(64)              # the longest record id answered (a board's is under 40 characters)
 _NAME_MAX = const(32)
 
 # states
@@ -160,13 +161,15 @@ class Uplink:
         base = "speedref/%s/%s/" % (conf["club"], topic_name(table) or store.uid)
         self.topic = (base + "game").encode()
         self.ack_topic = (base + "ack").encode()
-        self._prefix = ("%s-%s-" % (store.uid, store.install)).encode()  # this store's record ids
+        self._uid = (store.uid + "-").encode()  # how this board's record ids begin
         self.client_id = "speedref-" + store.uid
         self.state = _DOWN
         self.client = None
         self.sent = self._load_sent()   # the newest record the club acknowledged
         store.acked = self.sent         # the store keeps what is above it (storage.py)
         self.out = 0                    # the record waiting for the club's answer (0: none)
+        self._oid = bytearray(_ID_MAX)  # its id, as the record holds it (the club answers with it)
+        self._oidn = 0
         self.out_pid = 0                # its PUBLISH's packet id while the broker has not acknowledged it
         self.out_at = 0                 # when it went
         self.club_wait = CLUB_US        # how long the club's answer is waited for before it goes again
@@ -393,9 +396,10 @@ class Uplink:
             raise OSError("unexpected packet 0x%02x from the broker" % t)
 
     def _club(self, i, n):
-        """The club's answer in _rx[i:n]: "stored <id>", "refused <id>" or
-        "resend <id> [<last>]", for one of this store's record ids; any
-        other text is let go."""
+        """The club's answer in _rx[i:n]: "stored <id>" or "refused <id>"
+        for the record in flight (its id as the record holds it), or
+        "resend <id> [<last>]" for records of this board (numbered in its
+        id's last part); any other text is let go."""
         rx = self._rx
         verb = 0
         for v in range(3):
@@ -403,26 +407,34 @@ class Uplink:
                 verb = v + 1
                 i += len(_VERBS[v])
                 break
-        if not verb or not _starts(rx, i, n, self._prefix):
+        if not verb:
             return
-        seq, i = _number(rx, i + len(self._prefix), n)
-        if not seq:
+        if verb != _RESEND:
+            k = self._oidn
+            if self.out and k and n - i == k and _starts(rx, i, n, memoryview(self._oid)[:k]):
+                self._done(self.out, "stored" if verb == _STORED else "refused")
             return
-        if verb == _RESEND:
-            last = seq
-            if i < n and rx[i] == 0x20:
-                last, i = _number(rx, i + 1, n)
-            if i != n or last < seq:
-                return
-            if self.redo_lo:
-                seq = min(seq, self.redo_lo)
-                last = max(last, self.redo_hi)
-            self.redo_lo = seq
-            self.redo_hi = last
-            self._nothing = -1
-            self.log.emit({"ev": "uplink", "state": "resend", "seq": seq, "last": last})
-        elif i == n and seq == self.out:
-            self._done(seq, "stored" if verb == _STORED else "refused")
+        j = i  # the id: up to a space or the end
+        while j < n and rx[j] != 0x20:
+            j += 1
+        d = j  # its number: the digits after its last "-"
+        while d > i and 0x30 <= rx[d - 1] <= 0x39:
+            d -= 1
+        if d == j or d - 1 <= i or rx[d - 1] != 0x2D or not _starts(rx, i, j, self._uid):
+            return
+        seq = _number(rx, d, j)[0]
+        last = seq
+        if j < n:
+            last, j = _number(rx, j + 1, n)
+        if not seq or j != n or last < seq:
+            return
+        if self.redo_lo:
+            seq = min(seq, self.redo_lo)
+            last = max(last, self.redo_hi)
+        self.redo_lo = seq
+        self.redo_hi = last
+        self._nothing = -1
+        self.log.emit({"ev": "uplink", "state": "resend", "seq": seq, "last": last})
 
     def _done(self, seq, said):
         """The club answered for record `seq` (said: "stored" or "refused"),
@@ -527,7 +539,8 @@ class Uplink:
         return sum(1 for s in self.store._seqs() if s > self.sent)
 
     def _body(self, seq):
-        """The record's JSON as stored (checked against its CRC), or None."""
+        """The record's JSON as stored (checked against its CRC), or None;
+        its id is kept in _oid for the club's answer."""
         from .storage import decode, OK
         try:
             with open(self.store._p(self.store._rec_name(seq)), "rb") as f:
@@ -536,7 +549,14 @@ class Uplink:
             return None
         if decode(data)[0] != OK:
             return None
-        return memoryview(data)[data.find(b"\n") + 1:]
+        start = data.find(b"\n") + 1
+        # the id as json.dump wrote it: a board's ids hold no quote or escape
+        k = data.find(b'"id": "', start) + 7
+        e = data.find(b'"', k) if k >= 7 else -1
+        self._oidn = e - k if 0 < e - k <= _ID_MAX else 0
+        if self._oidn:
+            self._oid[:self._oidn] = memoryview(data)[k:e]
+        return memoryview(data)[start:]
 
 
 def _starts(buf, i, n, lit):
