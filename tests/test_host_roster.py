@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, event, example, given, settings, strategies as st
 
 from host_tools import roster as tool
 
@@ -146,13 +147,13 @@ class AnswerPort:
         pass
 
 
-def main_with(monkeypatch, capsys, answers, *argv):
+def main_with(monkeypatch, capsys, answers, *argv, timeout="1"):
     """speedref-roster's main() on a port that answers with `answers`:
     (exit status, stdout, stderr, the port)."""
     import serial
     port = AnswerPort(answers)
     monkeypatch.setattr(serial, "Serial", lambda *a, **k: port)
-    code = tool.main(["--port", "board", "--timeout", "1"] + list(argv))
+    code = tool.main(["--port", "board", "--timeout", timeout] + list(argv))
     out, err = capsys.readouterr()
     return code, out, err, port
 
@@ -268,7 +269,7 @@ def test_crlf_files_are_read_and_lines_counted_at_line_ends_only(tmp_path):
 
 # --- names are checked before a board is looked for ------------------------------------
 @pytest.mark.parametrize("argv,why", [
-    (["add", "Very Long Name Here"], 'name "Very Long Name Here" is 19 characters, 10 at most'),
+    (["add", "Very Long Name Here"], 'name "Very Long Name H..." is 19 characters, 10 at most'),
     (["add", "Ann", "Guest"], 'name "Guest" is kept for an unnamed seat'),
     (["remove", "Ann\x1b[2J"], "U+001B"),
     (["--table-name", "A very long table name 3"], 'table name "A very long tabl..." is 24 characters, 16 at most'),
@@ -296,5 +297,90 @@ def test_names_are_checked_before_any_board_is_looked_for(monkeypatch, capsys, a
 def test_a_long_name_is_refused_by_the_command_not_answered_with_no_board():
     r = subprocess.run([str(BIN / "speedref-roster"), "add", "Very Long Name Here"], capture_output=True, text=True)
     assert r.returncode == 2 and r.stdout == "" and "no board" not in r.stderr
-    assert r.stderr == ('speedref-roster: name "Very Long Name Here" is 19 characters, 10 at most;'
+    assert r.stderr == ('speedref-roster: name "Very Long Name H..." is 19 characters, 10 at most;'
                         ' nothing sent\n'), r.stderr
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-2, 200) | st.floats(allow_nan=False) | st.text(max_size=12),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+                    max_leaves=12)
+FIELDS = st.fixed_dictionaries({}, optional={
+    "table": st.sampled_from(["Table 3", " T ", "", "T\x1b"]) | JSON, "max": st.integers(0, 120) | JSON,
+    "what": st.sampled_from(["roster", "command", "log"]) | JSON, "msg": st.text(max_size=12) | JSON,
+    "part": JSON, "count": JSON, "extra": JSON})
+NAMEISH = st.one_of(st.sampled_from(["Ann", "ann", "Bob", "P1", "Guest", " Cat ", "", "Ann\u2028", "x" * 11]),
+                    st.text(max_size=12), JSON)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example(ev="roster", fields={"table": "Table 3", "max": 100}, names=["Ann", "Bob"], verb="list")
+@example(ev="roster", fields={"table": " T ", "max": 2, "extra": [1]}, names=[" Cat "], verb="pull")
+@given(ev=st.sampled_from(["roster", "roster_part", "error"]),
+       fields=FIELDS,
+       names=st.none() | st.lists(NAMEISH, max_size=6) | st.lists(st.sampled_from(["Ann", "Bob", "Cat", "Dee"]),
+                                                                  unique=True),
+       verb=st.sampled_from(["list", "pull"]))
+def test_any_answer_is_listed_refused_or_named_wrong_never_a_traceback(monkeypatch, capsys, ev, fields, names, verb):
+    import json
+    answer = dict(fields, ev=ev)
+    if names is not None:
+        answer["names"] = names
+    code, out, err, _ = main_with(monkeypatch, capsys, [json.dumps(answer)], verb, timeout="0.05")
+    event("exit %d" % code)
+    if ev == "error" and answer.get("what") not in ("roster", "command"):
+        # another part of the board's error (a log's, a store's): no answer to this command
+        assert (code, out) == (1, "") and err.startswith("speedref-roster: no answer from the board"), err
+    elif code == 0:
+        # only a roster the board could have sent is shown
+        table, shown = tool.check_roster(answer)
+        assert err == "" and ev == "roster"
+        assert out.splitlines() == (shown if verb == "pull" else ["%s: %d of %d names" % (table, len(shown), answer["max"])]
+                                    + ["%3d  %s" % (i, n) for i, n in enumerate(shown, 1)])
+    else:
+        assert (code, out) in ((2, ""), (1, "")) and len(err.splitlines()) == 1, (code, out, err)
+        assert err.startswith("speedref-roster: the board's answer is wrong: " if code == 2
+                              else "speedref-roster: the board refused it: "), err
+
+
+def pty_board(answer):
+    """A pseudo-terminal whose other end answers the first command line
+    with `answer`, as a board's USB console would: (port path, stop())."""
+    import os
+    import threading
+    import tty
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    stop = threading.Event()
+
+    def serve():
+        got = b""
+        while not stop.is_set() and b"\n" not in got:
+            try:
+                got += os.read(master, 4096)
+            except OSError:
+                return
+        os.write(master, answer.encode() + b"\r\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+
+    def close():
+        stop.set()
+        os.close(master)
+        os.close(slave)
+    return os.ttyname(slave), close
+
+
+@pytest.mark.parametrize("verb", ["list", "pull"])
+def test_the_command_on_a_serial_line_names_a_string_of_names_wrong(tmp_path, verb):
+    """`"names": "Ann"` is no roster of three names A, n, n: one line, exit 2."""
+    path, close = pty_board('{"ev": "roster", "table": "Table 3", "names": "Ann", "max": 100}')
+    try:
+        r = subprocess.run([str(BIN / "speedref-roster"), "--port", path, "--timeout", "20", verb,
+                            str(tmp_path / "club.txt")][:6 if verb == "list" else 7],
+                           capture_output=True, text=True, timeout=60)
+    finally:
+        close()
+    assert r.returncode == 2 and r.stdout == "", (r.stdout, r.stderr)
+    assert r.stderr == ('speedref-roster: the board\'s answer is wrong: "names" is a string, not a list of names'
+                        ' (answer: {"ev": "roster", "table": "Table 3", "names": "Ann", "max": 100})\n')
+    assert not (tmp_path / "club.txt").exists()
