@@ -114,7 +114,7 @@ def test_every_game_arrives_once_in_order_and_is_marked_sent_on_the_clubs_word(t
     assert club.ids() == ids
     sent = [o for o in b.uplink_lines() if o["state"] == "stored"]
     assert [o["seq"] for o in sent] == [1, 2, 3]
-    assert club.listener.answers == 3
+    assert club.listener.answers >= 3  # one a copy too, when the board sent one again
     assert all(o["msg"] == "speedref/club/t1/game" for o in sent)
     assert b.uplink_lines()[0] == {"ev": "uplink", "state": "online", "msg": "speedref/club/t1/game"}
     # a new boot finds nothing left to send: sent.json is on flash
