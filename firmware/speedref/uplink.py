@@ -295,6 +295,7 @@ class Uplink:
         self._say("online", None)
 
     def _publish(self, seq, now):
+        self.out_at = now
         body = self._body(seq)
         if body is None:  # gone (removed) or damaged: nothing to send
             self._done(seq, None)
@@ -320,7 +321,6 @@ class Uplink:
         self.sends += 1
         self.out = seq
         self.out_pid = self.pid
-        self.out_at = now
 
     def _read(self, now):
         """Every packet that has arrived, RX_PASS bytes at most: a packet
@@ -441,6 +441,7 @@ class Uplink:
         or it is no longer there to send (said: None)."""
         self.out = 0
         self.out_pid = 0
+        self.since = self.out_at  # quiet from here: a PINGREQ after PING_US of it
         if seq > self.sent:
             self._mark_sent(seq)
         if self.redo_lo and self.redo_lo <= seq <= self.redo_hi:
