@@ -268,12 +268,17 @@ class Stalled:
                 if first and head[0] == 0x10:
                     c.sendall(b"\x20\x02\x00\x00")  # CONNACK, accepted; then silence
                     first = False
-                elif head[0] & 0xF0 == 0x30:
-                    with self.got:
-                        self.published += 1
-                        self.got.notify_all()
+                else:
+                    self._packet(c, head[0], body)
         except OSError:
             return
+
+    def _packet(self, c, head, body):
+        """A packet after the CONNECT: a PUBLISH is counted, nothing answered."""
+        if head & 0xF0 == 0x30:
+            with self.got:
+                self.published += 1
+                self.got.notify_all()
 
     def close(self):
         self.running = False
@@ -292,45 +297,24 @@ class Chatty(Stalled):
     tables' answers and a message too long to be an answer, one every
     millisecond, on the board's answer topic, until the board goes."""
 
-    def _client(self, c):
-        first = True
-        talking = []
-        try:
-            while True:
-                head = c.recv(1)
-                if not head:
-                    return
-                n, sh = 0, 0
-                while True:
-                    b = c.recv(1)[0]
-                    n |= (b & 0x7F) << sh
-                    sh += 7
-                    if not b & 0x80:
-                        break
-                body = b""
-                while len(body) < n:
-                    part = c.recv(n - len(body))
-                    if not part:
-                        return
-                    body += part
-                if first and head[0] == 0x10:
-                    c.sendall(b"\x20\x02\x00\x00")
-                    first = False
-                elif head[0] == 0x82:  # SUBSCRIBE: granted QoS 0
-                    c.sendall(b"\x90\x03" + body[:2] + b"\x00")
-                elif head[0] & 0xF0 == 0x30:
-                    with self.got:
-                        self.published += 1
-                        self.got.notify_all()
-                    at = body.find(b'"id": "')
-                    rid = body[at + 7:body.index(b'"', at + 7)]
-                    if not talking:
-                        talking.append(rid)
-                        threading.Thread(target=self._talk, args=(c, talking), daemon=True).start()
-                    else:
-                        talking[0] = rid
-        except OSError:
+    def __init__(self):
+        self.talking = {}  # connection -> [the id of the record it sent last]
+        Stalled.__init__(self)
+
+    def _packet(self, c, head, body):
+        if head == 0x82:  # SUBSCRIBE: granted QoS 0
+            c.sendall(b"\x90\x03" + body[:2] + b"\x00")
             return
+        Stalled._packet(self, c, head, body)
+        if head & 0xF0 == 0x30:
+            at = body.find(b'"id": "')
+            rid = body[at + 7:body.index(b'"', at + 7)]
+            talking = self.talking.setdefault(id(c), [])
+            if not talking:
+                talking.append(rid)
+                threading.Thread(target=self._talk, args=(c, talking), daemon=True).start()
+            else:
+                talking[0] = rid
 
     def _talk(self, c, talking):
         topic = b"speedref/club/t1/ack"
