@@ -122,8 +122,15 @@ class Table:
         return self.rng.randrange(self.seats)
 
     def player_names(self):
-        """The players as the referee names them before anyone types a name."""
-        return ["P%d" % (s + 1) for s in range(self.seats)]
+        """Who sits at the table, in seat order, as the referee names them:
+        the names the board seats (speedref-sim --names: `App.seated`, the
+        first `seats` of them as the app takes them), else the seat labels
+        P1..Pn (names.label: an unnamed seat's name in the record)."""
+        from speedref import names as N
+        seated = self.board.app.seated
+        if seated is None:
+            return [N.label(s) for s in range(self.seats)]
+        return list(seated[:self.seats])
 
     def boot(self):
         """The board's first loop pass (the boot screen)."""
