@@ -133,6 +133,10 @@ def describe(obj):
             c = repr(c)
         return "REVEAL %s %s: %s turns %s face up before trick %s" % (
             obj.get("game", ""), obj.get("hand", "?"), seat(obj.get("seat")), c, obj.get("trick", "?"))
+    if ev == "roster":
+        names = obj.get("names") or []
+        return "ROSTER %s: %s%s" % (obj.get("table", "?"), _count(len(names), "name"),
+                                    (": " + ", ".join(str(n) for n in names)) if names else "")
     if ev == "game_end":
         rec = obj.get("record") or {}
         return "GAME END %s id=%s" % (rec.get("game", "?"), rec.get("id", "?"))
@@ -213,6 +217,11 @@ class TerminalSim:
         # press belongs to who pressed, though seats may change under it (PT-8)
         self._down_at = {}
         self.log_buzzer = log_buzzer  # the buzzer's cues in the event log too
+        for line in board.lines:  # what the device said before the terminal opened (boot, roster)
+            try:
+                self._line(json.loads(line))
+            except ValueError:
+                self._line({"ev": "?", "text": line})
         board.on_line = self._line
         board.pwm.on_tone = self._tone
 
