@@ -290,7 +290,10 @@ def interactive(args):
             from sim import tui
             tui.main(board, args.repeat_delay * 1000, args.repeat_interval * 1000, args.log_buzzer)
     finally:
+        words = board.farewell()  # the terminal is back to normal by now
         board.close()
+        if words:
+            sys.stderr.write("speedref-sim: %s\n" % words)
     return 0
 
 

@@ -262,6 +262,45 @@ class Board:
     def records(self):
         return self.store.records()
 
+    @property
+    def kept(self):
+        """True when the flash is the person's folder (--store DIR), False
+        for the fresh temporary one that goes when the board closes."""
+        return self._tmp is None
+
+    def in_progress(self):
+        """A game is saved on the flash, not over: quitting leaves it."""
+        from speedref import storage
+        return os.path.exists(os.path.join(self.root, storage.GAME))
+
+    def farewell(self):
+        """What a person leaving the simulator should know of the flash, in
+        one line: where its records and the game in progress are (--store),
+        or that they go with the temporary folder and how to keep them; None
+        when it holds neither."""
+        n = len(self.store.records())
+        game = self.in_progress()
+        recs = "%d game record%s" % (n, "" if n == 1 else "s")
+        if not self.kept:
+            if not n and not game:
+                return None
+            what = " and ".join(([recs] if n else []) + (["the game in progress"] if game else []))
+            return ("the virtual board's flash was a temporary folder: %s discarded with it "
+                    "(speedref-sim --store DIR keeps them)" % what)
+        out = []
+        if n:
+            out.append("%s in %s (speedref-results import %s)" % (recs, self.root, self.root))
+        if game:
+            out.append("the game in progress is saved in %s: `speedref-sim --store %s` resumes it"
+                       % (self.root, self.root))
+        return "; ".join(out) or None
+
+    def record_note(self):
+        """Where a game's record just stored is, for a screen beside the OLED."""
+        if self.kept:
+            return "Game over: its record is stored in %s" % os.path.join(self.root, "rec")
+        return "Game over: its record is lost when you quit (no --store: a temporary folder)"
+
     def close(self):
         if self._tmp is not None:
             self._tmp.cleanup()

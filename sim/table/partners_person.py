@@ -96,7 +96,7 @@ class PartnersPlay(Says, PartnersTable):
     def on_line(self, obj):
         PartnersTable.on_line(self, obj)
         if obj.get("ev") == "game_end":
-            self.note = "Game over and saved. Partners again from the menu, or q to quit"
+            self.note = "%s. Partners again from the menu, or q to quit" % self.board.record_note()
 
     def after_step(self):
         app = self.board.app

@@ -298,10 +298,10 @@ def run_terminal(tb, cls, curses, args):
         sys.stderr.write("speedref-sim: %s\n" % e)
         return 1
     finally:
+        # quit half way: a --store keeps the game, as a board does at a power
+        # cut; a temporary flash goes, and the person is told either way
+        words = tb.board.farewell()
         tb.close()
-    store = getattr(args, "store", None)
-    if store and os.path.exists(os.path.join(store, "game.json")):
-        # quit half way: the board keeps the game, as a real one does at a power cut
-        sys.stderr.write("speedref-sim: the game in progress is saved in %s: `speedref-sim --store %s`"
-                         " resumes it\n" % (store, store))
+        if words:
+            sys.stderr.write("speedref-sim: %s\n" % words)
     return 0

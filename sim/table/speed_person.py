@@ -44,6 +44,7 @@ class SpeedPlay(Says, SpeedTable):
         self.hold_t = 0
         self.opts = None
         self.letters = Letters(CARD_KEYS)
+        self.stored_note = None  # where the game just over is stored, till the menu shows
 
     def start(self):
         """Straight into Speed with the remembered options (like --game),
@@ -121,7 +122,13 @@ class SpeedPlay(Says, SpeedTable):
         elif new in (F.NEXT, F.FINAL):
             self.note = "OK: next deal" if new == F.NEXT else "OK: save the result"
         elif new == "Games":
-            self.note = "Choose Speed again, or q to quit"
+            stored, self.stored_note = self.stored_note, None
+            self.note = (stored + ". " if stored else "") + "Choose Speed again, or q to quit"
+
+    def on_line(self, obj):
+        SpeedTable.on_line(self, obj)
+        if obj.get("ev") == "game_end":
+            self.stored_note = self.note = self.board.record_note()
 
     def _ready_taps(self, t):
         pass  # on_phase READY taps only the computer's pad

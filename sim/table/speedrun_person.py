@@ -103,7 +103,7 @@ class SpeedRunPlay(Says, Table):
         if obj.get("ev") == "game_end":
             self.record = obj.get("record")
             self.done = True
-            self.note = "Game over and saved. Speed Run again from the menu, or q to quit"
+            self.note = "%s. Speed Run again from the menu, or q to quit" % self.board.record_note()
 
     def after_step(self):
         f = self.board.app.flow

@@ -90,7 +90,7 @@ class SpitPlay(Says, SpitTable):
         if ev == "game_end":
             self.record = obj.get("record")
             self.done = True
-            self.note = "Saved. Spit again from the menu (Enter), or q to quit"
+            self.note = "%s. Spit again from the menu (Enter), or q to quit" % self.board.record_note()
         elif ev == "false_start" and obj.get("game") == "spit":
             self._false_start(obj)
         elif ev == "slap" and obj.get("game") == "spit" and self.st is not None:
