@@ -5,6 +5,8 @@
   speedref-sim --script FILE        headless and deterministic; prints the USB log
                                     [--json] [--seed N] [--game G] [--screens DIR]
   speedref-sim --play GAME          you (P1) against computer players [--pace P] [--length L]
+  speedref-sim --roster FILE        the club's roster on the board: each seat picks its name
+                                    (or --names A,B with no game: names for the roster)
 See docs/simulator.md.
 """
 import argparse

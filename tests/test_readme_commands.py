@@ -56,8 +56,18 @@ def readme_commands():
     the prose."""
     out = []
     fenced = False
+    prose = []   # the paragraph so far: a quote may run over a line's end
+
+    def paragraph():
+        for text in re.findall(r"`([^`]+)`", " ".join(prose)):
+            c = _command(text)
+            if c:
+                out.append(c)
+        del prose[:]
+
     for line in README.read_text(encoding="utf-8").splitlines():
         if FENCE.match(line.strip()):
+            paragraph()
             fenced = not fenced
             continue
         if fenced:
@@ -66,11 +76,11 @@ def readme_commands():
                 c = _command(text)
                 if c:
                     out.append(c)
+        elif line.strip():
+            prose.append(line.strip())
         else:
-            for text in re.findall(r"`([^`]+)`", line):
-                c = _command(text)
-                if c:
-                    out.append(c)
+            paragraph()
+    paragraph()
     return out
 
 
@@ -93,6 +103,7 @@ COMMANDS = {
     "speedref-roster push club.txt": ("no board", "no board found"),
     'speedref-roster --table-name "Table 3"': ("no board", "no board found"),
     "speedref-sim --names Ann,Bob": ("terminal", "quit [q]", ["q"]),
+    "speedref-sim --roster club.txt": ("terminal", "ROSTER", ["q"]),
     ".venv/bin/speedref-sim --play speed --seats 4": ("terminal", "q q   quit", ["q", "q"]),
     ".venv/bin/speedref-sim --window": ("runs", None, 8),
     ".venv/bin/speedref-sim --table speed --games 100 --seed 1": ("runs", "agreements 100, disagreements 0", 15),
@@ -164,7 +175,7 @@ def world(tmp_path_factory):
     (tmp / "club.txt").write_text("# the club\nAnn\nBob\nCy\n")
     (tmp / "uplink.json").write_text(json.dumps({"ssid": "ClubNet", "wifi_password": "secret1234",
                                                  "broker": "192.168.1.10", "port": 1883}))
-    places = {"PATH...": str(store), "HOST": "127.0.0.1:%d" % closed_port(), "FILE": str(tmp / "uplink.json")}
+    places = {"PATH...": str(store), "club.txt": str(tmp / "club.txt"), "HOST": "127.0.0.1:%d" % closed_port(), "FILE": str(tmp / "uplink.json")}
     # the standings the results commands show: the store imported once
     r = subprocess.run([str(BIN / "speedref-results"), "import", str(store)], capture_output=True, text=True,
                        timeout=300, env=env, cwd=tmp)
