@@ -274,6 +274,7 @@ def interactive(args):
             raise UsageError(why)
     check_seats(args.game, args.seats)
     board = make_board(args, realtime=True)
+    ran = False  # the person had the board: then they hear what is kept
     try:
         board.step()
         if args.game:
@@ -282,6 +283,10 @@ def interactive(args):
             from sim import window
             try:
                 window.main(board, scale=args.scale)
+                ran = True
+            except KeyboardInterrupt:
+                ran = True
+                raise
             except ImportError as e:
                 raise UsageError("--window needs pygame: %s" % e)
             except Exception as e:   # pygame.error: no video device, and the like
@@ -290,9 +295,14 @@ def interactive(args):
                 raise UsageError("--window: cannot open a window: %s" % e)
         else:
             from sim import tui
-            tui.main(board, args.repeat_delay * 1000, args.repeat_interval * 1000, args.log_buzzer)
+            try:
+                tui.main(board, args.repeat_delay * 1000, args.repeat_interval * 1000, args.log_buzzer)
+                ran = True
+            except KeyboardInterrupt:
+                ran = True
+                raise
     finally:
-        words = board.farewell()  # the terminal is back to normal by now
+        words = board.farewell() if ran else None  # the terminal is back to normal by now
         board.close()
         if words:
             sys.stderr.write("speedref-sim: %s\n" % words)
