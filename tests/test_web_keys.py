@@ -62,7 +62,7 @@ def type_into(drv, el, *text):
     actions(drv).click(el).send_keys(*text).perform()
 
 
-def test_typing_names_types_and_presses_no_button(browser, site):
+def test_typing_names_types_and_presses_no_button(browser, site):  # noqa: F811 - the fixtures
     plant(browser, site, None)
     open_page(browser, site + "#sw=0")
     assert screen(browser) == "Boot"
@@ -95,7 +95,7 @@ def test_typing_names_types_and_presses_no_button(browser, site):
     assert screen(browser) == "Boot" and buttons_up(browser)
 
 
-def test_out_of_the_fields_the_keys_are_the_devices_again(browser, site):
+def test_out_of_the_fields_the_keys_are_the_devices_again(browser, site):  # noqa: F811 - the fixtures
     plant(browser, site, None)
     open_page(browser, site + "#sw=0")
     open_names(browser)
@@ -107,7 +107,7 @@ def test_out_of_the_fields_the_keys_are_the_devices_again(browser, site):
     assert buttons_up(browser)
 
 
-def test_the_roster_typed_on_the_page_feeds_the_devices_picker_and_survives_a_reload(browser, site):
+def test_the_roster_typed_on_the_page_feeds_the_devices_picker_and_survives_a_reload(browser, site):  # noqa: F811 - the fixtures
     K = keys()
     plant(browser, site, None)
     open_page(browser, site + "#sw=0")
@@ -144,7 +144,7 @@ def test_the_roster_typed_on_the_page_feeds_the_devices_picker_and_survives_a_re
     assert py(browser, "board.app.screen.last") == ["Bob", "Ann"]
 
 
-def test_the_roster_goes_to_the_device_as_speedref_roster_sends_it(browser, site):
+def test_the_roster_goes_to_the_device_as_speedref_roster_sends_it(browser, site):  # noqa: F811 - the fixtures
     """The page's roster reaches the device through its console's roster
     command: the device answers with its roster line (in the page's log, as
     on a board's USB log), a 100-name roster comes in parts, and in a game

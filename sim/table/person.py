@@ -222,12 +222,15 @@ def table_terminal():
             if self.tb.realtime:
                 self.tb.pump()  # the computer's moves and a loop pass
 
+        # the card or pile your keys have chosen (Speed, Spit), marked on the panel
+        sel = None
+
         def panel(self):
-            return self.tb.panel()
+            return self.tb.panel() if self.sel is None else self.tb.panel(self.sel)
 
         def compact_panel(self):
             """The game's panel in a few lines, for the compact layout."""
-            return self.tb.compact()
+            return self.tb.compact() if self.sel is None else self.tb.compact(self.sel)
 
         def strip(self):
             """The compact layout's column beside the OLED: your keys (the

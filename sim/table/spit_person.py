@@ -537,12 +537,6 @@ def terminal_class():
                 return
             Base.feed_key(self, ch, now_us)
 
-        def panel(self):
-            return self.tb.panel(self.sel)
-
-        def compact_panel(self):
-            return self.tb.compact(self.sel)
-
     return SpitTerminal, curses
 
 
