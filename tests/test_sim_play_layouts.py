@@ -62,6 +62,10 @@ class Sampler:
             assert rows[y][:len(line)] == line, "the OLED is cut or drawn over at row %d" % y
         strip = "\n".join(r[len(oled[0]):] for r in rows[:len(oled)])
         assert "quit" in strip and "down:" in strip and "lit:" in strip
+        keys = self.term.strip()
+        assert len(keys) <= len(oled)
+        for line in keys[:-3]:   # the keys whole (what is down may be cut)
+            assert len(line) <= w - len(oled[0]) - 2 and line in strip, line
         below = [r.rstrip() for r in rows[len(oled):]]
         assert len(lines) <= h - len(oled), "\n".join(lines)   # no line gives way
         self.most = max(self.most, len(lines))

@@ -547,7 +547,7 @@ class SpeedRunPlay(Says, Table):
 
     def short_keys(self):
         """Your keys in a few characters (the compact layout's column)."""
-        return ("a-u   card/pick", "z     tap pad", "v, Z  reveal") + tuple(
+        return ("a-u  card/pick", "z     tap pad", "v, Z  reveal") + tuple(
             "%s %s" % (w[:2], w) for w in self.suits)
 
     def _word(self, c):
