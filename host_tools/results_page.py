@@ -20,6 +20,7 @@ and the page's Content-Security-Policy allows no script at all, so whatever a
 name holds, nothing in the page runs.
 """
 import base64
+import colorsys
 import datetime
 import hashlib
 import http.server
@@ -72,10 +73,14 @@ CHARTED_SHEETS = 30         # and the newest games' sheets get a running-totals 
                             # costs ~12 KB and ~12 ms, a season's thousand games would be 12 MB
 NO_DEVICE = people.NO_DEVICE   # the table of a record without an id or a "table"
 
-# One colour per player on every chart (Okabe and Ito's colour-blind safe
-# set, then a few more), in the order players first appear in the standings.
+# One colour per person on every chart (Okabe and Ito's colour-blind safe
+# set, then a few more, then colours()'s), in the order people first appear
+# in the standings, whatever they are called now; a sheet's seats nobody
+# named take colours after every person's.  No chart draws two players alike.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
            "#000000", "#8C564B", "#7F7F7F", "#17BECF", "#BCBD22", "#F0E442")
+GOLDEN = 0.381966           # a golden angle, as a part of the colour wheel: hues that never repeat
+UNNAMED_COLOR = "#9aa3ad"   # the standings' one row of every seat nobody named
 # A name is shown whole up to NAME_CHARS characters, else cut to its first
 # NAME_CHARS - 1 and "…" (pygal's own rule, so the tables and the charts cut
 # alike); the whole name is in the tooltip (a title) either way.
@@ -125,6 +130,24 @@ def _title(game_id):
         return games.get(game_id).title
     except games.UnknownGame:
         return jsonin.printable(game_id)
+
+
+def colours(n):
+    """n different colours: PALETTE, then hues a golden angle apart, dark
+    and light in turn (a hue already taken, at 8 bits a channel, moves on to
+    the next colour nobody has)."""
+    out = list(PALETTE[:n])
+    seen = set(out)
+    i = 0
+    while len(out) < n:
+        rgb = colorsys.hls_to_rgb((i * GOLDEN) % 1.0, (0.38, 0.55)[i % 2], 0.7)
+        c = sum(round(x * 255) << shift for x, shift in zip(rgb, (16, 8, 0)))
+        while "#%06X" % c in seen:
+            c = (c + 1) % 0x1000000
+        seen.add("#%06X" % c)
+        out.append("#%06X" % c)
+        i += 1
+    return out
 
 
 def short_name(name):
@@ -256,13 +279,13 @@ RATING_POINTS = 150       # and draws at most ~150 points a line: every n-th gam
 
 def rating_chart(game, boards, colors):
     """Each person's rating (mu) after each rated game of this game, the
-    best RATING_LINES of them: a line a person, over the games they played."""
+    best RATING_LINES of them: a line a person, over the games they played.
+    colors: {person key: colour}."""
     b = boards[game]
     order = sorted(b.rating, key=lambda k: (-(b.rating[k].mu - 3 * b.rating[k].sigma), -b.rating[k].mu, k))
     shown = b.shown
     many = b.rated > 40
-    c = pygal.XY(style=_style([colors.get(shown[k], PALETTE[i % len(PALETTE)])
-                               for i, k in enumerate(order[:RATING_LINES])]),
+    c = pygal.XY(style=_style([colors[k] for k in order[:RATING_LINES]]),
                  js=[], width=560, height=320, margin=10, title="Rating after each game",
                  x_title="games rated", legend_at_bottom=True, dots_size=2 if many else 4, show_dots=not many,
                  truncate_legend=NAME_CHARS, min_scale=3, max_scale=6,
@@ -294,12 +317,13 @@ def page_data(db):
     # the registry's order (Speed first), then any game it does not know
     game_ids = sorted(set(r["game"] for r in rows),
                       key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
-    # one colour per player on every chart: the order of the standings
-    color = {}
-    for r in rows:
-        if r["person"]:
-            color.setdefault(r["player"], PALETTE[len(color) % len(PALETTE)])
-    unnamed_color = "#9aa3ad"
+    # one colour per person on every chart, in the order of the standings
+    # (keyed by the person, not a spelling: a sheet names them as entered)
+    persons = list(dict.fromkeys(people.key(r["player"]) for r in rows if r["person"]))
+    palette = colours(len(persons) + max((len(p.names) for p in played), default=0))
+    color = dict(zip(persons, palette))
+    strangers = palette[len(persons):]     # a sheet's seats nobody named, a colour a seat
+    seated = dict((p.row, p.names) for p in played)    # who each seat is now (None: nobody named)
 
     by_device = {}
     for row_id, rec in stored:
@@ -321,7 +345,7 @@ def page_data(db):
             "id": g, "title": _title(g), "games": sum(len(v) for v in devices.values()),
             "speedrun": g == "speedrun", "score_means": _score_means(g), "rows": [standings_cells(r) for r in mine], "tables": tables,
             "chart": wins_chart("Wins", [jsonin.printable(n) for n in names], [r["wins"] for r in mine],
-                                [color.get(n, unnamed_color) if r["person"] else unnamed_color
+                                [color[people.key(n)] if r["person"] else UNNAMED_COLOR
                                  for n, r in zip(names, mine)]),
             "ratings": rating_cells(g, rating_rows, boards),
             "rating_chart": rating_chart(g, boards, color) if g in boards else None,
@@ -340,13 +364,14 @@ def page_data(db):
     player_rows = [{"player": jsonin.printable(n), "shown": short_name(jsonin.printable(n)), "games": players[n]["games"], "wins": players[n]["wins"],
                     "by_game": [players[n]["by_game"].get(g) for g in game_ids]} for n in order]
     chart = (players_chart([jsonin.printable(n) for n in order], [players[n]["wins"] for n in order],
-                           [color[n] for n in order]) if order else None)
+                           [color[people.key(n)] for n in order]) if order else None)
 
     sheets = []
     for row_id, rec in reversed(stored):          # the newest game first
         sheet, summary = score.check(rec, "#%d" % row_id)   # the standings replayed it: it is valid
         parts = score.sheet_parts(rec, sheet, summary)
-        cols = [color.get(n, PALETTE[i % len(PALETTE)]) for i, n in enumerate(parts["names"])]
+        now = seated[row_id] if len(seated[row_id]) == len(parts["names"]) else [None] * len(parts["names"])
+        cols = [strangers[i] if n is None else color[people.key(n)] for i, n in enumerate(now)]
         sheets.append({
             "row": row_id, "game": rec.get("game"), "device": jsonin.printable(table_of(rec)),
             "head": jsonin.printable(parts["head"]), "unit": parts["unit"][0],
