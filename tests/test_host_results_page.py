@@ -477,3 +477,45 @@ def test_a_club_of_more_people_than_colours_still_has_one_colour_a_person(tmp_pa
     seats = chart_colours(unnamed.find("figure", data_chart="running"))
     assert set(seats) == {"P1", "P2"}
     assert not set(c for cs in seats.values() for c in cs) & set(c for cs in person.values() for c in cs)
+
+
+def test_the_page_names_its_database_by_the_file_name_never_the_folders(tmp_path, monkeypatch):
+    """The page is on a screen the whole room sees: it names the database
+    by its file name alone, written (--html, the default database too) or
+    served, and a served error does not show the folders either."""
+    import threading
+    folder = tmp_path / "home" / "ann" / ".local" / "share" / "speedref"
+    folder.mkdir(parents=True)
+    db = folder / "results.db"
+    sample.feed(db, sample.board_lines("e6614103e7a52b21", [("speed", ["Ann", "Bob"])]))
+    monkeypatch.setenv("SPEEDREF_DB", str(db))
+    code, _, err = cli(["--html", str(tmp_path / "p.html")])
+    assert code == 0, err
+    written = (tmp_path / "p.html").read_text(encoding="utf-8")
+    assert str(tmp_path) not in written and "/home/ann" not in written
+    assert check.from_html(written)["summary"].endswith("\u00b7 results.db")
+    r = ResultsDB(db)
+    try:
+        text, _ = results_page.render(r, "C:\\Users\\ann\\AppData\\Local\\speedref\\club.db")
+    finally:
+        r.close()
+    assert "Users" not in text and check.from_html(text)["summary"].endswith("\u00b7 club.db")
+    for source, open_db, paths in ((str(db), lambda: ResultsDB(db), [""]),
+                                   (str(folder / "gone.db"), lambda: ResultsDB(folder / "gone.db", create=False),
+                                    ["", "events"])):
+        srv = results_page.make_server(open_db, source, port=0)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        try:
+            for path in paths:
+                try:
+                    status, _, body = fetch("http://127.0.0.1:%d/%s" % (srv.server_address[1], path))
+                except urllib.error.HTTPError as e:
+                    status, body = e.code, e.read().decode("utf-8")
+                assert str(tmp_path) not in body and "/home/ann" not in body, (source, status, body[:200])
+                if status == 200:
+                    assert check.from_html(body)["summary"].endswith("\u00b7 results.db")
+                else:
+                    assert status == 500 and body.startswith("gone.db: no results database"), body
+        finally:
+            srv.shutdown()
+            srv.server_close()
