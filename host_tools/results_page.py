@@ -404,14 +404,22 @@ def _environment():
     return _env
 
 
+def file_name(path):
+    """A database's file name without its folders (split at either slash, a
+    Windows path too): the page is on a screen the whole room sees, and a
+    person's home folder is none of its business."""
+    return str(path).replace("\\", "/").rsplit("/", 1)[-1]
+
+
 def render(db, source="", refresh_s=None, now=None, version=None):
     """(the page as one HTML string, the lines naming the rows left out).
+    source: the database, named on the page by its file name alone.
     version: the served page's (what /events says), which makes it live."""
     now = now or datetime.datetime.now().astimezone()
     data = page_data(db)
     text = _environment().get_template(TEMPLATE).render(
         csp=CSP if version is None else LIVE_CSP, live_js=LIVE_JS if version is not None else None,
-        version=version, source=jsonin.printable(source), refresh_s=refresh_s,
+        version=version, source=jsonin.printable(file_name(source)), refresh_s=refresh_s,
         generated=now.strftime("%Y-%m-%d %H:%M"), **data)
     return text, data["skipped"]
 
@@ -462,8 +470,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             finally:
                 db.close()
         except DatabaseProblem as e:
-            return self._send(500, (jsonin.printable(str(e)) + "\n").encode("utf-8"),
-                              "text/plain; charset=utf-8")
+            return self._problem(e)
         self._send(200, body, "text/html; charset=utf-8", csp=LIVE_CSP)
 
     def _events(self):
@@ -473,8 +480,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         try:
             db = self.open_db()
         except DatabaseProblem as e:
-            return self._send(500, (jsonin.printable(str(e)) + "\n").encode("utf-8"),
-                              "text/plain; charset=utf-8")
+            return self._problem(e)
         try:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -504,6 +510,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 quiet += EVENTS_POLL_S
         finally:
             db.close()
+
+    def _problem(self, e):
+        """A database that cannot be read: its one line, the database named
+        by its file name as the page names it."""
+        text = str(e).replace(self.source, file_name(self.source)) if self.source else str(e)
+        return self._send(500, (jsonin.printable(text) + "\n").encode("utf-8"), "text/plain; charset=utf-8")
 
     def _send(self, status, body, ctype, phrase=None, csp=CSP):
         self.send_response(status, phrase)
