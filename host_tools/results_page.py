@@ -85,6 +85,11 @@ UNNAMED_COLOR = "#9aa3ad"   # the standings' one row of every seat nobody named
 # NAME_CHARS - 1 and "…" (pygal's own rule, so the tables and the charts cut
 # alike); the whole name is in the tooltip (a title) either way.
 NAME_CHARS = 24
+# Every chart is drawn CHART_WIDTH wide with 15 px text and shown at that
+# size (its width and height are the SVG's own), never larger; a narrower
+# screen shrinks it, and down to 336 px (a 390 px phone gives a chart 352)
+# its smallest text is still 12 px tall.
+CHART_WIDTH = 420
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 
 
@@ -230,7 +235,8 @@ def count_ticks(top):
 
 def wins_chart(title, names, wins, colors):
     """A bar per player: wins, printed on the bar."""
-    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=560, height=60 + 34 * len(names),
+    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=CHART_WIDTH, height=60 + 34 * len(names),
+                            explicit_size=True,
                             show_legend=False, print_values=True, print_zeroes=True, title=title,
                             min_scale=1, max_scale=8, margin=10, spacing=8, truncate_label=NAME_CHARS,
                             value_formatter=lambda v: "%d" % v)
@@ -244,7 +250,8 @@ def wins_chart(title, names, wins, colors):
 def players_chart(names, wins, colors):
     """Wins per player over every game: a bar per player in the player's own
     colour (each game's share is in the table beside it)."""
-    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=760, height=90 + 40 * len(names),
+    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=CHART_WIDTH, height=90 + 34 * len(names),
+                            explicit_size=True,
                             title="Wins per player, every game", show_legend=False, print_values=True,
                             print_zeroes=True, min_scale=1, max_scale=8, margin=10, spacing=8,
                             truncate_label=NAME_CHARS, value_formatter=lambda v: "%d" % v)
@@ -256,7 +263,7 @@ def players_chart(names, wins, colors):
 
 def running_chart(parts, colors):
     """The running totals through a game's rows (deals, rounds, hands)."""
-    c = pygal.Line(style=_style(colors), js=[], width=500, height=290, margin=10,
+    c = pygal.Line(style=_style(colors), js=[], width=CHART_WIDTH, height=290, margin=10, explicit_size=True,
                    title="Running totals", x_title=parts["unit"][1], legend_at_bottom=True,
                    dots_size=4, truncate_legend=NAME_CHARS, min_scale=3, max_scale=6)
     c.x_labels = [str(i + 1) for i in range(len(parts["rows"]))]
@@ -286,7 +293,7 @@ def rating_chart(game, boards, colors):
     shown = b.shown
     many = b.rated > 40
     c = pygal.XY(style=_style([colors[k] for k in order[:RATING_LINES]]),
-                 js=[], width=560, height=320, margin=10, title="Rating after each game",
+                 js=[], width=CHART_WIDTH, height=320, margin=10, title="Rating after each game", explicit_size=True,
                  x_title="games rated", legend_at_bottom=True, dots_size=2 if many else 4, show_dots=not many,
                  truncate_legend=NAME_CHARS, min_scale=3, max_scale=6,
                  x_value_formatter=lambda x: "%d" % x, value_formatter=lambda y: ratings.number(y))

@@ -294,7 +294,9 @@ def long_name_page(tmp_path_factory):
 # What does not fit at a width: anything wider than the viewport; a table
 # heading neither on screen nor reachable by scrolling its own overflow box
 # (which itself must be on screen); a chart not whole on screen; a wins chart
-# whose plot a long name squashed.
+# whose plot a long name squashed (a name cut at 24 characters, drawn 12 px
+# tall or more on a phone, takes about half a chart's width: the bars keep
+# at least 40% of it).
 FIT_JS = """
 document.querySelectorAll('details').forEach(d => { d.open = true; });
 const W = innerWidth, out = {scroll: document.documentElement.scrollWidth, width: W, heads: 0, bad: []};
@@ -316,7 +318,7 @@ for (const svg of document.querySelectorAll('figure.chart svg')) {
   const r = svg.getBoundingClientRect(), kind = svg.closest('figure').dataset.chart;
   if (r.left < -0.5 || r.right > W + 0.5 || r.width < 200) out.bad.push(['chart', kind, r.left, r.right]);
   const plot = svg.querySelector('g.plot rect.background').getBoundingClientRect();
-  if (kind !== 'running' && plot.width < 0.45 * r.width) out.bad.push(['plot', kind, plot.width, r.width]);
+  if (kind !== 'running' && plot.width < 0.40 * r.width) out.bad.push(['plot', kind, plot.width, r.width]);
 }
 return out;
 """
@@ -412,7 +414,7 @@ def test_on_a_phone_a_long_name_wraps_and_the_standings_show_their_counts(browse
 
 # Every table that scrolls sideways, after it is brought on screen: its
 # box's rectangle, and the same after it is scrolled to its end, with
-# where its first column's cells are then.
+# where its players' names are then.
 SCROLLERS_JS = """
 document.querySelectorAll('details').forEach(d => { d.open = true; });
 return Array.from(document.querySelectorAll('.scroll')).map((box, i) => {
@@ -423,7 +425,7 @@ const box = document.querySelector('.scroll[data-n="' + arguments[0] + '"]');
 box.scrollLeft = arguments[1] ? box.scrollWidth : 0;
 box.scrollIntoView({block: 'center'});
 const b = box.getBoundingClientRect(), head = box.querySelector('thead').getBoundingClientRect();
-const first = Array.from(box.querySelectorAll('tbody tr')).map(tr => tr.cells[0].getBoundingClientRect().left - b.left);
+const first = Array.from(box.querySelectorAll('td.player')).map(td => td.getBoundingClientRect().left - b.left);
 return [b.left, head.bottom, b.right, Math.min(b.bottom, innerHeight), first];
 """
 
@@ -436,15 +438,15 @@ def _edge(png, rect):
     img = Image.open(io.BytesIO(png)).convert("L")
     left, top, right, bottom, _ = rect
     strip = img.crop((int(right) - 4, int(top) + 2, int(right) - 1, int(bottom) - 2))
-    values = sorted(strip.getdata())
+    values = sorted(strip.tobytes())
     return values[len(values) // 2]
 
 
 def test_on_a_phone_a_table_that_scrolls_shows_it_and_keeps_its_names(browser, long_name_page):
     """Phones hide scroll bars: a table wider than a 390 px screen shows a
     shadow at its right edge while more of it is to the right (gone at its
-    end, never on a table that fits), and its first column (the player, the
-    deal) stays in place as it scrolls."""
+    end, never on a table that fits), and its players' names stay in place
+    as it scrolls."""
     with width_of(browser, *PHONE, True):
         open_file(browser, long_name_page)
         boxes = browser.execute_script(SCROLLERS_JS)
@@ -457,7 +459,8 @@ def test_on_a_phone_a_table_that_scrolls_shows_it_and_keeps_its_names(browser, l
             end = browser.execute_script(BOX_JS, n, True)
             cleared = _edge(browser.get_screenshot_as_png(), end)
             assert shadow <= 225 and cleared >= 240, (n, shadow, cleared)
-            assert all(abs(x) < 1.5 for x in end[4]), ("the first column scrolled away", n, end[4])
+            moved = [b - a for a, b in zip(start[4], end[4])]
+            assert all(abs(x) < 1.5 for x in moved), ("the first column scrolled away", n, moved)
         for n in narrow:
             assert _edge(browser.get_screenshot_as_png(), browser.execute_script(BOX_JS, n, False)) >= 240, n
 
@@ -485,3 +488,35 @@ def test_every_charts_text_is_readable_at_every_width(browser, long_name_page, w
     assert set(t[0] for t in texts) == {"wins", "players", "running", "rating"}
     small = [t for t in texts if t[2] < 12]
     assert small == [], (len(small), small[:5])
+
+
+LEGEND_JS = """
+document.querySelectorAll('details').forEach(d => { d.open = true; });
+const out = [];
+for (const fig of document.querySelectorAll('figure.chart')) {
+  const svg = fig.querySelector('svg').getBoundingClientRect();
+  const boxes = Array.from(fig.querySelectorAll('g.legend')).map(g => {
+    const r = g.getBoundingClientRect(); return [g.textContent.trim().slice(0, 30), r.left, r.top, r.right, r.bottom]; });
+  for (let i = 0; i < boxes.length; i++) {
+    const [name, l, t, r, b] = boxes[i];
+    if (l < svg.left - 0.5 || r > svg.right + 0.5 || t < svg.top - 0.5 || b > svg.bottom + 0.5)
+      out.push([fig.dataset.chart, name, 'outside its chart']);
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [other, l2, t2, r2, b2] = boxes[j];
+      if (l < r2 - 0.5 && l2 < r - 0.5 && t < b2 - 0.5 && t2 < b - 0.5) out.push([fig.dataset.chart, name, other]);
+    }
+  }
+}
+return out;
+"""
+
+
+@pytest.mark.parametrize("width,height,mobile", [(390, 844, True), (1280, 800, False)], ids=["phone", "laptop"])
+def test_no_legend_name_runs_into_another(browser, long_name_page, width, height, mobile):
+    """A line chart's legend names each line whole (cut at 24 characters, as
+    the tables cut it) beside its colour, no two names on top of each
+    other, every one inside its chart."""
+    with width_of(browser, width, height, mobile):
+        open_file(browser, long_name_page)
+        clashes = browser.execute_script(LEGEND_JS)
+    assert clashes == []
