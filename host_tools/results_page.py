@@ -31,7 +31,7 @@ import pygal
 from markupsafe import Markup
 from pygal.etree import etree
 from pygal.style import Style
-from pygal.util import truncate
+from pygal.util import text_len, truncate
 
 from speedref import games
 
@@ -236,8 +236,7 @@ def count_ticks(top):
 def wins_chart(title, names, wins, colors):
     """A bar per player: wins, printed on the bar."""
     c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=CHART_WIDTH, height=60 + 34 * len(names),
-                            explicit_size=True,
-                            show_legend=False, print_values=True, print_zeroes=True, title=title,
+                            explicit_size=True, show_legend=False, print_values=True, print_zeroes=True, title=title,
                             min_scale=1, max_scale=8, margin=10, spacing=8, truncate_label=NAME_CHARS,
                             value_formatter=lambda v: "%d" % v)
     # pygal draws the first label at the bottom: reversed, the leader is on top
@@ -251,8 +250,7 @@ def players_chart(names, wins, colors):
     """Wins per player over every game: a bar per player in the player's own
     colour (each game's share is in the table beside it)."""
     c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=CHART_WIDTH, height=90 + 34 * len(names),
-                            explicit_size=True,
-                            title="Wins per player, every game", show_legend=False, print_values=True,
+                            explicit_size=True, title="Wins per player, every game", show_legend=False, print_values=True,
                             print_zeroes=True, min_scale=1, max_scale=8, margin=10, spacing=8,
                             truncate_label=NAME_CHARS, value_formatter=lambda v: "%d" % v)
     c.x_labels = [short_name(n) for n in reversed(names)]
@@ -261,11 +259,27 @@ def players_chart(names, wins, colors):
     return svg(c, names)
 
 
+PLOT_HEIGHT = 250        # a line chart's height without its legend; each row of the legend adds LEGEND_ROW
+LEGEND_ROW = 23
+
+
+def legend_under(names):
+    """pygal's options for a legend under a line chart: as many columns as
+    its longest name (cut at NAME_CHARS) fits side by side, a number that
+    divides the lines evenly (pygal makes room for lines // columns rows),
+    and the chart as much taller as its legend has rows."""
+    longest = max([len(short_name(n)) for n in names] + [1])
+    fits = int((CHART_WIDTH - 90) // (text_len(longest, 15) + 30))   # the plot's width: less the axis, a box and a gap
+    cols = max([c for c in range(1, max(1, min(fits, len(names))) + 1) if len(names) % c == 0] + [1])
+    return {"legend_at_bottom": True, "legend_at_bottom_columns": cols, "margin_bottom": 16,   # the last row's descenders
+            "height": PLOT_HEIGHT + LEGEND_ROW * -(-len(names) // cols)}
+
+
 def running_chart(parts, colors):
     """The running totals through a game's rows (deals, rounds, hands)."""
-    c = pygal.Line(style=_style(colors), js=[], width=CHART_WIDTH, height=290, margin=10, explicit_size=True,
-                   title="Running totals", x_title=parts["unit"][1], legend_at_bottom=True,
-                   dots_size=4, truncate_legend=NAME_CHARS, min_scale=3, max_scale=6)
+    c = pygal.Line(style=_style(colors), js=[], width=CHART_WIDTH, margin=10, explicit_size=True,
+                   title="Running totals", x_title=parts["unit"][1], dots_size=4, truncate_legend=NAME_CHARS,
+                   min_scale=3, max_scale=6, **legend_under([jsonin.printable(n) for n in parts["names"]]))
     c.x_labels = [str(i + 1) for i in range(len(parts["rows"]))]
     for col, name in enumerate(parts["names"]):
         c.add(jsonin.printable(name), [cells[col][1] for _, cells in parts["rows"]])
@@ -293,8 +307,9 @@ def rating_chart(game, boards, colors):
     shown = b.shown
     many = b.rated > 40
     c = pygal.XY(style=_style([colors[k] for k in order[:RATING_LINES]]),
-                 js=[], width=CHART_WIDTH, height=320, margin=10, title="Rating after each game", explicit_size=True,
-                 x_title="games rated", legend_at_bottom=True, dots_size=2 if many else 4, show_dots=not many,
+                 js=[], width=CHART_WIDTH, margin=10, title="Rating after each game", explicit_size=True,
+                 x_title="games rated", dots_size=2 if many else 4, show_dots=not many,
+                 **legend_under([jsonin.printable(shown[k]) for k in order[:RATING_LINES]]),
                  truncate_legend=NAME_CHARS, min_scale=3, max_scale=6,
                  x_value_formatter=lambda x: "%d" % x, value_formatter=lambda y: ratings.number(y))
     c.x_labels = count_ticks(b.rated)      # whole games: pygal would tick a short season at halves
