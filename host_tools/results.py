@@ -7,6 +7,7 @@
     speedref-results ratings [--game G] [--json]  (host_tools/ratings.py)
     speedref-results rename OLD NEW | merge A B | assign GAME SEAT NAME
     speedref-results changes | undo [N]           (host_tools/changes.py)
+    speedref-results gaps [--json]                record numbers never seen (host_tools/gaps.py)
 
 Per game and person (host_tools/people.py: a name, without case or the
 spaces around it; every seat nobody named in one "(unnamed seats)" row):
@@ -305,7 +306,8 @@ def build_parser():
                " folders and copies of a board's flash store (host_tools/importer.py)")
     ap.add_argument("command", nargs="?", choices=list(VERBS),
                     help="import PATH...; ratings; rename OLD NEW; merge A B; assign GAME SEAT NAME;"
-                         " changes; undo [N] (default: the standings)")
+                         " changes; undo [N]; gaps (record numbers of a table never seen)"
+                         " (default: the standings)")
     ap.add_argument("paths", nargs="*", metavar="ARG", help="with import: what to import; the other verbs' arguments")
     ap.add_argument("--game", help="with ratings: this game only (%s)" % ", ".join(games_registry.IDS))
     ap.add_argument("--db", help="results database (%s)" % db_help())
@@ -324,9 +326,9 @@ def build_parser():
 STANDINGS_ONLY = ("csv", "json", "html", "serve")   # options that belong to the standings, not to import
 # the verbs and how many arguments each takes (fewest, most)
 VERBS = {"import": (1, None), "ratings": (0, 0), "rename": (2, 2), "merge": (2, 2), "assign": (3, 3),
-         "changes": (0, 0), "undo": (0, 1)}
+         "changes": (0, 0), "undo": (0, 1), "gaps": (0, 0)}
 VERB_USE = {"rename": "rename OLD NEW", "merge": "merge A B", "assign": "assign GAME SEAT NAME",
-            "undo": "undo [N]", "ratings": "ratings [--game G]", "changes": "changes"}
+            "undo": "undo [N]", "ratings": "ratings [--game G]", "changes": "changes", "gaps": "gaps [--json]"}
 
 
 def read_standings(path):
@@ -384,7 +386,7 @@ def verb_main(args, ap):
     fewest, most = VERBS[args.command]
     if not fewest <= len(args.paths) <= most:
         ap.error("use: %s %s" % (PROG, VERB_USE[args.command]))
-    for name in ("csv", "html", "serve") + (() if args.command in ("ratings",) else ("json",)):
+    for name in ("csv", "html", "serve") + (() if args.command in ("ratings", "gaps") else ("json",)):
         if getattr(args, name):
             ap.error("--%s does not go with %s" % (name, args.command))
     if args.game is not None and args.command != "ratings":
@@ -393,7 +395,7 @@ def verb_main(args, ap):
         ap.error("--game %s: no such game (%s)" % (jsonin.printable(args.game), ", ".join(games_registry.IDS)))
     path = args.db or default_path()
     try:
-        db = ResultsDB(path, create=False, write=args.command not in ("ratings", "changes"))
+        db = ResultsDB(path, create=False, write=args.command not in ("ratings", "changes", "gaps"))
         try:
             if args.command == "ratings":
                 skipped, text = ratings.main(db, args.game, args.json)
@@ -403,6 +405,10 @@ def verb_main(args, ap):
             if args.command == "changes":
                 with db.snapshot():
                     text = changes.listing(db)
+            elif args.command == "gaps":
+                from host_tools import gaps
+                with db.snapshot():
+                    text = gaps.listing(db, args.json)
             elif args.command == "undo":
                 text = changes.undo(db, args.paths)
             else:
