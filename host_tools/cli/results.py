@@ -7,6 +7,7 @@
     speedref-results ratings [--game G] [--json | --csv FILE] [--provisional N]  (host_tools/club/ratings.py)
     speedref-results rename OLD NEW | merge A B | assign GAME SEAT NAME
     speedref-results changes | undo [N]           (host_tools/club/changes.py)
+    speedref-results gaps [--json]                record numbers never seen (host_tools/club/gaps.py)
 
 What the standings count is host_tools/club/standings.py's; the text table and
 the CSV are host_tools/views/report.py's.  This module is the command line: it
@@ -84,7 +85,8 @@ def build_parser():
                " folders and copies of a board's flash store (host_tools/intake/importer.py)")
     ap.add_argument("command", nargs="?", choices=list(VERBS),
                     help="import PATH...; ratings; rename OLD NEW; merge A B; assign GAME SEAT NAME;"
-                         " changes; undo [N] (default: the standings)")
+                         " changes; undo [N]; gaps (record numbers of a table never seen)"
+                         " (default: the standings)")
     ap.add_argument("paths", nargs="*", metavar="ARG", help="with import: what to import; the other verbs' arguments")
     ap.add_argument("--game", help="with ratings: this game only (%s)" % ", ".join(games_registry.IDS))
     ap.add_argument("--db", help="results database (%s)" % db_help())
@@ -116,9 +118,9 @@ def build_parser():
 STANDINGS_ONLY = ("csv", "json", "html", "serve", "host", "since")   # options of the standings, not of import
 # the verbs and how many arguments each takes (fewest, most)
 VERBS = {"import": (1, None), "ratings": (0, 0), "rename": (2, 2), "merge": (2, 2), "assign": (3, 3),
-         "changes": (0, 0), "undo": (0, 1)}
+         "changes": (0, 0), "undo": (0, 1), "gaps": (0, 0)}
 VERB_USE = {"rename": "rename OLD NEW", "merge": "merge A B", "assign": "assign GAME SEAT NAME",
-            "undo": "undo [N]", "ratings": "ratings [--game G]", "changes": "changes"}
+            "undo": "undo [N]", "ratings": "ratings [--game G]", "changes": "changes", "gaps": "gaps [--json]"}
 
 
 def import_main(args, ap):
@@ -162,7 +164,8 @@ def verb_main(args, ap):
     fewest, most = VERBS[args.command]
     if not fewest <= len(args.paths) <= most:
         ap.error("use: %s %s" % (PROG, VERB_USE[args.command]))
-    for name in ("html", "serve", "host", "since", "evening") + (() if args.command == "ratings" else ("json", "csv")):
+    for name in ("html", "serve", "host", "since", "evening") + (
+            () if args.command in ("ratings", "gaps") else ("json",)) + (() if args.command == "ratings" else ("csv",)):
         if getattr(args, name) is not None and getattr(args, name) is not False:
             ap.error("--%s does not go with %s" % (name, args.command))
     if args.command == "ratings" and args.json and args.csv:
@@ -175,7 +178,7 @@ def verb_main(args, ap):
         ap.error("--game %s: no such game (%s)" % (jsonin.printable(args.game), ", ".join(games_registry.IDS)))
     path = args.db or default_path()
     try:
-        db = ResultsDB(path, create=False, write=args.command not in ("ratings", "changes"))
+        db = ResultsDB(path, create=False, write=args.command not in ("ratings", "changes", "gaps"))
         try:
             if args.command == "ratings":
                 skipped, text, rows = ratings.report(db, args.game, args.json, args.provisional)
@@ -193,6 +196,10 @@ def verb_main(args, ap):
             if args.command == "changes":
                 with db.snapshot():
                     text = changes.listing(db)
+            elif args.command == "gaps":
+                from host_tools.club import gaps
+                with db.snapshot():
+                    text = gaps.listing(db, args.json)
             elif args.command == "undo":
                 text = changes.undo(db, args.paths)
             else:

@@ -9,6 +9,8 @@ for the terminal (jsonin.printable) and by Jinja2's autoescape on a page.
 """
 import io
 
+import wcwidth
+
 from speedref import games as registry
 from speedref.engine import records
 
@@ -53,8 +55,9 @@ def result_text(g):
 
 # --- the terminal -----------------------------------------------------------------
 def _columns(rows):
-    widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(max(len(r) for r in rows))]
-    return ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    """Text rows in columns by the cells a terminal gives each character."""
+    widths = [max(wcwidth.width(r[i]) if i < len(r) else 0 for r in rows) for i in range(max(len(r) for r in rows))]
+    return ["  " + "  ".join(wcwidth.ljust(c, w) for c, w in zip(r, widths)).rstrip() for r in rows]
 
 
 def round_text(ev, rnd, placement=None):

@@ -86,6 +86,11 @@ class Table:
         # store: the board's flash folder (speedref-sim --store), kept after
         # the table closes; None: a fresh temporary one
         self.board = Board(root=store, start_us=self.start_us, realtime=realtime)
+        if self.board.app.seated is None:
+            # the computer players never pick names on the device: they sit
+            # as P1..Pn, so a roster kept in the store shows them no picker
+            from speedref import names as N
+            self.board.app.seated = list(N.SEATS)
         self.loop_us = loop_us or self.PASS_US
         # the players at the table, one pad each (pads 0..seats-1): the
         # registry's count; a game seating a range sets it from its options
