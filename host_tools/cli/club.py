@@ -5,7 +5,7 @@
     speedref-club table out|in|add NAME
     speedref-club pair --game G [--seats N] [--option KEY=VALUE]... [--again | --anyway] [--html FILE]
     speedref-club round [N] [--html FILE]        a round in the terminal, or its printable page
-    speedref-club results | standings [--csv FILE] [--json] | status | evenings
+    speedref-club [status] | results | standings [--csv FILE] [--json] | evenings
     speedref-club place GAME ROUND TABLE | drop GAME | corrections | undo [N]
 
 The evening, its rounds and where each result goes are host_tools/club/evening.py's,
@@ -129,6 +129,7 @@ def build_parser():
 
     p = sub.add_parser("undo", parents=[common], help="undo a correction (default: the last)")
     p.add_argument("number", nargs="?", type=round_number, metavar="N")
+    ap.commands = sub.choices           # {command: its parser}
     return ap
 
 
@@ -284,7 +285,11 @@ def run(args, db):
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    ap = build_parser()
+    if not set(argv) & (set(ap.commands) | {"-h", "--help"}):
+        argv = ["status"] + argv          # the tool alone: where the evening stands
+    args = ap.parse_args(argv)
     jsonin.setup_stdio()
     path = args.db or default_path()
     if not dbmod.keeps(path):
