@@ -498,12 +498,6 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self._send(code, ("%d %s\n" % (code, phrase)).encode("ascii"), "text/plain; charset=utf-8",
                    phrase=phrase)
 
-    def _problem(self, e):
-        """A database that cannot be read: its line, without the file's
-        path when the page is served to the room."""
-        text = "the results database cannot be read just now" if self.public else jsonin.printable(str(e))
-        return self._send(500, (text + "\n").encode("utf-8"), "text/plain; charset=utf-8")
-
     def do_GET(self):
         path = self.path.split("?", 1)[0]
         if path == "/events":
@@ -594,8 +588,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def _problem(self, e):
         """A database that cannot be read: its one line, the database named
-        by its file name as the page names it."""
-        text = str(e).replace(self.source, file_name(self.source)) if self.source else str(e)
+        by its file name as the page names it; served to the room, not named
+        at all."""
+        if self.public:
+            text = "the results database cannot be read just now"
+        else:
+            text = str(e).replace(self.source, file_name(self.source)) if self.source else str(e)
         return self._send(500, (jsonin.printable(text) + "\n").encode("utf-8"), "text/plain; charset=utf-8")
 
     def _send(self, status, body, ctype, phrase=None, csp=CSP):
