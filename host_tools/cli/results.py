@@ -244,7 +244,8 @@ def page_main(args):
                                   PROG)
         status = status or (2 if skipped else 0)
     if args.serve:
-        host = args.host or results_page.HOST
+        from host_tools.views import serve, site
+        host = args.host or serve.HOST
         try:
             db = ResultsDB(args.db, create=False)   # a missing database: said once, not at every request
             try:
@@ -254,11 +255,11 @@ def page_main(args):
         except DatabaseProblem as e:
             return jsonin.complain(PROG, str(e))
         try:
-            srv = results_page.make_server(lambda: ResultsDB(args.db, create=False), name, args.port, host,
-                                           evening=None if which is None else which.id)
+            srv = site.make_server(lambda: ResultsDB(args.db, create=False), name, args.port, host,
+                                   evening=None if which is None else which.id)
         except OSError as e:
             return jsonin.complain(PROG, "cannot serve on %s:%d: %s" % (host, args.port, e.strerror or e))
-        return results_page.serve(srv, out=lambda t: jsonin.write_out(t + "\n", PROG)) or status
+        return serve.serve(srv, out=lambda t: jsonin.write_out(t + "\n", PROG)) or status
     return status
 
 

@@ -19,7 +19,7 @@ import pytest
 import results_page_check as check
 import results_sample as sample
 from host_tools.cli import results
-from host_tools.views import results_page
+from host_tools.views import results_page, site
 from host_tools.club.db import ResultsDB
 
 
@@ -263,7 +263,7 @@ def test_serve_on_loopback_rebuilds_the_page_per_request(evening, tmp_path):
     import threading
     db = tmp_path / "live.db"
     shutil.copy(evening[0], db)
-    srv = results_page.make_server(lambda: ResultsDB(db), str(db), port=0)
+    srv = site.make_server(lambda: ResultsDB(db), str(db), port=0)
     assert srv.server_address[0] == "127.0.0.1"
     t = threading.Thread(target=srv.serve_forever, daemon=True)
     t.start()
@@ -504,7 +504,7 @@ def test_the_page_names_its_database_by_the_file_name_never_the_folders(tmp_path
     for source, open_db, paths in ((str(db), lambda: ResultsDB(db), [""]),
                                    (str(folder / "gone.db"), lambda: ResultsDB(folder / "gone.db", create=False),
                                     ["", "events"])):
-        srv = results_page.make_server(open_db, source, port=0)
+        srv = site.make_server(open_db, source, port=0)
         threading.Thread(target=srv.serve_forever, daemon=True).start()
         try:
             for path in paths:

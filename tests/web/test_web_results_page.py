@@ -196,9 +196,9 @@ def test_hostile_names_run_nothing(browser, tmp_path):
 
 
 def test_served_page_is_the_same_page(browser, evening):
-    from host_tools.views import results_page
+    from host_tools.views import site
     from host_tools.club.db import ResultsDB
-    srv = results_page.make_server(lambda: ResultsDB(evening[0]), "club.db", port=0)
+    srv = site.make_server(lambda: ResultsDB(evening[0]), "club.db", port=0)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:
         browser.get("http://127.0.0.1:%d/" % srv.server_address[1])
@@ -218,11 +218,11 @@ def test_served_page_shows_a_new_game_in_place_without_a_reload(browser, evening
     the page was not loaded again (a value set in it survives)."""
     import shutil
     from selenium.webdriver.support.ui import WebDriverWait
-    from host_tools.views import results_page
+    from host_tools.views import site
     from host_tools.club.db import ResultsDB
     db = tmp_path / "club.db"
     shutil.copy(evening[0], db)
-    srv = results_page.make_server(lambda: ResultsDB(db), "club.db", port=0)
+    srv = site.make_server(lambda: ResultsDB(db), "club.db", port=0)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:
         browser.get("http://127.0.0.1:%d/" % srv.server_address[1])
