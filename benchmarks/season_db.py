@@ -1,0 +1,100 @@
+"""A season in a results database, for the benchmarks of the results page
+and of the served room (and the page's test at 20,000 games).  No numbers
+printed here.
+
+A season is 40 people playing seeded Speed matches (host_fixtures.speed_match)
+at 20 tables, a few hundred games an evening, each stored as speedref-log
+stores a game (ResultsDB.add_game), its arrival on its evening's date.
+With `evening`: tonight's evening too, started now, its 40 people checked in
+and a round of Speed paired (host_tools/club/evening.py), and
+tonight_record(n) is the result of one of its tables.
+"""
+import datetime
+import random
+import shutil
+
+from host_fixtures import speed_match
+from host_tools.club import evening as E
+from host_tools.club.db import ResultsDB
+
+TABLES = 20
+PER_EVENING = 200
+PEOPLE = ["Ada", "Ben", "Cleo", "Dev", "Elif", "Finn", "Gus", "Hana", "Ivo", "Jun", "Kofi", "Lena", "Mira", "Nils",
+          "Omar", "Pia", "Quinn", "Rosa", "Sami", "Tove", "Uma", "Vik", "Wren", "Xia", "Yara", "Zeno", "Abel", "Bea",
+          "Cruz", "Dora", "Emil", "Fern", "Gil", "Hugo", "Iris", "Joel", "Kai", "Lupe", "Milo", "Noor"]
+FIRST_EVENING = datetime.datetime(2024, 1, 4, 19, 0, tzinfo=datetime.timezone.utc)
+
+
+def season_record(n):
+    """Game n of the season: a seeded Speed match, two of PEOPLE, at one of the tables."""
+    rec = speed_match(n)
+    rec["players"] = random.Random(n).sample(PEOPLE, 2)
+    rec["id"] = "season%02d-%d" % (n % TABLES, n // TABLES + 1)
+    rec["table"] = "Table %d" % (n % TABLES + 1)
+    return rec
+
+
+def fill(path, games):
+    """A database of `games` games at `path`, quickly (no sync per game:
+    a copy is thrown away if the build stops half-way)."""
+    db = ResultsDB(path, write=True)
+    try:
+        db.con.execute("PRAGMA synchronous = OFF")
+        for n in range(games):
+            if n % PER_EVENING == 0:
+                day = FIRST_EVENING + datetime.timedelta(days=7 * (n // PER_EVENING))
+                db.moment = day.isoformat(timespec="seconds")
+            db.add_game(season_record(n), "import")
+    finally:
+        db.close()
+
+
+def tonight(path):
+    """Tonight's evening: started now, PEOPLE checked in, a round of Speed paired."""
+    db = ResultsDB(path, write=True)
+    try:
+        ev, _ = E.start(db, "Club night", datetime.date.today().isoformat(), E.table_names(TABLES), [])
+        E.checkin(db, ev, PEOPLE)
+        E.pair(db, ev, "speed")
+    finally:
+        db.close()
+
+
+def database(folder, games, evening=False):
+    """A copy of the season of `games` games (with tonight's evening), made
+    once in `folder` and copied for each use (a benchmark changes it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    kept = folder / ("season-%d%s.db" % (games, "-evening" if evening else ""))
+    if not kept.exists():
+        part = kept.with_suffix(".part")
+        if part.exists():
+            part.unlink()
+        fill(part, games)
+        if evening:
+            tonight(part)
+        part.rename(kept)
+    work = folder / ("work-" + kept.name)
+    shutil.copy(kept, work)
+    return work
+
+
+def tonight_record(n, path=None, _round={}):
+    """A result of tonight's round: table n's players (of the round paired
+    in `path`, read once), else two of PEOPLE."""
+    if path is not None and path not in _round:
+        db = ResultsDB(path)
+        try:
+            rnd = E.rounds(db, E.find(db))[-1]
+            _round[path] = [(t, [name for _, name in seated]) for t, seated in rnd.tables]
+        finally:
+            db.close()
+    rec = speed_match(10 ** 6 + n)
+    tables = _round.get(path)
+    if tables:
+        table, players = tables[n % len(tables)]
+    else:
+        table, players = "Table %d" % (n % TABLES + 1), random.Random(n).sample(PEOPLE, 2)
+    rec["players"] = list(players)
+    rec["table"] = table
+    rec["id"] = "tonight-%d" % n
+    return rec
