@@ -177,14 +177,16 @@ def _margin(us):
     return "-" if us is None else "%.1f ms" % (us / 1000)
 
 
-def standings_cells(row):
-    """A standings row as the text report shows it (speedref-results)."""
+def standings_cells(row, place=None, href=None):
+    """A standings row as the text report shows it (speedref-results);
+    `place`: its place in its game's standings (1: the leader), `href`:
+    where its person's page is (served pages only)."""
     return {"player": jsonin.printable(row["player"]), "shown": short_name(jsonin.printable(row["player"])),
             "games": str(row["games"]), "wins": str(row["wins"]),
             "average_score": report.cell(row["average_score"]),
             "perfect_bonuses": report.cell(row["perfect_bonuses"]),
             "slap_wins": str(row["slap_wins"]), "median_margin": _margin(row["median_margin_us"]),
-            "person": row.get("person", True)}
+            "person": row.get("person", True), "place": place, "href": href}
 
 
 # --- charts -----------------------------------------------------------------
@@ -288,12 +290,14 @@ def running_chart(parts, colors):
     return svg(c)
 
 
-def rating_cells(game, rows, boards):
-    """A game's ratings as speedref-results ratings prints them."""
+def rating_cells(game, rows, boards, href=None):
+    """A game's ratings as speedref-results ratings prints them; href(row):
+    where its person's page is (served pages only)."""
     return [{"player": jsonin.printable(r["player"]), "shown": short_name(jsonin.printable(r["player"])),
              "rating": r["rating"], "sigma": r["sigma"], "conservative": r["conservative"],
-             "games": str(r["games"]), "provisional": ratings.yes_no(r["provisional"])}
-            for r in rows if r["game"] == game]
+             "games": str(r["games"]), "provisional": ratings.yes_no(r["provisional"]), "place": i + 1,
+             "href": href(r) if href else None}
+            for i, r in enumerate(x for x in rows if x["game"] == game)]
 
 
 RATING_LINES = 8          # the chart follows the best 8 by the table's order (the rest are in the table)
@@ -370,7 +374,8 @@ def page_data(db, evening=None):
                                "rows": [standings_cells(r) for r in sub if r["game"] == g]})
         sections.append({
             "id": g, "title": _title(g), "games": sum(len(v) for v in devices.values()),
-            "bonus": _has_bonus(g), "score_means": _score_means(g), "rows": [standings_cells(r) for r in mine], "tables": tables,
+            "bonus": _has_bonus(g), "score_means": _score_means(g), "tables": tables, "links": None, "pages": None,
+            "rows": [standings_cells(r, i + 1) for i, r in enumerate(mine)], "rating_pages": None,
             "chart": wins_chart("Wins", [jsonin.printable(n) for n in names], [r["wins"] for r in mine],
                                 [color[people.key(n)] if r["person"] else UNNAMED_COLOR
                                  for n, r in zip(names, mine)]),
@@ -388,36 +393,47 @@ def page_data(db, evening=None):
         p["wins"] += r["wins"]
         p["by_game"][r["game"]] = r["wins"]
     order = sorted(players, key=lambda n: (-players[n]["wins"], -players[n]["games"], n))
-    player_rows = [{"player": jsonin.printable(n), "shown": short_name(jsonin.printable(n)), "games": players[n]["games"], "wins": players[n]["wins"],
-                    "by_game": [players[n]["by_game"].get(g) for g in game_ids]} for n in order]
+    player_rows = [{"player": jsonin.printable(n), "shown": short_name(jsonin.printable(n)), "games": players[n]["games"],
+                    "wins": players[n]["wins"], "by_game": [players[n]["by_game"].get(g) for g in game_ids],
+                    "place": i + 1, "href": None} for i, n in enumerate(order)]
     chart = (players_chart([jsonin.printable(n) for n in order], [players[n]["wins"] for n in order],
                            [color[people.key(n)] for n in order]) if order else None)
 
     sheets = []
     for row_id, rec in reversed(stored):          # the newest game first
-        sheet, summary = scoresheet.check(rec, "#%d" % row_id)   # the standings replayed it: it is valid
-        parts = scoresheet.sheet_parts(rec, sheet, summary)
-        now = seated[row_id] if len(seated[row_id]) == len(parts["names"]) else [None] * len(parts["names"])
-        cols = [strangers[i] if n is None else color[people.key(n)] for i, n in enumerate(now)]
-        sheets.append({
-            "row": row_id, "game": rec.get("game"), "device": jsonin.printable(table_of(rec)),
-            "head": jsonin.printable(parts["head"]), "unit": parts["unit"][0],
-            "names": [jsonin.printable(n) for n in parts["names"]],
-            "rows": [(jsonin.printable(label), [(jsonin.printable(c), t) for c, t in cells])
-                     for label, cells in parts["rows"]],
-            "totals": [(jsonin.printable(n), t) for n, t in parts["totals"]],
-            "result": jsonin.printable(parts["result"]),
-            "decided": jsonin.printable(parts["decided"]) if parts["decided"] else None,
-            "played": parts["played"], "open": len(sheets) < OPEN_SHEETS,
-            "chart": running_chart(parts, cols) if parts["rows"] and len(sheets) < CHARTED_SHEETS else None})
+        sheets.append(sheet_data(row_id, rec, seated[row_id], color, strangers, open_=len(sheets) < OPEN_SHEETS,
+                                 chart=len(sheets) < CHARTED_SHEETS))
 
     devices = sorted(set(table_of(rec) for _, rec in stored))
     return {"evening": evening_view(db, evening, played), "provisional_games": ratings.PROVISIONAL_GAMES,
             "sections": sections, "rated": [x for x in sections if x["ratings"]], "model": ratings.MODEL_NAME,
             "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows,
-            "players_chart": chart, "sheets": sheets, "skipped": [skipped_line(x) for x in skipped],
+            "players_chart": chart, "players_pages": None, "sheets": sheets, "skipped": [skipped_line(x) for x in skipped],
             "unlinked": unlinked,
             "count": len(stored), "devices": [jsonin.printable(d) for d in devices]}
+
+
+def sheet_data(row_id, rec, now, color, strangers, open_=True, chart=True):
+    """A game's score sheet as the page shows it (speedref-score's parts):
+    `now`, the name each seat goes by now (None: nobody named), picks each
+    column's colour (color: {person key: colour}; strangers: a colour a
+    seat nobody named); `open_`: shown unfolded; `chart`: with its running
+    totals' chart."""
+    sheet, summary = scoresheet.check(rec, "#%d" % row_id)   # the standings counted it: the rules accept it
+    parts = scoresheet.sheet_parts(rec, sheet, summary)
+    now = now if len(now) == len(parts["names"]) else [None] * len(parts["names"])
+    cols = [strangers[i] if n is None else color[people.key(n)] for i, n in enumerate(now)]
+    return {
+        "row": row_id, "game": rec.get("game"), "device": jsonin.printable(table_of(rec)),
+        "head": jsonin.printable(parts["head"]), "unit": parts["unit"][0],
+        "names": [jsonin.printable(n) for n in parts["names"]],
+        "rows": [(jsonin.printable(label), [(jsonin.printable(c), t) for c, t in cells])
+                 for label, cells in parts["rows"]],
+        "totals": [(jsonin.printable(n), t) for n, t in parts["totals"]],
+        "result": jsonin.printable(parts["result"]),
+        "decided": jsonin.printable(parts["decided"]) if parts["decided"] else None,
+        "played": parts["played"], "open": open_,
+        "chart": running_chart(parts, cols) if parts["rows"] and chart else None}
 
 
 def evening_view(db, which, played):
@@ -457,6 +473,6 @@ def render(db, source="", refresh_s=None, now=None, version=None, evening=None, 
     text = templating.environment().get_template(TEMPLATE).render(
         csp=CSP if version is None else LIVE_CSP, live_js=LIVE_JS if version is not None else None,
         qr=evening_page.qr_data_uri(url) if url and data["evening"] else None, url=url,
-        version=version, source=jsonin.printable(file_name(source)), refresh_s=refresh_s,
+        version=version, source=jsonin.printable(file_name(source)), refresh_s=refresh_s, span=None,
         generated=now.strftime("%Y-%m-%d %H:%M"), **data)
     return text, data["skipped"]
