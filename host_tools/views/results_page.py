@@ -305,22 +305,24 @@ RATING_POINTS = 150       # and draws at most ~150 points a line: every n-th gam
                           # of 1,250 games a person drew in 10 s, for a line no wider than 500 px)
 
 
-def rating_chart(game, boards, colors):
+def rating_chart(game, boards, colors, keys=None):
     """Each person's rating (mu) after each rated game of this game, the
-    best RATING_LINES of them: a line a person, over the games they played.
-    colors: {person key: colour}."""
+    best RATING_LINES of them (or the people `keys`): a line a person, over
+    the games they played.  colors: {person key: colour}."""
     b = boards[game]
-    order = sorted(b.rating, key=lambda k: (-(b.rating[k].mu - 3 * b.rating[k].sigma), -b.rating[k].mu, k))
+    if keys is None:
+        order = sorted(b.rating, key=lambda k: (-(b.rating[k].mu - 3 * b.rating[k].sigma), -b.rating[k].mu, k))
+        keys = order[:RATING_LINES]
     shown = b.shown
     many = b.rated > 40
-    c = pygal.XY(style=_style([colors[k] for k in order[:RATING_LINES]]),
+    c = pygal.XY(style=_style([colors[k] for k in keys]),
                  js=[], width=CHART_WIDTH, margin=10, title="Rating after each game", explicit_size=True,
                  x_title="games rated", dots_size=2 if many else 4, show_dots=not many,
-                 **legend_under([jsonin.printable(shown[k]) for k in order[:RATING_LINES]]),
+                 **legend_under([jsonin.printable(shown[k]) for k in keys]),
                  truncate_legend=NAME_CHARS, min_scale=3, max_scale=6,
                  x_value_formatter=lambda x: "%d" % x, value_formatter=lambda y: ratings.number(y))
     c.x_labels = count_ticks(b.rated)      # whole games: pygal would tick a short season at halves
-    for k in order[:RATING_LINES]:
+    for k in keys:
         h = b.history[k]      # from the newcomer's rating, just before their first game
         step = -(-len(h) // RATING_POINTS)
         drawn = h[::step] + ([h[-1]] if (len(h) - 1) % step else [])
@@ -383,21 +385,9 @@ def page_data(db, evening=None):
             "rating_chart": rating_chart(g, boards, color) if g in boards else None,
             "rated": boards[g].rated if g in boards else 0})
 
-    # per player over every game: the standings' own counts, added up
-    players = {}
-    for r in rows:
-        if not r["person"]:
-            continue                 # seats nobody named are no player
-        p = players.setdefault(r["player"], {"games": 0, "wins": 0, "by_game": {}})
-        p["games"] += r["games"]
-        p["wins"] += r["wins"]
-        p["by_game"][r["game"]] = r["wins"]
-    order = sorted(players, key=lambda n: (-players[n]["wins"], -players[n]["games"], n))
-    player_rows = [{"player": jsonin.printable(n), "shown": short_name(jsonin.printable(n)), "games": players[n]["games"],
-                    "wins": players[n]["wins"], "by_game": [players[n]["by_game"].get(g) for g in game_ids],
-                    "place": i + 1, "href": None} for i, n in enumerate(order)]
-    chart = (players_chart([jsonin.printable(n) for n in order], [players[n]["wins"] for n in order],
-                           [color[people.key(n)] for n in order]) if order else None)
+    player_rows_ = player_rows(rows)
+    chart = (players_chart([p["player"] for p in player_rows_], [p["wins"] for p in player_rows_],
+                           [color[p["key"]] for p in player_rows_]) if player_rows_ else None)
 
     sheets = []
     for row_id, rec in reversed(stored):          # the newest game first
@@ -407,10 +397,31 @@ def page_data(db, evening=None):
     devices = sorted(set(table_of(rec) for _, rec in stored))
     return {"evening": evening_view(db, evening, played), "provisional_games": ratings.PROVISIONAL_GAMES,
             "sections": sections, "rated": [x for x in sections if x["ratings"]], "model": ratings.MODEL_NAME,
-            "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows,
+            "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows_,
             "players_chart": chart, "players_pages": None, "sheets": sheets, "skipped": [skipped_line(x) for x in skipped],
             "unlinked": unlinked,
             "count": len(stored), "devices": [jsonin.printable(d) for d in devices]}
+
+
+def player_rows(rows):
+    """Per player over every game: the standings' own counts added up, the
+    most wins first ({player, shown, key, games, wins, by_game: wins in each
+    game of the standings, place})."""
+    game_ids = sorted(set(r["game"] for r in rows),
+                      key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
+    players = {}
+    for r in rows:
+        if not r["person"]:
+            continue                 # seats nobody named are no player
+        p = players.setdefault(r["player"], {"games": 0, "wins": 0, "by_game": {}})
+        p["games"] += r["games"]
+        p["wins"] += r["wins"]
+        p["by_game"][r["game"]] = r["wins"]
+    order = sorted(players, key=lambda n: (-players[n]["wins"], -players[n]["games"], n))
+    return [{"player": jsonin.printable(n), "shown": short_name(jsonin.printable(n)), "key": people.key(n),
+             "games": players[n]["games"], "wins": players[n]["wins"],
+             "by_game": [players[n]["by_game"].get(g) for g in game_ids], "place": i + 1, "href": None}
+            for i, n in enumerate(order)]
 
 
 def sheet_data(row_id, rec, now, color, strangers, open_=True, chart=True):
@@ -447,6 +458,7 @@ def evening_view(db, which, played):
         return None
     t = evening.tonight(db, ev, [], played)
     data = evening_page.evening_data(t)
+    data["sheet_links"] = False      # the served pages link each result to its sheet
     ids = sorted(set(r["game"] for r in t.standings),
                  key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
     data["games"] = [{"id": g, "title": _title(g), "bonus": _has_bonus(g), "score_means": _score_means(g),
