@@ -94,15 +94,18 @@ def build_parser():
                     help="also write the standings (with ratings: the ratings) as CSV")
     ap.add_argument("--evening", nargs="?", const="", metavar="WHICH",
                     help="tonight's standings: the evening's games only (speedref-club; WHICH: its number, date or"
-                         " name, default the latest); with --html or --serve, the evening the Evening view shows")
+                         " name, default the latest); with --html, a page of that evening's games; with --serve,"
+                         " the evening the first screen shows")
     ap.add_argument("--since", metavar="DATE", type=since_date,
-                    help="the standings of the games stored since DATE (YYYY-MM-DD, from local midnight)")
+                    help="the standings of the games stored since DATE (YYYY-MM-DD, from local midnight);"
+                         " with --html, a page of those games")
     ap.add_argument("--provisional", type=game_count, default=ratings_mod.PROVISIONAL_GAMES, metavar="N",
                     help="with ratings: a rating from fewer than N games is provisional, listed last"
                          " (default %(default)s)")
     ap.add_argument("--json", action="store_true", help="print the standings (with ratings: the ratings) as JSON")
     ap.add_argument("--html", metavar="FILE", type=file_name,
-                    help="write the results page: standings, score sheets and charts in one file")
+                    help="write the results page: standings, score sheets and charts in one file (every game;"
+                         " --since DATE or --evening: a span of them)")
     ap.add_argument("--serve", action="store_true",
                     help="serve the results page on 127.0.0.1 until Ctrl-C (made again only when something new"
                          " was stored since the last request)")
@@ -226,8 +229,11 @@ def page_main(args):
             db = ResultsDB(args.db, create=False)
             try:
                 with db.snapshot():
-                    text, skipped = results_page.render(db, name, evening=which_evening(db, args.evening))
-                    n = db.count_games()
+                    which = which_evening(db, args.evening)
+                    span = (results_page.Span(evening=which) if which is not None
+                            else results_page.Span(since=args.since) if args.since else None)
+                    text, data = results_page.render_page(db, name, evening=which, span=span)
+                    skipped, n = data["skipped"], data["count"]
             finally:
                 db.close()
         except DatabaseProblem as e:
@@ -330,8 +336,8 @@ def main(argv=None):
         ap.error("--evening or --since, not both")
     path = args.db = args.db or default_path()
     if args.html or args.serve:
-        if args.since is not None:
-            ap.error("--since goes with the standings (text, --csv, --json)")
+        if args.since is not None and args.serve:
+            ap.error("--since goes with the standings (text, --csv, --json) and --html")
         return page_main(args)
     if args.evening is not None or args.since is not None:
         return span_main(args)

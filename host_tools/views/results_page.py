@@ -331,28 +331,65 @@ def rating_chart(game, boards, colors, keys=None):
 
 
 # --- the page's contents ------------------------------------------------------
-def page_data(db, evening=None):
+class Span:
+    """The games a page covers, when not every game: those stored since a
+    date (`since`, YYYY-MM-DD, from local midnight), or one evening's
+    results (`evening`, an Evening: the games placed in its rounds)."""
+
+    def __init__(self, since=None, evening=None):
+        self.since, self.evening = since, evening
+
+    @property
+    def label(self):
+        if self.evening is not None:
+            return "%s, %s" % (jsonin.printable(self.evening.name), self.evening.date)
+        return "stored since %s" % self.since
+
+    def rows(self, db, played):
+        """The row numbers of the games it covers, of `played` (standings.played)."""
+        if self.evening is not None:
+            return set(g.row for g in evening.tonight(db, self.evening, [], played).placement.placed())
+        start = datetime.datetime.fromisoformat(self.since).astimezone().astimezone(datetime.timezone.utc)
+        out = set()
+        for row, (received, _) in db.arrivals().items():
+            try:
+                t = datetime.datetime.fromisoformat(received)
+            except ValueError:
+                continue
+            if (t if t.tzinfo else t.replace(tzinfo=datetime.timezone.utc)) >= start:
+                out.add(row)
+        return out
+
+
+def page_data(db, evening=None, span=None):
     """Everything the template shows, as plain values (strings as a device
     sent them, control characters escaped).  `evening`: the evening the
     Evening view shows (host_tools/club/evening.py), by default the latest
-    one; False: none."""
+    one; False: none.  `span` (a Span): the games the standings, players,
+    tables and sheets cover (None: every game); the ratings are every
+    game's, as they stand."""
     skipped = []
     played = standings.played(db, skipped)
-    rows, unlinked = standings.standings(db, skipped, played)
     rating_rows, boards = ratings.table(played)
+    every = played
+    if span is None:
+        rows, unlinked = standings.standings(db, skipped, played)
+    else:
+        here = span.rows(db, played)
+        played = [p for p in played if p.row in here]
+        skipped = [x for x in skipped if x["row"] in here]
+        rows, unlinked = standings.standings(Subset(db, here), skipped, played)
     # the rows the standings counted, and only those: a row they skip (not
     # JSON, or refused by the rules) is named in the notes, as the CLI names it
-    left_out = set(s["row"] for s in skipped if s["table"] == "games")
-    stored = []
-    for row_id, text in db.game_rows():
-        if row_id not in left_out:
-            stored.append((row_id, jsonin.loads(text)))
+    stored = [(p.row, p.record) for p in sorted(played, key=lambda p: p.row)]
     # the registry's order (Speed first), then any game it does not know
     game_ids = sorted(set(r["game"] for r in rows),
                       key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
     # one colour per person on every chart, in the order of the standings
     # (keyed by the person, not a spelling: a sheet names them as entered)
     persons = list(dict.fromkeys(people.key(r["player"]) for r in rows if r["person"]))
+    persons += [k for k in dict.fromkeys(k for b in boards.values() for k in b.rating)   # rated, not in the span
+                if k not in set(persons)]
     palette = colours(len(persons) + max((len(p.names) for p in played), default=0))
     color = dict(zip(persons, palette))
     strangers = palette[len(persons):]     # a sheet's seats nobody named, a colour a seat
@@ -395,7 +432,7 @@ def page_data(db, evening=None):
                                  chart=len(sheets) < CHARTED_SHEETS))
 
     devices = sorted(set(table_of(rec) for _, rec in stored))
-    return {"evening": evening_view(db, evening, played), "provisional_games": ratings.PROVISIONAL_GAMES,
+    return {"evening": evening_view(db, evening, every), "provisional_games": ratings.PROVISIONAL_GAMES,
             "sections": sections, "rated": [x for x in sections if x["ratings"]], "model": ratings.MODEL_NAME,
             "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows_,
             "players_chart": chart, "players_pages": None, "sheets": sheets, "skipped": [skipped_line(x) for x in skipped],
@@ -474,17 +511,24 @@ def file_name(path):
     return str(path).replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def render(db, source="", refresh_s=None, now=None, version=None, evening=None, url=None):
+def render(db, source="", refresh_s=None, now=None, version=None, evening=None, url=None, span=None):
     """(the page as one HTML string, the lines naming the rows left out).
     source: the database, named on the page by its file name alone.
     version: the served page's (what /events says), which makes it live;
     evening: the evening its Evening view shows (page_data); url: the
-    address it is served at, shown as a QR code in the Evening view."""
+    address it is served at, shown as a QR code in the Evening view;
+    span: the games it covers (a Span; None: every game)."""
+    text, data = render_page(db, source, refresh_s, now, version, evening, url, span)
+    return text, data["skipped"]
+
+
+def render_page(db, source="", refresh_s=None, now=None, version=None, evening=None, url=None, span=None):
+    """render()'s page and everything it shows (page_data)."""
     now = now or datetime.datetime.now().astimezone()
-    data = page_data(db, evening)
+    data = page_data(db, evening, span)
     text = templating.environment().get_template(TEMPLATE).render(
         csp=CSP if version is None else LIVE_CSP, live_js=LIVE_JS if version is not None else None,
         qr=evening_page.qr_data_uri(url) if url and data["evening"] else None, url=url,
-        version=version, source=jsonin.printable(file_name(source)), refresh_s=refresh_s, span=None,
-        generated=now.strftime("%Y-%m-%d %H:%M"), **data)
-    return text, data["skipped"]
+        version=version, source=jsonin.printable(file_name(source)), refresh_s=refresh_s,
+        span=span.label if span is not None else None, generated=now.strftime("%Y-%m-%d %H:%M"), **data)
+    return text, data
