@@ -5,7 +5,7 @@ changes and right after one, and how many connections fail.
     .venv/bin/python benchmarks/bench_serve_room.py [--games 20000] [--clients 200] [--seconds 60]
                                                     [--every 5] [--runs 3] [--mode poll,live] [--keep DIR]
 
-The database: a season of --games Speed matches (benchmarks/season_db.py: 40
+The database: a season of --games Speed matches (tests/season_sample.py: 40
 people, 20 tables) and tonight's evening, its 40 people checked in and a
 round paired.  The server is the command a club runs, `speedref-results
 --serve` (a process of its own), and the clients are asyncio tasks in this
@@ -39,9 +39,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests"), str(ROOT / "firmware"), str(ROOT), str(ROOT / "compat")]
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "firmware"), str(ROOT), str(ROOT / "compat")]
 
-import season_db  # noqa: E402
+import season_sample  # noqa: E402
 
 BIN = Path(sys.executable).parent
 RESULTS = str(BIN / "speedref-results")
@@ -82,7 +82,7 @@ class Changes:
             kind = self.n % 3
             if kind == 0:
                 f = Path(self.folder) / ("new-%d.json" % self.n)
-                f.write_text(json.dumps(season_db.tonight_record(self.n, self.db)), encoding="utf-8")
+                f.write_text(json.dumps(season_sample.tonight_record(self.n, self.db)), encoding="utf-8")
                 cmd = [RESULTS, "import", str(f), "--db", str(self.db)]
             elif kind == 1:
                 cmd = [RESULTS, "rename", "Ada", "Ada Lovelace", "--db", str(self.db)]
@@ -233,7 +233,7 @@ def main():
     print("%d CPUs; %d games; %d clients for %.0f s a run, a change every %.0f s" % (
         os.cpu_count(), args.games, args.clients, args.seconds, args.every), flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        db = season_db.database(Path(args.keep or tmp), args.games, evening=True)
+        db = season_sample.database(Path(args.keep or tmp), args.games, evening=True)
         print("%-8s %6s  %6s %7s %7s %7s  %6s %7s %7s %7s  %6s %7s %7s %5s" % (
             "run", "loads", "calm", "p50 ms", "p95 ms", "max ms", "after", "p50 ms", "p95 ms", "max ms",
             "failed", "changes", "cpu s", "load"))

@@ -1,6 +1,6 @@
-"""A season in a results database, for the benchmarks of the results page
-and of the served room (and the page's test at 20,000 games).  No numbers
-printed here.
+"""A season in a results database: the served first screen's test at
+20,000 games, and the benchmarks of the results page and of the served
+room.  No tests here.
 
 A season is 40 people playing seeded Speed matches (host_fixtures.speed_match)
 at 20 tables, a few hundred games an evening, each stored as speedref-log
