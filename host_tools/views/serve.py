@@ -53,7 +53,6 @@ CLIENT_TIMEOUT_S = 20.0     # a client gets this long without progress to send i
 PAGES_KEPT = 64             # pages kept made (the newest version of each): the first screen and what was opened
 EVENTS_POLL_S = 1.0         # the Watch looks for a change this often when no request asks it to
 EVENTS_KEEPALIVE_S = 15.0   # an event stream says it is still there this often when nothing is new
-ANNOUNCE_WAIT_S = 10.0      # a change is told after its live page is made, or after this long at most
 GZIP_LEVEL = 6
 
 Answer = collections.namedtuple("Answer", "status ctype csp body gz etag")
@@ -76,14 +75,14 @@ class Watch:
     a page made for that version holds everything committed before the
     request.  Requests that ask while a look is under way share the next
     one.  Between requests the Watch looks every EVENTS_POLL_S by itself,
-    for the pages on screen (/events).  `prepare(db)`, on each change before
-    the version moves: work that belongs to the change (the ratings due),
-    done once by this connection (its own commits are no change to it)."""
+    for the pages on screen (/events), which are told a version (`tell`)
+    once its live page is made.  `prepare(db)`, on each change before the
+    version moves: work that belongs to the change (the ratings due), done
+    once by this connection (its own commits are no change to it)."""
 
-    def __init__(self, open_db, prepare=None, changed=None, poll_s=EVENTS_POLL_S):
+    def __init__(self, open_db, prepare=None, poll_s=EVENTS_POLL_S):
         self.open_db = open_db
         self.prepare = prepare
-        self.changed = changed      # called with each new version, on a thread of its own
         self.poll_s = poll_s
         self.cond = threading.Condition()
         self.asked = 0              # looks asked for, and how many of them are done
@@ -113,6 +112,12 @@ class Watch:
             if version > self.told:
                 self.told = version
                 self.cond.notify_all()
+
+    def wait_new(self, told):
+        """The version now, once it is newer than `told` (None: stopping)."""
+        with self.cond:
+            self.cond.wait_for(lambda: self.version > told or self.stopping)
+            return None if self.stopping else self.version
 
     def wait_told(self, shown, timeout):
         """The version told, once it is other than `shown`, or after
@@ -157,11 +162,6 @@ class Watch:
                     self.version = new
                 self.looked = max(self.looked, ticket)
                 self.cond.notify_all()
-            if new is not None:
-                if self.changed is None:
-                    self.tell(new)
-                else:
-                    threading.Thread(target=self.changed, args=(new,), daemon=True).start()
         if db is not None:
             db.close()
 
@@ -234,7 +234,8 @@ class Room:
         self.url = url
         self.renders = Renders()
         self.tag = os.urandom(3).hex()     # a version names this server's run: a page from before a restart is old
-        self.watch = Watch(open_db, getattr(site, "prepare", None), self._changed, poll_s)
+        self.watch = Watch(open_db, getattr(site, "prepare", None), poll_s)
+        threading.Thread(target=self._announce, name="speedref-announce", daemon=True).start()
 
     def version_name(self, version):
         return "%s-%d" % (self.tag, version)
@@ -251,22 +252,23 @@ class Room:
             return answer(status, body, ctype, csp, self.version_name(v))
         return self.renders.get(key, version, render)
 
-    def _changed(self, version):
-        """A change seen: the live page made for it, then the pages on screen told."""
-        live = self.site.route("/", "")
-        if live is not None:
-            done = threading.Event()
-
-            def make():
+    def _announce(self):
+        """Each change seen: the live page made for the newest version, then
+        the pages on screen told it (changes that come while it is made are
+        told together, with the next one)."""
+        told = 0
+        while True:
+            version = self.watch.wait_new(told)
+            if version is None:
+                return
+            live = self.site.route("/", "")
+            if live is not None:
                 try:
                     self.page(live[0], live[1], version)
                 except Exception:
-                    pass      # a database that cannot be read now: the readers are told so themselves
-                finally:
-                    done.set()
-            threading.Thread(target=make, daemon=True).start()
-            done.wait(ANNOUNCE_WAIT_S)
-        self.watch.tell(version)
+                    pass      # a database that cannot be read now: each reader is told so itself
+            self.watch.tell(version)
+            told = version
 
     def stop(self):
         self.watch.stop()
