@@ -418,7 +418,7 @@ def seats_shown(db_path):
     """(seats the standings count, seats the stored games have), over every game."""
     db = ResultsDB(db_path)
     try:
-        rows, _ = results.standings(db)
+        rows, _ = standings.standings(db)
         stored = sum(len(rec["players"]) for _, rec in db.games())
     finally:
         db.close()

@@ -115,7 +115,7 @@ def boards(games):
     for g in games:
         if not records.counts_as_win(g.summary):
             continue               # unfinished, not stopped by agreement: nobody's result
-        names = people.first_seats(g.names)
+        names = g.names            # each seat someone of its own (people.Resolver)
         if all(n is None for n in names):
             continue
         out.setdefault(g.record["game"], Board(g.record["game"])).rate(names, places(g.record, g.summary))

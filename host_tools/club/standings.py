@@ -8,9 +8,11 @@ them: Speed Run), and slap wins with the median
 winning margin (Speed, and any game whose slaps the device logged).  Slap
 verdicts are tied to a game by speedref-log when that game's record arrives.
 
-A person listed twice in one record is malformed (speedref-log refuses such
-records); one already in an older database counts once for that game: one game,
-a win if any of those seats won, the first seat's score and Perfect Bonuses.
+Every seat of every counted game is in the standings, once: a change to names
+never seats one person twice in a game (host_tools/club/people.py).  A person
+listed twice in one record is malformed (speedref-log refuses such records);
+in one already in an older database the first seat is the person's and the
+later one an unnamed seat.
 
 `played(db)` is every stored game the rules can count, as the standings, the
 ratings (host_tools/club/ratings.py), the name changes (host_tools/club/changes.py) and
@@ -83,13 +85,16 @@ def _slap_problem(winner, margin, names):
 Played = collections.namedtuple("Played", "row record summary names perfect")
 
 
-def played(db, skipped=None):
+def played(db, skipped=None, changes=None, held=None):
     """[Played] every stored game the rules can count, in time order
     (people.time_order): its record, summary, the name each seat now goes
-    by (people.Resolver: None for a seat nobody named) and Speed Run's
-    Perfect Bonuses.  A row that cannot be counted goes into `skipped`."""
+    by (people.Resolver: None for a seat nobody named; never one person at
+    two seats) and Speed Run's Perfect Bonuses.  A row that cannot be
+    counted goes into `skipped`.  `changes`: the changes to names to apply
+    (default: those in force); `held`, a dict, gets {row: [people.Held]}
+    for each game a change does not hold for."""
     skipped = [] if skipped is None else skipped
-    resolver = people.Resolver([(c.verb, c.args) for c in db.changes()])
+    resolver = people.Resolver(db.changes() if changes is None else changes)
     out = []
     for row_id, text in db.game_rows():
         try:
@@ -98,6 +103,8 @@ def played(db, skipped=None):
             skipped.append({"table": "games", "row": row_id, "why": str(e)})
             continue
         out.append(Played(row_id, rec, s, resolver.seats(row_id, names), perfect))
+    if held is not None:
+        held.update(resolver.held)
     return people.time_order(out, db.arrivals())
 
 
@@ -105,7 +112,7 @@ def spellings(games):
     """{person key: the spelling of their most recent game}."""
     shown = {}
     for g in games:
-        for n in people.first_seats(g.names):     # a person's first seat in a game
+        for n in g.names:
             if n is not None:
                 shown[people.key(n)] = n
     return shown
@@ -147,31 +154,16 @@ def standings(db, skipped=None, games=None):
         # wins from the record itself, so a database filled before the
         # unfinished-game rule (PT-20) is counted the same way
         winners = s["winners"] if records.counts_as_win(s) else ()
-        counted = {}   # person -> whether a win was counted: each person once a game
-        for seat, name in enumerate(names):
-            won = seat in winners
+        for seat, name in enumerate(names):      # each seat someone of its own (people.Resolver)
             e = entry(rec["game"], name)
-            k = None if name is None else people.key(name)
-            if k is not None and k in counted:       # the same person at a second seat
-                if won and not counted[k]:
-                    e["wins"] += 1
-                    counted[k] = True
-                continue
-            if k is not None:
-                counted[k] = won
             e["games"] += 1
-            e["wins"] += 1 if won else 0
+            e["wins"] += 1 if seat in winners else 0
             if seat < len(s["totals"]):
                 e["_scores"].append(s["totals"][seat])
         # Perfect Bonuses (SR-16, SR-26): a column of the games whose sheet
         # counts them (their registry entry's `bonus`)
         if perfect is not None:
-            seen = set()
-            for seat, name in enumerate(names):
-                k = None if name is None else people.key(name)
-                if (k is not None and k in seen) or seat >= len(perfect):
-                    continue
-                seen.add(k)
+            for seat, name in enumerate(names[:len(perfect)]):
                 e = entry(rec["game"], name)
                 e["perfect_bonuses"] = (e["perfect_bonuses"] or 0) + perfect[seat]
     unlinked = 0
