@@ -171,8 +171,8 @@ def _seated_twice(db, before):
     does not hold for a game now but did `before` (_held's first part), in
     row order: the changes that would now seat someone twice."""
     now, games = _held(db)
-    return [("%s would sit at P%d and P%d of game %s" % (_shown(h.person), h.seats[0] + 1, h.seats[1] + 1,
-                                                          _game_name(games[row])), h)
+    return [("%s would sit at P%d and P%d of game %s" % ((_shown(h.person),) + tuple(s + 1 for s in sorted(h.seats))
+                                                         + (_game_name(games[row]),)), h)
             for (row, n), h in sorted(now.items()) if (row, n) not in before]
 
 
