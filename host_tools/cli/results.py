@@ -7,6 +7,9 @@
     speedref-results ratings [--game G] [--json]  (host_tools/club/ratings.py)
     speedref-results rename OLD NEW | merge A B | assign GAME SEAT NAME
     speedref-results changes | undo [N]           (host_tools/club/changes.py)
+    speedref-results check                        the kept summaries against a replay
+                                                  (host_tools/club/check.py): exit 1 on a difference
+    speedref-results rebuild                      every game's summary made again from its record
 
 What the standings count is host_tools/club/standings.py's; the text table and
 the CSV are host_tools/views/report.py's.  This module is the command line: it
@@ -20,7 +23,7 @@ from speedref import games as games_registry
 
 from host_tools import jsonin
 from host_tools.club import db as dbmod
-from host_tools.club import standings
+from host_tools.club import standings, summary
 from host_tools.club.db import ResultsDB, DatabaseProblem, db_help, default_path
 from host_tools.views import report
 
@@ -55,7 +58,7 @@ def build_parser():
                " folders and copies of a board's flash store (host_tools/intake/importer.py)")
     ap.add_argument("command", nargs="?", choices=list(VERBS),
                     help="import PATH...; ratings; rename OLD NEW; merge A B; assign GAME SEAT NAME;"
-                         " changes; undo [N] (default: the standings)")
+                         " changes; undo [N]; check; rebuild (default: the standings)")
     ap.add_argument("paths", nargs="*", metavar="ARG", help="with import: what to import; the other verbs' arguments")
     ap.add_argument("--game", help="with ratings: this game only (%s)" % ", ".join(games_registry.IDS))
     ap.add_argument("--db", help="results database (%s)" % db_help())
@@ -74,9 +77,11 @@ def build_parser():
 STANDINGS_ONLY = ("csv", "json", "html", "serve")   # options that belong to the standings, not to import
 # the verbs and how many arguments each takes (fewest, most)
 VERBS = {"import": (1, None), "ratings": (0, 0), "rename": (2, 2), "merge": (2, 2), "assign": (3, 3),
-         "changes": (0, 0), "undo": (0, 1)}
+         "changes": (0, 0), "undo": (0, 1), "check": (0, 0), "rebuild": (0, 0)}
 VERB_USE = {"rename": "rename OLD NEW", "merge": "merge A B", "assign": "assign GAME SEAT NAME",
-            "undo": "undo [N]", "ratings": "ratings [--game G]", "changes": "changes"}
+            "undo": "undo [N]", "ratings": "ratings [--game G]", "changes": "changes", "check": "check",
+            "rebuild": "rebuild"}
+READ_ONLY = ("ratings", "changes", "check")     # verbs that store nothing of their own
 
 
 def import_main(args, ap):
@@ -114,9 +119,10 @@ class Output:
 
 
 def verb_main(args, ap):
-    """ratings, rename, merge, assign, changes, undo: exit status 0, or 2 with
-    one line on stderr (a refused change stores nothing)."""
-    from host_tools.club import changes, ratings
+    """ratings, rename, merge, assign, changes, undo, check, rebuild: exit
+    status 0, or 2 with one line on stderr (a refused change stores
+    nothing); check: 1 when a kept summary differs from the replay."""
+    from host_tools.club import changes, check, ratings
     fewest, most = VERBS[args.command]
     if not fewest <= len(args.paths) <= most:
         ap.error("use: %s %s" % (PROG, VERB_USE[args.command]))
@@ -129,14 +135,27 @@ def verb_main(args, ap):
         ap.error("--game %s: no such game (%s)" % (jsonin.printable(args.game), ", ".join(games_registry.IDS)))
     path = args.db or default_path()
     try:
-        db = ResultsDB(path, create=False, write=args.command not in ("ratings", "changes"))
+        db = ResultsDB(path, create=False, write=args.command not in READ_ONLY)
         try:
-            if args.command == "ratings":
+            if args.command == "check":
+                lines, n = check.check(db)
+                if lines:
+                    text = "\n".join(lines + ["%s: %s between what it keeps and a replay of its %s"
+                                               % (jsonin.printable(path), jsonin.count(len(lines), "difference"),
+                                                  jsonin.count(n, "stored game"))])
+                    return jsonin.write_out(text + "\n", PROG) or 1
+                text = "%s: every summary, the standings and the ratings are what a replay of the %s gives" % (
+                    jsonin.printable(path), jsonin.count(n, "stored game"))
+            elif args.command == "rebuild":
+                n = db.rebuild()
+                text = "%s: the summaries of %s made again from their records (rules %s)" % (
+                    jsonin.printable(path), jsonin.count(n, "game"), summary.RULES)
+            elif args.command == "ratings":
                 skipped, text = ratings.report(db, args.game, args.json)
                 for s in skipped:
                     jsonin.complain(None, "skipped: %s row #%d: %s" % (s["table"], s["row"], s["why"]), 0)
                 return jsonin.write_out(text + "\n", PROG) or (2 if skipped else 0)
-            if args.command == "changes":
+            elif args.command == "changes":
                 with db.snapshot():
                     text = changes.listing(db)
             elif args.command == "undo":
