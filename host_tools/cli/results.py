@@ -176,6 +176,7 @@ def page_main(args):
     the database cannot be read, the file written or the port served; 2
     also when rows were left out (each named on stderr and on the page, as
     the text report names them)."""
+    from host_tools.club import ratings
     from host_tools.views import results_page   # Jinja2 and pygal: loaded for the page only
     name = str(args.db)
     status = 0
@@ -183,6 +184,7 @@ def page_main(args):
         try:
             db = ResultsDB(args.db, create=False)
             try:
+                ratings.settle(db)       # what is due rated and kept (a read-only file: in memory)
                 with db.snapshot():
                     text, skipped = results_page.render(db, name)
                     n = db.count_games()

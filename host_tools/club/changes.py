@@ -43,16 +43,13 @@ class Seated:
 
     def shown(self, k):
         """The name person k goes by in their most recent game (standings.spellings)."""
-        got = self.db.query("SELECT p.shown FROM game_players p JOIN game_summary s ON s.game_ref = p.game_ref"
-                            " WHERE p.person = ? ORDER BY s.ord DESC LIMIT 1", (k,))
+        got = self.db.query("SELECT shown FROM game_players WHERE person = ? ORDER BY ord DESC LIMIT 1", (k,))
         return got[0][0] if got else None
 
     def together(self, a, b):
         """The first game, in time order, that persons a and b both play, or None."""
-        got = self.db.query("SELECT p.game_ref FROM game_players p"
-                            " JOIN game_players q ON q.game_ref = p.game_ref"
-                            " JOIN game_summary s ON s.game_ref = p.game_ref"
-                            " WHERE p.person = ? AND q.person = ? ORDER BY s.ord LIMIT 1",
+        got = self.db.query("SELECT p.game_ref FROM game_players p JOIN game_players q ON q.game_ref = p.game_ref"
+                            " WHERE p.person = ? AND q.person = ? ORDER BY p.ord LIMIT 1",
                             (people.key(a), people.key(b)))
         return got[0][0] if got else None
 

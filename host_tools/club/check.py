@@ -43,7 +43,7 @@ def games(db):
     kept = dict((r[0], r[1:]) for r in db.query(
         "SELECT game_ref, ord, game, counted, why, finished, seats FROM game_summary"))
     seats = {}
-    for r in db.query("SELECT game_ref, seat, name, total, won, entered, person, shown, perfect, place"
+    for r in db.query("SELECT game_ref, seat, name, total, won, entered, person, shown, perfect, place, game, ord"
                       " FROM game_players ORDER BY game_ref, seat"):
         seats.setdefault(r[0], []).append(r[1:])
     kept_held = {}
@@ -89,10 +89,10 @@ def games(db):
             expect = (raw, s["totals"][seat] if seat < len(s["totals"]) else None, int(seat in winners), entered,
                       None if name is None else people.key(name), name,
                       g.perfect[seat] if g.perfect is not None and seat < len(g.perfect) else None,
-                      place[seat] if place is not None else None)
+                      place[seat] if place is not None else None, rec["game"], want[0])
             got = tuple(mine[seat][1:]) if seat < len(mine) else (None,) * len(expect)
             for what, a, b in zip(("name entered", "score", "win", "person entered", "person", "name shown",
-                                   "Perfect Bonuses", "place"), got, expect):
+                                   "Perfect Bonuses", "place", "game", "place in time order"), got, expect):
                 if a != b:
                     out.append("%s seat %s: %s %s in the summary, %s by replay" % (where, _seat_label(seat), what,
                                                                                     _said(a), _said(b)))

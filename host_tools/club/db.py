@@ -211,14 +211,21 @@ def _migrate_5(con):
     # beside its record, so that a read is SQL over these rows, not a replay
     # of every record.  Filled when the database is next opened
     # (ResultsDB.settle: the rows were made under no rules yet).
+    # A seat's row is kept for every seat of every game the rules count.
     for column in ("entered TEXT",      # the person the table entered (people.key); NULL: nobody
                    "person TEXT",       # the person now, after the name fixes in force; NULL: nobody
                    "shown TEXT",        # the name that seat goes by now
                    "perfect INTEGER",   # Perfect Bonuses (the game's registry `bonus`); NULL: none counted
-                   "place INTEGER"):    # its place for the ratings; NULL: the game is not finished
+                   "place INTEGER",     # its place for the ratings; NULL: the game is not finished
+                   "game TEXT",         # the game's, kept here too: the standings read this table alone
+                   "ord BLOB"):         # the game's place in time order (summary.order_key), the same
         con.execute("ALTER TABLE game_players ADD COLUMN " + column)
-    con.execute("CREATE INDEX game_players_person ON game_players(person)")
+    # the standings: one pass over an index holding every column they sum
+    con.execute("CREATE INDEX game_players_tally ON game_players(game, person, won, total, perfect)")
+    # a person's seats and their latest name; the seats a name entered; a game's rated seats in time order
+    con.execute("CREATE INDEX game_players_person ON game_players(person, ord, shown)")
     con.execute("CREATE INDEX game_players_entered ON game_players(entered, name)")
+    con.execute("CREATE INDEX game_players_ord ON game_players(game, ord)")
     con.execute(
         "CREATE TABLE game_summary ("
         " game_ref INTEGER PRIMARY KEY REFERENCES games(id),"
@@ -248,7 +255,7 @@ def _migrate_5(con):
         " mu REAL NOT NULL, sigma REAL NOT NULL,"
         " games INTEGER NOT NULL,"           # the person's rated games so far, this one included
         " PRIMARY KEY (game_ref, seat))")
-    con.execute("CREATE INDEX ratings_person ON ratings(game, person, ord)")
+    con.execute("CREATE INDEX ratings_person ON ratings(game, person, ord, mu, sigma, games)")
     con.execute("CREATE INDEX ratings_ord ON ratings(game, ord)")
     # the ratings of a game are stored up to `since` (an ord): from there on
     # they are worked out again at the next read
@@ -587,10 +594,10 @@ class ResultsDB:
             resolver = resolver or people.Resolver(self.changes())
             names = resolver.seats(row, [x.name for x in s.seats])
             self.con.executemany(
-                "INSERT INTO game_players (game_ref, seat, name, total, won, entered, person, shown, perfect, place)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO game_players (game_ref, seat, name, total, won, entered, person, shown, perfect, place,"
+                " game, ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(row, x.seat, x.name, x.total, x.won, x.entered, None if n is None else people.key(n), n,
-                  x.perfect, x.place) for x, n in zip(s.seats, names)])
+                  x.perfect, x.place, s.game, key) for x, n in zip(s.seats, names)])
             self._store_held(row, resolver.held.get(row, ()))
             if s.finished:
                 self._ratings_due(s.game, key)
@@ -686,7 +693,7 @@ class ResultsDB:
         ratings are due again from the first game whose people changed."""
         now = people.Resolver(self.changes())
         if before is None:
-            rows = [r[0] for r in self.con.execute("SELECT game_ref FROM game_summary WHERE counted ORDER BY game_ref")]
+            rows = [r[0] for r in self.con.execute("SELECT DISTINCT game_ref FROM game_players ORDER BY game_ref")]
         else:
             old = people.Resolver(before)
             moved = [k for k, raw in self.con.execute(
@@ -703,19 +710,18 @@ class ResultsDB:
         for i in range(0, len(rows), CHUNK):
             part = rows[i:i + CHUNK]
             seats = {}
-            for row, seat, name, person, shown, game, key in self.con.execute(
-                    "SELECT p.game_ref, p.seat, p.name, p.person, p.shown, s.game, s.ord"
-                    " FROM game_players p JOIN game_summary s ON s.game_ref = p.game_ref"
-                    " WHERE p.game_ref IN (%s) ORDER BY p.game_ref, p.seat" % ",".join("?" * len(part)), part):
-                seats.setdefault(row, []).append((seat, name, person, shown, game, key))
+            for row, seat, name, person, shown, game, key, place in self.con.execute(
+                    "SELECT game_ref, seat, name, person, shown, game, ord, place FROM game_players"
+                    " WHERE game_ref IN (%s) ORDER BY game_ref, seat" % ",".join("?" * len(part)), part):
+                seats.setdefault(row, []).append((seat, name, person, shown, game, key, place))
             for row, mine in seats.items():
                 names = now.seats(row, [x[1] for x in mine])
-                for (seat, _, person, shown, game, key), n in zip(mine, names):
+                for (seat, _, person, shown, game, key, place), n in zip(mine, names):
                     k = None if n is None else people.key(n)
                     if (k, n) != (person, shown):
                         self.con.execute("UPDATE game_players SET person = ?, shown = ? WHERE game_ref = ? AND seat = ?",
                                          (k, n, row, seat))
-                        if k != person:
+                        if k != person and place is not None:     # a rated game's people changed
                             self._ratings_due(game, key)
                 self._store_held(row, now.held.get(row, ()))
         self.con.execute("DELETE FROM summary_state WHERE key = 'people'")

@@ -164,10 +164,8 @@ def rate_from(db, game, since):
     games)], one a named seat of each rated game, in time order."""
     state, rated = _state(db, game, since)
     out = []
-    seats = db.query("SELECT s.game_ref, s.ord, p.seat, p.person, p.place FROM game_summary s"
-                     " JOIN game_players p ON p.game_ref = s.game_ref"
-                     " WHERE s.game = ? AND s.counted AND s.finished AND s.ord >= ? ORDER BY s.ord, p.seat",
-                     (game, since))
+    seats = db.query("SELECT game_ref, ord, seat, person, place FROM game_players"
+                     " WHERE game = ? AND ord >= ? AND place IS NOT NULL ORDER BY ord, seat", (game, since))
     for (row, key), mine in itertools.groupby(seats, key=lambda x: x[:2]):
         mine = list(mine)
         if all(x[3] is None for x in mine):
@@ -202,7 +200,7 @@ def settle(db):
     """Rate what is due and keep it (one write transaction); False when
     the database takes no write now (read-only, or locked by another
     writer): a reader then rates what is due in memory (stored_boards)."""
-    if not _due(db):
+    if _kept(db) and not db.query("SELECT 1 FROM ratings_due LIMIT 1"):
         return True
     try:
         with db.writing("cannot store the ratings"):

@@ -199,23 +199,29 @@ def _sorted(table):
 class Pick:
     """Which stored games a read counts: all of them; or those of `rows`
     (game row ids), and/or those that reached the database from `since`
-    until `until` (received_at texts, or their start).  `where` is its SQL
-    over game_summary AS s, `args` its parameters."""
+    until `until` (received_at texts, or their start).  where(t) is its SQL
+    over a table `t` with the game's game_ref and ord (game_summary,
+    game_players), args its parameters."""
 
     def __init__(self, rows=None, since=None, until=None):
         self.every = rows is None and since is None and until is None
-        where, args = [], []
+        self.parts, args = [], []
         if rows is not None:
-            where.append("s.game_ref IN (SELECT value FROM json_each(?))")
+            self.parts.append("%s.game_ref IN (SELECT value FROM json_each(?))")
             args.append(json.dumps(sorted(set(int(r) for r in rows))))
         if since is not None:
-            where.append("s.ord >= ?")
+            self.parts.append("%s.ord >= ?")
             args.append(summary.arrived_from(since))
         if until is not None:
-            where.append("s.ord < ?")
+            self.parts.append("%s.ord < ?")
             args.append(summary.arrived_from(until))
-        self.where = "".join(" AND " + w for w in where)
         self.args = tuple(args)
+
+    def where(self, t, first=False):
+        """" AND <the pick>" over table t; first: "WHERE <the pick>"."""
+        if not self.parts:
+            return ""
+        return (" WHERE " if first else " AND ") + " AND ".join(x % t for x in self.parts)
 
 
 # a slap verdict the standings can count (standings' _slap_problem finds nothing):
@@ -224,6 +230,8 @@ class Pick:
 SLAP_COUNTS = ("(sl.winner IS NULL OR (typeof(sl.winner) = 'integer' AND sl.winner >= 0 AND sl.winner < s.seats))"
                " AND (sl.margin_us IS NULL OR (typeof(sl.margin_us) = 'integer' AND sl.margin_us >= 0))"
                " AND NOT (sl.winner IS NULL AND sl.margin_us IS NULL)")
+# the same for a slap some seat of a counted game won (its seat's row found)
+SLAP_WON = "typeof(sl.winner) = 'integer' AND (sl.margin_us IS NULL OR (typeof(sl.margin_us) = 'integer' AND sl.margin_us >= 0))"
 
 
 def names(db, pick=None):
@@ -232,8 +240,8 @@ def names(db, pick=None):
     else every game."""
     pick = pick or Pick()
     return dict((k, n) for k, n, _ in db.query(
-        "SELECT p.person, p.shown, MAX(s.ord) FROM game_summary s JOIN game_players p ON p.game_ref = s.game_ref"
-        " WHERE s.counted AND p.person IS NOT NULL%s GROUP BY p.person" % pick.where, pick.args))
+        "SELECT p.person, p.shown, MAX(p.ord) FROM game_players p WHERE p.person IS NOT NULL%s GROUP BY p.person"
+        % pick.where("p"), pick.args))
 
 
 def left_out(db, pick=None):
@@ -241,25 +249,24 @@ def left_out(db, pick=None):
     cannot count (of those `pick` picks), in row order."""
     pick = pick or Pick()
     return [{"table": "games", "row": row, "why": why} for row, why in db.query(
-        "SELECT s.game_ref, s.why FROM game_summary s WHERE NOT s.counted%s ORDER BY s.game_ref" % pick.where,
+        "SELECT s.game_ref, s.why FROM game_summary s WHERE NOT s.counted%s ORDER BY s.game_ref" % pick.where("s"),
         pick.args)]
 
 
 def _summed(db, skipped, pick):
-    """standings() over the games `pick` picks, in SQL."""
+    """standings() over the games `pick` picks, in SQL: the seats' rows of
+    the counted games (each kept only for those), the slaps tied to them."""
     skipped += left_out(db, pick)
     shown = names(db, pick)
     table = {}
     for game, k, n, wins, total, scored, perfect in db.query(
-            "SELECT s.game, p.person, COUNT(*), SUM(p.won), SUM(p.total), COUNT(p.total), SUM(p.perfect)"
-            " FROM game_summary s JOIN game_players p ON p.game_ref = s.game_ref"
-            " WHERE s.counted%s GROUP BY s.game, p.person" % pick.where, pick.args):
+            "SELECT p.game, p.person, COUNT(*), SUM(p.won), SUM(p.total), COUNT(p.total), SUM(p.perfect)"
+            " FROM game_players p%s GROUP BY p.game, p.person" % pick.where("p", first=True), pick.args):
         e = _entry(table, shown, game, k)
         e["games"], e["wins"], e["perfect_bonuses"] = n, wins, perfect
         e["average_score"] = round(total / scored, 2) if scored else None
-    slaps = ("FROM slaps sl JOIN game_summary s ON s.game_ref = sl.game_ref"
-             " JOIN game_players p ON p.game_ref = sl.game_ref AND p.seat = sl.winner"
-             " WHERE s.counted AND %s%s" % (SLAP_COUNTS, pick.where))
+    slaps = ("FROM slaps sl JOIN game_players p ON p.game_ref = sl.game_ref AND p.seat = sl.winner"
+             " WHERE %s%s" % (SLAP_WON, pick.where("p")))
     for game, k, n in db.query("SELECT sl.game, p.person, COUNT(*) %s GROUP BY sl.game, p.person" % slaps,
                                pick.args):
         _entry(table, shown, game, k)["slap_wins"] = n
@@ -277,7 +284,8 @@ def _summed(db, skipped, pick):
         e.setdefault("median_margin_us", None)
     for row, winner, margin, seats in db.query(
             "SELECT sl.id, sl.winner, sl.margin_us, s.seats FROM slaps sl JOIN game_summary s"
-            " ON s.game_ref = sl.game_ref WHERE s.counted AND NOT (%s)%s ORDER BY sl.id" % (SLAP_COUNTS, pick.where),
+            " ON s.game_ref = sl.game_ref WHERE s.counted AND NOT (%s)%s ORDER BY sl.id" % (SLAP_COUNTS,
+                                                                                            pick.where("s")),
             pick.args):
         skipped.append({"table": "slaps", "row": row, "why": _slap_problem(winner, margin, [None] * seats)})
     if pick.every:
@@ -285,7 +293,7 @@ def _summed(db, skipped, pick):
                             " WHERE s.counted IS NOT 1")[0][0]
     else:
         unlinked = db.query("SELECT COUNT(*) FROM slaps sl JOIN game_summary s ON s.game_ref = sl.game_ref"
-                            " WHERE NOT s.counted%s" % pick.where, pick.args)[0][0]
+                            " WHERE NOT s.counted%s" % pick.where("s"), pick.args)[0][0]
     return _sorted(table), unlinked
 
 

@@ -6,9 +6,10 @@ the results database, as one self-contained HTML file.
                                       something new was stored
 
 Nothing here scores a game.  The standings are host_tools.club.standings.standings
-(the table speedref-results prints), a score sheet is host_tools.views.scoresheet's
-sheet_parts (what speedref-score prints), both replaying records through the
-engine's rules (records.replay).  The page lays them out: a Jinja2 template
+(the table speedref-results prints) and the ratings host_tools.club.ratings' kept
+ones, both read from the games' summaries; a score sheet is
+host_tools.views.scoresheet's sheet_parts (what speedref-score prints),
+replaying its record through the engine's rules (records.replay).  The page lays them out: a Jinja2 template
 (templates/results.html, autoescaped) and pygal's SVG charts, inlined, so the
 file needs no network and no script.
 
@@ -86,34 +87,6 @@ FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 
 device_of = people.device_of
 table_of = people.table_of     # the per-table view: the record's "table", else its device
-
-
-class Subset:
-    """The database as standings() reads it, limited to some of its games and
-    the slaps tied to them: one table's standings come from the same code as
-    everyone's."""
-
-    def __init__(self, db, row_ids):
-        self.db = db
-        self.row_ids = set(row_ids)
-
-    def games(self, game=None):
-        return [(i, r) for i, r in self.db.games(game) if i in self.row_ids]
-
-    def game_rows(self, game=None):
-        return [(i, t) for i, t in self.db.game_rows(game) if i in self.row_ids]
-
-    def slaps(self):
-        return [s for s in self.db.slaps() if s[-1] in self.row_ids]
-
-    def slap_rows(self):
-        return [s for s in self.db.slap_rows() if s[-1] in self.row_ids]
-
-    def changes(self):
-        return self.db.changes()
-
-    def arrivals(self):
-        return self.db.arrivals()
 
 
 def skipped_line(s):
@@ -291,9 +264,9 @@ def page_data(db):
     """Everything the template shows, as plain values (strings as a device
     sent them, control characters escaped)."""
     skipped = []
-    played = standings.played(db, skipped)
-    rows, unlinked = standings.standings(db, skipped, played)
-    rating_rows, boards = ratings.table(played)
+    rows, unlinked = standings.standings(db, skipped)       # in SQL, from the games' summaries
+    boards = ratings.stored_boards(db)                       # as kept (ratings.settle before the page)
+    rating_rows = ratings.rows_of(boards, standings.names(db))
     # the rows the standings counted, and only those: a row they skip (not
     # JSON, or refused by the rules) is named in the notes, as the CLI names it
     left_out = set(s["row"] for s in skipped if s["table"] == "games")
@@ -323,8 +296,7 @@ def page_data(db):
         tables = []
         if len(devices) > 1:
             for dev in sorted(devices):
-                here = set(devices[dev])      # the games replayed above, not replayed again
-                sub, _ = standings.standings(Subset(db, here), [], [x for x in played if x.row in here])
+                sub, _ = standings.standings(db, [], rows=devices[dev])
                 tables.append({"device": jsonin.printable(dev), "games": len(devices[dev]),
                                "rows": [standings_cells(r) for r in sub if r["game"] == g]})
         sections.append({
@@ -354,7 +326,7 @@ def page_data(db):
 
     sheets = []
     for row_id, rec in reversed(stored):          # the newest game first
-        sheet, summary = scoresheet.check(rec, "#%d" % row_id)   # the standings replayed it: it is valid
+        sheet, summary = scoresheet.check(rec, "#%d" % row_id)   # its summary counted it: the rules accept it
         parts = scoresheet.sheet_parts(rec, sheet, summary)
         cols = [color.get(n, PALETTE[i % len(PALETTE)]) for i, n in enumerate(parts["names"])]
         sheets.append({
@@ -434,6 +406,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         try:
             db = self.open_db()
             try:
+                ratings.settle(db)       # what is due rated once and kept, not at every page
                 # rows are only ever added (a game with its slaps, in one
                 # transaction; a change to names, or its undo), so the counts
                 # say whether anything changed

@@ -1,0 +1,207 @@
+"""A season in one results database: the import of its store folders, the
+standings, the ratings after one new game, a name fix, at 1,000 to 100,000
+games.
+
+    .venv/bin/python benchmarks/bench_season.py [--games 1000,5000,20000,100000] [--runs 5] [--keep DIR]
+
+A season is 40 people playing Speed matches at 20 tables, each table's
+records in a store folder (rec/NNNNNNNN.json, as speedref-sim --store and a
+board's flash keep them).  The matches are bench_import's
+(host_fixtures.speed_match, seeded), each seated with two of the 40.
+
+Per size, printed:
+- import: `speedref-results import` of the 20 folders into a new database
+  (host_tools.intake.importer in a process of its own) in memory-backed
+  files (/dev/shm), so that it is the import's own work: seconds, and the
+  process's peak resident size (getrusage maxrss: Python, the engine and
+  SQLite).  Each game is stored in its own transaction, so on a disk each
+  costs a sync too: --on-disk GAMES imports into a database on this
+  machine's disk instead (--runs times, the median);
+- standings: the command `speedref-results --db FILE` as a user runs it,
+  wall time of the whole process (Python's start included);
+- ratings, one new game: a game stored as speedref-log stores it (placed
+  last), then `speedref-results ratings`, wall time; "late": a game placed
+  in the middle of the season (a board's flash read later), the same;
+- rename and undo: `speedref-results rename` of one person (about 2,500
+  seats at 100,000 games) and `undo`, wall time;
+- check: `speedref-results check` (every record replayed), once.
+Each timed command runs --runs times (a new game each time); the median is
+printed.  The machine may be shared: run it more than once.  --keep DIR
+keeps each size's database (and reuses it: the import is then not timed).
+"""
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "firmware"), str(ROOT), str(ROOT / "compat")]
+
+from host_fixtures import speed_match  # noqa: E402
+from host_tools.club.db import ResultsDB  # noqa: E402
+from host_tools.intake.lines import LineCore  # noqa: E402
+
+TABLES = 20
+PEOPLE = ["Ada", "Ben", "Cleo", "Dev", "Elif", "Finn", "Gus", "Hana", "Ivo", "Jun", "Kofi", "Lena", "Mira", "Nils",
+          "Omar", "Pia", "Quinn", "Rosa", "Sami", "Tove", "Uma", "Vik", "Wren", "Xia", "Yara", "Zeno", "Abel", "Bea",
+          "Cruz", "Dora", "Emil", "Fern", "Gil", "Hugo", "Iris", "Joel", "Kai", "Lupe", "Milo", "Noor"]
+BIN = Path(sys.executable).parent
+RESULTS = str(BIN / "speedref-results")
+
+
+def season_record(n, table, seq):
+    """Game `seq` of table `table`: a seeded Speed match, seated with two of PEOPLE."""
+    rec = speed_match(n)
+    rec["players"] = random.Random(n).sample(PEOPLE, 2)
+    rec["id"] = "bench%02d-%d" % (table, seq)
+    rec["table"] = "Table %d" % (table + 1)
+    return rec
+
+
+def write_stores(folder, games):
+    """TABLES store folders holding `games` records between them."""
+    paths = []
+    for t in range(TABLES):
+        rec_dir = folder / ("table-%02d" % t) / "rec"
+        rec_dir.mkdir(parents=True)
+        paths.append(str(rec_dir.parent))
+    for n in range(games):
+        t, seq = n % TABLES, n // TABLES + 1
+        text = json.dumps(season_record(n, t, seq), separators=(",", ":"))
+        (folder / ("table-%02d" % t) / "rec" / ("%08d.json" % seq)).write_text(text, encoding="utf-8")
+    return paths
+
+
+def import_child(db_path, paths):
+    """In this process: import, print seconds and peak RSS (MB)."""
+    from host_tools.intake import importer
+    db = ResultsDB(db_path, write=True)
+    try:
+        t = time.perf_counter()
+        status = importer.run(db, paths, "bench", out=lambda s: None, err=lambda s: None)
+        took = time.perf_counter() - t
+    finally:
+        db.close()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": took, "rss_mb": rss, "status": status}))
+
+
+def timed(cmd):
+    t = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    took = time.perf_counter() - t
+    if r.returncode not in (0, 1):
+        raise SystemExit("%s: exit %d: %s" % (" ".join(cmd), r.returncode, r.stderr.strip()))
+    return took
+
+
+def store_one(db_path, rec, moment=None):
+    """One game stored as speedref-log stores it (moment None: now)."""
+    db = ResultsDB(db_path)
+    try:
+        db.moment = moment
+        LineCore(db, out=lambda t: None, err=lambda t: None).record(rec, "game_end")
+    finally:
+        db.close()
+
+
+def first_moment(db_path):
+    db = ResultsDB(db_path)
+    try:
+        return db.query("SELECT MIN(received_at) FROM games")[0][0]
+    finally:
+        db.close()
+
+
+def import_stores(db, stores, games):
+    """Write `games` records in store folders under `stores`, import them into
+    a new database `db` in a process of its own: (seconds, peak RSS MB)."""
+    paths = write_stores(stores, games)
+    try:
+        r = subprocess.run([sys.executable, __file__, "--import-one", str(db)] + paths, capture_output=True,
+                           text=True, check=True)
+    finally:
+        subprocess.run(["rm", "-rf", str(stores)], check=True)
+    got = json.loads(r.stdout)
+    return got["seconds"], got["rss_mb"]
+
+
+def measure(folder, games, runs, keep):
+    out = {"games": games}
+    db = (Path(keep) / ("season-%d.db" % games)) if keep else folder / "season.db"
+    if not db.exists():
+        # made in memory-backed files (/dev/shm) when there are: a commit there
+        # costs no disk sync, so this is the import's own work
+        fast = Path("/dev/shm") if os.path.isdir("/dev/shm") else folder
+        with tempfile.TemporaryDirectory(dir=str(fast)) as d:
+            out["import_s"], out["import_rss_mb"] = import_stores(Path(d) / "season.db", Path(d) / "stores", games)
+            subprocess.run(["cp", str(Path(d) / "season.db"), str(db)], check=True)
+    out["db_mb"] = os.path.getsize(db) / 2 ** 20
+    out["ratings_first_s"] = timed([RESULTS, "--db", str(db), "ratings"])   # every game rated, kept
+    out["standings_ms"] = 1000 * statistics.median(timed([RESULTS, "--db", str(db)]) for _ in range(runs))
+    new, late = [], []
+    moment = first_moment(db)
+    for i in range(runs):
+        store_one(db, season_record(10 ** 7 + i, 30 + i, 1))
+        new.append(timed([RESULTS, "--db", str(db), "ratings"]))
+        # played with the season's first evening, read from a board's flash now
+        store_one(db, season_record(2 * 10 ** 7 + i, 60 + i, games // TABLES // 2), moment)
+        late.append(timed([RESULTS, "--db", str(db), "ratings"]))
+    out["ratings_new_ms"] = 1000 * statistics.median(new)
+    out["ratings_late_ms"] = 1000 * statistics.median(late)
+    renames, undos = [], []
+    for i in range(runs):
+        renames.append(timed([RESULTS, "--db", str(db), "rename", PEOPLE[i], PEOPLE[i] + " B."]))
+        undos.append(timed([RESULTS, "--db", str(db), "undo"]))
+    out["rename_ms"] = 1000 * statistics.median(renames)
+    out["undo_ms"] = 1000 * statistics.median(undos)
+    out["ratings_after_rename_ms"] = 1000 * timed([RESULTS, "--db", str(db), "ratings"])
+    out["check_s"] = timed([RESULTS, "--db", str(db), "check"])
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", default="1000,5000,20000,100000", help="season sizes, comma separated")
+    ap.add_argument("--runs", type=int, default=5, help="runs of each timed command (the median is printed)")
+    ap.add_argument("--keep", metavar="DIR", help="keep (and reuse) each size's database in DIR")
+    ap.add_argument("--on-disk", type=int, default=0, metavar="GAMES",
+                    help="also import GAMES records into a database on this machine's disk, --runs times")
+    ap.add_argument("--import-one", nargs="+", help=argparse.SUPPRESS)     # the child: DB PATH...
+    args = ap.parse_args()
+    if args.import_one:
+        return import_child(args.import_one[0], args.import_one[1:])
+    if args.on_disk:
+        got = []
+        for _ in range(args.runs):
+            with tempfile.TemporaryDirectory() as d:
+                got.append(import_stores(Path(d) / "season.db", Path(d) / "stores", args.on_disk))
+            print("import of %d records into a database on disk: %.1f s, peak RSS %.0f MB" % (
+                (args.on_disk,) + got[-1]), flush=True)
+        print("median: %.1f s, peak RSS %.0f MB" % (statistics.median(x[0] for x in got),
+                                                   statistics.median(x[1] for x in got)), flush=True)
+        return
+    heads = ["games", "import s", "import RSS MB", "db MB", "standings ms", "ratings: new game ms",
+             "ratings: late game ms", "rename ms", "undo ms", "check s"]
+    print("  ".join(heads), flush=True)
+    for games in (int(x) for x in args.games.split(",")):
+        with tempfile.TemporaryDirectory() as d:
+            r = measure(Path(d), games, args.runs, args.keep)
+        print("  ".join([
+            "%d" % r["games"], "%.1f" % r["import_s"] if "import_s" in r else "-",
+            "%.0f" % r["import_rss_mb"] if "import_rss_mb" in r else "-", "%.1f" % r["db_mb"],
+            "%.0f" % r["standings_ms"], "%.0f" % r["ratings_new_ms"], "%.0f" % r["ratings_late_ms"],
+            "%.0f" % r["rename_ms"], "%.0f" % r["undo_ms"], "%.1f" % r["check_s"]]), flush=True)
+        print("  (first ratings read, every game rated: %.1f s; ratings after the renames: %.0f ms)"
+              % (r["ratings_first_s"], r["ratings_after_rename_ms"]), flush=True)
+
+
+if __name__ == "__main__":
+    main()
