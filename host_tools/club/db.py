@@ -236,6 +236,7 @@ def _migrate_5(con):
         " finished INTEGER NOT NULL,"        # records.counts_as_win
         " seats INTEGER NOT NULL)")
     con.execute("CREATE INDEX game_summary_game ON game_summary(game, ord)")
+    con.execute("CREATE INDEX game_summary_left_out ON game_summary(game_ref) WHERE NOT counted")
     con.execute(
         "CREATE TABLE held ("                # a change to names that does not hold for a game
         " game_ref INTEGER NOT NULL REFERENCES games(id),"

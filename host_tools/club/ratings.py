@@ -33,6 +33,7 @@ import json
 import openskill
 from openskill.models import PlackettLuce
 
+from speedref import games as registry
 from speedref.engine import records
 
 from host_tools import jsonin
@@ -107,7 +108,6 @@ def table(games, game=None):
 def rows_of(b, shown, game=None):
     """The table's rows of the Boards `b`, names as `shown` ({person key:
     name}); `game`: that game's only."""
-    from speedref import games as registry
     for x in b.values():
         x.shown = shown
     rows = []
@@ -158,11 +158,13 @@ def _state(db, game, since):
     return dict((k, (mu, sigma, n)) for k, mu, sigma, n, _ in got), (last[0][0] if last else 0)
 
 
-def rate_from(db, game, since):
+def rate_from(db, game, since, before=None):
     """The ratings of `game` from `since` (an ord) on, rated from those
-    stored before it: [(game row, seat, ord, number, person, mu, sigma,
-    games)], one a named seat of each rated game, in time order."""
-    state, rated = _state(db, game, since)
+    stored before it (`before`: _state's, when the caller has read it):
+    [(game row, seat, ord, number, person, mu, sigma, games)], one a named
+    seat of each rated game, in time order."""
+    state, rated = before or _state(db, game, since)
+    state = dict(state)
     out = []
     seats = db.query("SELECT game_ref, ord, seat, person, place FROM game_players"
                      " WHERE game = ? AND ord >= ? AND place IS NOT NULL ORDER BY ord, seat", (game, since))
@@ -239,13 +241,13 @@ def stored_boards(db):
     first rated, as boards() gives them."""
     due = _due(db)
     kinds = set(due)
-    if _kept(db):
-        kinds.update(g for g, in db.query("SELECT DISTINCT game FROM ratings"))
+    if _kept(db):     # a game the registry does not know is never counted, so never rated
+        kinds.update(g for g in registry.IDS if db.query("SELECT 1 FROM ratings WHERE game = ? LIMIT 1", (g,)))
     out, first = {}, {}
     for game in kinds:
         since = due.get(game)
         state, rated = _state(db, game, since)
-        extra = rate_from(db, game, since) if since is not None else []
+        extra = rate_from(db, game, since, (state, rated)) if since is not None else []
         for row, seat, key, n, k, mu, sigma, games in extra:
             state[k] = (mu, sigma, games)
             rated = n
