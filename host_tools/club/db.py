@@ -693,6 +693,7 @@ class ResultsDB:
         of, and those a change did not hold for.  None: every game.  The
         ratings are due again from the first game whose people changed."""
         now = people.Resolver(self.changes())
+        had = set(r[0] for r in self.con.execute("SELECT game_ref FROM held"))
         if before is None:
             rows = [r[0] for r in self.con.execute("SELECT DISTINCT game_ref FROM game_players ORDER BY game_ref")]
         else:
@@ -700,8 +701,7 @@ class ResultsDB:
             moved = [k for k, raw in self.con.execute(
                 "SELECT entered, MIN(name) FROM game_players WHERE entered IS NOT NULL GROUP BY entered")
                 if old.moved(raw) != now.moved(raw)]
-            rows = set(old.rows) | set(now.rows)
-            rows.update(r[0] for r in self.con.execute("SELECT game_ref FROM held"))
+            rows = set(old.rows) | set(now.rows) | had
             for i in range(0, len(moved), CHUNK):
                 part = moved[i:i + CHUNK]
                 rows.update(r[0] for r in self.con.execute(
@@ -724,7 +724,8 @@ class ResultsDB:
                                          (k, n, row, seat))
                         if k != person and place is not None:     # a rated game's people changed
                             self._ratings_due(game, key)
-                self._store_held(row, now.held.get(row, ()))
+                if row in had or row in now.held:
+                    self._store_held(row, now.held.get(row, ()))
         self.con.execute("DELETE FROM summary_state WHERE key = 'people'")
 
     def settle_ratings(self, game, since, rows):
