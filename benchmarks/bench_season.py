@@ -25,8 +25,9 @@ Per size, printed:
 - rename and undo: `speedref-results rename` of one person (about 2,500
   seats at 100,000 games) and `undo`, wall time;
 - check: `speedref-results check` (every record replayed), once.
-Each timed command runs --runs times (a new game each time); the median is
-printed.  The machine may be shared: run it more than once.  --keep DIR
+Each timed command runs --runs times (a new game each time); the median of
+its wall time and of its CPU time (user + system, of the command's process)
+is printed: on a shared machine the wall time includes waiting for a CPU.  The machine may be shared: run it more than once.  --keep DIR
 keeps each size's database (and reuses it: the import is then not timed).
 """
 import argparse
@@ -93,13 +94,29 @@ def import_child(db_path, paths):
     print(json.dumps({"seconds": took, "rss_mb": rss, "status": status}))
 
 
+CPU = []      # the CPU time (user + system) of each command timed, as timed() measured it
+
+
 def timed(cmd):
+    """The wall time of a command; its CPU time goes into CPU."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     r = subprocess.run(cmd, capture_output=True, text=True)
     took = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     if r.returncode not in (0, 1):
         raise SystemExit("%s: exit %d: %s" % (" ".join(cmd), r.returncode, r.stderr.strip()))
     return took
+
+
+def median_of(runs, cmd_of):
+    """(median wall ms, median CPU ms) of `runs` runs of the command cmd_of(i) gives."""
+    walls, cpus = [], []
+    for i in range(runs):
+        walls.append(timed(cmd_of(i)))
+        cpus.append(CPU[-1])
+    return 1000 * statistics.median(walls), 1000 * statistics.median(cpus)
 
 
 def store_one(db_path, rec, moment=None):
@@ -145,23 +162,21 @@ def measure(folder, games, runs, keep):
             subprocess.run(["cp", str(Path(d) / "season.db"), str(db)], check=True)
     out["db_mb"] = os.path.getsize(db) / 2 ** 20
     out["ratings_first_s"] = timed([RESULTS, "--db", str(db), "ratings"])   # every game rated, kept
-    out["standings_ms"] = 1000 * statistics.median(timed([RESULTS, "--db", str(db)]) for _ in range(runs))
-    new, late = [], []
+    out["standings_ms"] = median_of(runs, lambda i: [RESULTS, "--db", str(db)])
     moment = first_moment(db)
-    for i in range(runs):
+
+    def new_game(i):
         store_one(db, season_record(10 ** 7 + i, 30 + i, 1))
-        new.append(timed([RESULTS, "--db", str(db), "ratings"]))
-        # played with the season's first evening, read from a board's flash now
+        return [RESULTS, "--db", str(db), "ratings"]
+
+    def late_game(i):
+        # played in the middle of the season's first evening, read from a board's flash now
         store_one(db, season_record(2 * 10 ** 7 + i, 60 + i, games // TABLES // 2), moment)
-        late.append(timed([RESULTS, "--db", str(db), "ratings"]))
-    out["ratings_new_ms"] = 1000 * statistics.median(new)
-    out["ratings_late_ms"] = 1000 * statistics.median(late)
-    renames, undos = [], []
-    for i in range(runs):
-        renames.append(timed([RESULTS, "--db", str(db), "rename", PEOPLE[i], PEOPLE[i] + " B."]))
-        undos.append(timed([RESULTS, "--db", str(db), "undo"]))
-    out["rename_ms"] = 1000 * statistics.median(renames)
-    out["undo_ms"] = 1000 * statistics.median(undos)
+        return [RESULTS, "--db", str(db), "ratings"]
+    out["ratings_new_ms"] = median_of(runs, new_game)
+    out["ratings_late_ms"] = median_of(runs, late_game)
+    out["rename_ms"] = median_of(runs, lambda i: [RESULTS, "--db", str(db), "rename", PEOPLE[i], PEOPLE[i] + " B."])
+    out["undo_ms"] = median_of(runs, lambda i: [RESULTS, "--db", str(db), "undo"])
     out["ratings_after_rename_ms"] = 1000 * timed([RESULTS, "--db", str(db), "ratings"])
     out["check_s"] = timed([RESULTS, "--db", str(db), "check"])
     return out
@@ -190,15 +205,15 @@ def main():
         return
     heads = ["games", "import s", "import RSS MB", "db MB", "standings ms", "ratings: new game ms",
              "ratings: late game ms", "rename ms", "undo ms", "check s"]
-    print("  ".join(heads), flush=True)
+    print("  ".join(heads) + "   (each ms: wall median / CPU median)", flush=True)
     for games in (int(x) for x in args.games.split(",")):
         with tempfile.TemporaryDirectory() as d:
             r = measure(Path(d), games, args.runs, args.keep)
         print("  ".join([
             "%d" % r["games"], "%.1f" % r["import_s"] if "import_s" in r else "-",
-            "%.0f" % r["import_rss_mb"] if "import_rss_mb" in r else "-", "%.1f" % r["db_mb"],
-            "%.0f" % r["standings_ms"], "%.0f" % r["ratings_new_ms"], "%.0f" % r["ratings_late_ms"],
-            "%.0f" % r["rename_ms"], "%.0f" % r["undo_ms"], "%.1f" % r["check_s"]]), flush=True)
+            "%.0f" % r["import_rss_mb"] if "import_rss_mb" in r else "-", "%.1f" % r["db_mb"]]
+            + ["%.0f/%.0f" % r[k] for k in ("standings_ms", "ratings_new_ms", "ratings_late_ms", "rename_ms",
+                                             "undo_ms")] + ["%.1f" % r["check_s"]]), flush=True)
         print("  (first ratings read, every game rated: %.1f s; ratings after the renames: %.0f ms)"
               % (r["ratings_first_s"], r["ratings_after_rename_ms"]), flush=True)
 

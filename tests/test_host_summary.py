@@ -140,8 +140,14 @@ def imported_db(path, folder):
         db.close()
 
 
+def hostile_db(path):
+    """The page's evening with a long name, and games whose names and ids are markup."""
+    results_sample.make_long_name(path)
+    results_sample.make_hostile(path)
+
+
 BUILDERS = {"evening": evening_db, "fixtures": fixtures_db, "tampered": tampered_db, "renamed": renamed_db,
-            "migrated": migrated_db}
+            "migrated": migrated_db, "hostile": hostile_db}
 
 
 @pytest.mark.parametrize("name", sorted(BUILDERS))
