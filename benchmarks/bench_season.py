@@ -15,20 +15,24 @@ Per size, printed:
   files (/dev/shm), so that it is the import's own work: seconds, and the
   process's peak resident size (getrusage maxrss: Python, the engine and
   SQLite).  Each game is stored in its own transaction, so on a disk each
-  costs a sync too: --on-disk GAMES imports into a database on this
-  machine's disk instead (--runs times, the median);
+  costs a sync too: --import-only GAMES imports that many, --runs times
+  into memory-backed files and --runs times into a database on this
+  machine's disk, and prints each and the medians;
 - standings: the command `speedref-results --db FILE` as a user runs it,
-  wall time of the whole process (Python's start included);
+  the whole process (Python's start included);
 - ratings, one new game: a game stored as speedref-log stores it (placed
-  last), then `speedref-results ratings`, wall time; "late": a game placed
+  last), then `speedref-results ratings`; "late": a game placed
   in the middle of the season (a board's flash read later), the same;
 - rename and undo: `speedref-results rename` of one person (about 2,500
-  seats at 100,000 games) and `undo`, wall time;
+  seats at 100,000 games) and `undo`;
 - check: `speedref-results check` (every record replayed), once.
 Each timed command runs --runs times (a new game each time); the median of
 its wall time and of its CPU time (user + system, of the command's process)
-is printed: on a shared machine the wall time includes waiting for a CPU.  The machine may be shared: run it more than once.  --keep DIR
-keeps each size's database (and reuses it: the import is then not timed).
+is printed: on a shared machine the wall time includes waiting for a CPU,
+so run it more than once.  --keep DIR keeps each size's database (and
+reuses it: the import is then not timed).
+
+    .venv/bin/python benchmarks/bench_season.py --import-only 20000 --runs 3
 """
 import argparse
 import json
@@ -187,21 +191,24 @@ def main():
     ap.add_argument("--games", default="1000,5000,20000,100000", help="season sizes, comma separated")
     ap.add_argument("--runs", type=int, default=5, help="runs of each timed command (the median is printed)")
     ap.add_argument("--keep", metavar="DIR", help="keep (and reuse) each size's database in DIR")
-    ap.add_argument("--on-disk", type=int, default=0, metavar="GAMES",
-                    help="also import GAMES records into a database on this machine's disk, --runs times")
+    ap.add_argument("--import-only", type=int, default=0, metavar="GAMES",
+                    help="only import GAMES records, --runs times into memory-backed files and --runs times"
+                         " into a database on this machine's disk")
     ap.add_argument("--import-one", nargs="+", help=argparse.SUPPRESS)     # the child: DB PATH...
     args = ap.parse_args()
     if args.import_one:
         return import_child(args.import_one[0], args.import_one[1:])
-    if args.on_disk:
-        got = []
-        for _ in range(args.runs):
-            with tempfile.TemporaryDirectory() as d:
-                got.append(import_stores(Path(d) / "season.db", Path(d) / "stores", args.on_disk))
-            print("import of %d records into a database on disk: %.1f s, peak RSS %.0f MB" % (
-                (args.on_disk,) + got[-1]), flush=True)
-        print("median: %.1f s, peak RSS %.0f MB" % (statistics.median(x[0] for x in got),
-                                                   statistics.median(x[1] for x in got)), flush=True)
+    if args.import_only:
+        places = [("memory-backed files", "/dev/shm")] if os.path.isdir("/dev/shm") else []
+        for where, folder in places + [("this machine's disk", None)]:
+            got = []
+            for _ in range(args.runs):
+                with tempfile.TemporaryDirectory(dir=folder) as d:
+                    got.append(import_stores(Path(d) / "season.db", Path(d) / "stores", args.import_only))
+                print("import of %d records into a database in %s: %.1f s, peak RSS %.0f MB" % (
+                    (args.import_only, where) + got[-1]), flush=True)
+            print("median: %.1f s, peak RSS %.0f MB" % (statistics.median(x[0] for x in got),
+                                                       statistics.median(x[1] for x in got)), flush=True)
         return
     heads = ["games", "import s", "import RSS MB", "db MB", "standings ms", "ratings: new game ms",
              "ratings: late game ms", "rename ms", "undo ms", "check s"]
