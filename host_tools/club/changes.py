@@ -265,8 +265,8 @@ def _not_held(rows):
 def report_held(db, row, players=None):
     """Lines for a game just stored (row `row`): each change in force that
     does not hold for it, and why."""
-    by_number = dict((c.number, c) for c in db.changes())
+    held = db.query("SELECT change, name_a, name_b FROM held WHERE game_ref = ? ORDER BY change", (row,))
+    by_number = dict((c.number, c) for c in db.changes()) if held else {}
     return ["%s and %s sat at one table, but change %d (%s) made them one person: that change does not hold"
             " for this game" % (_shown(na), _shown(nb), number, describe(by_number[number]))
-            for number, na, nb in db.query("SELECT change, name_a, name_b FROM held WHERE game_ref = ?"
-                                           " ORDER BY change", (row,)) if number in by_number]
+            for number, na, nb in held if number in by_number]

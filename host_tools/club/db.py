@@ -279,10 +279,14 @@ def _migrate_5(con):
                 " DELETE FROM ratings WHERE game_ref = old.id;"
                 " DELETE FROM game_summary WHERE game_ref = old.id;"
                 " DELETE FROM summary_due WHERE game_ref = old.id; END")
+    # any write to the changes: the people are due to be worked out again
+    # (speedref's own change does it at once), and the changes' count of
+    # writes moves on (a Resolver made from them is out of date)
     for event in ("INSERT", "UPDATE", "DELETE"):
-        con.execute("CREATE TRIGGER changes_%s AFTER %s ON changes"
-                    " BEGIN INSERT OR REPLACE INTO summary_state VALUES ('people', 'due'); END"
-                    % (event.lower(), event))
+        con.execute("CREATE TRIGGER changes_%s AFTER %s ON changes BEGIN"
+                    " INSERT OR REPLACE INTO summary_state VALUES ('people', 'due');"
+                    " INSERT INTO summary_state VALUES ('changes', 1)"
+                    "  ON CONFLICT(key) DO UPDATE SET value = value + 1; END" % (event.lower(), event))
 
 
 def _tables_of(version):
@@ -325,6 +329,7 @@ class ResultsDB:
         # moment each is stored; an import sets its own start for all its
         # games (one moment: the ratings order them by their tables' numbers)
         self.moment = None
+        self._people = None      # (the changes' count of writes, their people.Resolver)
         import os
         if str(path) != ":memory:" and not os.path.exists(path):
             if not create:
@@ -373,6 +378,7 @@ class ResultsDB:
             yield
             self.con.execute("COMMIT")
         except BaseException as e:
+            self._people = None       # it may have been made from what is rolled back
             try:
                 if self.con.in_transaction:
                     self.con.execute("ROLLBACK")
@@ -592,17 +598,26 @@ class ResultsDB:
         self.con.execute("INSERT INTO game_summary VALUES (?, ?, ?, ?, ?, ?, ?)",
                          (row, key, s.game, int(s.counted), s.why, int(s.finished), len(s.seats)))
         if s.counted:
-            resolver = resolver or people.Resolver(self.changes())
+            resolver = resolver or self._resolver()
             names = resolver.seats(row, [x.name for x in s.seats])
             self.con.executemany(
                 "INSERT INTO game_players (game_ref, seat, name, total, won, entered, person, shown, perfect, place,"
                 " game, ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(row, x.seat, x.name, x.total, x.won, x.entered, None if n is None else people.key(n), n,
                   x.perfect, x.place, s.game, key) for x, n in zip(s.seats, names)])
-            self._store_held(row, resolver.held.get(row, ()))
+            if row in resolver.held:         # (a game summarised again had its own removed)
+                self._store_held(row, resolver.held[row])
             if s.finished:
                 self._ratings_due(s.game, key)
         self.con.execute("DELETE FROM summary_due WHERE game_ref = ?", (row,))
+
+    def _resolver(self):
+        """people.Resolver of the changes in force, made again only when the
+        changes were written since (the triggers count the writes)."""
+        version = self.con.execute("SELECT value FROM summary_state WHERE key = 'changes'").fetchone()
+        if self._people is None or self._people[0] != version:
+            self._people = (version, people.Resolver(self.changes()))
+        return self._people[1]
 
     def _store_held(self, row, held):
         self.con.execute("DELETE FROM held WHERE game_ref = ?", (row,))
