@@ -70,7 +70,7 @@ print(json.dumps({"median_us": lat[len(lat) // 2], "p99_us": lat[len(lat) * 99 /
 
 
 # The same measurement through the real referee app: a Spit slap race (tie
-# window 0) on the whole device path of tests/test_device_games.py (fake pins
+# window 0) on the whole device path of tests/device/test_device_games.py (fake pins
 # fire the capture handler, ring, decoder, app, SSD1306 page diff).  The clock
 # is the scripted one; the latency is measured with the port's real clock
 # around the work the board does for the deciding edge.

@@ -1,5 +1,5 @@
 """How fast the simulator runs the board's code headless (prints numbers;
-not a test).  Plays the Speed match of tests/test_sim_script.py through the
+not a test).  Plays the Speed match of tests/sim/test_sim_script.py through the
 virtual board, as `speedref-sim --script` does.
 
     .venv/bin/python benchmarks/bench_sim.py
@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main():
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "sim")]
     from sim import compat
     compat.install()
     from test_sim_script import SpeedScript

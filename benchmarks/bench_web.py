@@ -11,7 +11,7 @@ Prints:
     page's default hold (40 ms) and at hold 0;
   - peak live MicroPython heap per game in the 32-bit WebAssembly runtime:
     every committed sim script replayed with a collection after every event.
-Needs chromium, chromedriver and `npm ci` (as tests/test_web.py).
+Needs chromium, chromedriver and `npm ci` (as tests/web/test_web.py).
 """
 import argparse
 import base64
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT / "web")]
+sys.path[:0] = [str(ROOT), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT / "tests" / "web"), str(ROOT / "web")]
 
 import build as web_build  # noqa: E402  (web/build.py)
 from test_web import (QuietHandler, why_missing, make_driver, py, board_ms, tap, touch,  # noqa: E402

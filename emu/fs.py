@@ -23,7 +23,7 @@ _GEOMETRY = dict(block_size=images.FS_BLOCK, block_count=images.FS_BLOCKS, prog_
 def image(files, fill=False):
     """files: {board path: bytes} -> the volume as bytes (FS_SIZE long).
     fill: then other files (/junkNNNN) until not one more byte fits (a
-    flash full of someone's files: tests/test_board_flash_full.py)."""
+    flash full of someone's files: tests/board/test_board_flash_full.py)."""
     fs = littlefs.LittleFS(**_GEOMETRY)
     for path in sorted(files):
         parts = path.strip("/").split("/")

@@ -3,10 +3,21 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
+# tests/ mirrors the product: a folder each for the engine, the app, the
+# device around it, the emulated Pico (board), the host tools, the simulator
+# and the web page; the tests of every game and of the repository's own
+# rules sit here.  Every test file has a name of its own (pytest imports it
+# by that name), and every folder is on the path, so a test's helpers and
+# fixtures serve the other folders' tests too (test_web's browser for the
+# board's roster test): here, the rigs every folder shares (mpyrun, mpyhelp,
+# conformance, ...), the MicroPython side in mpy/ and fakes/, the game
+# scripts in sim_scripts/ and the goldens in golden/.
+FOLDERS = ("engine", "app", "device", "board", "host", "sim", "web")
 # Under `make mutate` the firmware's copy in the staged folder is read as
 # files only: speedref is imported from mutmut's mutants (see below).
 for p in (() if os.environ.get("SPEEDREF_MUTATE") else (ROOT / "firmware",)) + (
-        ROOT, ROOT / "tests", ROOT / "tests" / "mpy"):
+        ROOT, TESTS) + tuple(TESTS / d for d in FOLDERS) + (TESTS / "mpy",):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 

@@ -25,7 +25,7 @@ SCANNED = ("firmware", "sim", "host_tools", "web", "emu")
 # path (a file, or a folder ending in "/") -> (the games it may name, why)
 EXCEPTIONS = {
     "firmware/speedref/games.py": (games.IDS, "the registry: one entry per game, the only list of games"),
-    "firmware/package.json": (games.IDS, "generated: the list of every firmware file (tests/test_device_dist.py)"),
+    "firmware/package.json": (games.IDS, "generated: the list of every firmware file (tests/device/test_device_dist.py)"),
     "firmware/speedref/tunables.py": (("speed", "spit", "speedrun"),
                                       "every timing a player feels in one place: each game's pad hold "
                                       "is its own rule's value (SP-14, SPIT-21, SR-32)"),

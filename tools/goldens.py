@@ -3,7 +3,7 @@
     .venv/bin/python -m tools.goldens          # rewrite the reference PNGs
 
 Run it only after checking, by looking at the new PNGs, that a screen changed
-on purpose (tests/test_sim_screens.py fails until the references match).
+on purpose (tests/sim/test_sim_screens.py fails until the references match).
 """
 from pathlib import Path
 

@@ -47,17 +47,16 @@ ENGINE = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "firmware" / "speedref
 FLOWS = ["firmware/" + module(g.flow, "speedref.app").replace(".", "/") + ".py" for g in GAMES]
 DEFAULT_FILES = ENGINE + FLOWS
 
-# The fast CPython tests of the engine and the arbiter (each registered
-# game's test_<id>*.py files and the shared ones): no emulated Pico, no
+# The fast CPython tests of the engine and the arbiter (tests/engine/: each
+# registered game's rules and the shared ones): no emulated Pico, no
 # browser.  Their MicroPython checks skip under SPEEDREF_MUTATE.  The
 # conformance suite replays every game's golden playthrough at the card level.
-ENGINE_TESTS = ["test_%s*.py" % g.id for g in GAMES] + ["test_engine*.py", "test_records*.py", "test_cards*.py",
-                                                       "test_arbiter*.py", "test_conformance.py"]
-# The flows' tests: the referee app on a fake board (tests/test_app_*.py,
+ENGINE_TESTS = ["engine/test_*.py", "test_conformance.py"]
+# The flows' tests: the referee app on a fake board (tests/app/test_app_*.py,
 # CPython; the test_app_*_mpy.py files run MicroPython and would only skip)
 # and the conformance suite, which plays every game's golden playthrough
 # through its flow.
-FLOW_TESTS = ["test_app_*.py", "test_conformance.py"]
+FLOW_TESTS = ["app/test_app_*.py", "test_conformance.py"]
 
 
 def tests_for(files):

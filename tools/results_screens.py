@@ -5,7 +5,7 @@
 The club's evening of tests/results_sample.py (three tables, five people,
 every game), its results page (speedref-results --html), opened in headless
 Chromium at 1280 px: the Ratings section is saved as DIR/results_ratings.png.
-Needs Chromium, chromedriver and selenium, as tests/test_web_results_page.py;
+Needs Chromium, chromedriver and selenium, as tests/web/test_web_results_page.py;
 without them it says so and exits 1.  No tests here.
 """
 import shutil
@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"   # the evening (results_sample) and the browser (test_web) are the tests' own
-sys.path[:0] = [str(TESTS), str(ROOT), str(ROOT / "firmware"), str(ROOT / "compat")]
+sys.path[:0] = [str(TESTS), str(TESTS / "web"), str(ROOT), str(ROOT / "firmware"), str(ROOT / "compat")]
 
 import results_sample as sample   # noqa: E402
 

@@ -34,6 +34,7 @@ from host_tools.club import people, summary
 DB_ENV = "SPEEDREF_DB"   # names the results database when --db is not given
 BUSY_TIMEOUT_S = 30.0   # how long to wait for another process's write to finish
 TABLES = ("games", "slaps", "game_players", "changes")
+EVENING_TABLES = ("evenings", "evening_people", "evening_tables", "rounds", "round_seats", "evening_changes")
 SUMMARY_TABLES = ("game_summary", "held", "ratings", "ratings_due", "summary_state", "summary_due")
 CHUNK = 500             # rows named in one SQL statement (SQLite allows 32,766 parameters)
 
@@ -206,7 +207,63 @@ def _migrate_4(con):
 
 
 def _migrate_5(con):
-    # Version 5: what the standings and the ratings need from each game,
+    # Version 5: the club night (host_tools/club/evening.py): an evening, who
+    # checked in, its tables, its rounds with every seat and bye, and the
+    # organiser's corrections of where a result belongs (kept, undoable).
+    con.execute(
+        "CREATE TABLE evenings ("
+        " id INTEGER PRIMARY KEY,"
+        " name TEXT NOT NULL,"
+        " date TEXT NOT NULL,"               # YYYY-MM-DD, the club's own calendar day
+        " roster TEXT NOT NULL,"             # the club's roster at the start (JSON list of names)
+        " started_at TEXT NOT NULL,"
+        " UNIQUE (name, date))")
+    con.execute(
+        "CREATE TABLE evening_people ("
+        " evening INTEGER NOT NULL REFERENCES evenings(id),"
+        " person TEXT NOT NULL,"             # people.key of the name
+        " name TEXT NOT NULL,"               # as checked in
+        " walk_in INTEGER NOT NULL,"         # 1: not on the roster
+        " came_at TEXT NOT NULL,"
+        " left_at TEXT,"                     # NULL while present
+        " PRIMARY KEY (evening, person))")
+    con.execute(
+        "CREATE TABLE evening_tables ("
+        " evening INTEGER NOT NULL REFERENCES evenings(id),"
+        " place INTEGER NOT NULL,"           # 1 first: the top group plays at the first table
+        " name TEXT NOT NULL,"               # the board's table name (speedref-roster --table-name)
+        " out_at TEXT,"                      # NULL while in use
+        " PRIMARY KEY (evening, name))")
+    con.execute(
+        "CREATE TABLE rounds ("
+        " id INTEGER PRIMARY KEY,"
+        " evening INTEGER NOT NULL REFERENCES evenings(id),"
+        " number INTEGER NOT NULL,"
+        " game TEXT NOT NULL,"
+        " seats INTEGER NOT NULL,"
+        " options TEXT NOT NULL,"            # the match format (JSON {option: value})
+        " made_at TEXT NOT NULL,"
+        " replaced_at TEXT)")                # NULL: the round in force under its number
+    con.execute(
+        "CREATE TABLE round_seats ("
+        " round INTEGER NOT NULL REFERENCES rounds(id),"
+        " tbl TEXT,"                         # the table's name; NULL for a bye
+        " seat INTEGER NOT NULL,"            # 0 is the first seat (P1)
+        " person TEXT NOT NULL,"
+        " name TEXT NOT NULL)")
+    con.execute("CREATE INDEX round_seats_round ON round_seats(round)")
+    con.execute(
+        "CREATE TABLE evening_changes ("
+        " id INTEGER PRIMARY KEY,"
+        " evening INTEGER NOT NULL REFERENCES evenings(id),"
+        " verb TEXT NOT NULL,"               # 'place', 'drop'
+        " args TEXT NOT NULL,"               # canonical JSON
+        " made_at TEXT NOT NULL,"
+        " undone_at TEXT)")
+
+
+def _migrate_6(con):
+    # Version 6: what the standings and the ratings need from each game,
     # worked out once when it is stored (host_tools/club/summary.py) and kept
     # beside its record, so that a read is SQL over these rows, not a replay
     # of every record.  Filled when the database is next opened
@@ -292,13 +349,13 @@ def _migrate_5(con):
 def _tables_of(version):
     """The tables a database of schema `version` has."""
     have = set()
-    for since, tables in ((1, ("games", "slaps")), (2, ("game_players",)), (4, ("changes",)), (5, SUMMARY_TABLES)):
+    for since, tables in ((1, ("games", "slaps")), (2, ("game_players",)), (4, ("changes",)), (5, EVENING_TABLES), (6, SUMMARY_TABLES)):
         if version >= since:
             have.update(tables)
     return have
 
 
-MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5]
+MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -406,6 +463,16 @@ class ResultsDB:
             except sqlite3.Error:
                 pass      # a read transaction has nothing to keep
 
+    def writing(self, doing="cannot store in the database"):
+        """One write transaction for another module's tables (the evening's,
+        the ratings'): all or nothing, a failure a DatabaseProblem saying `doing`."""
+        return self._write(doing)
+
+    def query(self, sql, args=()):
+        """Rows of one parameterized read (the standings', the ratings', the
+        evening's own SQL); a failure is a DatabaseProblem."""
+        return self._read(sql, args)
+
     def _read(self, sql, args=()):
         try:
             return self.con.execute(sql, args).fetchall()
@@ -465,7 +532,7 @@ class ResultsDB:
     def _check_tables(self):
         """A version number without our tables (someone else's file, or a
         damaged one) is refused rather than written into."""
-        if not set(TABLES + SUMMARY_TABLES) <= self._tables():
+        if not set(TABLES + EVENING_TABLES + SUMMARY_TABLES) <= self._tables():
             raise self._foreign()
 
     # --- games ---------------------------------------------------------------
@@ -577,16 +644,6 @@ class ResultsDB:
         return dict((r[0], (r[1], r[2])) for r in self._read("SELECT id, received_at, dedup_key FROM games"))
 
     # --- the games' summaries (host_tools/club/summary.py) ---------------------------
-    def query(self, sql, args=()):
-        """The rows of one read: the standings', the ratings' and the name
-        fixes' own SQL over the summaries; DatabaseProblem."""
-        return self._read(sql, args)
-
-    def writing(self, doing):
-        """One write transaction, all or nothing (`doing` names it in a
-        DatabaseProblem)."""
-        return self._write(doing)
-
     def _summarize(self, row, text, received, dedup, worked=None, resolver=None):
         """Inside a write: the summary rows of game `row`, none stored yet:
         its summary (`worked`, or worked out from `text`), each seat's person

@@ -31,6 +31,7 @@ import itertools
 import json
 
 import openskill
+import wcwidth
 from openskill.models import PlackettLuce
 
 from speedref import games as registry
@@ -40,11 +41,13 @@ from host_tools import jsonin
 from host_tools.club import people, standings, summary
 from host_tools.club.db import DatabaseProblem
 
+PROVISIONAL_GAMES = 5          # a rating from fewer games than this is provisional (docs/ratings.md)
 MODEL = PlackettLuce()          # mu 25, sigma 25/3, beta 25/6, tau 25/300 (openskill's defaults)
 MODEL_NAME = "Weng-Lin (openskill Plackett-Luce)"
 PLACES = 2                      # decimals shown, on the page and by the CLI alike
-COLUMNS = ["game", "player", "rating", "sigma", "conservative", "games"]
-HEADS = ["player", "rating", "sigma", "conservative", "games"]
+COLUMNS = ["game", "player", "rating", "sigma", "conservative", "games", "provisional"]
+HEADS = ["player", "rating", "sigma", "conservative", "games", "provisional"]
+NUMBERS = ["rating", "sigma", "conservative"]     # shown with PLACES decimals
 
 
 # the host side's entry per game: each seat's measure, lower is better (each
@@ -95,19 +98,21 @@ def number(x):
     return "%.*f" % (PLACES, x)
 
 
-def table(games, game=None):
+def table(games, game=None, provisional=PROVISIONAL_GAMES):
     """The ratings as rows (dicts in COLUMNS order, numbers as shown), per
-    game in the registry's order, best conservative estimate first: worked
-    out from `games` (standings.played(), in time order), every game rated
-    again.  stored() is the same from the ratings kept in the database."""
+    game in the registry's order, best conservative estimate first; a
+    rating from fewer than `provisional` games is provisional, and listed
+    after every established one (a newcomer's lucky first game is no rank).
+    Worked out from `games` (standings.played(), in time order), every game
+    rated again; stored() is the same from the ratings kept in the database."""
     shown = standings.spellings(games)
     b = boards(games)
-    return rows_of(b, shown, game), b
+    return rows_of(b, shown, game, provisional), b
 
 
-def rows_of(b, shown, game=None):
+def rows_of(b, shown, game=None, provisional=PROVISIONAL_GAMES):
     """The table's rows of the Boards `b`, names as `shown` ({person key:
-    name}); `game`: that game's only."""
+    name}); `game`: that game's only; provisional: as table()'s."""
     for x in b.values():
         x.shown = shown
     rows = []
@@ -119,7 +124,8 @@ def rows_of(b, shown, game=None):
         for k, r in b[g].rating.items():
             mine.append({"game": g, "player": shown[k], "rating": number(r.mu), "sigma": number(r.sigma),
                          "conservative": number(r.mu - 3 * r.sigma), "games": b[g].games[k],
-                         "_order": (-(r.mu - 3 * r.sigma), -r.mu, shown[k])})
+                         "provisional": b[g].games[k] < provisional,
+                         "_order": (b[g].games[k] < provisional, -(r.mu - 3 * r.sigma), -r.mu, shown[k])})
         mine.sort(key=lambda x: x.pop("_order"))
         rows += mine
     return rows
@@ -267,7 +273,7 @@ def stored_boards(db):
     return dict((g, out[g]) for g in sorted(out, key=lambda g: first[g]))
 
 
-def stored(db, game=None):
+def stored(db, game=None, provisional=PROVISIONAL_GAMES):
     """(rows, {game id: Board}) as table() gives them, from the ratings kept
     in the database: what is due is rated first (and kept when the database
     takes the write), so a new game costs its own rating, not a season's."""
@@ -275,36 +281,42 @@ def stored(db, game=None):
     with db.snapshot():
         b = stored_boards(db)
         shown = standings.names(db)
-    return rows_of(b, shown, game), b
+    return rows_of(b, shown, game, provisional), b
 
 
-def text_report(rows, b):
+def text_report(rows, b, provisional=PROVISIONAL_GAMES):
     if not rows:
         return "no finished games with named players yet"
     lines = []
     for g in [g for g in b if any(r["game"] == g for r in rows)]:
         mine = [r for r in rows if r["game"] == g]
-        body = [[jsonin.printable(r["player"]), r["rating"], r["sigma"], r["conservative"], str(r["games"])]
-                for r in mine]
-        widths = [max(len(x[i]) for x in [HEADS] + body) for i in range(len(HEADS))]
-        lines.append("%s: %s rated, %s" % (jsonin.printable(g), jsonin.count(b[g].rated, "game"), MODEL_NAME))
+        body = [[jsonin.printable(r["player"]), r["rating"], r["sigma"], r["conservative"], str(r["games"]),
+                 yes_no(r["provisional"])] for r in mine]
+        widths = [max(wcwidth.width(x[i]) for x in [HEADS] + body) for i in range(len(HEADS))]
+        lines.append("%s: %s rated, %s; provisional: fewer than %s, listed last" % (
+            jsonin.printable(g), jsonin.count(b[g].rated, "game"), MODEL_NAME, jsonin.count(provisional, "game")))
         for x in [HEADS] + body:
-            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(x, widths)).rstrip())
+            lines.append("  " + "  ".join(wcwidth.ljust(c, w) for c, w in zip(x, widths)).rstrip())
         lines.append("")
     return "\n".join(lines).rstrip()
 
 
-def report(db, game=None, as_json=False):
-    """What speedref-results ratings prints: (the rows left out, the text)."""
+def yes_no(flag):
+    return "yes" if flag else "no"
+
+
+def report(db, game=None, as_json=False, provisional=PROVISIONAL_GAMES):
+    """What speedref-results ratings prints: (the rows left out, the text,
+    the rows), from the ratings kept in the database (stored())."""
     settle(db)
     with db.snapshot():
         skipped = standings.left_out(db)
         b = stored_boards(db)
-        rows = rows_of(b, standings.names(db), game)
+        rows = rows_of(b, standings.names(db), game, provisional)
     if as_json:
         text = json.dumps({"model": MODEL_NAME, "ratings": rows,
                            "rated": dict((g, b[g].rated) for g in b if game in (None, g)),
                            "skipped": skipped}, indent=1)
     else:
-        text = text_report(rows, b)
-    return skipped, text
+        text = text_report(rows, b, provisional)
+    return skipped, text, rows

@@ -244,6 +244,17 @@ def names(db, pick=None):
         % pick.where("p"), pick.args))
 
 
+def seated(db, pick=None):
+    """{game row: [the name each seat goes by now, None: nobody named]} of
+    the counted games (`pick`'s, else all), from the summaries."""
+    pick = pick or Pick()
+    out = {}
+    for row, n in db.query("SELECT p.game_ref, p.shown FROM game_players p%s ORDER BY p.game_ref, p.seat"
+                           % pick.where("p", first=True), pick.args):
+        out.setdefault(row, []).append(n)
+    return out
+
+
 def left_out(db, pick=None):
     """[{"table": "games", "row", "why"}] for each stored game the rules
     cannot count (of those `pick` picks), in row order."""

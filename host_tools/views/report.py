@@ -6,6 +6,8 @@ would run as a formula (starting with = + - @ tab or CR) get a leading '.
 import csv
 import unicodedata
 
+import wcwidth
+
 from host_tools import jsonin
 from host_tools.club.standings import COLUMNS
 
@@ -28,10 +30,10 @@ def text_report(rows, unlinked):
             body.append([jsonin.printable(r["player"]), str(r["games"]), str(r["wins"]), cell(r["average_score"]),
                          cell(r["perfect_bonuses"]), str(r["slap_wins"]),
                          "-" if margin is None else "%.1f ms" % (margin / 1000)])
-        widths = [max(len(x[i]) for x in [heads] + body) for i in range(len(heads))]
+        widths = [max(wcwidth.width(x[i]) for x in [heads] + body) for i in range(len(heads))]
         lines.append(jsonin.printable(game))
         for x in [heads] + body:
-            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(x, widths)).rstrip())
+            lines.append("  " + "  ".join(wcwidth.ljust(c, w) for c, w in zip(x, widths)).rstrip())
         lines.append("")
     if unlinked:
         lines.append("%d slap verdicts not tied to a finished game (not counted)" % unlinked)
@@ -75,9 +77,11 @@ def csv_cell(v):
     return v
 
 
-def write_csv(path, rows):
+def write_csv(path, rows, columns=COLUMNS):
+    """`rows` (dicts) as CSV with `columns` (the standings' by default), each
+    text cell safe from a spreadsheet's formulas (csv_cell)."""
     with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
+        w = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
         w.writeheader()
         for r in rows:
             w.writerow(dict((k, csv_cell(v)) for k, v in r.items()))

@@ -21,24 +21,25 @@ and the page's Content-Security-Policy allows no script at all, so whatever a
 name holds, nothing in the page runs.
 """
 import base64
+import colorsys
 import datetime
 import hashlib
 import http.server
+import socket
 import threading
 
-import jinja2
 import pygal
 from markupsafe import Markup
 from pygal.etree import etree
 from pygal.style import Style
-from pygal.util import truncate
+from pygal.util import text_len, truncate
 
 from speedref import games
 
 from host_tools import jsonin
-from host_tools.club import people, ratings, standings
+from host_tools.club import evening, people, ratings, standings
 from host_tools.club.db import DatabaseProblem
-from host_tools.views import report, scoresheet
+from host_tools.views import evening_page, report, scoresheet, templating
 
 TEMPLATE = "results.html"
 # No script, no network: styles inline, pictures only as data: URLs.
@@ -74,14 +75,23 @@ CHARTED_SHEETS = 30         # and the newest games' sheets get a running-totals 
                             # costs ~12 KB and ~12 ms, a season's thousand games would be 12 MB
 NO_DEVICE = people.NO_DEVICE   # the table of a record without an id or a "table"
 
-# One colour per player on every chart (Okabe and Ito's colour-blind safe
-# set, then a few more), in the order players first appear in the standings.
+# One colour per person on every chart (Okabe and Ito's colour-blind safe
+# set, then a few more, then colours()'s), in the order people first appear
+# in the standings, whatever they are called now; a sheet's seats nobody
+# named take colours after every person's.  No chart draws two players alike.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
            "#000000", "#8C564B", "#7F7F7F", "#17BECF", "#BCBD22", "#F0E442")
+GOLDEN = 0.381966           # a golden angle, as a part of the colour wheel: hues that never repeat
+UNNAMED_COLOR = "#9aa3ad"   # the standings' one row of every seat nobody named
 # A name is shown whole up to NAME_CHARS characters, else cut to its first
 # NAME_CHARS - 1 and "…" (pygal's own rule, so the tables and the charts cut
 # alike); the whole name is in the tooltip (a title) either way.
 NAME_CHARS = 24
+# Every chart is drawn CHART_WIDTH wide with 15 px text and shown at that
+# size (its width and height are the SVG's own), never larger; a narrower
+# screen shrinks it, and down to 336 px (a 390 px phone gives a chart 352)
+# its smallest text is still 12 px tall.
+CHART_WIDTH = 420
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 
 
@@ -99,6 +109,24 @@ def _title(game_id):
         return games.get(game_id).title
     except games.UnknownGame:
         return jsonin.printable(game_id)
+
+
+def colours(n):
+    """n different colours: PALETTE, then hues a golden angle apart, dark
+    and light in turn (a hue already taken, at 8 bits a channel, moves on to
+    the next colour nobody has)."""
+    out = list(PALETTE[:n])
+    seen = set(out)
+    i = 0
+    while len(out) < n:
+        rgb = colorsys.hls_to_rgb((i * GOLDEN) % 1.0, (0.38, 0.55)[i % 2], 0.7)
+        c = sum(round(x * 255) << shift for x, shift in zip(rgb, (16, 8, 0)))
+        while "#%06X" % c in seen:
+            c = (c + 1) % 0x1000000
+        seen.add("#%06X" % c)
+        out.append("#%06X" % c)
+        i += 1
+    return out
 
 
 def short_name(name):
@@ -190,8 +218,8 @@ def count_ticks(top):
 
 def wins_chart(title, names, wins, colors):
     """A bar per player: wins, printed on the bar."""
-    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=560, height=60 + 34 * len(names),
-                            show_legend=False, print_values=True, print_zeroes=True, title=title,
+    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=CHART_WIDTH, height=60 + 34 * len(names),
+                            explicit_size=True, show_legend=False, print_values=True, print_zeroes=True, title=title,
                             min_scale=1, max_scale=8, margin=10, spacing=8, truncate_label=NAME_CHARS,
                             value_formatter=lambda v: "%d" % v)
     # pygal draws the first label at the bottom: reversed, the leader is on top
@@ -204,8 +232,8 @@ def wins_chart(title, names, wins, colors):
 def players_chart(names, wins, colors):
     """Wins per player over every game: a bar per player in the player's own
     colour (each game's share is in the table beside it)."""
-    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=760, height=90 + 40 * len(names),
-                            title="Wins per player, every game", show_legend=False, print_values=True,
+    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=CHART_WIDTH, height=90 + 34 * len(names),
+                            explicit_size=True, title="Wins per player, every game", show_legend=False, print_values=True,
                             print_zeroes=True, min_scale=1, max_scale=8, margin=10, spacing=8,
                             truncate_label=NAME_CHARS, value_formatter=lambda v: "%d" % v)
     c.x_labels = [short_name(n) for n in reversed(names)]
@@ -214,11 +242,27 @@ def players_chart(names, wins, colors):
     return svg(c, names)
 
 
+PLOT_HEIGHT = 250        # a line chart's height without its legend; each row of the legend adds LEGEND_ROW
+LEGEND_ROW = 23
+
+
+def legend_under(names):
+    """pygal's options for a legend under a line chart: as many columns as
+    its longest name (cut at NAME_CHARS) fits side by side, a number that
+    divides the lines evenly (pygal makes room for lines // columns rows),
+    and the chart as much taller as its legend has rows."""
+    longest = max([len(short_name(n)) for n in names] + [1])
+    fits = int((CHART_WIDTH - 90) // (text_len(longest, 15) + 30))   # the plot's width: less the axis, a box and a gap
+    cols = max([c for c in range(1, max(1, min(fits, len(names))) + 1) if len(names) % c == 0] + [1])
+    return {"legend_at_bottom": True, "legend_at_bottom_columns": cols, "margin_bottom": 16,   # the last row's descenders
+            "height": PLOT_HEIGHT + LEGEND_ROW * -(-len(names) // cols)}
+
+
 def running_chart(parts, colors):
     """The running totals through a game's rows (deals, rounds, hands)."""
-    c = pygal.Line(style=_style(colors), js=[], width=500, height=290, margin=10,
-                   title="Running totals", x_title=parts["unit"][1], legend_at_bottom=True,
-                   dots_size=4, truncate_legend=NAME_CHARS, min_scale=3, max_scale=6)
+    c = pygal.Line(style=_style(colors), js=[], width=CHART_WIDTH, margin=10, explicit_size=True,
+                   title="Running totals", x_title=parts["unit"][1], dots_size=4, truncate_legend=NAME_CHARS,
+                   min_scale=3, max_scale=6, **legend_under([jsonin.printable(n) for n in parts["names"]]))
     c.x_labels = [str(i + 1) for i in range(len(parts["rows"]))]
     for col, name in enumerate(parts["names"]):
         c.add(jsonin.printable(name), [cells[col][1] for _, cells in parts["rows"]])
@@ -229,7 +273,8 @@ def rating_cells(game, rows, boards):
     """A game's ratings as speedref-results ratings prints them."""
     return [{"player": jsonin.printable(r["player"]), "shown": short_name(jsonin.printable(r["player"])),
              "rating": r["rating"], "sigma": r["sigma"], "conservative": r["conservative"],
-             "games": str(r["games"])} for r in rows if r["game"] == game]
+             "games": str(r["games"]), "provisional": ratings.yes_no(r["provisional"])}
+            for r in rows if r["game"] == game]
 
 
 RATING_LINES = 8          # the chart follows the best 8 by the table's order (the rest are in the table)
@@ -239,15 +284,16 @@ RATING_POINTS = 150       # and draws at most ~150 points a line: every n-th gam
 
 def rating_chart(game, boards, colors):
     """Each person's rating (mu) after each rated game of this game, the
-    best RATING_LINES of them: a line a person, over the games they played."""
+    best RATING_LINES of them: a line a person, over the games they played.
+    colors: {person key: colour}."""
     b = boards[game]
     order = sorted(b.rating, key=lambda k: (-(b.rating[k].mu - 3 * b.rating[k].sigma), -b.rating[k].mu, k))
     shown = b.shown
     many = b.rated > 40
-    c = pygal.XY(style=_style([colors.get(shown[k], PALETTE[i % len(PALETTE)])
-                               for i, k in enumerate(order[:RATING_LINES])]),
-                 js=[], width=560, height=320, margin=10, title="Rating after each game",
-                 x_title="games rated", legend_at_bottom=True, dots_size=2 if many else 4, show_dots=not many,
+    c = pygal.XY(style=_style([colors[k] for k in order[:RATING_LINES]]),
+                 js=[], width=CHART_WIDTH, margin=10, title="Rating after each game", explicit_size=True,
+                 x_title="games rated", dots_size=2 if many else 4, show_dots=not many,
+                 **legend_under([jsonin.printable(shown[k]) for k in order[:RATING_LINES]]),
                  truncate_legend=NAME_CHARS, min_scale=3, max_scale=6,
                  x_value_formatter=lambda x: "%d" % x, value_formatter=lambda y: ratings.number(y))
     c.x_labels = count_ticks(b.rated)      # whole games: pygal would tick a short season at halves
@@ -260,9 +306,11 @@ def rating_chart(game, boards, colors):
 
 
 # --- the page's contents ------------------------------------------------------
-def page_data(db):
+def page_data(db, evening=None):
     """Everything the template shows, as plain values (strings as a device
-    sent them, control characters escaped)."""
+    sent them, control characters escaped).  `evening`: the evening the
+    Evening view shows (host_tools/club/evening.py), by default the latest
+    one; False: none."""
     skipped = []
     rows, unlinked = standings.standings(db, skipped)       # in SQL, from the games' summaries
     boards = ratings.stored_boards(db)                       # as kept (ratings.settle before the page)
@@ -277,12 +325,13 @@ def page_data(db):
     # the registry's order (Speed first), then any game it does not know
     game_ids = sorted(set(r["game"] for r in rows),
                       key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
-    # one colour per player on every chart: the order of the standings
-    color = {}
-    for r in rows:
-        if r["person"]:
-            color.setdefault(r["player"], PALETTE[len(color) % len(PALETTE)])
-    unnamed_color = "#9aa3ad"
+    # one colour per person on every chart, in the order of the standings
+    # (keyed by the person, not a spelling: a sheet names them as entered)
+    persons = list(dict.fromkeys(people.key(r["player"]) for r in rows if r["person"]))
+    seated = standings.seated(db)          # who each seat is now (None: nobody named)
+    palette = colours(len(persons) + max((len(n) for n in seated.values()), default=0))
+    color = dict(zip(persons, palette))
+    strangers = palette[len(persons):]     # a sheet's seats nobody named, a colour a seat
 
     by_device = {}
     for row_id, rec in stored:
@@ -303,7 +352,7 @@ def page_data(db):
             "id": g, "title": _title(g), "games": sum(len(v) for v in devices.values()),
             "bonus": _has_bonus(g), "score_means": _score_means(g), "rows": [standings_cells(r) for r in mine], "tables": tables,
             "chart": wins_chart("Wins", [jsonin.printable(n) for n in names], [r["wins"] for r in mine],
-                                [color.get(n, unnamed_color) if r["person"] else unnamed_color
+                                [color[people.key(n)] if r["person"] else UNNAMED_COLOR
                                  for n, r in zip(names, mine)]),
             "ratings": rating_cells(g, rating_rows, boards),
             "rating_chart": rating_chart(g, boards, color) if g in boards else None,
@@ -322,13 +371,14 @@ def page_data(db):
     player_rows = [{"player": jsonin.printable(n), "shown": short_name(jsonin.printable(n)), "games": players[n]["games"], "wins": players[n]["wins"],
                     "by_game": [players[n]["by_game"].get(g) for g in game_ids]} for n in order]
     chart = (players_chart([jsonin.printable(n) for n in order], [players[n]["wins"] for n in order],
-                           [color[n] for n in order]) if order else None)
+                           [color[people.key(n)] for n in order]) if order else None)
 
     sheets = []
     for row_id, rec in reversed(stored):          # the newest game first
         sheet, summary = scoresheet.check(rec, "#%d" % row_id)   # its summary counted it: the rules accept it
         parts = scoresheet.sheet_parts(rec, sheet, summary)
-        cols = [color.get(n, PALETTE[i % len(PALETTE)]) for i, n in enumerate(parts["names"])]
+        now = seated[row_id] if len(seated[row_id]) == len(parts["names"]) else [None] * len(parts["names"])
+        cols = [strangers[i] if n is None else color[people.key(n)] for i, n in enumerate(now)]
         sheets.append({
             "row": row_id, "game": rec.get("game"), "device": jsonin.printable(table_of(rec)),
             "head": jsonin.printable(parts["head"]), "unit": parts["unit"][0],
@@ -342,33 +392,53 @@ def page_data(db):
             "chart": running_chart(parts, cols) if parts["rows"] and len(sheets) < CHARTED_SHEETS else None})
 
     devices = sorted(set(table_of(rec) for _, rec in stored))
-    return {"sections": sections, "rated": [x for x in sections if x["ratings"]], "model": ratings.MODEL_NAME,
+    return {"evening": evening_view(db, evening), "provisional_games": ratings.PROVISIONAL_GAMES,
+            "sections": sections, "rated": [x for x in sections if x["ratings"]], "model": ratings.MODEL_NAME,
             "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows,
             "players_chart": chart, "sheets": sheets, "skipped": [skipped_line(x) for x in skipped],
             "unlinked": unlinked,
             "count": len(stored), "devices": [jsonin.printable(d) for d in devices]}
 
 
-_env = None
+def evening_view(db, which, played=None):
+    """The Evening view's data (evening_page.evening_data), with tonight's
+    standings laid out as the standings are; None without an evening.
+    `played`: standings.played(), when the caller has it."""
+    if which is False:
+        return None
+    try:
+        ev = which if isinstance(which, evening.Evening) else evening.find(db, which)
+    except evening.Refused:
+        return None
+    t = evening.tonight(db, ev, [], played)
+    data = evening_page.evening_data(t)
+    ids = sorted(set(r["game"] for r in t.standings),
+                 key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
+    data["games"] = [{"id": g, "title": _title(g), "bonus": _has_bonus(g), "score_means": _score_means(g),
+                      "games": sum(1 for x in t.placement.placed() if x.record.get("game") == g),
+                      "rows": [standings_cells(r) for r in t.standings if r["game"] == g]} for g in ids]
+    return data
 
 
-def _environment():
-    global _env
-    if _env is None:
-        _env = jinja2.Environment(loader=jinja2.PackageLoader("host_tools.views", "templates"),
-                                  autoescape=True, undefined=jinja2.StrictUndefined,
-                                  trim_blocks=True, lstrip_blocks=True)
-    return _env
+def file_name(path):
+    """A database's file name without its folders (split at either slash, a
+    Windows path too): the page is on a screen the whole room sees, and a
+    person's home folder is none of its business."""
+    return str(path).replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def render(db, source="", refresh_s=None, now=None, version=None):
+def render(db, source="", refresh_s=None, now=None, version=None, evening=None, url=None):
     """(the page as one HTML string, the lines naming the rows left out).
-    version: the served page's (what /events says), which makes it live."""
+    source: the database, named on the page by its file name alone.
+    version: the served page's (what /events says), which makes it live;
+    evening: the evening its Evening view shows (page_data); url: the
+    address it is served at, shown as a QR code in the Evening view."""
     now = now or datetime.datetime.now().astimezone()
-    data = page_data(db)
-    text = _environment().get_template(TEMPLATE).render(
+    data = page_data(db, evening)
+    text = templating.environment().get_template(TEMPLATE).render(
         csp=CSP if version is None else LIVE_CSP, live_js=LIVE_JS if version is not None else None,
-        version=version, source=jsonin.printable(source), refresh_s=refresh_s,
+        qr=evening_page.qr_data_uri(url) if url and data["evening"] else None, url=url,
+        version=version, source=jsonin.printable(file_name(source)), refresh_s=refresh_s,
         generated=now.strftime("%Y-%m-%d %H:%M"), **data)
     return text, data["skipped"]
 
@@ -377,6 +447,9 @@ def render(db, source="", refresh_s=None, now=None, version=None):
 class _Handler(http.server.BaseHTTPRequestHandler):
     open_db = None        # set by make_server(): () -> a ResultsDB to read and close
     source = ""
+    url = None            # the address the room opens (its QR code is on the page)
+    evening = None        # which evening the Evening view and /round show (None: the latest)
+    public = False        # served beyond this machine: no file path in any answer
     made = None           # [(games, slaps, changes) stored, the page made from them]: screens reload
                           # the page every 30 s, and most of the time nothing new was stored
 
@@ -399,9 +472,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                    phrase=phrase)
 
     def do_GET(self):
-        if self.path.split("?", 1)[0] == "/events":
+        path = self.path.split("?", 1)[0]
+        if path == "/events":
             return self._events()
-        if self.path.split("?", 1)[0] not in ("/", "/index.html"):
+        if path == "/round":
+            return self._round()
+        if path not in ("/", "/index.html"):
             return self._send(404, b"not found\n", "text/plain; charset=utf-8")
         try:
             db = self.open_db()
@@ -415,14 +491,36 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                     cached = self.made[0]
                     if cached is None or cached[0] != key:
                         cached = self.made[0] = (key, render(db, self.source, refresh_s=SERVE_REFRESH_S,
-                                                             version=version_of(key))[0].encode("utf-8"))
+                                                             version=version_of(key), evening=self.evening,
+                                                             url=self.url if self.public else None)[0]
+                                                      .encode("utf-8"))
                 body = cached[1]
             finally:
                 db.close()
         except DatabaseProblem as e:
-            return self._send(500, (jsonin.printable(str(e)) + "\n").encode("utf-8"),
-                              "text/plain; charset=utf-8")
+            return self._problem(e)
         self._send(200, body, "text/html; charset=utf-8", csp=LIVE_CSP)
+
+    def _round(self):
+        """/round: the current round's printable page (evening_page.round_page)."""
+        try:
+            db = self.open_db()
+            try:
+                with db.snapshot():
+                    try:
+                        ev = evening.find(db, self.evening)
+                        t = evening.tonight(db, ev)
+                    except evening.Refused:
+                        t = None
+                    if t is None or not t.rounds:
+                        return self._send(404, b"no round yet\n", "text/plain; charset=utf-8")
+                    body = evening_page.round_page(t, t.rounds[-1], datetime.datetime.now().astimezone()
+                                                   .strftime("%Y-%m-%d %H:%M")).encode("utf-8")
+            finally:
+                db.close()
+        except DatabaseProblem as e:
+            return self._problem(e)
+        self._send(200, body, "text/html; charset=utf-8", csp=evening_page.CSP)
 
     def _events(self):
         """Server-sent events: the database's version now, then again each
@@ -431,8 +529,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         try:
             db = self.open_db()
         except DatabaseProblem as e:
-            return self._send(500, (jsonin.printable(str(e)) + "\n").encode("utf-8"),
-                              "text/plain; charset=utf-8")
+            return self._problem(e)
         try:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -463,6 +560,16 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         finally:
             db.close()
 
+    def _problem(self, e):
+        """A database that cannot be read: its one line, the database named
+        by its file name as the page names it; served to the room, not named
+        at all."""
+        if self.public:
+            text = "the results database cannot be read just now"
+        else:
+            text = str(e).replace(self.source, file_name(self.source)) if self.source else str(e)
+        return self._send(500, (jsonin.printable(text) + "\n").encode("utf-8"), "text/plain; charset=utf-8")
+
     def _send(self, status, body, ctype, phrase=None, csp=CSP):
         self.send_response(status, phrase)
         self.send_header("Content-Type", ctype)
@@ -490,6 +597,18 @@ def version_of(key):
     return "-".join("%d" % n for n in key)
 
 
+def qr_for_terminal(url):
+    """The QR code of `url` in Unicode blocks, or a line saying where it is
+    when this terminal's encoding cannot draw them."""
+    import sys
+    text = evening_page.qr_text(url)
+    try:
+        text.encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return "(this terminal cannot draw the QR code: the page shows it, under the Evening view)"
+    return text
+
+
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
@@ -506,21 +625,52 @@ class _Server(http.server.ThreadingHTTPServer):
         http.server.ThreadingHTTPServer.server_close(self)
 
 
-def make_server(open_db, source="", port=DEFAULT_PORT):
-    """A server on 127.0.0.1:port (0: any free port) answering with the page
-    from open_db(): made again when a game or slap was stored since the page
-    it made last, else that page; /events tells a page on screen when to
-    take the new one (server-sent events)."""
-    handler = type("Handler", (_Handler,), {"open_db": staticmethod(open_db), "source": source,
-                                            "made": [None]})
-    return _Server((HOST, port), handler)
+def loopback(host):
+    """Does an address answer this machine only?"""
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def make_server(open_db, source="", port=DEFAULT_PORT, host=HOST, evening=None):
+    """A server on host:port (127.0.0.1 unless the organiser names another
+    address; port 0: any free port) answering with the page from open_db():
+    made again when a game or slap was stored since the page it made last,
+    else that page; /events tells a page on screen when to take the new one
+    (server-sent events); /round is the current round's printable page.
+    Served beyond this machine, no answer names the database's file."""
+    public = not loopback(host)
+    cls = _Server6 if ":" in host else _Server
+    srv = cls((host, port), type("Handler", (_Handler,), {
+        "open_db": staticmethod(open_db), "source": "" if public else source, "made": [None],
+        "evening": evening, "public": public}))
+    srv.RequestHandlerClass.url = page_url(host, srv.server_address[1])
+    return srv
+
+
+def page_url(host, port):
+    """The address people type or scan: for a server on every address
+    (0.0.0.0, ::), this machine's address on the network it would reach
+    the room by."""
+    if host in ("0.0.0.0", "::", ""):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect(("192.0.2.1", 9))     # no packet is sent: this only picks the interface
+                host = s.getsockname()[0]
+        except OSError:
+            host = "127.0.0.1"
+    return "http://%s:%d/" % ("[%s]" % host if ":" in host else host, port)
 
 
 def serve(srv, out=print):
     """Serve until Ctrl-C: 0, or 2 when the line saying where could not be
-    written (out() said so on stderr; the page is served all the same)."""
-    said = out("serving the results page on http://%s:%d/ (this machine only); Ctrl-C stops"
-               % (HOST, srv.server_address[1]))
+    written (out() said so on stderr; the page is served all the same).
+    Served to the room, the address is printed with its QR code."""
+    handler = getattr(srv, "RequestHandlerClass", _Handler)
+    url = handler.url or page_url(*srv.server_address[:2])
+    if handler.public:
+        said = out("serving the results page to the room on %s (read-only); Ctrl-C stops" % url)
+        said = said or out(qr_for_terminal(url))
+    else:
+        said = out("serving the results page on %s (this machine only); Ctrl-C stops" % url)
     try:
         srv.serve_forever()
     except KeyboardInterrupt:
@@ -528,3 +678,7 @@ def serve(srv, out=print):
     finally:
         srv.server_close()
     return 2 if said else 0
+
+
+class _Server6(_Server):
+    address_family = socket.AF_INET6
