@@ -688,20 +688,15 @@ def tonight(db, ev, skipped=None, played=None):
     return Tonight(ev, rnds, placing, rows, unlinked, table, present(db, ev), tables(db, ev))
 
 
+def moment_of(date):
+    """Local midnight starting `date` (YYYY-MM-DD) as the database keeps a
+    moment (received_at: UTC, ISO 8601, to the second)."""
+    start = datetime.datetime.fromisoformat(date).astimezone().astimezone(datetime.timezone.utc)
+    return start.isoformat(timespec="seconds")
+
+
 def since(db, date, skipped=None):
     """(standings rows, unlinked slaps) over the games stored since `date`
-    (YYYY-MM-DD, local midnight), by the standings library."""
-    skipped = [] if skipped is None else skipped
-    start = datetime.datetime.fromisoformat(date).astimezone().astimezone(datetime.timezone.utc)
-    arrivals = db.arrivals()
-    games = [g for g in standings.played(db, skipped)
-             if _moment(arrivals.get(g.row, ("", ""))[0]) >= start]
-    return standings.standings(_Only(db, [g.row for g in games]), skipped, games)
-
-
-def _moment(text):
-    try:
-        t = datetime.datetime.fromisoformat(text)
-    except ValueError:
-        return datetime.datetime.min.replace(tzinfo=datetime.timezone.utc)
-    return t if t.tzinfo else t.replace(tzinfo=datetime.timezone.utc)
+    (YYYY-MM-DD, local midnight), by the standings library (in SQL, from
+    the games' summaries)."""
+    return standings.standings(db, skipped, since=moment_of(date))

@@ -6,9 +6,10 @@ the results database, as one self-contained HTML file.
                                       something new was stored
 
 Nothing here scores a game.  The standings are host_tools.club.standings.standings
-(the table speedref-results prints), a score sheet is host_tools.views.scoresheet's
-sheet_parts (what speedref-score prints), both replaying records through the
-engine's rules (records.replay).  The page lays them out: a Jinja2 template
+(the table speedref-results prints) and the ratings host_tools.club.ratings' kept
+ones, both read from the games' summaries; a score sheet is
+host_tools.views.scoresheet's sheet_parts (what speedref-score prints),
+replaying its record through the engine's rules (records.replay).  The page lays them out: a Jinja2 template
 (templates/results.html, autoescaped) and pygal's SVG charts, inlined, so the
 file needs no network and no script.
 
@@ -33,7 +34,7 @@ from pygal.util import text_len, truncate
 from speedref import games
 
 from host_tools import jsonin
-from host_tools.club import evening, people, ratings, standings
+from host_tools.club import evening, people, ratings, standings, summary
 from host_tools.views import evening_page, report, scoresheet, templating
 
 TEMPLATE = "results.html"
@@ -88,34 +89,6 @@ FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 
 device_of = people.device_of
 table_of = people.table_of     # the per-table view: the record's "table", else its device
-
-
-class Subset:
-    """The database as standings() reads it, limited to some of its games and
-    the slaps tied to them: one table's standings come from the same code as
-    everyone's."""
-
-    def __init__(self, db, row_ids):
-        self.db = db
-        self.row_ids = set(row_ids)
-
-    def games(self, game=None):
-        return [(i, r) for i, r in self.db.games(game) if i in self.row_ids]
-
-    def game_rows(self, game=None):
-        return [(i, t) for i, t in self.db.game_rows(game) if i in self.row_ids]
-
-    def slaps(self):
-        return [s for s in self.db.slaps() if s[-1] in self.row_ids]
-
-    def slap_rows(self):
-        return [s for s in self.db.slap_rows() if s[-1] in self.row_ids]
-
-    def changes(self):
-        return self.db.changes()
-
-    def arrivals(self):
-        return self.db.arrivals()
 
 
 def skipped_line(s):
@@ -345,20 +318,12 @@ class Span:
             return "%s, %s" % (jsonin.printable(self.evening.name), self.evening.date)
         return "stored since %s" % self.since
 
-    def rows(self, db, played):
-        """The row numbers of the games it covers, of `played` (standings.played)."""
+    def rows(self, db):
+        """The row numbers of the games it covers."""
         if self.evening is not None:
-            return set(g.row for g in evening.tonight(db, self.evening, [], played).placement.placed())
-        start = datetime.datetime.fromisoformat(self.since).astimezone().astimezone(datetime.timezone.utc)
-        out = set()
-        for row, (received, _) in db.arrivals().items():
-            try:
-                t = datetime.datetime.fromisoformat(received)
-            except ValueError:
-                continue
-            if (t if t.tzinfo else t.replace(tzinfo=datetime.timezone.utc)) >= start:
-                out.add(row)
-        return out
+            return set(g.row for g in evening.tonight(db, self.evening).placement.placed())
+        return set(r for r, in db.query("SELECT game_ref FROM game_summary WHERE ord >= ?",
+                                        (summary.arrived_from(evening.moment_of(self.since)),)))
 
 
 def page_data(db, evening=None, span=None):
@@ -369,19 +334,17 @@ def page_data(db, evening=None, span=None):
     tables and sheets cover (None: every game); the ratings are every
     game's, as they stand."""
     skipped = []
-    played = standings.played(db, skipped)
-    rating_rows, boards = ratings.table(played)
-    every = played
-    if span is None:
-        rows, unlinked = standings.standings(db, skipped, played)
-    else:
-        here = span.rows(db, played)
-        played = [p for p in played if p.row in here]
-        skipped = [x for x in skipped if x["row"] in here]
-        rows, unlinked = standings.standings(Subset(db, here), skipped, played)
+    here = None if span is None else span.rows(db)
+    rows, unlinked = standings.standings(db, skipped, rows=here)   # in SQL, from the games' summaries
+    boards = ratings.stored_boards(db)                              # as kept (ratings.settle before the page)
+    rating_rows = ratings.rows_of(boards, standings.names(db))
     # the rows the standings counted, and only those: a row they skip (not
     # JSON, or refused by the rules) is named in the notes, as the CLI names it
-    stored = [(p.row, p.record) for p in sorted(played, key=lambda p: p.row)]
+    left_out = set(s["row"] for s in skipped if s["table"] == "games")
+    stored = []
+    for row_id, text in db.game_rows():
+        if row_id not in left_out and (here is None or row_id in here):
+            stored.append((row_id, jsonin.loads(text)))
     # the registry's order (Speed first), then any game it does not know
     game_ids = sorted(set(r["game"] for r in rows),
                       key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
@@ -390,10 +353,10 @@ def page_data(db, evening=None, span=None):
     persons = list(dict.fromkeys(people.key(r["player"]) for r in rows if r["person"]))
     persons += [k for k in dict.fromkeys(k for b in boards.values() for k in b.rating)   # rated, not in the span
                 if k not in set(persons)]
-    palette = colours(len(persons) + max((len(p.names) for p in played), default=0))
+    seated = standings.seated(db)          # who each seat is now (None: nobody named)
+    palette = colours(len(persons) + max((len(n) for n in seated.values()), default=0))
     color = dict(zip(persons, palette))
     strangers = palette[len(persons):]     # a sheet's seats nobody named, a colour a seat
-    seated = dict((p.row, p.names) for p in played)    # who each seat is now (None: nobody named)
 
     by_device = {}
     for row_id, rec in stored:
@@ -407,8 +370,7 @@ def page_data(db, evening=None, span=None):
         tables = []
         if len(devices) > 1:
             for dev in sorted(devices):
-                here = set(devices[dev])      # the games replayed above, not replayed again
-                sub, _ = standings.standings(Subset(db, here), [], [x for x in played if x.row in here])
+                sub, _ = standings.standings(db, [], rows=devices[dev])
                 tables.append({"device": jsonin.printable(dev), "games": len(devices[dev]),
                                "rows": [standings_cells(r) for r in sub if r["game"] == g]})
         sections.append({
@@ -432,7 +394,7 @@ def page_data(db, evening=None, span=None):
                                  chart=len(sheets) < CHARTED_SHEETS))
 
     devices = sorted(set(table_of(rec) for _, rec in stored))
-    return {"evening": evening_view(db, evening, every), "provisional_games": ratings.PROVISIONAL_GAMES,
+    return {"evening": evening_view(db, evening), "provisional_games": ratings.PROVISIONAL_GAMES,
             "sections": sections, "rated": [x for x in sections if x["ratings"]], "model": ratings.MODEL_NAME,
             "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows_,
             "players_chart": chart, "players_pages": None, "sheets": sheets, "skipped": [skipped_line(x) for x in skipped],
@@ -484,9 +446,10 @@ def sheet_data(row_id, rec, now, color, strangers, open_=True, chart=True):
         "chart": running_chart(parts, cols) if parts["rows"] and chart else None}
 
 
-def evening_view(db, which, played):
+def evening_view(db, which, played=None):
     """The Evening view's data (evening_page.evening_data), with tonight's
-    standings laid out as the standings are; None without an evening."""
+    standings laid out as the standings are; None without an evening.
+    `played`: standings.played(), when the caller has it."""
     if which is False:
         return None
     try:

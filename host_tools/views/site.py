@@ -24,6 +24,7 @@ each link, never the list itself.  The contents are the one-file page's
 parts), read for one page at a time.
 """
 import datetime
+import json
 import math
 import urllib.parse
 
@@ -39,6 +40,7 @@ TEMPLATE = "page.html"
 FIRST_ROWS = 12           # the first screen's rows of each game's standings (the rest: /standings/GAME)
 PAGE_ROWS = 100           # a long table's rows a page (standings, ratings, players)
 GAMES_ROWS = 50           # a list of games' rows a page
+PREPARE_WAIT_MS = 200     # how long the server waits for another program's write to keep the ratings due
 
 
 def person_href(name):
@@ -89,6 +91,19 @@ class Site:
         self.evening = evening
         self.url = url
         self.public = public
+
+    def prepare(self, db):
+        """Once a change, on the server's watching connection, before any
+        page of it is made: the ratings due rated and kept (ratings.settle),
+        not worked out again at every page.  An import holding the database
+        is not waited for (PREPARE_WAIT_MS): the pages then rate what is due
+        in memory, and the next change keeps it."""
+        was = db.query("PRAGMA busy_timeout")[0][0]
+        db.query("PRAGMA busy_timeout = %d" % PREPARE_WAIT_MS)
+        try:
+            ratings.settle(db)
+        finally:
+            db.query("PRAGMA busy_timeout = %d" % was)
 
     # --- addresses ---------------------------------------------------------------
     def route(self, path, query):
@@ -199,18 +214,12 @@ class Site:
         return self._page(db, "%s standings" % P._title(game), ["standings.html"], sections=[s])
 
     def tables(self, db, game):
-        skipped = []
-        played = standings.played(db, skipped)
-        by_table = {}
-        for g in played:
-            if g.record.get("game") == game:
-                by_table.setdefault(P.table_of(g.record), []).append(g.row)
+        by_table = _tables_of(db, game)
         if not by_table:
             return self._missing("no games of %s" % jsonin.printable(game))
         tables = []
         for dev in sorted(by_table):
-            here = set(by_table[dev])
-            sub, _ = standings.standings(P.Subset(db, here), [], [x for x in played if x.row in here])
+            sub, _ = standings.standings(db, [], rows=by_table[dev])
             tables.append({"device": jsonin.printable(dev), "games": len(by_table[dev]),
                            "rows": [P.standings_cells(r, href=_href(r)) for r in sub if r["game"] == game]})
         s = dict(_section(game, sum(len(v) for v in by_table.values()), []), tables=tables)
@@ -284,14 +293,15 @@ class Site:
                           games_pages=pages(total, GAMES_ROWS, n, "/games"))
 
     def sheet(self, db, row):
-        rows, _ = standings.standings(db, [])
-        got = [g for g in standings.played(db, []) if g.row == row]
+        got = db.query("SELECT g.record FROM games g JOIN game_summary s ON s.game_ref = g.id"
+                       " WHERE g.id = ? AND s.counted", (row,))
         if not got:
             return self._missing("no game #%d the standings count" % row)
-        g = got[0]
-        color = _colors(rows)
-        palette = P.colours(len(color) + len(g.names))
-        sheet = P.sheet_data(row, g.record, g.names, color, palette[len(color):])
+        rec = jsonin.loads(got[0][0])
+        now = standings.seated(db, standings.Pick(rows=[row])).get(row, [])
+        color = _colors(standings.standings(db, [])[0])
+        palette = P.colours(len(color) + len(now))
+        sheet = P.sheet_data(row, rec, now, color, palette[len(color):])
         return self._page(db, "Game #%d" % row, ["sheets.html"], sheets=[sheet])
 
     # --- evenings -----------------------------------------------------------------------------
@@ -343,18 +353,21 @@ def _game_ids(rows):
 
 
 def _game_counts(db):
-    """{game: how many of its games are stored}."""
-    return dict(db.query("SELECT game, COUNT(*) FROM games GROUP BY game"))
+    """{game: how many of its stored games the standings count}."""
+    return dict(db.query("SELECT game, COUNT(*) FROM game_summary WHERE counted GROUP BY game"))
 
 
 def _rated(db):
-    """The games with ratings."""
-    return list(_ratings(db)[1])
+    """The games with ratings, kept or due (ratings.stored_boards rates what is due)."""
+    got = set(g for g, in db.query("SELECT DISTINCT game FROM ratings"))
+    got.update(g for g, in db.query("SELECT game FROM ratings_due"))
+    return [g for g in _game_ids([{"game": g} for g in got])]
 
 
 def _ratings(db):
-    """(rating rows, {game: Board}) as the one-file page shows them."""
-    return ratings.table(standings.played(db, []))
+    """(rating rows, {game: Board}) as the one-file page shows them: the kept ratings."""
+    boards = ratings.stored_boards(db)
+    return ratings.rows_of(boards, standings.names(db)), boards
 
 
 def _colors(rows):
@@ -381,21 +394,64 @@ def _section(game, count, rows, first=0, chart=None, links=None, pages=None):
 
 def _games_of(db, key, n):
     """([a game's row of the list], total): page n of the stored games the
-    standings count (those of the person `key`; None: everyone's), newest
-    first, GAMES_ROWS a page."""
-    every = standings.played(db, [])
-    if key is not None:
-        every = [g for g in every if any(x is not None and people.key(x) == key for x in g.names)]
-    every.sort(key=lambda g: -g.row)
-    at = every[(n - 1) * GAMES_ROWS:n * GAMES_ROWS]
-    arrivals = db.arrivals()
-    return [_game_line(g, arrivals.get(g.row, ("", ""))[0]) for g in at], len(every)
+    standings count (those of the person `key`; None: everyone's), the
+    newest first (time order), GAMES_ROWS a page; from their summaries."""
+    if key is None:
+        total = db.query("SELECT COUNT(*) FROM game_summary WHERE counted")[0][0]
+        rows = [r for r, in db.query("SELECT game_ref FROM game_summary WHERE counted ORDER BY ord DESC"
+                                     " LIMIT ? OFFSET ?", (GAMES_ROWS, (n - 1) * GAMES_ROWS))]
+    else:
+        total = db.query("SELECT COUNT(DISTINCT game_ref) FROM game_players WHERE person = ?", (key,))[0][0]
+        rows = [r for r, _ in db.query("SELECT game_ref, MAX(ord) FROM game_players WHERE person = ?"
+                                       " GROUP BY game_ref ORDER BY MAX(ord) DESC LIMIT ? OFFSET ?",
+                                       (key, GAMES_ROWS, (n - 1) * GAMES_ROWS))]
+    if not rows:
+        return [], total
+    pick = standings.Pick(rows=rows)
+    seats = {}
+    for row, name, total_, won in db.query(
+            "SELECT p.game_ref, p.shown, p.total, p.won FROM game_players p%s ORDER BY p.game_ref, p.seat"
+            % pick.where("p", first=True), pick.args):
+        seats.setdefault(row, []).append((name, total_, won))
+    about = dict((r[0], r[1:]) for r in db.query(
+        "SELECT r.id, r.game, r.received_at, s.finished, %s FROM games r JOIN game_summary s ON s.game_ref = r.id"
+        " WHERE r.id IN (SELECT value FROM json_each(?))" % TABLE_SQL, (json.dumps(rows),)))
+    out = []
+    for row in rows:
+        game, stored, finished, *where = about[row]
+        mine = seats.get(row, [])
+        totals = [t for _, t, _ in mine]
+        totals = totals[:totals.index(None)] if None in totals else totals
+        out.append({"row": row, "title": P._title(game), "table": jsonin.printable(_table(db, row, *where)),
+                    "result": evening_page.result_line([x for x, _, _ in mine], totals,
+                                                       [i for i, (_, _, w) in enumerate(mine) if w], finished),
+                    "stored": stored[:16].replace("T", " ")})
+    return out, total
 
 
-def _game_line(g, stored):
-    """One game in a list: where, who, the result, when it was stored."""
-    return {"row": g.row, "title": P._title(g.record.get("game")), "table": jsonin.printable(P.table_of(g.record)),
-            "result": evening_page.result_text(g), "stored": stored[:16].replace("T", " ")}
+# a record's "table" and "id" as people.table_of reads them, by SQLite's JSON
+# (`r`: the games row): the value and its JSON type
+TABLE_SQL = ("json_extract(r.record, '$.table'), json_type(r.record, '$.table'),"
+             " json_extract(r.record, '$.id'), json_type(r.record, '$.id')")
+
+
+def _table(db, row, table, table_type, ident, ident_type):
+    """A game's table (people.table_of) from its record's "table" and "id"
+    as SQL read them; an id that is neither text nor a whole number (a
+    record from somewhere odd) is read from the record itself."""
+    if ident_type not in ("text", "integer", None):
+        return people.table_of(jsonin.loads(db.query("SELECT record FROM games WHERE id = ?", (row,))[0][0]))
+    return people.table_of({"table": table if table_type == "text" else None, "id": ident})
+
+
+def _tables_of(db, game):
+    """{table: [game rows]} of a game's counted games (people.table_of:
+    the record's "table", else its device)."""
+    out = {}
+    for row, *where in db.query("SELECT r.id, %s FROM game_summary s JOIN games r ON r.id = s.game_ref"
+                                " WHERE s.counted AND s.game = ?" % TABLE_SQL, (game,)):
+        out.setdefault(_table(db, row, *where), []).append(row)
+    return out
 
 
 def make_server(open_db, source="", port=serve.DEFAULT_PORT, host=serve.HOST, evening=None,
