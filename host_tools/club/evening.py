@@ -51,7 +51,7 @@ from speedref import names as N
 from speedref.engine import records
 
 from host_tools import jsonin
-from host_tools.club import pairing, people, ratings, standings
+from host_tools.club import pairing, people, ratings, standings, summary
 from host_tools.club.db import canonical_json, now
 
 DEFAULT_TABLES = 4       # a start without --tables or --table: Table 1 .. Table 4
@@ -368,9 +368,10 @@ def _tonight_counts(ev, rnds, placed):
     return counts
 
 
-def _ratings(games, game):
-    """{person key: conservative rating in `game`} over every game."""
-    b = ratings.boards(games).get(game)
+def _ratings(db, game):
+    """{person key: conservative rating in `game`} over every game (the
+    ratings kept in the database, and any due rated in memory)."""
+    b = ratings.stored_boards(db).get(game)
     if b is None:
         return {}
     return dict((k, r.mu - 3 * r.sigma) for k, r in b.rating.items())
@@ -391,7 +392,7 @@ def pair(db, ev, game, seats=None, options=(), again=False, anyway=False):
         rnds = rounds(db, ev)
         current = rnds[-1] if rnds else None
         skipped = []
-        played = standings.played(db, skipped)
+        played = standings.played(db, skipped, rows=candidates(db, ev))
         placing = placements(db, ev, played, rnds)
         if again:
             if current is None:
@@ -416,7 +417,7 @@ def pair(db, ev, game, seats=None, options=(), again=False, anyway=False):
         placed = [g for g in placing.placed() if not again or placing.round_of(g.row) != current.number]
         counts = _tonight_counts(ev, before, placed)
         firsts = collections.Counter(seated[0][0] for r in before for _, seated in r.tables)
-        rating = _ratings(played, game)
+        rating = _ratings(db, game)
         met = pairing.meetings([[k for k, _ in seated] for r in before for _, seated in r.tables])
         players = [pairing.Player(p.key, counts[p.key][0], rating.get(p.key, 0.0), counts[p.key][2],
                                   firsts[p.key], lot(ev, p.key)) for p in who]
@@ -512,12 +513,32 @@ def _fits(g, rnd, tbl, seated, arrived):
     return None
 
 
+def candidates(db, ev):
+    """The rows of the stored games that may be the evening's results: those
+    stored while it ran, those stored later whose record names an evening
+    (a board's flash read days later), and those its corrections name; not
+    the games stored before it began (in SQL: no record replayed)."""
+    since, until = window(db, ev)
+    rows = set(r for r, in db.query(
+        "SELECT game_ref FROM game_summary WHERE ord >= ?" + (" AND ord < ?" if until is not None else ""),
+        (summary.arrived_from(since),) + ((summary.arrived_from(until),) if until is not None else ())))
+    if until is not None:
+        rows.update(r for r, in db.query(
+            "SELECT s.game_ref FROM game_summary s JOIN games g ON g.id = s.game_ref"
+            " WHERE s.ord >= ? AND instr(g.record, '\"evening\"') > 0", (summary.arrived_from(until),)))
+    rows.update(c.args["row"] for c in corrections(db, ev) if isinstance(c.args.get("row"), int))
+    return rows
+
+
 def placements(db, ev, played, rnds=None):
-    """A Placement of the evening's games among `played` (standings.played)."""
+    """A Placement of the evening's games among `played` (standings.played:
+    every stored game, or candidates()')."""
     rnds = rounds(db, ev) if rnds is None else rnds
     by_number = dict((r.number, r) for r in rnds)
     out = Placement(rnds)
-    arrivals = db.arrivals()
+    arrivals = dict((r[0], (r[1], r[2])) for r in db.query(
+        "SELECT id, received_at, dedup_key FROM games WHERE id IN (SELECT value FROM json_each(?))",
+        (json.dumps(sorted(g.row for g in played)),)))
     since, until = window(db, ev)
     told = {}                       # row -> ("place", round, table) or ("drop",)
     for c in corrections(db, ev):
@@ -653,34 +674,23 @@ def correction_text(c):
 Tonight = collections.namedtuple("Tonight", "evening rounds placement standings unlinked table present tables")
 
 
-class _Only:
-    """The database as standings() reads it, limited to some games and the
-    slaps tied to them."""
-
-    def __init__(self, db, rows):
-        self.db, self.rows = db, set(rows)
-
-    def slap_rows(self):
-        return [s for s in self.db.slap_rows() if s[-1] in self.rows]
-
-
 def tonight(db, ev, skipped=None, played=None):
     """Everything the evening's view shows, at one moment (call inside
     db.snapshot()): the rounds, where each game went, the standings
     library's rows over the placed games, and the evening's own table
     (points, wins, byes, rounds played), best first."""
     skipped = [] if skipped is None else skipped
-    played = standings.played(db, skipped) if played is None else played
+    played = standings.played(db, skipped, rows=candidates(db, ev)) if played is None else played
     rnds = rounds(db, ev)
     placing = placements(db, ev, played, rnds)
     placed = placing.placed()
-    rows, unlinked = standings.standings(_Only(db, [g.row for g in placed]), skipped, placed)
+    rows, unlinked = standings.standings(db, skipped, rows=[g.row for g in placed])
     counts = _tonight_counts(ev, rnds, placed)
     who = present(db, ev, everyone=True)
     name = dict((p.key, p.name) for p in who)
     rating = {}
     for g in set(r.game for r in rnds):
-        for k, v in _ratings(played, g).items():
+        for k, v in _ratings(db, g).items():
             rating[k] = max(rating.get(k, v), v)
     table = [Standing(k, name.get(k, k), c[0], c[1], c[2], c[3]) for k, c in counts.items()]
     table += [Standing(p.key, p.name, 0, 0, 0, 0) for p in who if p.key not in counts]

@@ -72,18 +72,27 @@ def _slap_problem(winner, margin, names):
 Played = collections.namedtuple("Played", "row record summary names perfect")
 
 
-def played(db, skipped=None, changes=None, held=None):
+def played(db, skipped=None, changes=None, held=None, rows=None):
     """[Played] every stored game the rules can count, in time order
     (people.time_order): its record, summary, the name each seat now goes
     by (people.Resolver: None for a seat nobody named; never one person at
     two seats) and Speed Run's Perfect Bonuses.  A row that cannot be
     counted goes into `skipped`.  `changes`: the changes to names to apply
     (default: those in force); `held`, a dict, gets {row: [people.Held]}
-    for each game a change does not hold for."""
+    for each game a change does not hold for.  `rows`: those game rows
+    only (one evening's), not every stored game."""
     skipped = [] if skipped is None else skipped
     resolver = people.Resolver(db.changes() if changes is None else changes)
     out = []
-    for row_id, text in db.game_rows():
+    if rows is None:
+        stored, arrivals = db.game_rows(), None
+    else:
+        some = json.dumps(sorted(set(int(r) for r in rows)))
+        stored = db.query("SELECT id, record FROM games WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+                          (some,))
+        arrivals = dict((r[0], (r[1], r[2])) for r in db.query(
+            "SELECT id, received_at, dedup_key FROM games WHERE id IN (SELECT value FROM json_each(?))", (some,)))
+    for row_id, text in stored:
         try:
             rec, s, names, perfect = _replayable(text)
         except ValueError as e:
@@ -92,7 +101,7 @@ def played(db, skipped=None, changes=None, held=None):
         out.append(Played(row_id, rec, s, resolver.seats(row_id, names), perfect))
     if held is not None:
         held.update(resolver.held)
-    return people.time_order(out, db.arrivals())
+    return people.time_order(out, db.arrivals() if arrivals is None else arrivals)
 
 
 def spellings(games):
