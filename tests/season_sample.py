@@ -5,9 +5,9 @@ room.  No tests here.
 A season is 40 people playing seeded Speed matches (host_fixtures.speed_match)
 at 20 tables, a few hundred games an evening, each stored as speedref-log
 stores a game (ResultsDB.add_game), its arrival on its evening's date.
-With `evening`: tonight's evening too, started now, its 40 people checked in
-and a round of Speed paired (host_tools/club/evening.py), and
-tonight_record(n) is the result of one of its tables.
+With `evening`: tonight's evening too, started now, its 40 people checked in,
+three rounds of Speed played at its 20 tables and the fourth paired
+(host_tools/club/evening.py); tonight_record(n) is a result of the fourth.
 """
 import datetime
 import random
@@ -19,6 +19,7 @@ from host_tools.club.db import ResultsDB
 
 TABLES = 20
 PER_EVENING = 200
+ROUNDS_PLAYED = 3         # tonight's rounds played, before the one paired now
 PEOPLE = ["Ada", "Ben", "Cleo", "Dev", "Elif", "Finn", "Gus", "Hana", "Ivo", "Jun", "Kofi", "Lena", "Mira", "Nils",
           "Omar", "Pia", "Quinn", "Rosa", "Sami", "Tove", "Uma", "Vik", "Wren", "Xia", "Yara", "Zeno", "Abel", "Bea",
           "Cruz", "Dora", "Emil", "Fern", "Gil", "Hugo", "Iris", "Joel", "Kai", "Lupe", "Milo", "Noor"]
@@ -40,6 +41,7 @@ def fill(path, games):
     db = ResultsDB(path, write=True)
     try:
         db.con.execute("PRAGMA synchronous = OFF")
+        db.con.execute("PRAGMA journal_mode = MEMORY")
         for n in range(games):
             if n % PER_EVENING == 0:
                 day = FIRST_EVENING + datetime.timedelta(days=7 * (n // PER_EVENING))
@@ -49,19 +51,28 @@ def fill(path, games):
         db.close()
 
 
-def tonight(path):
-    """Tonight's evening: started now, PEOPLE checked in, a round of Speed paired."""
+def tonight(path, rounds=ROUNDS_PLAYED):
+    """Tonight's evening: started now, PEOPLE checked in, `rounds` rounds of
+    Speed paired and played (each table's result stored as a board on
+    Wi-Fi stores it, its table named), and the next round paired."""
     db = ResultsDB(path, write=True)
     try:
         ev, _ = E.start(db, "Club night", datetime.date.today().isoformat(), E.table_names(TABLES), [])
         E.checkin(db, ev, PEOPLE)
+        for number in range(rounds):
+            rnd = E.pair(db, ev, "speed")
+            for i, (table, seated) in enumerate(rnd.tables):
+                rec = speed_match(2 * 10 ** 6 + number * TABLES + i)
+                rec.update(players=[name for _, name in seated], table=table, id="night%d-%d" % (i, number + 1))
+                db.add_game(rec, "mqtt")
         E.pair(db, ev, "speed")
     finally:
         db.close()
 
 
 def database(folder, games, evening=False):
-    """A copy of the season of `games` games (with tonight's evening), made
+    """A copy of the season of `games` games (with tonight's evening: its
+    games are the season's too, ROUNDS_PLAYED * TABLES of them), made
     once in `folder` and copied for each use (a benchmark changes it)."""
     folder.mkdir(parents=True, exist_ok=True)
     kept = folder / ("season-%d%s.db" % (games, "-evening" if evening else ""))
@@ -69,7 +80,7 @@ def database(folder, games, evening=False):
         part = kept.with_suffix(".part")
         if part.exists():
             part.unlink()
-        fill(part, games)
+        fill(part, games - (ROUNDS_PLAYED * TABLES if evening else 0))
         if evening:
             tonight(part)
         part.rename(kept)

@@ -72,10 +72,10 @@ def test_the_first_screen_is_small_and_shows_tonight_and_the_standings(phone, se
     doc = check.parse(phone.execute_script("return document.documentElement.outerHTML"))
     assert doc.find(id="summary").text().startswith("%d games" % (GAMES,))
     assert doc.find("section", id="evening") is not None and doc.find("table", cls="now") is not None
-    rows = check._rows(doc.find("table", cls="standings"))
+    rows = check._rows(doc.find("section", id="standings").find("table", cls="standings"))
     assert len(rows) == site.FIRST_ROWS and sum(int(r["games"]) for r in rows) > 0
     # the leader is on screen, and the table's counts beside the names
-    assert phone.execute_script("return document.querySelector('table.standings tbody tr td.wins')"
+    assert phone.execute_script("return document.querySelector('#standings table.standings tbody tr td.wins')"
                                 ".getBoundingClientRect().right") <= 390
 
 
