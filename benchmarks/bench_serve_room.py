@@ -17,13 +17,15 @@ process, each a phone's browser (HTTP/1.0 requests, gzip accepted):
 Meanwhile, every --every seconds, a change from another process: in turn an
 import of one new game (`speedref-results import`), a rename, its undo.
 
-A load is "right after a change" when it began between the start of a
-change's command and 1 s after its end, or (live) when /events told of the
-change; else "between changes".  Printed
-per run: loads, their p50/p95/max in ms both ways, failed connections
-(reset, refused, timed out after 30 s, cut short), the changes made, the
-server's CPU seconds and the machine's load average (this benchmark shares
-its cores with whatever else runs); then the medians of the runs.
+A load is "right after" a change when it began between the start of the
+change's command and 1 s after its end, or (live) when /events told of it;
+else "between changes".  Printed per run: loads, failed connections (reset,
+refused, timed out after 30 s, cut short), the changes made, the server's
+CPU seconds and the machine's load average (this benchmark shares its cores
+with whatever else runs); then the loads' p50/p95/max in ms between
+changes, right after an import and right after a name fix (a rename or its
+undo: the ratings are worked out again from the person's first game); then
+the medians of the runs.
 """
 import argparse
 import asyncio
@@ -69,7 +71,8 @@ def cpu_seconds(pid):
 
 class Changes:
     """Every `every` seconds, a change from another process, in turn: an
-    import of one new game, a rename, its undo.  `spans`: [(start, end)]."""
+    import of one new game, a rename, its undo.  `spans`: [(kind, start,
+    end)], kind "import" or "name fix"."""
 
     def __init__(self, db, folder, every):
         self.db, self.folder, self.every = db, folder, every
@@ -90,7 +93,7 @@ class Changes:
                 cmd = [RESULTS, "undo", "--db", str(self.db)]
             t = time.monotonic()
             r = subprocess.run(cmd, capture_output=True, text=True)
-            self.spans.append((t, time.monotonic()))
+            self.spans.append(("import" if kind == 0 else "name fix", t, time.monotonic()))
             if r.returncode:
                 print("  (change %s exited %d: %s)" % (cmd[1], r.returncode, r.stderr.strip()), flush=True)
             self.n += 1
@@ -179,6 +182,9 @@ def pct(values, p):
     return values[min(len(values) - 1, int(round(p / 100.0 * (len(values) - 1))))]
 
 
+KINDS = ("between changes", "after an import", "after a name fix")
+
+
 def one_run(db, clients, seconds, every, mode):
     server, host, port = start_server(db)
     try:
@@ -197,27 +203,43 @@ def one_run(db, clients, seconds, every, mode):
     finally:
         server.terminate()
         server.wait(30)
-    after = lambda t, told: told or any(a <= t <= b + AFTER_S for a, b in changes.spans)
-    ok = [(t, ms, told) for t, ms, o, told in got if o == "ok"]
-    near = [ms for t, ms, told in ok if after(t, told)]
-    calm = [ms for t, ms, told in ok if not after(t, told)]
+
+    def kind(t, told):
+        """Which change a load began right after, if any."""
+        before = [(a, b, k) for k, a, b in changes.spans if a <= t]
+        if not before:
+            return KINDS[0]
+        a, b, k = max(before)
+        return KINDS[1] if k == "import" and (told or t <= b + AFTER_S) else \
+            KINDS[2] if k != "import" and (told or t <= b + AFTER_S) else KINDS[0]
+    times = dict((k, []) for k in KINDS)
     failed = {}
-    for _, _, o, _ in got:
-        if o != "ok":
+    for t, ms, o, told in got:
+        if o == "ok":
+            times[kind(t, told)].append(ms)
+        else:
             failed[o] = failed.get(o, 0) + 1
-    return {"loads": len(got), "calm_p50": pct(calm, 50), "calm_p95": pct(calm, 95), "calm_max": max(calm or [0]),
-            "near_p50": pct(near, 50), "near_p95": pct(near, 95), "near_max": max(near or [0]),
-            "calm_n": len(calm), "near_n": len(near), "failed": sum(failed.values()), "why": failed,
-            "changes": len(changes.spans), "server_cpu_s": cpu, "load": (load0 + load1) / 2}
-
-
-FIELDS = ["loads", "calm_n", "calm_p50", "calm_p95", "calm_max", "near_n", "near_p50", "near_p95", "near_max",
-          "failed", "changes", "server_cpu_s", "load"]
+    out = {"loads": len(got), "failed": sum(failed.values()), "why": failed, "changes": len(changes.spans),
+           "server_cpu_s": cpu, "load": (load0 + load1) / 2}
+    for k, v in times.items():
+        out[k] = (len(v), pct(v, 50), pct(v, 95), max(v or [0]))
+    return out
 
 
 def show(label, r):
-    print("%-8s %6d  %6d %7.0f %7.0f %7.0f  %6d %7.0f %7.0f %7.0f  %6d %7d %7.1f %5.1f%s" % (
-        (label,) + tuple(r[f] for f in FIELDS) + ("  " + json.dumps(r["why"]) if r.get("why") else "",)), flush=True)
+    print("%-9s %6d loads, %d failed%s, %d changes, server CPU %.1f s, load average %.1f" % (
+        label, r["loads"], r["failed"], " " + json.dumps(r["why"]) if r.get("why") else "", r["changes"],
+        r["server_cpu_s"], r["load"]), flush=True)
+    for k in KINDS:
+        print("          %-17s %6d  p50 %6.0f ms  p95 %6.0f ms  max %6.0f ms" % ((k,) + tuple(r[k])), flush=True)
+
+
+def medians(results):
+    out = dict((f, statistics.median(r[f] for r in results)) for f in ("loads", "failed", "changes",
+                                                                        "server_cpu_s", "load"))
+    for k in KINDS:
+        out[k] = tuple(statistics.median(r[k][i] for r in results) for i in range(4))
+    return out
 
 
 def main():
@@ -233,18 +255,14 @@ def main():
     print("%d CPUs; %d games; %d clients for %.0f s a run, a change every %.0f s" % (
         os.cpu_count(), args.games, args.clients, args.seconds, args.every), flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        db = season_sample.database(Path(args.keep or tmp), args.games, evening=True)
-        print("%-8s %6s  %6s %7s %7s %7s  %6s %7s %7s %7s  %6s %7s %7s %5s" % (
-            "run", "loads", "calm", "p50 ms", "p95 ms", "max ms", "after", "p50 ms", "p95 ms", "max ms",
-            "failed", "changes", "cpu s", "load"))
         for mode in args.mode.split(","):
             results = []
             for i in range(args.runs):
+                db = season_sample.database(Path(args.keep or tmp), args.games, evening=True)   # a fresh copy
                 r = one_run(db, args.clients, args.seconds, args.every, mode)
                 show("%s %d" % (mode, i + 1), r)
                 results.append(r)
-            med = dict((f, statistics.median(r[f] for r in results)) for f in FIELDS)
-            show("%s med" % mode, med)
+            show("%s med" % mode, medians(results))
 
 
 if __name__ == "__main__":
