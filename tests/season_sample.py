@@ -4,7 +4,8 @@ room.  No tests here.
 
 A season is 40 people playing seeded Speed matches (host_fixtures.speed_match)
 at 20 tables, a few hundred games an evening, each stored as speedref-log
-stores a game (ResultsDB.add_game), its arrival on its evening's date.
+stores a game (ResultsDB.add_game), its arrival on its evening's date (a
+week apart, the last a week ago).
 With `evening`: tonight's evening too, started now, its 40 people checked in,
 three rounds of Speed played at its 20 tables and the fourth paired
 (host_tools/club/evening.py); tonight_record(n) is a result of the fourth.
@@ -23,7 +24,7 @@ ROUNDS_PLAYED = 3         # tonight's rounds played, before the one paired now
 PEOPLE = ["Ada", "Ben", "Cleo", "Dev", "Elif", "Finn", "Gus", "Hana", "Ivo", "Jun", "Kofi", "Lena", "Mira", "Nils",
           "Omar", "Pia", "Quinn", "Rosa", "Sami", "Tove", "Uma", "Vik", "Wren", "Xia", "Yara", "Zeno", "Abel", "Bea",
           "Cruz", "Dora", "Emil", "Fern", "Gil", "Hugo", "Iris", "Joel", "Kai", "Lupe", "Milo", "Noor"]
-FIRST_EVENING = datetime.datetime(2024, 1, 4, 19, 0, tzinfo=datetime.timezone.utc)
+LAST_EVENING = datetime.datetime.now(datetime.timezone.utc).replace(hour=19, minute=0, second=0, microsecond=0)
 
 
 def season_record(n):
@@ -42,9 +43,10 @@ def fill(path, games):
     try:
         db.con.execute("PRAGMA synchronous = OFF")
         db.con.execute("PRAGMA journal_mode = MEMORY")
+        evenings = -(-games // PER_EVENING)
         for n in range(games):
-            if n % PER_EVENING == 0:
-                day = FIRST_EVENING + datetime.timedelta(days=7 * (n // PER_EVENING))
+            if n % PER_EVENING == 0:       # a week apart, the last a week ago
+                day = LAST_EVENING - datetime.timedelta(days=7 * (evenings - n // PER_EVENING))
                 db.moment = day.isoformat(timespec="seconds")
             db.add_game(season_record(n), "import")
     finally:

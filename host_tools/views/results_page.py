@@ -96,7 +96,7 @@ def skipped_line(s):
     return jsonin.printable("skipped: %s row #%d: %s" % (s["table"], s["row"], s["why"]))
 
 
-def _title(game_id):
+def title_of(game_id):
     try:
         return games.get(game_id).title
     except games.UnknownGame:
@@ -126,7 +126,7 @@ def short_name(name):
     return truncate(name, NAME_CHARS)
 
 
-def _score_means(game_id):
+def score_means(game_id):
     """What a game's "avg score" counts and which way is better (its card
     level's SCORE), or None for a game this speedref does not know."""
     try:
@@ -137,7 +137,7 @@ def _score_means(game_id):
     return "avg score: " + means if means else None
 
 
-def _has_bonus(game_id):
+def has_bonus(game_id):
     """Does the game's standings table have the "perfect" column (its
     registry entry names a bonus its sheet counts: Speed Run's)?"""
     try:
@@ -374,8 +374,8 @@ def page_data(db, evening=None, span=None):
                 tables.append({"device": jsonin.printable(dev), "games": len(devices[dev]),
                                "rows": [standings_cells(r) for r in sub if r["game"] == g]})
         sections.append({
-            "id": g, "title": _title(g), "games": sum(len(v) for v in devices.values()),
-            "bonus": _has_bonus(g), "score_means": _score_means(g), "tables": tables, "links": None, "pages": None,
+            "id": g, "title": title_of(g), "games": sum(len(v) for v in devices.values()),
+            "bonus": has_bonus(g), "score_means": score_means(g), "tables": tables, "links": None, "pages": None,
             "rows": [standings_cells(r, i + 1) for i, r in enumerate(mine)], "rating_pages": None,
             "chart": wins_chart("Wins", [jsonin.printable(n) for n in names], [r["wins"] for r in mine],
                                 [color[people.key(n)] if r["person"] else UNNAMED_COLOR
@@ -396,7 +396,7 @@ def page_data(db, evening=None, span=None):
     devices = sorted(set(table_of(rec) for _, rec in stored))
     return {"evening": evening_view(db, evening), "provisional_games": ratings.PROVISIONAL_GAMES,
             "sections": sections, "rated": [x for x in sections if x["ratings"]], "model": ratings.MODEL_NAME,
-            "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows_,
+            "game_ids": game_ids, "game_titles": [title_of(g) for g in game_ids], "players": player_rows_,
             "players_chart": chart, "players_pages": None, "sheets": sheets, "skipped": [skipped_line(x) for x in skipped],
             "unlinked": unlinked,
             "count": len(stored), "devices": [jsonin.printable(d) for d in devices]}
@@ -461,7 +461,7 @@ def evening_view(db, which, played=None):
     data["sheet_links"] = False      # the served pages link each result to its sheet
     ids = sorted(set(r["game"] for r in t.standings),
                  key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
-    data["games"] = [{"id": g, "title": _title(g), "bonus": _has_bonus(g), "score_means": _score_means(g),
+    data["games"] = [{"id": g, "title": title_of(g), "bonus": has_bonus(g), "score_means": score_means(g),
                       "games": sum(1 for x in t.placement.placed() if x.record.get("game") == g),
                       "rows": [standings_cells(r) for r in t.standings if r["game"] == g]} for g in ids]
     return data

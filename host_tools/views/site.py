@@ -151,13 +151,13 @@ class Site:
         text = templating.environment().get_template(TEMPLATE).render(
             csp=P.LIVE_CSP if live else P.CSP, live_js=P.LIVE_JS if live else None,
             version=version if live else None, refresh_s=P.SERVE_REFRESH_S if live else None,
-            title=title, parts=parts, count=db.count_games(), source=jsonin.printable(P.file_name(self.source)),
+            title=title, parts=parts, count=_counted(db), source=jsonin.printable(P.file_name(self.source)),
             generated=now.strftime("%Y-%m-%d %H:%M"), nav=self._nav(db), **data)
         return 200, text.encode("utf-8"), HTML, P.LIVE_CSP if live else P.CSP
 
     def _nav(self, db):
         out = [("Tonight", "/"), ("Standings", "/#standings")]
-        out += [("Ratings: " + P._title(g), "/ratings/" + urllib.parse.quote(g, safe="")) for g in _rated(db)]
+        out += [("Ratings: " + P.title_of(g), "/ratings/" + urllib.parse.quote(g, safe="")) for g in _rated(db)]
         out += [("Players", "/players"), ("Games", "/games"), ("Evenings", "/evenings")]
         return out
 
@@ -211,7 +211,7 @@ class Site:
         s = _section(game, _game_counts(db).get(game, 0), at, first=first, chart=chart,
                      links=[("ratings", "/ratings/" + q)] * (game in _rated(db)) + [("at each table", "/tables/" + q)],
                      pages=pages(len(mine), PAGE_ROWS, n, "/standings/" + q, "before", "after"))
-        return self._page(db, "%s standings" % P._title(game), ["standings.html"], sections=[s])
+        return self._page(db, "%s standings" % P.title_of(game), ["standings.html"], sections=[s])
 
     def tables(self, db, game):
         by_table = _tables_of(db, game)
@@ -223,7 +223,7 @@ class Site:
             tables.append({"device": jsonin.printable(dev), "games": len(by_table[dev]),
                            "rows": [P.standings_cells(r, href=_href(r)) for r in sub if r["game"] == game]})
         s = dict(_section(game, sum(len(v) for v in by_table.values()), []), tables=tables)
-        return self._page(db, "%s at each table" % P._title(game), ["tables.html"], sections=[s])
+        return self._page(db, "%s at each table" % P.title_of(game), ["tables.html"], sections=[s])
 
     def ratings(self, db, game, n):
         rows, boards = _ratings(db)
@@ -233,11 +233,11 @@ class Site:
         at = cells[(n - 1) * PAGE_ROWS:n * PAGE_ROWS]
         if not at:
             return self._missing("no page %d" % n)
-        s = {"id": game, "title": P._title(game), "rated": boards[game].rated, "ratings": at,
+        s = {"id": game, "title": P.title_of(game), "rated": boards[game].rated, "ratings": at,
              "rating_chart": P.rating_chart(game, boards, _colors(standings.standings(db, [])[0])) if n == 1 else None,
              "rating_pages": pages(len(cells), PAGE_ROWS, n, "/ratings/" + urllib.parse.quote(game, safe=""),
                                    "before", "after")}
-        return self._page(db, "%s ratings" % P._title(game), ["ratings.html"], rated=[s], model=ratings.MODEL_NAME,
+        return self._page(db, "%s ratings" % P.title_of(game), ["ratings.html"], rated=[s], model=ratings.MODEL_NAME,
                           provisional_games=ratings.PROVISIONAL_GAMES)
 
     # --- players ------------------------------------------------------------------------
@@ -254,7 +254,7 @@ class Site:
         chart = P.players_chart([p["player"] for p in at], [p["wins"] for p in at],
                                 [color[p["key"]] for p in at]) if at else None
         return self._page(db, "Players", ["players.html"], players=at, players_chart=chart, game_ids=game_ids,
-                          game_titles=[P._title(g) for g in game_ids],
+                          game_titles=[P.title_of(g) for g in game_ids],
                           players_pages=pages(len(every), PAGE_ROWS, n, "/players", "before", "after"))
 
     def player(self, db, key, n):
@@ -273,7 +273,7 @@ class Site:
             cells = P.rating_cells(g, rating_rows, boards)
             own = [c for c in cells if people.key(c["player"]) == key]
             if own:
-                rated.append({"id": g, "title": P._title(g), "rated": boards[g].rated, "ratings": own,
+                rated.append({"id": g, "title": P.title_of(g), "rated": boards[g].rated, "ratings": own,
                               "rating_pages": None,
                               "rating_chart": P.rating_chart(g, boards, {key: color.get(key, P.PALETTE[0])}, [key])})
         games, total = _games_of(db, key, n)
@@ -352,6 +352,11 @@ def _game_ids(rows):
                   key=lambda g: (registry.IDS.index(g) if g in registry.IDS else len(registry.IDS), g))
 
 
+def _counted(db):
+    """How many stored games the standings count (the header's count, as the one-file page's)."""
+    return db.query("SELECT COUNT(*) FROM game_summary WHERE counted")[0][0]
+
+
 def _game_counts(db):
     """{game: how many of its stored games the standings count}."""
     return dict(db.query("SELECT game, COUNT(*) FROM game_summary WHERE counted GROUP BY game"))
@@ -387,8 +392,8 @@ def _place(rows, row):
 
 def _section(game, count, rows, first=0, chart=None, links=None, pages=None):
     """A game's card of the standings (templates/standings.html)."""
-    return {"id": game, "title": P._title(game), "games": count, "bonus": P._has_bonus(game),
-            "score_means": P._score_means(game), "chart": chart, "links": links, "pages": pages, "tables": [],
+    return {"id": game, "title": P.title_of(game), "games": count, "bonus": P.has_bonus(game),
+            "score_means": P.score_means(game), "chart": chart, "links": links, "pages": pages, "tables": [],
             "rows": [P.standings_cells(r, first + i + 1, _href(r)) for i, r in enumerate(rows)]}
 
 
@@ -422,7 +427,7 @@ def _games_of(db, key, n):
         mine = seats.get(row, [])
         totals = [t for _, t, _ in mine]
         totals = totals[:totals.index(None)] if None in totals else totals
-        out.append({"row": row, "title": P._title(game), "table": jsonin.printable(_table(db, row, *where)),
+        out.append({"row": row, "title": P.title_of(game), "table": jsonin.printable(_table(db, row, *where)),
                     "result": evening_page.result_line([x for x, _, _ in mine], totals,
                                                        [i for i, (_, _, w) in enumerate(mine) if w], finished),
                     "stored": stored[:16].replace("T", " ")})
