@@ -302,8 +302,8 @@ class Chatty(Stalled):
         Stalled.__init__(self)
 
     def _packet(self, c, head, body):
-        if head == 0x82:  # SUBSCRIBE: granted QoS 0
-            c.sendall(b"\x90\x03" + body[:2] + b"\x00")
+        if head == 0x82:  # SUBSCRIBE (the answers' topic, the match's): granted QoS 0 and 1
+            c.sendall(b"\x90\x04" + body[:2] + b"\x00\x01")
             return
         Stalled._packet(self, c, head, body)
         if head & 0xF0 == 0x30:

@@ -98,6 +98,7 @@ class App:
         self._mods = ()  # the running game's modules (games.game_modules)
         self.unstored = None  # a finished game's record the flash had no room for
         self.unstored_why = None  # the table's words for why (Unstored shows them)
+        self._unstored_opts = None  # and the options its game started with
         # the device's input decoder and capture (Device sets them): "Check
         # wiring" watches the one and turns the other's lockout off
         self.inputs = None
@@ -330,6 +331,12 @@ class App:
         self.over = True
         from ..names import table_name
         record["table"] = table_name(self.settings, getattr(self.store, "install", None))
+        opts = self.flow.opts if self.flow is not None else {}
+        if "round" in opts:
+            # a game of the match the club gave this table (speedref/match.py):
+            # its record says which evening and round it belongs to
+            record["evening"] = opts["evening"]
+            record["round"] = opts["round"]
         stored = self._store_record(record)
         # the record's log line needs one free block of about 2 KB (a Long
         # Speed Run) in a heap the game has fragmented: compact it first
@@ -338,8 +345,30 @@ class App:
         self.log.emit({"ev": "game_end", "record": record})  # now, in the heap just compacted
         if stored:
             self._clear_game()
+            if "match_n" in opts:
+                self._match_played(opts)
         else:
             self.unstored = record
+            self._unstored_opts = opts  # its match is played once it is stored (store_again)
+
+    def _match_played(self, opts):
+        """The match this game was started from is no longer offered."""
+        from .. import match
+        try:
+            match.played(self.store, opts)
+        except (OSError, MemoryError) as e:
+            collect()
+            self.emit({"ev": "error", "what": "match", "msg": "match not marked played: %s" % e})
+
+    def match_changed(self):
+        """The match offered to this table has changed (speedref/match.py
+        took one, or cleared it): the menu's first screen shows the new one
+        in place of the game list, the old match or its seats' picker.  A
+        game's screens, its final one too, are left alone: the menu shows
+        it once the game is closed."""
+        if self.flow is None and getattr(self.screen, "at_home", False):
+            from . import menu
+            menu.home(self)
 
     def _store_record(self, record):
         """Store the finished game's record: room made first (the oldest
@@ -383,6 +412,10 @@ class App:
             return
         self.unstored = None
         self._clear_game()
+        opts = self._unstored_opts
+        self._unstored_opts = None
+        if opts is not None and "match_n" in opts:
+            self._match_played(opts)
         self.show(Screen())
         self._to_menu = True
 
@@ -513,6 +546,7 @@ class App:
         # code leaves the heap to the game's (close() loads them again).
         # Nor are the tunables: the game's modules copied them as they loaded.
         forget("speedref.app.menu")
+        forget("speedref.match")
         forget("speedref.games")
         forget("speedref.tunables")
 
@@ -577,13 +611,14 @@ class App:
             self._start_next = None
             forget("speedref.app.who")
             forget("speedref.roster")
+            forget("speedref.match")
             forget("speedref.app.menu")  # _run lets it go too: before the game's code comes
             collect()
             self.start(nxt[0], nxt[1], nxt[2])
         if self._to_menu:
             collect()  # the closed game's code and state leave room for the menu's
             from . import menu
-            self.show(menu.Games(self))
+            menu.home(self)
 
     def _load_settings(self):
         try:

@@ -1,9 +1,11 @@
-# The menu: offer to resume a saved game at boot, choose a game, set its
+# The menu: offer to resume a saved game at boot, offer the match the
+# club's laptop gave this table (speedref/match.py), choose a game, set its
 # options.  The options last used are remembered (saved only when changed:
 # every save is a flash write).
 from . import ui
 from .ui import Screen, UP, DOWN, OK, CLICK
 from .. import games
+from ..storage import MATCH
 
 # Each game's options (key, label, allowed values in the order OK steps
 # through them: ascending, BACK steps back) and their defaults are its entry
@@ -135,14 +137,14 @@ class Boot(Screen):
         if self.saved is not None:
             app.resume(self.saved, t_us)
         else:
-            app.show(Games(app))
+            home(app)
 
     def back(self, t_us):
         # BACK refuses the saved game: it is discarded for good
         app = self.app
         if self.saved is not None:
             app.discard(self.saved["game"])
-        app.show(Games(app))
+        home(app)
 
     def draw(self, fb):
         if self.saved is not None:
@@ -176,9 +178,26 @@ def game_name(g):
 _CHECK = "Check wiring"  # the last row: app/check.py, loaded only when chosen
 
 
+def home(app):
+    """The menu's first screen: the match the laptop gave this table when
+    one is offered (Match), else the game list.  speedref/match.py is
+    loaded only when the flash holds a match."""
+    m = None
+    if app.store.kept(MATCH):
+        from .. import match as M
+        m, n = M.offered(app.store)
+    if m is None:
+        app.show(Games(app))
+    else:
+        app.show(Match(app, m, n))
+
+
 class Games(Screen):
     """Choose the game; the last row is "Check wiring" (app/check.py).
-    cursor: the row to start on (-1: the last), else the last game played."""
+    cursor: the row to start on (-1: the last), else the last game played.
+    BACK goes to the match offered, if one is."""
+
+    at_home = True  # a match that arrives is shown in its place (home)
 
     def __init__(self, app, cursor=None):
         self.app = app
@@ -199,6 +218,9 @@ class Games(Screen):
                 self.app.show(WiringCheck(self.app))
             else:
                 self.app.show(Options(self.app, games.IDS[self.cursor]))
+
+    def back(self, t_us):
+        home(self.app)
 
     def draw(self, fb):
         ui.title(fb, "Choose a game")
@@ -298,3 +320,87 @@ class Options(Screen):
 
 def _number(v):
     return isinstance(v, int) and v is not True and v is not False
+
+
+class Match(Screen):
+    """The match the club's laptop gave this table (speedref/match.py):
+    its round and table in the title ("Round 2 Table 3"), then a list:
+    "Play <game>" (OK starts it, the seats named), each seat's player, the
+    options the round sets, "Change seats" (the name picker, each seat
+    offered its player first) and "Other game" (the game list; BACK too).
+    UP/DOWN move."""
+
+    at_home = True
+
+    def __init__(self, app, m, n):
+        from .. import match as M
+        from ..names import label, SEATS, GUEST
+        self.app = app
+        self.m = m
+        self.n = n
+        self.head = M.title(m)
+        g = games.get(m["game"])
+        items = ["Play " + g.title]
+        seats = m["names"]
+        for i in range(len(seats)):
+            p = seats[i]
+            items.append(label(i) + " " + (GUEST if p in SEATS or p == GUEST else p))
+        opts = m.get("opts", {})
+        for key, label_, values in g.options:
+            if key in opts:
+                items.append("%s: %s" % (label_, value_text(opts[key])))
+        items.append(_SEATS)
+        items.append(_OTHER)
+        self.items = items
+        self.cursor = 0
+        self.top = 0
+
+    def press(self, b, t_us):
+        app = self.app
+        if b == UP or b == DOWN:
+            k = len(self.items)
+            self.cursor = (self.cursor + (1 if b == DOWN else k - 1)) % k
+            self.top = ui.scroll_top(self.cursor, self.top)
+            app.redraw()
+        elif b == OK:
+            item = self.items[self.cursor]
+            if item == _OTHER:
+                app.sound(CLICK)
+                app.show(Games(app, games.IDS.index(self.m["game"])))
+            elif item == _SEATS:
+                app.sound(CLICK)
+                self._pick(t_us)
+            elif self.cursor == 0:
+                app.sound(CLICK)
+                self._play(t_us)
+
+    def back(self, t_us):
+        self.app.show(Games(self.app, games.IDS.index(self.m["game"])))
+
+    def _opts(self):
+        from .. import match as M
+        return M.game_opts(self.m, self.n)
+
+    def _play(self, t_us):
+        """The game, its seats named as the match says; they are this
+        table's last players (the picker's "Same players?")."""
+        from .. import roster as R
+        opts = self._opts()
+        R.remember(self.app, opts["names"])
+        self.app.start_after(self.m["game"], t_us, opts)
+
+    def _pick(self, t_us):
+        from .who import Who
+        from .. import roster as R
+        opts = self._opts()
+        scr = Who(self.app, self.m["game"], opts, len(opts["names"]), R.load(self.app),
+                  first=opts["names"], back=self)
+        self.app.show(scr)
+
+    def draw(self, fb):
+        ui.title(fb, self.head)
+        ui.menu_rows(fb, self.items, self.cursor, self.top)
+
+
+_SEATS = "Change seats"
+_OTHER = "Other game"

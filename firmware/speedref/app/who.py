@@ -50,8 +50,15 @@ def offer(app, game, opts, t_us):
 
 
 class Who(Screen):
-    def __init__(self, app, game, opts, n, roster):
+    """first: the names each seat is offered first (a match's, seat
+    order), or None; back: the screen BACK at the first seat returns to
+    (None: the game's options)."""
+
+    def __init__(self, app, game, opts, n, roster, first=None, back=None):
         self.app = app
+        self.first = first
+        self.back_to = back
+        self.at_home = back is not None  # a match's seats: a new match replaces them (menu.home)
         self.game = game
         self.opts = opts
         self.n = n
@@ -65,7 +72,7 @@ class Who(Screen):
         self.wheel = 0
         self.note = ""
         last = roster.get("last") or []
-        same = len(last) == n and any(p not in N.SEATS for p in last)
+        same = first is None and len(last) == n and any(p not in N.SEATS for p in last)
         if same:
             try:
                 self.last = N.check_game(last)
@@ -84,6 +91,9 @@ class Who(Screen):
         out = []
         last = self.roster.get("last") or []
         order = []
+        first = self.first
+        if first is not None and self.seat < len(first):
+            order.append(first[self.seat])  # the match's player for this seat first
         if self.seat < len(last):
             order.append(last[self.seat])  # who sat here last first
         order += last
@@ -205,6 +215,9 @@ class Who(Screen):
             self.seat -= 1
             self.picked.pop()
             self._offer()
+        elif self.back_to is not None:
+            self.roster = self.items = None
+            app.show(self.back_to)
         else:
             from .menu import Options
             self.roster = self.items = None
