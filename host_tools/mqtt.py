@@ -206,6 +206,19 @@ def _try_connect(c, host, port, timeout):
     return None
 
 
+def open_client(url, client_id, password=None, ca=None, timeout=CONNECT_TIMEOUT_S):
+    """A paho client of a clean session connected to the broker at `url`
+    (parse_url), its network thread running (host_tools/match.py publishes
+    the tables' matches with it).  Refused when the broker cannot be used;
+    ValueError for a bad URL."""
+    tls, host, port, user = parse_url(url)
+    c = _client(client_id, user, password, tls, ca, True)
+    why = _try_connect(c, host, port, timeout)
+    if why is not None:
+        raise Refused("%s:%d: %s" % (host, port, why))
+    return c
+
+
 def check_anonymous(host, port, tls, ca, timeout=CONNECT_TIMEOUT_S):
     """True when the broker lets in a client without a user name."""
     c = _client("speedref-probe-%d" % os.getpid(), None, None, tls, ca, True)

@@ -79,7 +79,7 @@ def why_not(m):
     n = opts.get("seats", g.seats[0])
     names = m.get("names")
     if not isinstance(names, list) or len(names) != n:
-        return "names: %d, one a seat" % n
+        return "names: %d wanted, one a seat" % n
     try:
         N.check_game(names)
     except N.BadName as e:

@@ -129,6 +129,8 @@ class Boot(Screen):
         self.app = app
         self.saved = saved if isinstance(saved, dict) and "game" in saved else None
         self.problem = problem
+        # nothing to resume, nothing to read: a match that arrives is shown instead
+        self.at_home = self.saved is None and not problem
 
     def press(self, b, t_us):
         if b != OK:

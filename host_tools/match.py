@@ -1,0 +1,326 @@
+"""The match a table plays next: made on the club's laptop, sent to its board.
+
+A match names the evening and round it belongs to, the table, the game and
+the options the round sets, and the players seat by seat
+(docs/serial-protocol.md, "The match"; the board's side is
+firmware/speedref/match.py, whose check this module uses, so the laptop
+refuses what a board would).  The board offers it at its menu, starts it
+with the seats named, and the game's record carries the evening's and the
+round's numbers, so the laptop finds the round a result belongs to.
+
+Two ways to a board, the same match:
+
+* Wi-Fi: `publish_match(client_or_url, club, table, match)` puts it on the
+  table's topic `speedref/<club>/<table>/match`, QoS 1 and retained, so a
+  board that is off gets it when it connects; `clear_match(...)` takes it
+  away (an empty retained message).  Only the listener's account may
+  publish there (docs/mosquitto/club.acl); a publish the broker refuses is
+  dropped without a word by MQTT 3.1.1, so publishing by URL reads the
+  retained match back and says when the broker did not keep it.
+* USB: `send_match(board, match)` through the board's console
+  (`speedref-roster match ...`), in parts when it is longer than a console
+  line.
+
+A match is replaced on the board by any other match, except an older
+version of the same id: a re-pairing gives the same id a higher version
+(or simply other players), and the table is offered the new one.
+
+    m = make_match(evening=3, round_no=2, table="Table 3", game="speed",
+                   names=["Ann", "Bob"], options={"match": "best_of"})
+    publish_match("mqtt://listener@192.168.1.10", "riverside", "t3", m, password=...)
+"""
+import json
+import threading
+
+from speedref import games
+from speedref import match as board_match
+from speedref import names as N
+from speedref.uplink import topic_name
+
+from host_tools import jsonin
+from host_tools.mqtt import Refused
+
+TOPIC_ROOT = "speedref"
+FIELDS = board_match.FIELDS
+MESSAGE_MAX = board_match.MESSAGE_MAX
+LINE_MAX = 256             # the board's longest console line (speedref/device.py LINE_MAX)
+WAIT_S = 10.0              # a broker answers in milliseconds
+
+
+class BadMatch(ValueError):
+    """A match a board would refuse: the message is one line."""
+
+
+
+
+# --- the match itself -----------------------------------------------------------------
+def option_value(game, key, text):
+    """An option's value from its text on a command line ("best_of", "100",
+    "true", "auto"): one of the values the game's registry entry lists for
+    it; BadMatch naming them."""
+    g = games.get(game)
+    for k, label, values in g.options:
+        if k == key:
+            for v in values:
+                shown = json.dumps(v) if isinstance(v, bool) else str(v)
+                if text.strip().lower() == shown.lower():
+                    return v
+            raise BadMatch("%s's %s is one of %s, not %r" % (g.title, key, ", ".join(
+                json.dumps(v) if isinstance(v, bool) else str(v) for v in values), text))
+    raise BadMatch("%s has no option %r (it has %s)" % (g.title, key, ", ".join(k for k, _, _ in g.options)))
+
+
+def make_match(evening, round_no, table, game, names, options=None, version=1, match_id=None):
+    """A match, checked (check_match): `names` one a seat in seat order
+    ("Guest" for a seat nobody named); `options` the round's options
+    ({key: value}, values as the registry lists them); `match_id` defaults
+    to "e<evening>r<round>" (the table's topic tells the tables apart)."""
+    m = {"id": match_id if match_id is not None else "e%sr%s" % (evening, round_no),
+         "version": version, "evening": evening, "round": round_no, "table": table,
+         "game": game, "opts": dict(options or {}), "names": list(names)}
+    return check_match(m)
+
+
+def check_match(m):
+    """`m` if a board would take it; BadMatch saying why not (one line).
+    Stricter than the board: a field it does not know is refused (a typo
+    would otherwise be dropped in silence), and the JSON must fit
+    MESSAGE_MAX bytes."""
+    if not isinstance(m, dict):
+        raise BadMatch("a match is a JSON object")
+    extra = sorted(str(k) for k in m if k not in FIELDS)
+    if extra:
+        raise BadMatch("unknown field%s %s (a match has %s)" % (
+            "" if len(extra) == 1 else "s", ", ".join(extra), ", ".join(FIELDS)))
+    why = board_match.why_not(m)
+    if why is not None:
+        raise BadMatch(why)
+    size = len(message(m))
+    if size > MESSAGE_MAX:
+        raise BadMatch("%d bytes of JSON, %d at most" % (size, MESSAGE_MAX))
+    return m
+
+
+def message(m):
+    """The match's JSON as published (compact, UTF-8)."""
+    return json.dumps(m, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def parse_message(payload):
+    """A match from a message's bytes (None for an empty one: no match);
+    BadMatch for anything a board would refuse."""
+    if not payload:
+        return None
+    try:
+        m = jsonin.loads(bytes(payload).decode("utf-8"))
+    except (UnicodeDecodeError, jsonin.BadJSON) as e:
+        raise BadMatch("not JSON: %s" % e)
+    return check_match(m)
+
+
+# --- Wi-Fi: the table's match topic --------------------------------------------------------
+def topic(club, table):
+    """speedref/<club>/<table>/match, the club and table as the board's
+    uplink.json names them (topic levels: no / + #, printable ASCII)."""
+    for what, name in (("club", club), ("table", table)):
+        if topic_name(name) is None:
+            raise BadMatch("%s %r cannot be a topic level (1-32 printable ASCII characters, no spaces, / + #)"
+                           % (what, name))
+    return "%s/%s/%s/match" % (TOPIC_ROOT, club, table)
+
+
+def connect(url, password=None, ca=None, timeout=WAIT_S):
+    """A paho client connected to the broker at `url` (mqtt://listener@HOST)
+    for publishing matches, its network thread running: hand it to
+    publish_match for each table of a round, then close() it.  Refused
+    when the broker cannot be used."""
+    import os
+    from host_tools import mqtt
+    return mqtt.open_client(url, "speedref-match-%d" % os.getpid(), password, ca, timeout)
+
+
+def close(client):
+    try:
+        client.disconnect()
+    finally:
+        client.loop_stop()
+
+
+def publish_match(target, club, table, m, password=None, ca=None, timeout=WAIT_S):
+    """Put match `m` (checked first) on the table's topic, QoS 1, retained.
+    `target`: a client from connect() (a round's tables one after the
+    other), or the broker's URL: then it connects, publishes, reads the
+    match back and disconnects, and Refused says when the broker did not
+    keep it (an account without the listener's rights)."""
+    payload = message(check_match(m))
+    return _put(target, topic(club, table), payload, password, ca, timeout)
+
+
+def clear_match(target, club, table, password=None, ca=None, timeout=WAIT_S):
+    """Take the table's match away: an empty retained message (the board
+    offers none)."""
+    return _put(target, topic(club, table), b"", password, ca, timeout)
+
+
+def _put(target, t, payload, password, ca, timeout):
+    if not isinstance(target, str):
+        _publish(target, t, payload, timeout)
+        return None
+    c = connect(target, password, ca, timeout)
+    try:
+        _publish(c, t, payload, timeout)
+        kept = _retained(c, t, timeout)
+    finally:
+        close(c)
+    if kept != payload:
+        raise Refused("the broker did not keep the match on %s (is %s the listener's account, which alone may "
+                      "publish matches?)" % (t, jsonin.printable(target)))
+    return kept
+
+
+def _publish(c, t, payload, timeout):
+    info = c.publish(t, payload, qos=1, retain=True)
+    info.wait_for_publish(timeout)
+    if not info.is_published():
+        raise Refused("no answer from the broker in %g s for %s" % (timeout, t))
+
+
+def read_match(target, club, table, password=None, ca=None, timeout=WAIT_S):
+    """The match retained on the table's topic, as its board gets it at
+    connect (None: none); BadMatch for one a board would refuse."""
+    c = connect(target, password, ca, timeout) if isinstance(target, str) else target
+    try:
+        return parse_message(_retained(c, topic(club, table), timeout))
+    finally:
+        if isinstance(target, str):
+            close(c)
+
+
+def _retained(c, t, timeout):
+    """The retained message on topic t (b"" for none): subscribed, the
+    broker sends it right after its SUBACK; none comes for no match."""
+    got = []
+    done = threading.Event()
+    subscribed = threading.Event()
+
+    def on_message(client, userdata, msg):
+        if msg.topic == t:
+            got.append(bytes(msg.payload))
+            done.set()
+    c.on_message = on_message
+    c.on_subscribe = lambda client, userdata, mid, reasons, properties: subscribed.set()
+    c.subscribe(t, qos=1)
+    if not subscribed.wait(timeout):
+        raise Refused("no answer from the broker in %g s to a subscription to %s" % (timeout, t))
+    # the broker writes a retained message right behind its SUBACK: a
+    # round trip more is plenty (a PINGREQ's answer comes after it)
+    done.wait(min(timeout, 1.0))
+    c.unsubscribe(t)
+    return got[0] if got else b""
+
+
+# --- USB: the board's console ---------------------------------------------------------------
+def console_commands(m):
+    """The console lines that send match `m`: one {"cmd": "match",
+    "match": {...}} when it fits a console line, else parts (part 0, 1, ...,
+    the last with "end": true) that each carry some of its fields."""
+    one = {"cmd": "match", "match": m}
+    if len(json.dumps(one, separators=(",", ":"), ensure_ascii=False).encode()) <= LINE_MAX - 1:
+        return [one]
+    parts, cur = [], {}
+    for k in FIELDS:
+        if k not in m:
+            continue
+        trial = dict(cur, **{k: m[k]})
+        line = {"cmd": "match", "match": trial, "part": 99, "end": False}
+        if cur and len(json.dumps(line, separators=(",", ":"), ensure_ascii=False).encode()) > LINE_MAX - 1:
+            parts.append(cur)
+            trial = {k: m[k]}
+        cur = trial
+    parts.append(cur)
+    return [{"cmd": "match", "match": p, "part": i, "end": i == len(parts) - 1} for i, p in enumerate(parts)]
+
+
+STATES = ("offered", "same", "played", "older", "waiting", "cleared", "none")
+
+
+def answer_in(raw, expect):
+    """The board's answer to a match line, checked: a dict, or None for a
+    line that is no answer.  A refusal is a roster.Problem (exit 1), an
+    answer of the wrong shape roster.BadAnswer (exit 2).  `expect`: "match",
+    or the number of the part whose receipt is due."""
+    from host_tools.roster import BadAnswer, Problem
+    raw = raw.strip()
+    try:
+        loose = json.loads(raw.decode("utf-8", "replace"))
+    except ValueError:
+        return None
+    if not isinstance(loose, dict):
+        return None
+    ev = loose.get("ev")
+    refusal = ev == "error" and loose.get("what") in ("match", "command")
+    if ev not in ("match", "match_part") and not refusal:
+        return None
+    try:
+        answer = jsonin.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, jsonin.BadJSON) as e:
+        raise BadAnswer("not strict JSON: %s" % e, raw)
+    if refusal:
+        msg = answer.get("msg")
+        if not isinstance(msg, str) or not msg.strip():
+            raise BadAnswer("a refusal without its reason", raw)
+        raise Problem("the board refused the match: %s" % jsonin.printable(msg[:200]))
+    if expect == "match":
+        if ev != "match":
+            raise BadAnswer("a part's receipt, not the match's answer", raw)
+        if answer.get("state") not in STATES:
+            raise BadAnswer('"state" is %s, not one of %s' % (jsonin.printable(repr(answer.get("state"))[:40]),
+                                                             ", ".join(STATES)), raw)
+    else:
+        if ev != "match_part" or answer.get("part") != expect:
+            raise BadAnswer("not part %d's receipt" % expect, raw)
+    return answer
+
+
+def send_match(board, m):
+    """Send match `m` (checked first) to the board on USB (a
+    host_tools.roster.Board); the board's answer ({"ev": "match", "state":
+    "offered" | "same" | "played" | "older" | "waiting"})."""
+    check_match(m)
+    answer = None
+    cmds = console_commands(m)
+    for i, cmd in enumerate(cmds):
+        answer = board.ask(cmd, "match" if cmd.get("end", True) else i, answer_in)
+    from host_tools.roster import BadAnswer
+    if answer.get("id") != m["id"]:
+        raise BadAnswer("the answer names match %s, not %s" % (jsonin.printable(repr(answer.get("id"))[:40]), m["id"]))
+    return answer
+
+
+def clear_board(board):
+    """No match on the board on USB; its answer."""
+    return board.ask({"cmd": "match", "clear": True}, "match", answer_in)
+
+
+def board_match_now(board):
+    """The match the board keeps, and whether it is offered: its answer
+    ({"state": "offered" | "played" | "none", "match": {...} or null})."""
+    answer = board.ask({"cmd": "match"}, "match", answer_in)
+    if answer.get("match") is not None:
+        from host_tools.roster import BadAnswer
+        try:
+            check_match(answer["match"])
+        except BadMatch as e:
+            raise BadAnswer("its match: %s" % e)
+    return answer
+
+
+def describe(m):
+    """One line for a person: "round 2 at Table 3: speed, Ann v Bob"."""
+    if m is None:
+        return "no match"
+    shown = [N.GUEST if N.reserved(p) else p for p in m["names"]]
+    opts = ", ".join("%s %s" % (k, json.dumps(v) if isinstance(v, bool) else v) for k, v in m.get("opts", {}).items())
+    return jsonin.printable("evening %d round %d at %s: %s%s, %s (match %s version %d)" % (
+        m["evening"], m["round"], m["table"], m["game"], " (%s)" % opts if opts else "", " v ".join(shown),
+        m["id"], m.get("version", 1)))
