@@ -164,10 +164,14 @@ class Listener:
             return self.changed.wait_for(pred, timeout)
 
 
-def _client(client_id, user, password, tls, ca, clean, manual_ack=False):
+def _client(client_id, user, password, tls, ca, clean, manual_ack=False, v5=False):
     import paho.mqtt.client as mqtt
-    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311,
-                    clean_session=clean, manual_ack=manual_ack)
+    if v5:  # MQTT 5: a clean start is the connect's (_try_connect), and a refused publish is said
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5,
+                        manual_ack=manual_ack)
+    else:
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311,
+                        clean_session=clean, manual_ack=manual_ack)
     if user is not None:
         c.username_pw_set(user, password)
     if tls:
@@ -208,11 +212,12 @@ def _try_connect(c, host, port, timeout):
 
 def open_client(url, client_id, password=None, ca=None, timeout=CONNECT_TIMEOUT_S):
     """A paho client of a clean session connected to the broker at `url`
-    (parse_url), its network thread running (host_tools/match.py publishes
-    the tables' matches with it).  Refused when the broker cannot be used;
-    ValueError for a bad URL."""
+    (parse_url) with MQTT 5, its network thread running: host_tools/match.py
+    publishes the tables' matches with it, and an MQTT 5 broker says when it
+    refuses a publish (an MQTT 3.1.1 one drops it without a word).  Refused
+    when the broker cannot be used; ValueError for a bad URL."""
     tls, host, port, user = parse_url(url)
-    c = _client(client_id, user, password, tls, ca, True)
+    c = _client(client_id, user, password, tls, ca, True, v5=True)
     why = _try_connect(c, host, port, timeout)
     if why is not None:
         raise Refused("%s:%d: %s" % (host, port, why))

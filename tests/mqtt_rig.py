@@ -339,12 +339,13 @@ class Chatty(Stalled):
 
 
 class BoardProc:
-    """One Wi-Fi table: tests/mpy/uplink_board.py under the Unix port,
+    """One Wi-Fi table: tests/mpy/uplink_board.py (or `script`: match_table.py,
+    the whole device) under the Unix port,
     driven by JSON command lines; its log lines (and the replies) are read
     back as they come."""
 
     def __init__(self, root, port, club="club", table=None, user=None, password=None, uid="b0a4d",
-                 extra=None, heap=mpyrun.DEVICE_HEAP):
+                 extra=None, heap=mpyrun.DEVICE_HEAP, script="uplink_board.py"):
         conf = {"ssid": "clubnet", "wifi_password": "wifi-secret-1", "broker": "127.0.0.1",
                 "port": port, "club": club}
         if table:
@@ -366,7 +367,7 @@ class BoardProc:
                                                             extra=[umqtt_dir()]) + ":.frozen")
         self.proc = subprocess.Popen(
             [str(mpyrun.MICROPYTHON), "-X", "heapsize=" + heap,
-             str(mpyrun._short(mpyrun.SUPPORT / "uplink_board.py")), self.root, str(conf_file), uid],
+             str(mpyrun._short(mpyrun.SUPPORT / script)), self.root, str(conf_file), uid],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
             cwd=mpyrun.ROOT)
         self.lines = []

@@ -170,3 +170,23 @@ def test_a_boards_refusal_is_its_own_words_exit_1():
         M.answer_in(b'{"ev": "error", "what": "match", "msg": "names: 2 wanted, one a seat"}', "match")
     assert e.value.status == 1
     assert M.answer_in(b'{"ev": "deal", "deal": 1}', "match") is None  # a game's line: not an answer
+
+
+def test_an_ok_held_as_the_match_arrives_does_not_start_it(board):  # noqa: F811
+    """OK acts when released: the press was meant for the screen before
+    (the game list, the boot screen), so the match is shown and waits for a
+    press of its own."""
+    board.command({"cmd": "table", "name": "Table 3"})
+    board.run_until(board.clock.elapsed_us + 100000)
+    board.set_button(6, True)  # OK down on the boot screen
+    board.step()
+    board.command({"cmd": "match", "match": MATCH})
+    board.run_until(board.clock.elapsed_us + 100000)
+    board.set_button(6, False)
+    board.run_until(board.clock.elapsed_us + 100000)
+    assert type(board.app.screen).__name__ == "Match" and board.app.flow is None
+    board.set_button(6, True)  # a press of its own plays it
+    board.run_until(board.clock.elapsed_us + 100000)
+    board.set_button(6, False)
+    board.run_until(board.clock.elapsed_us + 100000)
+    assert board.app.flow is not None and board.app.flow.opts["names"] == ["Ann", "Bob"]

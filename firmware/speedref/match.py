@@ -32,10 +32,6 @@ ID_MAX = 24          # characters of a match's id
 ROUND_MAX = 999      # rounds in an evening
 MESSAGE_MAX = 512    # bytes of a match's JSON (the laptop refuses a longer one)
 FIELDS = ("id", "version", "evening", "round", "table", "game", "opts", "names")
-# what a started game's options carry for its record (App.finish) and for
-# the played mark: the evening's and round's numbers, and this board's
-# number for the match (a replaced match is another number)
-TAGS = ("evening", "round", "match_n")
 
 
 def _whole(v, lo, hi):
@@ -192,8 +188,11 @@ def played(store, opts):
 
 def game_opts(m, n):
     """The options a game started from match `m` (numbered n) starts with:
-    the game's defaults, the round's options over them, the seats' names
-    and the tags its record carries."""
+    the game's defaults, the round's options over them, the seats' names,
+    and what its record carries (App.finish): the table's name the round
+    gave it, the evening's and round's numbers; and this board's number
+    for the match, which is marked played when the game ends (played())
+    unless another match has replaced it meanwhile."""
     g = games.get(m["game"])
     opts = {}
     for key, label, values in g.options:
@@ -201,6 +200,7 @@ def game_opts(m, n):
     for key in m.get("opts", {}):
         opts[key] = m["opts"][key]
     opts["names"] = N.check_game(m["names"])  # "Guest" is the seat's label
+    opts["table"] = m["table"]
     opts["evening"] = m["evening"]
     opts["round"] = m["round"]
     opts["match_n"] = n

@@ -334,7 +334,9 @@ class App:
         opts = self.flow.opts if self.flow is not None else {}
         if "round" in opts:
             # a game of the match the club gave this table (speedref/match.py):
-            # its record says which evening and round it belongs to
+            # its record says which evening and round it belongs to, and the
+            # table by the name the round gave it
+            record["table"] = opts["table"]
             record["evening"] = opts["evening"]
             record["round"] = opts["round"]
         stored = self._store_record(record)
@@ -365,8 +367,12 @@ class App:
         took one, or cleared it): the menu's first screen shows the new one
         in place of the game list, the old match or its seats' picker.  A
         game's screens, its final one too, are left alone: the menu shows
-        it once the game is closed."""
+        it once the game is closed.  An OK held down as it comes acts on
+        neither screen (OK acts when released: a press meant for the game
+        list must not start the match)."""
         if self.flow is None and getattr(self.screen, "at_home", False):
+            if self._ok_down:
+                self._ok_used = True  # an OK pressed on the screen before acts on nothing
             from . import menu
             menu.home(self)
 
