@@ -338,6 +338,58 @@ class Chatty(Stalled):
             time.sleep(0.001)
 
 
+class Matchmaker(Stalled):
+    """A broker that grants the board's subscriptions, acknowledges what it
+    publishes, and gives it its match as it subscribes (QoS 1, retained),
+    as the club's broker does; once the board has taken that one (its
+    PUBACK), a re-pairing of it, over and over, one every few milliseconds,
+    on the board's match topic, until the board goes.  `pubacks` counts the
+    board's acknowledgements of matches."""
+
+    def __init__(self, first, then, topic=b"speedref/club/t1/match", every_s=0.005):
+        self.first, self.then, self.topic, self.every_s = first, then, topic, every_s
+        self.pubacks = 0
+        Stalled.__init__(self)
+
+    def _publish(self, c, payload, pid):
+        body = len(self.topic).to_bytes(2, "big") + self.topic + pid.to_bytes(2, "big") + payload
+        size = len(body)
+        head = bytearray(b"\x33")  # PUBLISH, QoS 1, retained
+        while True:
+            head.append((size & 0x7F) | (0x80 if size > 0x7F else 0))
+            size >>= 7
+            if not size:
+                break
+        c.sendall(bytes(head) + body)
+
+    def _packet(self, c, head, body):
+        if head == 0x82:  # SUBSCRIBE (the answers' topic, the match's): granted, then the match
+            c.sendall(b"\x90\x04" + body[:2] + b"\x00\x01")
+            self._publish(c, self.first, 1)
+            return
+        if head & 0xF0 == 0x40:  # the board's PUBACK of a match
+            with self.got:
+                self.pubacks += 1
+                self.got.notify_all()
+            if body == b"\x00\x01":
+                threading.Thread(target=self._talk, args=(c,), daemon=True).start()
+            return
+        Stalled._packet(self, c, head, body)
+        if head & 0xF0 == 0x30 and head & 0x06:  # a record: the broker has it
+            at = 2 + (body[0] << 8 | body[1])
+            c.sendall(b"\x40\x02" + body[at:at + 2])
+
+    def _talk(self, c):
+        pid = 2
+        while self.running:
+            try:
+                self._publish(c, self.then, pid)
+            except OSError:
+                return
+            pid = 2 if pid >= 65535 else pid + 1
+            time.sleep(self.every_s)
+
+
 class BoardProc:
     """One Wi-Fi table: tests/mpy/uplink_board.py (or `script`: match_table.py,
     the whole device) under the Unix port,
