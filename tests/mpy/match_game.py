@@ -69,6 +69,8 @@ def main(root, argf):
     bd.tap(OK)  # Play
     start_deal(bd)
     out["in_game"] = screen(bd)["screen"]
+    import sys
+    out["in_game_modules"] = sorted([m for m in sys.modules if m.startswith("speedref")])
     out["during"] = send(bd, {"cmd": "match", "match": arg["repaired"]})  # waits for the game's end
     finish_deal(bd, arg["deal"])
     out["record"] = game_end(bd)
