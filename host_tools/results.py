@@ -32,6 +32,8 @@ import statistics
 import sys
 import unicodedata
 
+import wcwidth
+
 from speedref import games as games_registry
 from speedref.engine import records
 from speedref.engine.errors import RuleError, is_int
@@ -218,10 +220,10 @@ def text_report(rows, unlinked):
             body.append([jsonin.printable(r["player"]), str(r["games"]), str(r["wins"]), _cell(r["average_score"]),
                          _cell(r["perfect_bonuses"]), str(r["slap_wins"]),
                          "-" if margin is None else "%.1f ms" % (margin / 1000)])
-        widths = [max(len(x[i]) for x in [heads] + body) for i in range(len(heads))]
+        widths = [max(wcwidth.width(x[i]) for x in [heads] + body) for i in range(len(heads))]
         lines.append(jsonin.printable(game))
         for x in [heads] + body:
-            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(x, widths)).rstrip())
+            lines.append("  " + "  ".join(wcwidth.ljust(c, w) for c, w in zip(x, widths)).rstrip())
         lines.append("")
     if unlinked:
         lines.append("%d slap verdicts not tied to a finished game (not counted)" % unlinked)
