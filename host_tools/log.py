@@ -1,7 +1,7 @@
 """speedref-log: read the referee's JSON lines from USB serial into the results database.
 
     speedref-log [--port PORT] [--db FILE]
-    speedref-log --mqtt mqtt://[USER@]HOST[:PORT] [--club CLUB] [--db FILE]
+    speedref-log --mqtt mqtt://[USER@]HOST[:PORT] [--club CLUB] [--league] [--db FILE]
 
 The database is --db, else $SPEEDREF_DB, else results.db in the user's data
 folder (~/.local/share/speedref; host_tools/db.py default_path).  A log, a
@@ -138,6 +138,7 @@ class LineCore:
         self.showing = live
         self.err = lambda text: raw_err(jsonin.printable(text))
         self.source = source      # 'import' for files; None: game_end 'live', dump 'stored'
+        self.club = None          # the club of the records now coming (an MQTT topic's), or None
         self.buf = bytearray()
         self.discarding = False   # inside an over-long line: drop bytes to its newline
         self.stored = 0
@@ -312,7 +313,7 @@ class LineCore:
         # record from the flash dump or a file is an older game's
         slaps = self.slaps_for(rec, sheet) if kind == "game_end" else []
         source = self.source or ("live" if kind == "game_end" else "stored")
-        got = self.db.add_game(rec, source, slaps)
+        got = self.db.add_game(rec, source, slaps, club=self.club)
         self.slaps += got.slaps
         scores = ", ".join("%s %s" % (p, t) for p, t in zip(sheet["players"], sheet["totals"]))
         won = " and ".join(_seat_name(rec, w) for w in sheet["winners"]) or "nobody"
@@ -502,7 +503,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.mqtt and args.port:
         ap.error("--mqtt and --port: one source at a time (run two speedref-log for both)")
-    for opt in ("club", "ca"):
+    for opt in ("club", "ca", "league"):
         if getattr(args, opt) and not args.mqtt:
             ap.error("--%s is an option of --mqtt" % opt)
     jsonin.setup_stdio()
@@ -520,7 +521,7 @@ def main(argv=None):
     view = LiveView(prog)
     err = lambda text: jsonin.complain(None, text, 0)  # noqa: E731
     if args.mqtt:  # the tables on Wi-Fi, through a broker (host_tools/mqtt.py)
-        listener = mqtt.Listener(db, view, err)
+        listener = mqtt.Listener(db, view, err, league=args.league)
         core = listener.core
     else:
         core = LineCore(db, out=view, err=err)

@@ -9,7 +9,7 @@ and stores each message, a finished game record as the board stored it,
 through the same import path as a USB log or a copied file
 (host_tools.importer.Importer, host_tools.log.LineCore): validated by the
 engine, stored once under its id, so a record the board sends again adds
-nothing.  A message that is not a game record (not JSON, too big, a record
+nothing; with its club, the topic's.  A message that is not a game record (not JSON, too big, a record
 the rules refuse, a topic of another shape) is reported in one line and
 skipped.
 
@@ -25,6 +25,10 @@ record numbers (`<device>-<install>-<n>`, n counting on within an install)
 skip some this database has never seen, the listener says so and asks the
 table once a run for them: "resend <id> [<last n>]" (host_tools/gaps.py;
 `speedref-results gaps` lists them).
+
+A league's listener (--league) stores every club's games from the league's
+broker, which each club's broker is bridged to (docs/mosquitto/bridge.conf,
+league.conf), and answers no table: each club's own listener does.
 
 URL: mqtt://[USER@]HOST[:PORT] (1883), or mqtts://... for TLS (8883).  The
 password is --password-env's variable (default SPEEDREF_MQTT_PASSWORD), never
@@ -89,8 +93,12 @@ class Listener:
     LineCore's.  on_message() is paho's callback; it can also be called
     directly (tests) with a topic and bytes."""
 
-    def __init__(self, db, out, err):
+    def __init__(self, db, out, err, league=False):
         self.imp = Importer(db, out, err)
+        # a league's listener: it stores every club's games, each with its
+        # club, and answers no table (each club's own listener does: its
+        # answer is what lets a board forget a game)
+        self.league = league
         self.core = self.imp.core()
         self.core.source = "mqtt"
         self.core.live = self.core.out
@@ -126,8 +134,13 @@ class Listener:
             if table is not None and table != where[1]:
                 self.err("%s: the record names table %s" % (name, jsonin.printable(repr(table)[:40])))
             refused = self.core.refused
-            self.imp.record(self.core, rec, "table " + name)  # stored (committed), or refused
-            self.answered(where, rec.get("id"), self.core.refused > refused)
+            self.core.club = where[0]  # stored with its club, the topic's
+            try:
+                self.imp.record(self.core, rec, "table " + name)  # stored (committed), or refused
+            finally:
+                self.core.club = None
+            if not self.league:
+                self.answered(where, rec.get("id"), self.core.refused > refused)
         finally:
             with self.changed:
                 self.changed.notify_all()
@@ -249,7 +262,8 @@ def listen(listener, url, password=None, club=None, ca=None, allow_anonymous=Fal
         raise Refused("%s:%d lets in clients without a user name: anyone could add games there "
                       "(--allow-anonymous-broker to use it anyway)" % (host, port))
     topic = "%s/%s/+/game" % (TOPIC_ROOT, club or "+")
-    cid = client_id or "speedref-listener-%s" % (club or "all")
+    league = getattr(listener, "league", False)
+    cid = client_id or "speedref-%s-%s" % ("league" if league else "listener", club or "all")
     c = _client(cid, user, password, tls, ca, False, manual_ack=True)
     inbox = queue.Queue()
     c.on_message = lambda client, userdata, msg: inbox.put(msg)
@@ -303,6 +317,8 @@ def main_args(ap):
     ap.add_argument("--ca", metavar="FILE", help="--mqtt with mqtts://: the CA certificate (PEM) to trust")
     ap.add_argument("--allow-anonymous-broker", action="store_true",
                     help="--mqtt with a user name: use a broker that also lets in clients without one")
+    ap.add_argument("--league", action="store_true",
+                    help="--mqtt on a league's broker: store every club's games with its club, answer no table")
 
 
 def run_cli(args, listener, prog):

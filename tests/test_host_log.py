@@ -165,7 +165,7 @@ def test_fuzz_10000_lines_only_valid_records_stored():
 # --- database -------------------------------------------------------------------
 def test_fresh_database_is_at_current_schema(tmp_path):
     db = ResultsDB(tmp_path / "r.db")
-    assert db.version == dbmod.SCHEMA_VERSION == 4
+    assert db.version == dbmod.SCHEMA_VERSION == 5
     db.close()
 
 
@@ -180,7 +180,7 @@ def test_version_1_database_is_migrated_and_backfilled(tmp_path):
     con.commit()
     con.close()
     db = ResultsDB(path)
-    assert db.version == 4
+    assert db.version == dbmod.SCHEMA_VERSION
     rows = db.con.execute("SELECT seat, name, total, won FROM game_players ORDER BY seat").fetchall()
     assert rows == [(0, "Ann", 0, 0), (1, "Bob", 4, 1)]
     assert db.add_record(rec) == (1, False)     # still deduplicated after the upgrade
@@ -198,7 +198,7 @@ def test_version_2_slaps_survive_the_nullable_margin_migration(tmp_path):
     con.commit()
     con.close()
     db = ResultsDB(path)
-    assert db.version == 4
+    assert db.version == dbmod.SCHEMA_VERSION
     assert db.slaps() == [("speed", "out", 1, 3200, None)]
     db.close()
 
