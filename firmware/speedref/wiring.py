@@ -85,7 +85,7 @@ def _build(board, root):
     app = App(store, log, tie_us=tie)
     app.board_name = board.NAME
     log.emit({"ev": "boot", "board": board.NAME, "capture": mode, "tie_us": tie,
-              "platform": sys.platform, "chip": boards.chip(boards._uname_machine())})
+              "platform": sys.platform, "chip": boards.chip(boards.uname_machine())})
     dev = Device(ring, app, log, store=store, display=display, buzzer=buzzer,
                  capture=capture, console=UsbConsole(), leds=leds,
                  idle=getattr(machine, "idle", None))

@@ -1,4 +1,4 @@
-# The "board" of the end-to-end test (tests/test_host_e2e.py): the firmware's
+# The "board" of the end-to-end test (tests/host/test_host_e2e.py): the firmware's
 # device loop under the MicroPython Unix port, its USB console on this
 # process's stdin/stdout (a pseudo-terminal the test connects to speedref-log),
 # games played by scripted pad and button edges (board_sim).

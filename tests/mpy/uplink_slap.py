@@ -1,4 +1,4 @@
-# The slap path with the uplink on (tests/test_uplink_slap_path.py): the
+# The slap path with the uplink on (tests/device/test_uplink_slap_path.py): the
 # scripted slap-to-win Speed match of tests/mpy/device_game_e2e.py on the
 # device loop (tests/mpy/board_sim.py), with or without a Wi-Fi uplink
 # whose broker takes the connection and then answers nothing (stalled),

@@ -217,7 +217,7 @@ class Games(Screen):
             self.app.sound(CLICK)
             if self.cursor == len(games.GAMES):
                 from .check import WiringCheck
-                self.app.show(WiringCheck(self.app))
+                self.app.show(WiringCheck(self.app, self))
             else:
                 self.app.show(Options(self.app, games.IDS[self.cursor]))
 
@@ -260,7 +260,7 @@ class Options(Screen):
             app.sound(CLICK)
             # who is playing (app/who.py), when there are names to pick
             from .who import offer
-            if not offer(app, self.game, dict(self.opts), t_us):
+            if not offer(app, self.game, dict(self.opts), t_us, self):
                 from .. import forget
                 forget("speedref.app.who")
                 forget("speedref.roster")

@@ -33,9 +33,11 @@ WHEEL = ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _ROWS = 5
 
 
-def offer(app, game, opts, t_us):
+def offer(app, game, opts, t_us, back):
     """Start `game` with `opts` through the picker when there are names to
-    pick; False when there are none (the caller starts it as before)."""
+    pick; False when there are none (the caller starts it as before).
+    `back`: the screen BACK returns to from the first seat (the game's
+    options it was started from)."""
     from .. import games
     if app.seated is not None:
         return False  # the table has named its players already
@@ -45,20 +47,20 @@ def offer(app, game, opts, t_us):
     if not roster["names"] and not named:
         return False
     n = opts.get("seats", games.get(game).seats[0])
-    app.show(Who(app, game, opts, n, roster))
+    app.show(Who(app, game, opts, n, roster, back))
     return True
 
 
 class Who(Screen):
-    """first: the names each seat is offered first (a match's, seat
-    order), or None; back: the screen BACK at the first seat returns to
-    (None: the game's options)."""
+    """back: the screen BACK at the first seat returns to (the one that
+    opened the picker); first: the names each seat is offered first (a
+    match's, seat order), or None."""
 
-    def __init__(self, app, game, opts, n, roster, first=None, back=None):
+    def __init__(self, app, game, opts, n, roster, back, first=None):
         self.app = app
-        self.first = first
         self.back_to = back
-        self.at_home = back is not None  # a match's seats: a new match replaces them (menu.home)
+        self.first = first
+        self.at_home = first is not None  # a match's seats: a new match replaces them (menu.home)
         self.game = game
         self.opts = opts
         self.n = n
@@ -130,7 +132,7 @@ class Who(Screen):
 
     def _start(self, players, t_us):
         app = self.app
-        self.roster = self.items = None  # the roster leaves the heap with this screen
+        self.roster = self.items = self.back_to = None  # the roster leaves the heap with this screen
         R.remember(app, players)
         opts = dict(self.opts)
         opts["names"] = list(players)
@@ -215,15 +217,10 @@ class Who(Screen):
             self.seat -= 1
             self.picked.pop()
             self._offer()
-        elif self.back_to is not None:
-            self.roster = self.items = None
-            app.show(self.back_to)
         else:
-            from .menu import Options
+            back, self.back_to = self.back_to, None
             self.roster = self.items = None
-            scr = Options(app, self.game)
-            scr.opts = dict(self.opts)
-            app.show(scr)
+            app.show(back)
 
     # ---- drawing --------------------------------------------------------------
     def draw(self, fb):

@@ -1,0 +1,106 @@
+"""The match on the emulated Pico: a match sent over the board's USB console
+(the lines speedref-roster match sends, in parts when longer than a
+console line) is offered at the menu, and its screen is the simulator's,
+byte for byte: the round and table, the players, the options; UP/DOWN move
+on it as there; OK starts the game with the seats named, its first screen
+the simulator's too.  The heap is read with {"cmd": "mem"} at the menu
+before the match, with it offered and in its game (the figures in
+docs/figures.md).  One emulated run (a board test costs minutes)."""
+import pytest
+
+from board_rig import needs_board
+from host_tools.board import match as M
+
+pytestmark = [pytest.mark.board, needs_board]
+
+UP, DOWN, OK = 4, 5, 6
+MS = 1000
+# four seats and every option of Speed set: longer than a console line, so it goes in parts
+MATCH = M.make_match(12, 3, "Table 7", "speed", ["Ann", "Bob", "Cat", "Guest"],
+                     {"seats": 4, "match": "best_of", "jokers": True, "target": 100, "tie_ms": 2,
+                      "layout": "classic", "doubles": True, "hand_limit": 6, "slap_to_win": True})
+# what a person does at the table, in order: (button or None for the match's arrival, hold ms)
+STEPS = [None, DOWN, DOWN, UP, UP, OK]
+
+
+def lines_of(m):
+    import json
+    return [json.dumps(c, separators=(",", ":")).encode() + b"\n" for c in M.console_commands(m)]
+
+
+def on_simulator():
+    from sim.board import Board
+    b = Board()
+    frames, lines = [], []
+    b.on_line = lines.append
+    try:
+        b.step()
+        b.run_until(500 * MS)
+        for step in STEPS:
+            if step is None:
+                for line in lines_of(MATCH):
+                    b.command(line.decode().strip())
+            else:
+                t = b.clock.elapsed_us
+                b.set_button(step, True)
+                b.run_until(t + 60 * MS)
+                b.set_button(step, False)
+            b.run_until(b.clock.elapsed_us + 300 * MS)
+            frames.append(bytes(b.screen()))
+        return frames, lines, b.app.flow.opts["names"]
+    finally:
+        b.close()
+
+
+def mem(ref, label, out):
+    n = len(ref.lines)
+    ref.pico.serial_write(b'{"cmd": "mem"}\n')
+    for _ in range(50):
+        ref.pico.run_for(100000)
+        got = [l for l in ref.lines[n:] if l.get("ev") == "mem"]
+        if got:
+            out[label] = got[-1]["alloc"]
+            return
+    raise AssertionError("no heap figure (%s): %s" % (label, ref.lines[-5:]))
+
+
+def test_a_console_match_is_offered_as_the_simulator_shows_it_and_plays_with_its_names():
+    from emu.referee import Referee
+    want, sim_lines, names = on_simulator()
+    assert len(lines_of(MATCH)) > 1, "the match fits one line: the parts are not proven"
+    ref = Referee()
+    heap, frames = {}, []
+    try:
+        ref.boot()
+        p = ref.pico
+        p.run_for(500 * MS)
+        mem(ref, "menu", heap)
+        for step in STEPS:
+            if step is None:
+                for line in lines_of(MATCH):
+                    p.serial_write(line)
+                    p.run_for(100 * MS)
+            else:
+                p.press(step)
+                p.run_for(60 * MS)
+                p.release(step)
+            # a game's start loads its code and writes the flash (the players, its number, its first save)
+            p.run_for((1500 if step == OK else 300) * MS)
+            frames.append(bytes(ref.screen()))
+            if step is None:
+                mem(ref, "match", heap)
+        p.run_for(300 * MS)
+        mem(ref, "game", heap)
+        errors = [l for l in ref.lines if l.get("ev") == "error"]
+        assert not errors, errors
+        offered = [l for l in ref.lines if l.get("ev") == "match"]
+        assert [(l["state"], l["round"], l["table"]) for l in offered] == [("offered", 3, "Table 7")]
+        parts = [l["part"] for l in ref.lines if l.get("ev") == "match_part"]
+        assert parts == list(range(len(lines_of(MATCH)) - 1))
+    finally:
+        ref.close()
+    for i, (board, sim) in enumerate(zip(frames, want)):
+        assert board == sim, "screen after step %d (%r) differs from the simulator's" % (i, STEPS[i])
+    assert names == ["Ann", "Bob", "Cat", "P4"]
+    print("heap (bytes after a collection):", heap)
+    assert heap["match"] - heap["menu"] < 8 * 1024  # the match, its screen and speedref/match.py
