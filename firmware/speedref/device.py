@@ -100,7 +100,7 @@ class Device:
         self.defer_commit = False
         # speedref/uplink.Uplink (a board with Wi-Fi and an uplink.json), or None
         self._uplink = None
-        self._inbox = None  # match.Inbox: a console match in parts, or one waiting for a game's end
+        self.inbox = None  # match.Inbox: a console match in parts, or one waiting for a game's end
 
     @property
     def uplink(self):
@@ -196,7 +196,7 @@ class Device:
             busy = more = True  # log lines waiting: keep the 1 ms pace until they are out
         self._more = more
         up = self._uplink
-        box = self._inbox
+        box = self.inbox
         if (up is not None or box is not None) and not busy and (app.flow is None or app.over):
             # the network, and a match the console gave during a game, only
             # in a pass at rest with no game in play: a verdict never waits
@@ -204,11 +204,7 @@ class Device:
             if up is not None:
                 up.tick(now_us)
             if box is not None and box.waiting:
-                box.waiting = 0
-                m = box.held
-                box.held = None
-                self.take_match(m, "usb")
-                self._inbox_done()
+                box.release(self)
         return busy
 
     def run(self, ticks_us, sleep_ms, until=None):
@@ -370,47 +366,18 @@ class Device:
                 from . import forget
                 forget("speedref.roster")
         elif cmd["cmd"] == "match":
-            self._match(cmd)
+            from . import match  # loaded only for these lines, as the roster's
+            match.console(self, cmd)
         else:
             self.log.emit({"ev": "error", "what": "command", "msg": "unknown cmd",
                            "cmd": cmd["cmd"][:20]})
 
-    # ---- the match the club gives this table (speedref/match.py) ---------
-    def _match(self, cmd):
-        """A console match line: a match (or a part of one), a clear, or
-        (neither) the match kept.  One taken during a game waits for its
-        end (step)."""
-        if self.store is None:
-            self.log.emit({"ev": "error", "what": "match", "msg": "no flash to keep a match on"})
-            return
-        from . import match
-        if "match" not in cmd and "clear" not in cmd:
-            match.show(self.store, self.log)
-            self._inbox_done()
-            return
-        if self._inbox is None:
-            self._inbox = match.Inbox()
-        app = self.app
-        got = self._inbox.command(self.log, cmd, app.flow is not None and not app.over)
-        if got is not False:
-            self.take_match(got, "usb")
-        self._inbox_done()
-
     def take_match(self, m, source):
-        """Keep match `m` (None: clear it) from `source` ("wifi", "usb");
-        the menu shows it (App.match_changed).  Called only while no game
-        is in play."""
+        """Keep match `m` (None: clear it) from `source` ("wifi": the
+        uplink's on_match; "usb"), and show it (speedref/match.py).  Called
+        only while no game is in play."""
         from . import match
-        try:
-            if match.take(self.store, self.log, m, source):
-                self.app.match_changed()
-        except (OSError, MemoryError) as e:  # the flash or the heap: the match comes again
-            self.log.emit({"ev": "error", "what": "match", "msg": str(e), "from": source})
-
-    def _inbox_done(self):
-        box = self._inbox
-        if box is None or box.empty():
-            self._inbox = None
+        match.offer(self, m, source)
 
 
 class UsbConsole:

@@ -215,6 +215,38 @@ def title(m):
     return s
 
 
+def console(dev, cmd):
+    """A console match line at the device (device.Device): a match (or a
+    part of one), a clear, or (neither) the match kept.  One given during a
+    game waits in dev.inbox for its end (Inbox.release, from the loop)."""
+    if dev.store is None:
+        dev.log.emit({"ev": "error", "what": "match", "msg": "no flash to keep a match on", "from": "usb"})
+        return
+    if "match" not in cmd and "clear" not in cmd:
+        show(dev.store, dev.log)
+        return
+    box = dev.inbox
+    if box is None:
+        box = dev.inbox = Inbox()
+    app = dev.app
+    got = box.command(dev.log, cmd, app.flow is not None and not app.over)
+    if got is not False:
+        offer(dev, got, "usb")
+    if box.empty():
+        dev.inbox = None
+
+
+def offer(dev, m, source):
+    """Keep match `m` (None: clear it) and show it: the menu's first screen
+    changes to it (App.match_changed).  A failure of the flash or the heap
+    is said; the match comes again (a retained one at the next connect)."""
+    try:
+        if take(dev.store, dev.log, m, source):
+            dev.app.match_changed()
+    except (OSError, MemoryError) as e:
+        dev.log.emit({"ev": "error", "what": "match", "msg": str(e), "from": source})
+
+
 class Inbox:
     """The console's match between lines: the parts of one sent in parts
     (a match longer than a console line), and a match that waits for the
@@ -271,6 +303,16 @@ class Inbox:
             log.emit(line)
             return False
         return m
+
+    def release(self, dev):
+        """The game is over (the loop, at rest): the match that waited is
+        taken now."""
+        self.waiting = 0
+        m = self.held
+        self.held = None
+        offer(dev, m, "usb")
+        if self.empty():
+            dev.inbox = None
 
     def _refuse(self, log, why):
         log.emit({"ev": "error", "what": "match", "msg": why, "from": "usb"})

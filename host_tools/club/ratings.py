@@ -166,11 +166,12 @@ def text_report(rows, b):
     return "\n".join(lines).rstrip()
 
 
-def report(db, game=None, as_json=False):
-    """What speedref-results ratings prints: (the rows left out, the text)."""
+def report(db, game=None, as_json=False, club=None):
+    """What speedref-results ratings prints: (the rows left out, the text);
+    `club`: rated from that club's games only (standings.played)."""
     skipped = []
     with db.snapshot():
-        games = standings.played(db, skipped)
+        games = standings.played(db, skipped, club=club)
     rows, b = table(games, game)
     if as_json:
         text = json.dumps({"model": MODEL_NAME, "ratings": rows,

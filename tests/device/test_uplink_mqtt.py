@@ -57,9 +57,9 @@ class Club:
         finally:
             db.close()
 
-    def wait_stored(self, n):
+    def wait_stored(self, n, timeout=WAIT_S):
         core = self.listener.core
-        assert self.listener.wait(lambda: core.stored >= n, WAIT_S), (core.stored, self.err[-5:])
+        assert self.listener.wait(lambda: core.stored >= n, timeout), (core.stored, self.err[-5:])
 
     def ids(self):
         db = ResultsDB(self.path)

@@ -9,6 +9,10 @@ mid-evening (the league's broker stopped, a club's broker restarted while
 it is down) and restored: every game of both clubs is in the league's
 database exactly once, with its club, and the clubs' two "Ann"s stay two
 people."""
+import json
+import subprocess
+import sys
+
 import pytest
 
 import mqtt_rig
@@ -87,8 +91,9 @@ def test_every_game_of_both_clubs_is_in_the_leagues_database_once_with_its_club(
     hill.start()
     ids += league.play(2)
     assert league.db.listener.core.stored == 9  # nothing has reached the league since the cut
-    league.broker.start()  # the link is back
-    league.db.wait_stored(len(ids))
+    league.broker.start()  # the link is back: each bridge tries again within its restart_timeout's cap (60 s)
+    league.db.wait_stored(len(ids), timeout=120)
+    assert league.db.listener.answers == 0  # the league answers no table: each club's own listener does
     got = rows(league.db.path)
     assert sorted(r for r, _ in got) == sorted(ids)  # each game once
     for rid, club in got:
@@ -97,3 +102,58 @@ def test_every_game_of_both_clubs_is_in_the_leagues_database_once_with_its_club(
         mine = rows(league.listeners[club].path)
         assert sorted(r for r, _ in mine) == sorted(r for r in ids if r.startswith("b" + club[0]))
         assert set(c for _, c in mine) == {club}
+    # the standings: the whole league, and each club (speedref-results --club), the two Anns apart
+    whole = results(league.db.path, "--json")
+    assert people_games(whole) == {"Ann (riverside)": 16, "Bob (riverside)": 16, "Ann (hilltop)": 8,
+                                   "Bob (hilltop)": 8}
+    assert people_games(results(league.db.path, "--json", "--club", "hilltop")) == {
+        "Ann (hilltop)": 8, "Bob (hilltop)": 8}
+    rated = json.loads(subprocess.run(
+        [sys.executable, "-m", "host_tools.cli.results", "--db", league.db.path, "ratings", "--club", "riverside",
+         "--json"], capture_output=True, text=True, check=True).stdout)["ratings"]
+    assert sorted((r["player"], r["games"]) for r in rated) == [("Ann (riverside)", 16), ("Bob (riverside)", 16)]
+    # a club's own database: its people as they are named
+    assert people_games(results(league.listeners["hilltop"].path, "--json")) == {"Ann": 8, "Bob": 8}
+    # one person across clubs only where the league says so
+    out = subprocess.run([sys.executable, "-m", "host_tools.cli.results", "--db", league.db.path, "merge",
+                          "Ann (hilltop)", "Ann (riverside)"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert people_games(results(league.db.path, "--json"))["Ann (riverside)"] == 24
+
+
+def results(path, *args):
+    r = subprocess.run([sys.executable, "-m", "host_tools.cli.results", "--db", path] + list(args),
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def people_games(answer):
+    return dict((r["player"], r["games"]) for r in answer["standings"] if r["person"])
+
+
+def test_a_club_is_the_only_one_to_publish_in_its_name_on_the_leagues_broker(tmp_path):
+    import paho.mqtt.client as pm
+    broker = mqtt_rig.LeagueBroker(tmp_path / "league", LEAGUE).start()
+    db = Club(tmp_path, broker.url, db="league.db", league=True, password=LEAGUE["league"], ca=str(broker.ca))
+    try:
+        answers = {}
+        c = pm.Client(pm.CallbackAPIVersion.VERSION2, client_id="hilltop-forger", protocol=pm.MQTTv5)
+        c.username_pw_set("hilltop", LEAGUE["hilltop"])
+        c.tls_set(ca_certs=str(broker.ca))
+        c.on_publish = lambda client, userdata, mid, reason, props: answers.__setitem__(mid, reason)
+        c.connect("localhost", broker.port)
+        c.loop_start()
+        rec = {"game": "speed", "layout": "pagat", "match": {"single": True}, "players": ["Ann", "Bob"],
+               "deals": [{"winner": 0, "left": 3}]}
+        for club, n in (("riverside", 1), ("hilltop", 2)):
+            info = c.publish("speedref/%s/t1/game" % club, json.dumps(dict(rec, id="bh-0000aaaa-%d" % n)), qos=1)
+            info.wait_for_publish(10)
+            assert answers[info.mid].is_failure == (club == "riverside"), (club, answers[info.mid])
+        db.wait_stored(1)
+        assert rows(db.path) == [("bh-0000aaaa-2", "hilltop")]
+        c.loop_stop()
+        c.disconnect()
+    finally:
+        db.close()
+        broker.stop()
