@@ -39,7 +39,7 @@ FLOORS = {
                             "speedref.uplink", "speedref.match"]),
         ("what every screen shares", ["speedref.app.ui"]),
         ("a flow's timers", ["speedref.app.timing"]),
-        ("the menu's own screens", ["speedref.app.check", "speedref.app.who"]),
+        ("the menu's own screens", ["speedref.app.check", "speedref.app.who", "speedref.app.match_menu"]),
         ("the menu", ["speedref.app.menu"]),
         ("the app", ["speedref.app.core"]),
         ("the games' flows", ["speedref.app.*_flow"]),

@@ -368,6 +368,9 @@ class Device:
         elif cmd["cmd"] == "match":
             from . import match  # loaded only for these lines, as the roster's
             match.console(self, cmd)
+            if self.inbox is None:  # no part or match waiting: its code leaves the heap
+                from . import forget
+                forget("speedref.match")
         else:
             self.log.emit({"ev": "error", "what": "command", "msg": "unknown cmd",
                            "cmd": cmd["cmd"][:20]})
@@ -378,6 +381,9 @@ class Device:
         only while no game is in play."""
         from . import match
         match.offer(self, m, source)
+        if self.inbox is None:
+            from . import forget
+            forget("speedref.match")
 
 
 class UsbConsole:

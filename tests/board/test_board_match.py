@@ -102,5 +102,30 @@ def test_a_console_match_is_offered_as_the_simulator_shows_it_and_plays_with_its
     for i, (board, sim) in enumerate(zip(frames, want)):
         assert board == sim, "screen after step %d (%r) differs from the simulator's" % (i, STEPS[i])
     assert names == ["Ann", "Bob", "Cat", "P4"]
+    # the same game chosen from the game list (four players), on a board with no match
+    ref = Referee()
+    try:
+        ref.boot()
+        p = ref.pico
+        p.run_for(500 * MS)
+
+        def tap(b, n=1):
+            for _ in range(n):
+                p.press(b)
+                p.run_for(60 * MS)
+                p.release(b)
+                p.run_for(120 * MS)
+        tap(OK)        # the boot screen: the game list, on Speed
+        tap(OK)        # Speed's options, on Start
+        tap(UP)        # the last row, Players: 2
+        tap(OK, 2)     # 3, 4
+        tap(DOWN)      # Start
+        tap(OK)
+        p.run_for(1500 * MS)
+        mem(ref, "plain game", heap)
+        assert not [l for l in ref.lines if l.get("ev") == "error"]
+    finally:
+        ref.close()
     print("heap (bytes after a collection):", heap)
-    assert heap["match"] - heap["menu"] < 8 * 1024  # the match, its screen and speedref/match.py
+    assert heap["match"] - heap["menu"] < 5 * 1024  # the match and its screen (speedref/match.py let go)
+    assert heap["game"] - heap["plain game"] < 1024  # in the game: only its options' tags

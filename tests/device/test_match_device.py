@@ -115,7 +115,8 @@ def test_ok_plays_it_with_the_seats_named_and_its_record_carries_the_evening_and
 def test_the_game_started_from_the_match_holds_neither_the_match_nor_the_menu(runs):
     (got, _), _ = runs  # the Unix port's: a board lets modules go (speedref.forget)
     held = set(got["in_game_modules"])
-    assert not held & {"speedref.match", "speedref.app.menu", "speedref.roster", "speedref.app.who"}, held
+    assert not held & {"speedref.match", "speedref.app.menu", "speedref.app.match_menu", "speedref.roster",
+                       "speedref.app.who"}, held
     assert "speedref.app.speed_flow" in held
 
 

@@ -552,6 +552,7 @@ class App:
         # code leaves the heap to the game's (close() loads them again).
         # Nor are the tunables: the game's modules copied them as they loaded.
         forget("speedref.app.menu")
+        forget("speedref.app.match_menu")
         forget("speedref.match")
         forget("speedref.games")
         forget("speedref.tunables")
@@ -618,6 +619,7 @@ class App:
             forget("speedref.app.who")
             forget("speedref.roster")
             forget("speedref.match")
+            forget("speedref.app.match_menu")
             forget("speedref.app.menu")  # _run lets it go too: before the game's code comes
             collect()
             self.start(nxt[0], nxt[1], nxt[2])

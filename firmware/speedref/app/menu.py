@@ -182,16 +182,23 @@ _CHECK = "Check wiring"  # the last row: app/check.py, loaded only when chosen
 
 def home(app):
     """The menu's first screen: the match the laptop gave this table when
-    one is offered (Match), else the game list.  speedref/match.py is
-    loaded only when the flash holds a match."""
+    one is offered (app/match_menu.py), else the game list.  speedref/match.py is
+    loaded only when the flash holds a match, and let go once the screen
+    is made."""
     m = None
     if app.store.kept(MATCH):
         from .. import match as M
         m, n = M.offered(app.store)
     if m is None:
         app.show(Games(app))
-    else:
-        app.show(Match(app, m, n))
+        return
+    from .match_menu import Match
+    g = games.get(m["game"])
+    rows = ["%s: %s" % (label, value_text(m["opts"][key])) for key, label, values in g.options
+            if key in m.get("opts", {})]
+    app.show(Match(app, m, n, Games(app, games.IDS.index(g.id)), rows))
+    from .. import forget
+    forget("speedref.match")  # its code leaves the heap: OK on the match loads it again
 
 
 class Games(Screen):
@@ -323,86 +330,3 @@ class Options(Screen):
 def _number(v):
     return isinstance(v, int) and v is not True and v is not False
 
-
-class Match(Screen):
-    """The match the club's laptop gave this table (speedref/match.py):
-    its round and table in the title ("Round 2 Table 3"), then a list:
-    "Play <game>" (OK starts it, the seats named), each seat's player, the
-    options the round sets, "Change seats" (the name picker, each seat
-    offered its player first) and "Other game" (the game list; BACK too).
-    UP/DOWN move."""
-
-    at_home = True
-
-    def __init__(self, app, m, n):
-        from .. import match as M
-        from ..names import label, SEATS, GUEST
-        self.app = app
-        self.m = m
-        self.n = n
-        self.head = M.title(m)
-        g = games.get(m["game"])
-        items = ["Play " + g.title]
-        seats = m["names"]
-        for i in range(len(seats)):
-            p = seats[i]
-            items.append(label(i) + " " + (GUEST if p in SEATS or p == GUEST else p))
-        opts = m.get("opts", {})
-        for key, label_, values in g.options:
-            if key in opts:
-                items.append("%s: %s" % (label_, value_text(opts[key])))
-        items.append(_SEATS)
-        items.append(_OTHER)
-        self.items = items
-        self.cursor = 0
-        self.top = 0
-
-    def press(self, b, t_us):
-        app = self.app
-        if b == UP or b == DOWN:
-            k = len(self.items)
-            self.cursor = (self.cursor + (1 if b == DOWN else k - 1)) % k
-            self.top = ui.scroll_top(self.cursor, self.top)
-            app.redraw()
-        elif b == OK:
-            item = self.items[self.cursor]
-            if item == _OTHER:
-                app.sound(CLICK)
-                app.show(Games(app, games.IDS.index(self.m["game"])))
-            elif item == _SEATS:
-                app.sound(CLICK)
-                self._pick(t_us)
-            elif self.cursor == 0:
-                app.sound(CLICK)
-                self._play(t_us)
-
-    def back(self, t_us):
-        self.app.show(Games(self.app, games.IDS.index(self.m["game"])))
-
-    def _opts(self):
-        from .. import match as M
-        return M.game_opts(self.m, self.n)
-
-    def _play(self, t_us):
-        """The game, its seats named as the match says; they are this
-        table's last players (the picker's "Same players?")."""
-        from .. import roster as R
-        opts = self._opts()
-        R.remember(self.app, opts["names"])
-        self.app.start_after(self.m["game"], t_us, opts)
-
-    def _pick(self, t_us):
-        from .who import Who
-        from .. import roster as R
-        opts = self._opts()
-        scr = Who(self.app, self.m["game"], opts, len(opts["names"]), R.load(self.app),
-                  first=opts["names"], back=self)
-        self.app.show(scr)
-
-    def draw(self, fb):
-        ui.title(fb, self.head)
-        ui.menu_rows(fb, self.items, self.cursor, self.top)
-
-
-_SEATS = "Change seats"
-_OTHER = "Other game"
