@@ -99,17 +99,14 @@ class Device:
         # showed is out (the web page: after it has drawn the canvas)
         self.defer_commit = False
         # speedref/uplink.Uplink (a board with Wi-Fi and an uplink.json), or None
-        self._uplink = None
+        # (its matches come to take_match: attach() hooks them up)
+        self.uplink = None
         self.inbox = None  # match.Inbox: a console match in parts, or one waiting for a game's end
 
-    @property
-    def uplink(self):
-        return self._uplink
-
-    @uplink.setter
-    def uplink(self, up):
-        """The Wi-Fi uplink; the matches it receives come to take_match."""
-        self._uplink = up
+    def attach(self, up):
+        """The Wi-Fi uplink (None: none): ticked at rest, the matches it
+        receives taken here (take_match)."""
+        self.uplink = up
         if up is not None:
             up.on_match = self.take_match
 
@@ -195,7 +192,7 @@ class Device:
         if self._pump is not None and self._pump(now_us):
             busy = more = True  # log lines waiting: keep the 1 ms pace until they are out
         self._more = more
-        up = self._uplink
+        up = self.uplink
         box = self.inbox
         if (up is not None or box is not None) and not busy and (app.flow is None or app.over):
             # the network, and a match the console gave during a game, only

@@ -179,8 +179,9 @@ def take(store, log, m, source):
 
 def played(store, opts):
     """A game started from the match numbered opts["match_n"] has ended
-    with its record stored: that match is no longer offered (unless it was
-    replaced meanwhile: then the new one stays offered)."""
+    (its record stored, or waiting for room: App.finish): that match is no
+    longer offered (unless it was replaced meanwhile: then the new one
+    stays offered)."""
     m, n, was = load(store)
     if m is not None and not was and opts.get("match_n") == n:
         store._write(FILE, {"match": m, "n": n, "played": True})

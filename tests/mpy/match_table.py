@@ -40,7 +40,7 @@ def main(root, conf, uid):
         bd.store._write(uplink.CONFIG, json.load(f))
     net = Wlan()
     up = uplink.build(bd.store, bd.log, net=net)
-    bd.device.uplink = up
+    bd.device.attach(up)
     bd.tap(OK)  # the boot screen gives way to the menu
     while True:
         line = sys.stdin.readline()

@@ -43,7 +43,7 @@ def main(root, port, mode):
                 calls[1] += 1
             tick(now)
         up.tick = counted
-        bd.device.uplink = up
+        bd.device.attach(up)
     if mode == "usb":
         bd.device.command(json.dumps({"cmd": "match", "match": MATCH}))
     if mode in ("usb", "match"):

@@ -98,7 +98,6 @@ class App:
         self._mods = ()  # the running game's modules (games.game_modules)
         self.unstored = None  # a finished game's record the flash had no room for
         self.unstored_why = None  # the table's words for why (Unstored shows them)
-        self._unstored_opts = None  # and the options its game started with
         # the device's input decoder and capture (Device sets them): "Check
         # wiring" watches the one and turns the other's lockout off
         self.inputs = None
@@ -347,11 +346,10 @@ class App:
         self.log.emit({"ev": "game_end", "record": record})  # now, in the heap just compacted
         if stored:
             self._clear_game()
-            if "match_n" in opts:
-                self._match_played(opts)
         else:
             self.unstored = record
-            self._unstored_opts = opts  # its match is played once it is stored (store_again)
+        if "match_n" in opts:
+            self._match_played(opts)  # its game is over: not offered again (its record stored, or waiting)
 
     def _match_played(self, opts):
         """The match this game was started from is no longer offered."""
@@ -418,10 +416,6 @@ class App:
             return
         self.unstored = None
         self._clear_game()
-        opts = self._unstored_opts
-        self._unstored_opts = None
-        if opts is not None and "match_n" in opts:
-            self._match_played(opts)
         self.show(Screen())
         self._to_menu = True
 
