@@ -4,8 +4,9 @@ console line) is offered at the menu, and its screen is the simulator's,
 byte for byte: the round and table, the players, the options; UP/DOWN move
 on it as there; OK starts the game with the seats named, its first screen
 the simulator's too.  The heap is read with {"cmd": "mem"} at the menu
-before the match, with it offered and in its game (the figures in
-docs/figures.md).  One emulated run (a board test costs minutes)."""
+before the match, with it offered and in its game, and in the same game
+chosen from the game list (the figures in docs/figures.md).  Twice: the
+.mpy install speedref-flash makes and speedref-pico-RPI_PICO.uf2 (frozen)."""
 import pytest
 
 from board_rig import needs_board
@@ -64,11 +65,12 @@ def mem(ref, label, out):
     raise AssertionError("no heap figure (%s): %s" % (label, ref.lines[-5:]))
 
 
-def test_a_console_match_is_offered_as_the_simulator_shows_it_and_plays_with_its_names():
+@pytest.mark.parametrize("frozen", [False, True], ids=["mpy", "frozen"])
+def test_a_console_match_is_offered_as_the_simulator_shows_it_and_plays_with_its_names(frozen):
     from emu.referee import Referee
     want, sim_lines, names = on_simulator()
     assert len(lines_of(MATCH)) > 1, "the match fits one line: the parts are not proven"
-    ref = Referee()
+    ref = Referee(frozen=frozen)
     heap, frames = {}, []
     try:
         ref.boot()
@@ -103,7 +105,7 @@ def test_a_console_match_is_offered_as_the_simulator_shows_it_and_plays_with_its
         assert board == sim, "screen after step %d (%r) differs from the simulator's" % (i, STEPS[i])
     assert names == ["Ann", "Bob", "Cat", "P4"]
     # the same game chosen from the game list (four players), on a board with no match
-    ref = Referee()
+    ref = Referee(frozen=frozen)
     try:
         ref.boot()
         p = ref.pico
@@ -126,6 +128,7 @@ def test_a_console_match_is_offered_as_the_simulator_shows_it_and_plays_with_its
         assert not [l for l in ref.lines if l.get("ev") == "error"]
     finally:
         ref.close()
-    print("heap (bytes after a collection):", heap)
-    assert heap["match"] - heap["menu"] < 5 * 1024  # the match and its screen (speedref/match.py let go)
+    print("heap (bytes after a collection, %s):" % ("frozen" if frozen else ".mpy"), heap)
+    # the match, its screen, and the names its modules intern (qstrs: kept, as every module's), speedref/match.py let go
+    assert heap["match"] - heap["menu"] < 6 * 1024
     assert heap["game"] - heap["plain game"] < 1024  # in the game: only its options' tags
