@@ -74,7 +74,7 @@ def cli_json(db):
     return json.loads(run("speedref-results", "--db", db, "--json"))
 
 
-RATING_HEADS = ["player", "rating", "sigma", "conservative", "games"]
+RATING_HEADS = ["player", "rating", "sigma", "conservative", "games", "provisional"]
 
 
 def cli_ratings(db):

@@ -202,7 +202,63 @@ def _migrate_4(con):
 
 
 def _migrate_5(con):
-    # Version 5: the club a game was played at, where the way it came says
+    # Version 5: the club night (host_tools/club/evening.py): an evening, who
+    # checked in, its tables, its rounds with every seat and bye, and the
+    # organiser's corrections of where a result belongs (kept, undoable).
+    con.execute(
+        "CREATE TABLE evenings ("
+        " id INTEGER PRIMARY KEY,"
+        " name TEXT NOT NULL,"
+        " date TEXT NOT NULL,"               # YYYY-MM-DD, the club's own calendar day
+        " roster TEXT NOT NULL,"             # the club's roster at the start (JSON list of names)
+        " started_at TEXT NOT NULL,"
+        " UNIQUE (name, date))")
+    con.execute(
+        "CREATE TABLE evening_people ("
+        " evening INTEGER NOT NULL REFERENCES evenings(id),"
+        " person TEXT NOT NULL,"             # people.key of the name
+        " name TEXT NOT NULL,"               # as checked in
+        " walk_in INTEGER NOT NULL,"         # 1: not on the roster
+        " came_at TEXT NOT NULL,"
+        " left_at TEXT,"                     # NULL while present
+        " PRIMARY KEY (evening, person))")
+    con.execute(
+        "CREATE TABLE evening_tables ("
+        " evening INTEGER NOT NULL REFERENCES evenings(id),"
+        " place INTEGER NOT NULL,"           # 1 first: the top group plays at the first table
+        " name TEXT NOT NULL,"               # the board's table name (speedref-roster --table-name)
+        " out_at TEXT,"                      # NULL while in use
+        " PRIMARY KEY (evening, name))")
+    con.execute(
+        "CREATE TABLE rounds ("
+        " id INTEGER PRIMARY KEY,"
+        " evening INTEGER NOT NULL REFERENCES evenings(id),"
+        " number INTEGER NOT NULL,"
+        " game TEXT NOT NULL,"
+        " seats INTEGER NOT NULL,"
+        " options TEXT NOT NULL,"            # the match format (JSON {option: value})
+        " made_at TEXT NOT NULL,"
+        " replaced_at TEXT)")                # NULL: the round in force under its number
+    con.execute(
+        "CREATE TABLE round_seats ("
+        " round INTEGER NOT NULL REFERENCES rounds(id),"
+        " tbl TEXT,"                         # the table's name; NULL for a bye
+        " seat INTEGER NOT NULL,"            # 0 is the first seat (P1)
+        " person TEXT NOT NULL,"
+        " name TEXT NOT NULL)")
+    con.execute("CREATE INDEX round_seats_round ON round_seats(round)")
+    con.execute(
+        "CREATE TABLE evening_changes ("
+        " id INTEGER PRIMARY KEY,"
+        " evening INTEGER NOT NULL REFERENCES evenings(id),"
+        " verb TEXT NOT NULL,"               # 'place', 'drop'
+        " args TEXT NOT NULL,"               # canonical JSON
+        " made_at TEXT NOT NULL,"
+        " undone_at TEXT)")
+
+
+def _migrate_6(con):
+    # Version 6: the club a game was played at, where the way it came says
     # so (a table's topic on an MQTT broker, speedref/<club>/<table>/game:
     # the club's own listener, or a league's, whose broker the clubs'
     # brokers are bridged to); NULL for a game that came on USB or from a
@@ -210,7 +266,7 @@ def _migrate_5(con):
     con.execute("ALTER TABLE games ADD COLUMN club TEXT")
 
 
-MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5]
+MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -314,6 +370,15 @@ class ResultsDB:
                     self.con.execute("COMMIT")
             except sqlite3.Error:
                 pass      # a read transaction has nothing to keep
+
+    def writing(self, doing="cannot store in the database"):
+        """One write transaction for another module's tables (the evening's):
+        all or nothing, a failure a DatabaseProblem saying `doing`."""
+        return self._write(doing)
+
+    def query(self, sql, args=()):
+        """Rows of one parameterized read; a failure is a DatabaseProblem."""
+        return self._read(sql, args)
 
     def _read(self, sql, args=()):
         try:

@@ -36,11 +36,13 @@ from speedref.engine import records
 from host_tools import jsonin
 from host_tools.club import people, standings
 
+PROVISIONAL_GAMES = 5          # a rating from fewer games than this is provisional (docs/ratings.md)
 MODEL = PlackettLuce()          # mu 25, sigma 25/3, beta 25/6, tau 25/300 (openskill's defaults)
 MODEL_NAME = "Weng-Lin (openskill Plackett-Luce)"
 PLACES = 2                      # decimals shown, on the page and by the CLI alike
-COLUMNS = ["game", "player", "rating", "sigma", "conservative", "games"]
-HEADS = ["player", "rating", "sigma", "conservative", "games"]
+COLUMNS = ["game", "player", "rating", "sigma", "conservative", "games", "provisional"]
+HEADS = ["player", "rating", "sigma", "conservative", "games", "provisional"]
+NUMBERS = ["rating", "sigma", "conservative"]     # shown with PLACES decimals
 
 
 def _cards_left(record, summary):
@@ -127,9 +129,11 @@ def number(x):
     return "%.*f" % (PLACES, x)
 
 
-def table(games, game=None):
+def table(games, game=None, provisional=PROVISIONAL_GAMES):
     """The ratings as rows (dicts in COLUMNS order, numbers as shown), per
-    game in the registry's order, best conservative estimate first."""
+    game in the registry's order, best conservative estimate first; a
+    rating from fewer than `provisional` games is provisional, and listed
+    after every established one (a newcomer's lucky first game is no rank)."""
     from speedref import games as registry
     shown = standings.spellings(games)
     b = boards(games)
@@ -144,39 +148,45 @@ def table(games, game=None):
         for k, r in b[g].rating.items():
             mine.append({"game": g, "player": shown[k], "rating": number(r.mu), "sigma": number(r.sigma),
                          "conservative": number(r.mu - 3 * r.sigma), "games": b[g].games[k],
-                         "_order": (-(r.mu - 3 * r.sigma), -r.mu, shown[k])})
+                         "provisional": b[g].games[k] < provisional,
+                         "_order": (b[g].games[k] < provisional, -(r.mu - 3 * r.sigma), -r.mu, shown[k])})
         mine.sort(key=lambda x: x.pop("_order"))
         rows += mine
     return rows, b
 
 
-def text_report(rows, b):
+def text_report(rows, b, provisional=PROVISIONAL_GAMES):
     if not rows:
         return "no finished games with named players yet"
     lines = []
     for g in [g for g in b if any(r["game"] == g for r in rows)]:
         mine = [r for r in rows if r["game"] == g]
-        body = [[jsonin.printable(r["player"]), r["rating"], r["sigma"], r["conservative"], str(r["games"])]
-                for r in mine]
+        body = [[jsonin.printable(r["player"]), r["rating"], r["sigma"], r["conservative"], str(r["games"]),
+                 yes_no(r["provisional"])] for r in mine]
         widths = [max(wcwidth.width(x[i]) for x in [HEADS] + body) for i in range(len(HEADS))]
-        lines.append("%s: %s rated, %s" % (jsonin.printable(g), jsonin.count(b[g].rated, "game"), MODEL_NAME))
+        lines.append("%s: %s rated, %s; provisional: fewer than %s, listed last" % (
+            jsonin.printable(g), jsonin.count(b[g].rated, "game"), MODEL_NAME, jsonin.count(provisional, "game")))
         for x in [HEADS] + body:
             lines.append("  " + "  ".join(wcwidth.ljust(c, w) for c, w in zip(x, widths)).rstrip())
         lines.append("")
     return "\n".join(lines).rstrip()
 
 
-def report(db, game=None, as_json=False, club=None):
-    """What speedref-results ratings prints: (the rows left out, the text);
-    `club`: rated from that club's games only (standings.played)."""
+def yes_no(flag):
+    return "yes" if flag else "no"
+
+
+def report(db, game=None, as_json=False, provisional=PROVISIONAL_GAMES, club=None):
+    """What speedref-results ratings prints: (the rows left out, the text,
+    the rows); `club`: rated from that club's games only (standings.played)."""
     skipped = []
     with db.snapshot():
         games = standings.played(db, skipped, club=club)
-    rows, b = table(games, game)
+    rows, b = table(games, game, provisional)
     if as_json:
         text = json.dumps({"model": MODEL_NAME, "ratings": rows,
                            "rated": dict((g, b[g].rated) for g in b if game in (None, g)),
                            "skipped": skipped}, indent=1)
     else:
-        text = text_report(rows, b)
-    return skipped, text
+        text = text_report(rows, b, provisional)
+    return skipped, text, rows

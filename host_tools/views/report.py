@@ -77,9 +77,11 @@ def csv_cell(v):
     return v
 
 
-def write_csv(path, rows):
+def write_csv(path, rows, columns=COLUMNS):
+    """`rows` (dicts) as CSV with `columns` (the standings' by default), each
+    text cell safe from a spreadsheet's formulas (csv_cell)."""
     with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
+        w = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
         w.writeheader()
         for r in rows:
             w.writerow(dict((k, csv_cell(v)) for k, v in r.items()))

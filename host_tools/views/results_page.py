@@ -24,9 +24,9 @@ import colorsys
 import datetime
 import hashlib
 import http.server
+import socket
 import threading
 
-import jinja2
 import pygal
 from markupsafe import Markup
 from pygal.etree import etree
@@ -36,9 +36,9 @@ from pygal.util import text_len, truncate
 from speedref import games
 
 from host_tools import jsonin
-from host_tools.club import people, ratings, standings
+from host_tools.club import evening, people, ratings, standings
 from host_tools.club.db import DatabaseProblem
-from host_tools.views import report, scoresheet
+from host_tools.views import evening_page, report, scoresheet, templating
 
 TEMPLATE = "results.html"
 # No script, no network: styles inline, pictures only as data: URLs.
@@ -300,7 +300,8 @@ def rating_cells(game, rows, boards):
     """A game's ratings as speedref-results ratings prints them."""
     return [{"player": jsonin.printable(r["player"]), "shown": short_name(jsonin.printable(r["player"])),
              "rating": r["rating"], "sigma": r["sigma"], "conservative": r["conservative"],
-             "games": str(r["games"])} for r in rows if r["game"] == game]
+             "games": str(r["games"]), "provisional": ratings.yes_no(r["provisional"])}
+            for r in rows if r["game"] == game]
 
 
 RATING_LINES = 8          # the chart follows the best 8 by the table's order (the rest are in the table)
@@ -332,9 +333,11 @@ def rating_chart(game, boards, colors):
 
 
 # --- the page's contents ------------------------------------------------------
-def page_data(db):
+def page_data(db, evening=None):
     """Everything the template shows, as plain values (strings as a device
-    sent them, control characters escaped)."""
+    sent them, control characters escaped).  `evening`: the evening the
+    Evening view shows (host_tools/club/evening.py), by default the latest
+    one; False: none."""
     skipped = []
     played = standings.played(db, skipped)
     rows, unlinked = standings.standings(db, skipped, played)
@@ -417,23 +420,31 @@ def page_data(db):
             "chart": running_chart(parts, cols) if parts["rows"] and len(sheets) < CHARTED_SHEETS else None})
 
     devices = sorted(set(table_of(rec) for _, rec in stored))
-    return {"sections": sections, "rated": [x for x in sections if x["ratings"]], "model": ratings.MODEL_NAME,
+    return {"evening": evening_view(db, evening, played), "provisional_games": ratings.PROVISIONAL_GAMES,
+            "sections": sections, "rated": [x for x in sections if x["ratings"]], "model": ratings.MODEL_NAME,
             "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows,
             "players_chart": chart, "sheets": sheets, "skipped": [skipped_line(x) for x in skipped],
             "unlinked": unlinked,
             "count": len(stored), "devices": [jsonin.printable(d) for d in devices]}
 
 
-_env = None
-
-
-def _environment():
-    global _env
-    if _env is None:
-        _env = jinja2.Environment(loader=jinja2.PackageLoader("host_tools.views", "templates"),
-                                  autoescape=True, undefined=jinja2.StrictUndefined,
-                                  trim_blocks=True, lstrip_blocks=True)
-    return _env
+def evening_view(db, which, played):
+    """The Evening view's data (evening_page.evening_data), with tonight's
+    standings laid out as the standings are; None without an evening."""
+    if which is False:
+        return None
+    try:
+        ev = which if isinstance(which, evening.Evening) else evening.find(db, which)
+    except evening.Refused:
+        return None
+    t = evening.tonight(db, ev, [], played)
+    data = evening_page.evening_data(t)
+    ids = sorted(set(r["game"] for r in t.standings),
+                 key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
+    data["games"] = [{"id": g, "title": _title(g), "bonus": _has_bonus(g), "score_means": _score_means(g),
+                      "games": sum(1 for x in t.placement.placed() if x.record.get("game") == g),
+                      "rows": [standings_cells(r) for r in t.standings if r["game"] == g]} for g in ids]
+    return data
 
 
 def file_name(path):
@@ -443,14 +454,17 @@ def file_name(path):
     return str(path).replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def render(db, source="", refresh_s=None, now=None, version=None):
+def render(db, source="", refresh_s=None, now=None, version=None, evening=None, url=None):
     """(the page as one HTML string, the lines naming the rows left out).
     source: the database, named on the page by its file name alone.
-    version: the served page's (what /events says), which makes it live."""
+    version: the served page's (what /events says), which makes it live;
+    evening: the evening its Evening view shows (page_data); url: the
+    address it is served at, shown as a QR code in the Evening view."""
     now = now or datetime.datetime.now().astimezone()
-    data = page_data(db)
-    text = _environment().get_template(TEMPLATE).render(
+    data = page_data(db, evening)
+    text = templating.environment().get_template(TEMPLATE).render(
         csp=CSP if version is None else LIVE_CSP, live_js=LIVE_JS if version is not None else None,
+        qr=evening_page.qr_data_uri(url) if url and data["evening"] else None, url=url,
         version=version, source=jsonin.printable(file_name(source)), refresh_s=refresh_s,
         generated=now.strftime("%Y-%m-%d %H:%M"), **data)
     return text, data["skipped"]
@@ -460,6 +474,9 @@ def render(db, source="", refresh_s=None, now=None, version=None):
 class _Handler(http.server.BaseHTTPRequestHandler):
     open_db = None        # set by make_server(): () -> a ResultsDB to read and close
     source = ""
+    url = None            # the address the room opens (its QR code is on the page)
+    evening = None        # which evening the Evening view and /round show (None: the latest)
+    public = False        # served beyond this machine: no file path in any answer
     made = None           # [(games, slaps, changes) stored, the page made from them]: screens reload
                           # the page every 30 s, and most of the time nothing new was stored
 
@@ -482,9 +499,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                    phrase=phrase)
 
     def do_GET(self):
-        if self.path.split("?", 1)[0] == "/events":
+        path = self.path.split("?", 1)[0]
+        if path == "/events":
             return self._events()
-        if self.path.split("?", 1)[0] not in ("/", "/index.html"):
+        if path == "/round":
+            return self._round()
+        if path not in ("/", "/index.html"):
             return self._send(404, b"not found\n", "text/plain; charset=utf-8")
         try:
             db = self.open_db()
@@ -497,13 +517,36 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                     cached = self.made[0]
                     if cached is None or cached[0] != key:
                         cached = self.made[0] = (key, render(db, self.source, refresh_s=SERVE_REFRESH_S,
-                                                             version=version_of(key))[0].encode("utf-8"))
+                                                             version=version_of(key), evening=self.evening,
+                                                             url=self.url if self.public else None)[0]
+                                                      .encode("utf-8"))
                 body = cached[1]
             finally:
                 db.close()
         except DatabaseProblem as e:
             return self._problem(e)
         self._send(200, body, "text/html; charset=utf-8", csp=LIVE_CSP)
+
+    def _round(self):
+        """/round: the current round's printable page (evening_page.round_page)."""
+        try:
+            db = self.open_db()
+            try:
+                with db.snapshot():
+                    try:
+                        ev = evening.find(db, self.evening)
+                        t = evening.tonight(db, ev)
+                    except evening.Refused:
+                        t = None
+                    if t is None or not t.rounds:
+                        return self._send(404, b"no round yet\n", "text/plain; charset=utf-8")
+                    body = evening_page.round_page(t, t.rounds[-1], datetime.datetime.now().astimezone()
+                                                   .strftime("%Y-%m-%d %H:%M")).encode("utf-8")
+            finally:
+                db.close()
+        except DatabaseProblem as e:
+            return self._problem(e)
+        self._send(200, body, "text/html; charset=utf-8", csp=evening_page.CSP)
 
     def _events(self):
         """Server-sent events: the database's version now, then again each
@@ -545,8 +588,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def _problem(self, e):
         """A database that cannot be read: its one line, the database named
-        by its file name as the page names it."""
-        text = str(e).replace(self.source, file_name(self.source)) if self.source else str(e)
+        by its file name as the page names it; served to the room, not named
+        at all."""
+        if self.public:
+            text = "the results database cannot be read just now"
+        else:
+            text = str(e).replace(self.source, file_name(self.source)) if self.source else str(e)
         return self._send(500, (jsonin.printable(text) + "\n").encode("utf-8"), "text/plain; charset=utf-8")
 
     def _send(self, status, body, ctype, phrase=None, csp=CSP):
@@ -576,6 +623,18 @@ def version_of(key):
     return "-".join("%d" % n for n in key)
 
 
+def qr_for_terminal(url):
+    """The QR code of `url` in Unicode blocks, or a line saying where it is
+    when this terminal's encoding cannot draw them."""
+    import sys
+    text = evening_page.qr_text(url)
+    try:
+        text.encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return "(this terminal cannot draw the QR code: the page shows it, under the Evening view)"
+    return text
+
+
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
@@ -592,21 +651,52 @@ class _Server(http.server.ThreadingHTTPServer):
         http.server.ThreadingHTTPServer.server_close(self)
 
 
-def make_server(open_db, source="", port=DEFAULT_PORT):
-    """A server on 127.0.0.1:port (0: any free port) answering with the page
-    from open_db(): made again when a game or slap was stored since the page
-    it made last, else that page; /events tells a page on screen when to
-    take the new one (server-sent events)."""
-    handler = type("Handler", (_Handler,), {"open_db": staticmethod(open_db), "source": source,
-                                            "made": [None]})
-    return _Server((HOST, port), handler)
+def loopback(host):
+    """Does an address answer this machine only?"""
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def make_server(open_db, source="", port=DEFAULT_PORT, host=HOST, evening=None):
+    """A server on host:port (127.0.0.1 unless the organiser names another
+    address; port 0: any free port) answering with the page from open_db():
+    made again when a game or slap was stored since the page it made last,
+    else that page; /events tells a page on screen when to take the new one
+    (server-sent events); /round is the current round's printable page.
+    Served beyond this machine, no answer names the database's file."""
+    public = not loopback(host)
+    cls = _Server6 if ":" in host else _Server
+    srv = cls((host, port), type("Handler", (_Handler,), {
+        "open_db": staticmethod(open_db), "source": "" if public else source, "made": [None],
+        "evening": evening, "public": public}))
+    srv.RequestHandlerClass.url = page_url(host, srv.server_address[1])
+    return srv
+
+
+def page_url(host, port):
+    """The address people type or scan: for a server on every address
+    (0.0.0.0, ::), this machine's address on the network it would reach
+    the room by."""
+    if host in ("0.0.0.0", "::", ""):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect(("192.0.2.1", 9))     # no packet is sent: this only picks the interface
+                host = s.getsockname()[0]
+        except OSError:
+            host = "127.0.0.1"
+    return "http://%s:%d/" % ("[%s]" % host if ":" in host else host, port)
 
 
 def serve(srv, out=print):
     """Serve until Ctrl-C: 0, or 2 when the line saying where could not be
-    written (out() said so on stderr; the page is served all the same)."""
-    said = out("serving the results page on http://%s:%d/ (this machine only); Ctrl-C stops"
-               % (HOST, srv.server_address[1]))
+    written (out() said so on stderr; the page is served all the same).
+    Served to the room, the address is printed with its QR code."""
+    handler = getattr(srv, "RequestHandlerClass", _Handler)
+    url = handler.url or page_url(*srv.server_address[:2])
+    if handler.public:
+        said = out("serving the results page to the room on %s (read-only); Ctrl-C stops" % url)
+        said = said or out(qr_for_terminal(url))
+    else:
+        said = out("serving the results page on %s (this machine only); Ctrl-C stops" % url)
     try:
         srv.serve_forever()
     except KeyboardInterrupt:
@@ -614,3 +704,7 @@ def serve(srv, out=print):
     finally:
         srv.server_close()
     return 2 if said else 0
+
+
+class _Server6(_Server):
+    address_family = socket.AF_INET6

@@ -162,7 +162,7 @@ def test_the_cli_prints_the_ratings_as_text_and_json(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 0 and r.stderr == ""
     lines = r.stdout.splitlines()
-    assert lines[0] == "speed: 3 games rated, " + ratings.MODEL_NAME
+    assert lines[0] == "speed: 3 games rated, %s; provisional: fewer than 5 games, listed last" % ratings.MODEL_NAME
     assert lines[1].split() == ratings.HEADS
     j = subprocess.run([str(BIN / "speedref-results"), "ratings", "--json", "--game", "speed", "--db",
                         str(tmp_path / "r.db")], capture_output=True, text=True)
@@ -170,11 +170,59 @@ def test_the_cli_prints_the_ratings_as_text_and_json(tmp_path):
     assert got["rated"] == {"speed": 3} and set(r["game"] for r in got["ratings"]) == {"speed"}
     speed_lines = lines[2:lines.index("")]
     assert [x.split() for x in speed_lines] == [
-        [r["player"], r["rating"], r["sigma"], r["conservative"], str(r["games"])] for r in got["ratings"]]
+        [r["player"], r["rating"], r["sigma"], r["conservative"], str(r["games"]), "yes"] for r in got["ratings"]]
+    assert all(r["provisional"] is True for r in got["ratings"])
     # sorted by the conservative estimate, best first
     cons = [float(r["conservative"]) for r in got["ratings"]]
     assert cons == sorted(cons, reverse=True)
     assert "Eve" in [r["player"] for r in got["ratings"]] and "P2" not in r.stdout
+
+
+def newcomer_and_regular(path):
+    """Cid wins his one game; Ann and Bob play six, three wins each (Bob's
+    last), so Ann's conservative rating is below Cid's."""
+    db = ResultsDB(path)
+    for i in range(6):
+        db.add_record(speed_single(winner=i % 2, left=5, players=("Ann", "Bob"), ident="t-%d" % (i + 1)))
+    db.add_record(speed_single(winner=0, left=5, players=("Cid", "Dee"), ident="t-7"))
+    db.close()
+
+
+def test_fewer_than_five_games_is_provisional_and_listed_after_the_established(tmp_path):
+    """One lucky game is not ranked above someone known: Cid's one win gives
+    him the better conservative rating, and he is listed after Ann and Bob
+    (six games each) all the same, marked provisional; --provisional moves
+    the line."""
+    newcomer_and_regular(tmp_path / "r.db")
+    got = json.loads(subprocess.run([str(BIN / "speedref-results"), "ratings", "--json", "--db",
+                                     str(tmp_path / "r.db")], capture_output=True, text=True).stdout)["ratings"]
+    rows = dict((r["player"], r) for r in got)
+    assert float(rows["Cid"]["conservative"]) > float(rows["Ann"]["conservative"])
+    assert [(r["player"], r["provisional"]) for r in got] == [
+        ("Bob", False), ("Ann", False), ("Cid", True), ("Dee", True)]
+    everyone = json.loads(subprocess.run([str(BIN / "speedref-results"), "ratings", "--json", "--provisional", "1",
+                                          "--db", str(tmp_path / "r.db")], capture_output=True, text=True).stdout)
+    assert [r["player"] for r in everyone["ratings"]] == ["Bob", "Cid", "Ann", "Dee"]      # by rating alone
+    assert not any(r["provisional"] for r in everyone["ratings"])
+
+
+def test_ratings_as_csv(tmp_path):
+    newcomer_and_regular(tmp_path / "r.db")
+    out = tmp_path / "ratings.csv"
+    r = subprocess.run([str(BIN / "speedref-results"), "ratings", "--csv", str(out), "--db", str(tmp_path / "r.db")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    import csv
+    with open(out, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == ratings.COLUMNS
+    j = json.loads(subprocess.run([str(BIN / "speedref-results"), "ratings", "--json", "--db", str(tmp_path / "r.db")],
+                                  capture_output=True, text=True).stdout)["ratings"]
+    assert [(x["player"], x["conservative"], x["provisional"]) for x in rows] == [
+        (x["player"], x["conservative"], "yes" if x["provisional"] else "no") for x in j]
+    bad = subprocess.run([str(BIN / "speedref-results"), "ratings", "--csv", str(out), "--json", "--db",
+                          str(tmp_path / "r.db")], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--json or --csv" in bad.stderr
 
 
 def test_ratings_of_an_empty_database_and_a_missing_one(tmp_path):

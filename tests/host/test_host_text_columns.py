@@ -158,7 +158,7 @@ def test_every_text_table_lines_up_whatever_the_names(names, data):
     class Board:
         rated = 1
     rated = [{"game": "speed", "player": n, "rating": "25.00", "sigma": "8.33", "conservative": "0.00",
-              "games": 1} for n in names]
+              "games": 1, "provisional": True} for n in names]
     assert_aligned(tables(ratings.text_report(rated, {"speed": Board()}))[0])
 
     want = [["Deal"] + names, ["1"] + ["won +%d  = %d" % (i, i) for i in range(len(names))]]

@@ -164,8 +164,9 @@ def test_ratings_shown_equal_the_cli_and_follow_a_rename(browser, evening, tmp_p
     for game, rows in shown["ratings"].items():
         names = [r["player"] for r in rows]
         assert "Annie" in names and "Ann" not in names, (game, names)
-        assert [float(r["conservative"]) for r in rows] == sorted((float(r["conservative"]) for r in rows),
-                                                                 reverse=True)
+        # established ratings first, then provisional ones, each by the conservative rating
+        order = [(r["provisional"] == "yes", -float(r["conservative"])) for r in rows]
+        assert order == sorted(order)
     # the same numbers as before the rename: only her name changed
     before = check.from_html(evening[2].read_text(encoding="utf-8"))["ratings"]
     back = dict((g, [dict(r, player="Ann" if r["player"] == "Annie" else r["player"]) for r in rows])
