@@ -13,10 +13,10 @@ Two ways to a board, the same match:
 * Wi-Fi: host_tools/intake/mqtt.py's `publish_match(client_or_url, club,
   table, match)` puts it on the table's topic `speedref/<club>/<table>/match`
   (topic() here), QoS 1 and retained, so a board that is off gets it when it
-  connects; `clear_match(...)` takes it away (an empty retained message).  Only the listener's account may
-  publish there (docs/mosquitto/club.acl); the laptop speaks MQTT 5 to the
-  broker, which says when it refuses a publish (MQTT 3.1.1 drops it
-  without a word), and Refused says so.
+  connects; `clear_match(...)` takes it away (an empty retained message).
+  Only the listener's account may publish there (docs/mosquitto/club.acl);
+  the laptop speaks MQTT 5 to the broker, which says when it refuses a
+  publish (MQTT 3.1.1 drops it without a word), and Refused says so.
 * USB: `send_match(board, match)` through the board's console
   (`speedref-roster match ...`), in parts when it is longer than a console
   line.
@@ -44,13 +44,10 @@ TOPIC_ROOT = "speedref"
 FIELDS = board_match.FIELDS
 MESSAGE_MAX = board_match.MESSAGE_MAX
 LINE_MAX = 256             # the board's longest console line (speedref/device.py LINE_MAX)
-WAIT_S = 10.0              # a broker answers in milliseconds
 
 
 class BadMatch(ValueError):
     """A match a board would refuse: the message is one line."""
-
-
 
 
 # --- the match itself -----------------------------------------------------------------

@@ -9,7 +9,7 @@ chosen from the game list (the figures in docs/figures.md).  Twice: the
 .mpy install speedref-flash makes and speedref-pico-RPI_PICO.uf2 (frozen)."""
 import pytest
 
-from board_rig import needs_board
+from board_rig import mem, needs_board
 from host_tools.board import match as M
 
 pytestmark = [pytest.mark.board, needs_board]
@@ -51,18 +51,6 @@ def on_simulator():
         return frames, lines, b.app.flow.opts["names"]
     finally:
         b.close()
-
-
-def mem(ref, label, out):
-    n = len(ref.lines)
-    ref.pico.serial_write(b'{"cmd": "mem"}\n')
-    for _ in range(50):
-        ref.pico.run_for(100000)
-        got = [l for l in ref.lines[n:] if l.get("ev") == "mem"]
-        if got:
-            out[label] = got[-1]["alloc"]
-            return
-    raise AssertionError("no heap figure (%s): %s" % (label, ref.lines[-5:]))
 
 
 @pytest.mark.parametrize("frozen", [False, True], ids=["mpy", "frozen"])
