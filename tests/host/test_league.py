@@ -157,3 +157,14 @@ def test_a_club_is_the_only_one_to_publish_in_its_name_on_the_leagues_broker(tmp
     finally:
         db.close()
         broker.stop()
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["-m", "host_tools.cli.log", "--league"], "--league is an option of --mqtt"),
+    (["-m", "host_tools.cli.results", "--club", "hilltop", "--html", "x.html"], "--club goes with the standings"),
+    (["-m", "host_tools.cli.results", "--club", "hilltop", "--evening"], "--club goes with the whole season"),
+    (["-m", "host_tools.cli.results", "--club", "hilltop", "changes"], "--club goes with the standings and ratings"),
+])
+def test_the_league_options_go_where_they_mean_something(argv, says, tmp_path):
+    r = subprocess.run([sys.executable] + argv + ["--db", str(tmp_path / "r.db")], capture_output=True, text=True)
+    assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr, r.stderr
