@@ -257,7 +257,16 @@ def _migrate_5(con):
         " undone_at TEXT)")
 
 
-MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5]
+def _migrate_6(con):
+    # Version 6: the club a game was played at, where the way it came says
+    # so (a table's topic on an MQTT broker, speedref/<club>/<table>/game:
+    # the club's own listener, or a league's, whose broker the clubs'
+    # brokers are bridged to); NULL for a game that came on USB or from a
+    # file (the database's own club).
+    con.execute("ALTER TABLE games ADD COLUMN club TEXT")
+
+
+MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -443,7 +452,7 @@ class ResultsDB:
         got = self.add_game(record, source)
         return (got.row, got.new, got.reused is None) if compare else (got.row, got.new)
 
-    def add_game(self, record, source="live", slaps=()):
+    def add_game(self, record, source="live", slaps=(), club=None):
         """Store a validated record and the slap verdicts of its game, in one
         write transaction: a Stored(row, new, slaps, reused).
 
@@ -455,26 +464,30 @@ class ResultsDB:
         added to the game unless it holds them already (the same log read twice
         adds nothing); `slaps` says how many were.  Each insert is one atomic
         statement, so several speedref-log processes on one database never
-        store a record twice.
+        store a record twice.  `club`: the club it was played at (the topic's
+        club level of an MQTT message), kept with it; a game stored before
+        without one gets it.
         """
         key = dedup_key(record)
         text = canonical_json(record)
         with self._write():
-            row, new, stored = self._insert(key, record, text, source)
+            row, new, stored = self._insert(key, record, text, source, club)
             reused = None
             if stored != text:
                 reused = row
                 digest = hashlib.sha256(text.encode()).hexdigest()
-                row, new, _ = self._insert(key + " sha256:" + digest, record, text, source)
+                row, new, _ = self._insert(key + " sha256:" + digest, record, text, source, club)
             added = self._add_slaps(row, slaps)
         return Stored(row, new, added, reused)
 
-    def _insert(self, key, record, text, source):
+    def _insert(self, key, record, text, source, club=None):
         """(row id, new, the text stored under key) for `record` under `key`."""
         cur = self.con.execute(
-            "INSERT INTO games (dedup_key, game, record, source, received_at) VALUES (?, ?, ?, ?, ?)"
+            "INSERT INTO games (dedup_key, game, record, source, received_at, club) VALUES (?, ?, ?, ?, ?, ?)"
             " ON CONFLICT(dedup_key) DO NOTHING",
-            (key, record["game"], text, source, self.moment or now()))
+            (key, record["game"], text, source, self.moment or now(), club))
+        if club is not None and cur.rowcount != 1:
+            self.con.execute("UPDATE games SET club = ? WHERE dedup_key = ? AND club IS NULL", (club, key))
         if cur.rowcount == 1:
             self.con.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, ?)",
                                  _players_rows(cur.lastrowid, record))
@@ -500,6 +513,10 @@ class ResultsDB:
                 (ev["game"], ev.get("kind"), ev["winner"], ev["margin_us"], text, now(), row_id))
             added += 1
         return added
+
+    def clubs(self):
+        """{row id: club} of the games stored with their club."""
+        return dict(self._read("SELECT id, club FROM games WHERE club IS NOT NULL"))
 
     def games(self, game=None):
         """[(row id, record dict)] in the order they were stored."""

@@ -176,12 +176,12 @@ def yes_no(flag):
     return "yes" if flag else "no"
 
 
-def report(db, game=None, as_json=False, provisional=PROVISIONAL_GAMES):
+def report(db, game=None, as_json=False, provisional=PROVISIONAL_GAMES, club=None):
     """What speedref-results ratings prints: (the rows left out, the text,
-    the rows)."""
+    the rows); `club`: rated from that club's games only (standings.played)."""
     skipped = []
     with db.snapshot():
-        games = standings.played(db, skipped)
+        games = standings.played(db, skipped, club=club)
     rows, b = table(games, game, provisional)
     if as_json:
         text = json.dumps({"model": MODEL_NAME, "ratings": rows,

@@ -16,7 +16,10 @@ later one an unnamed seat.
 
 `played(db)` is every stored game the rules can count, as the standings, the
 ratings (host_tools/club/ratings.py), the name changes (host_tools/club/changes.py) and
-the results page read them.
+the results page read them; `played(db, club=C)` the games of club C only
+(a league's database: the standings and ratings of one club, `--club`).  In
+a database of several clubs each named seat is a person of its game's club
+(people.at_club).
 """
 import collections
 import statistics
@@ -82,27 +85,45 @@ def _slap_problem(winner, margin, names):
     return None
 
 
-Played = collections.namedtuple("Played", "row record summary names perfect")
+Played = collections.namedtuple("Played", "row record summary names perfect club")
 
 
-def played(db, skipped=None, changes=None, held=None):
+class NoClub(ValueError):
+    """A club the database has no game of: the message names those it has."""
+
+
+def played(db, skipped=None, changes=None, held=None, club=None):
     """[Played] every stored game the rules can count, in time order
     (people.time_order): its record, summary, the name each seat now goes
     by (people.Resolver: None for a seat nobody named; never one person at
-    two seats) and Speed Run's Perfect Bonuses.  A row that cannot be
-    counted goes into `skipped`.  `changes`: the changes to names to apply
-    (default: those in force); `held`, a dict, gets {row: [people.Held]}
-    for each game a change does not hold for."""
+    two seats; in a database of several clubs, of its game's club:
+    people.at_club), Speed Run's Perfect Bonuses and its club (None: the
+    database's own, a game that came on USB or from a file).  A row that
+    cannot be counted goes into `skipped`.  `changes`: the changes to names
+    to apply (default: those in force); `held`, a dict, gets {row:
+    [people.Held]} for each game a change does not hold for.  `club`: that
+    club's games only (NoClub for a club the database has no game of)."""
     skipped = [] if skipped is None else skipped
     resolver = people.Resolver(db.changes() if changes is None else changes)
+    clubs = db.clubs()
+    several = len(set(clubs.values())) > 1
+    if club is not None and club not in clubs.values():
+        raise NoClub("no game of club %s in the database (%s)" % (
+            jsonin.printable(repr(club)), "its clubs: " + ", ".join(sorted(set(clubs.values())))
+            if clubs else "no game came with its club: a club's own database"))
     out = []
     for row_id, text in db.game_rows():
+        where = clubs.get(row_id)
+        if club is not None and where != club:
+            continue
         try:
             rec, s, names, perfect = _replayable(text)
         except ValueError as e:
             skipped.append({"table": "games", "row": row_id, "why": str(e)})
             continue
-        out.append(Played(row_id, rec, s, resolver.seats(row_id, names), perfect))
+        if several and where is not None:
+            names = [people.at_club(n, where) for n in names]
+        out.append(Played(row_id, rec, s, resolver.seats(row_id, names), perfect, where))
     if held is not None:
         held.update(resolver.held)
     return people.time_order(out, db.arrivals())
@@ -121,8 +142,9 @@ def spellings(games):
 UNNAMED = "(unnamed seats)"    # the standings' row of every seat nobody named, in one game
 
 
-def standings(db, skipped=None, games=None):
+def standings(db, skipped=None, games=None, club=None):
     """(rows as dicts in COLUMNS order, number of slaps not tied to any game).
+    `club`: the standings of that club's games (played()).
 
     A row per game and person (people.py: a name normalised), the name shown
     as they spelled it last; every seat nobody named (P1..P4, Guest) is in one
@@ -135,7 +157,7 @@ def standings(db, skipped=None, games=None):
     {"table", "row", "why"} for each.
     """
     skipped = [] if skipped is None else skipped
-    games = played(db, skipped) if games is None else games
+    games = played(db, skipped, club=club) if games is None else games
     shown = spellings(games)
     table = {}   # (game, person key or None) -> accumulating dict
 
@@ -169,7 +191,8 @@ def standings(db, skipped=None, games=None):
     unlinked = 0
     for slap_id, game, kind, winner, margin, game_ref in db.slap_rows():
         if game_ref is None or game_ref not in players_of:
-            unlinked += 1
+            if club is None:
+                unlinked += 1  # (one club's standings: another club's game, or none, is not theirs)
             continue
         names = players_of[game_ref]
         why = _slap_problem(winner, margin, names)
@@ -192,14 +215,15 @@ def standings(db, skipped=None, games=None):
     return out, unlinked
 
 
-def read_standings(path):
+def read_standings(path, club=None):
     """(rows, unlinked slaps, skipped rows) of the database at path (it must
-    exist: a read-only command creates nothing); DatabaseProblem."""
+    exist: a read-only command creates nothing), of one club's games with
+    `club`; DatabaseProblem, NoClub."""
     db = ResultsDB(path, create=False)
     try:
         skipped = []
         with db.snapshot():
-            rows, unlinked = standings(db, skipped)
+            rows, unlinked = standings(db, skipped, club=club)
     finally:
         db.close()
     return rows, unlinked, skipped
