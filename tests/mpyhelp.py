@@ -26,7 +26,7 @@ APP_CORE = [
     "speedref/storage.py", "speedref/names.py",
     "speedref/log.py", "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/arbiter.py",
     "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
-    "speedref/app/menu.py", "speedref/app/timing.py",
+    "speedref/app/menu.py", "speedref/app/timing.py", "speedref/match.py", "speedref/app/match_menu.py",
 ]
 
 

@@ -268,6 +268,16 @@ def _capture(tmp_path):
             b.command({"cmd": "dump"})
             b.command("hello")
             b.command({"cmd": "format"})
+            # the table's match: in two parts, again, shown, refused, cleared
+            m = {"id": "e3r2", "evening": 3, "round": 2, "table": "Table 3", "game": "speed",
+                 "opts": {"match": "best_of"}, "names": ["Ann", "Bob"]}
+            b.command({"cmd": "match", "match": {"id": "e3r2", "evening": 3, "round": 2}, "part": 0, "end": False})
+            b.command({"cmd": "match", "match": {"table": "Table 3", "game": "speed", "opts": {"match": "best_of"},
+                                                 "names": ["Ann", "Bob"]}, "part": 1, "end": True})
+            b.command({"cmd": "match", "match": m})
+            b.command({"cmd": "match"})
+            b.command({"cmd": "match", "match": dict(m, names=["Ann"])})
+            b.command({"cmd": "match", "clear": True})
         lines += b.lines
         b.close()
     # Partners: undo a finished hand from the pause menu, then abandon the game.
@@ -339,6 +349,7 @@ def test_the_capture_covers_the_line_types(real_lines):
                  ("stored", None), ("dump_end", None), ("error", "command"), ("error", "stuck"),
                  ("error", "overflow"), ("error", "app"), ("error", "crash"), ("error", "log"),
                  ("roster", None), ("roster_part", None), ("error", "roster"),
+                 ("match", None), ("match_part", None), ("error", "match"),
                  ("wiring", None)]:
         assert any(s[0] == want[0] and (want[1] is None or want[1] in s) for s in seen), want
 

@@ -89,7 +89,7 @@ def _build(board, root):
     dev = Device(ring, app, log, store=store, display=display, buzzer=buzzer,
                  capture=capture, console=UsbConsole(), leds=leds,
                  idle=getattr(machine, "idle", None))
-    dev.uplink = _uplink(store, log, root)
+    dev.attach(_uplink(store, log, root))
     # The boot is over: this module, the board chooser and the board file
     # (unless the capture uses its mask_from) are not needed again and leave
     # the heap once the caller lets go of them (main.py does); so do the

@@ -249,9 +249,10 @@ class Board:
         self.timeout = timeout
         self.seen = out if out is not None else []   # every answer read, for tests
 
-    def ask(self, cmd, expect=ROSTER):
-        """Send one command; the board's answer (answer_in: checked).
-        Other lines (a game's, the REPL's) are skipped."""
+    def ask(self, cmd, expect=ROSTER, reader=None):
+        """Send one command; the board's answer (answer_in, or `reader`:
+        checked).  Other lines (a game's, the REPL's) are skipped."""
+        reader = reader or answer_in
         line = json.dumps(cmd, separators=(",", ":")) + "\n"
         self.port.write(line.encode())
         end = time.monotonic() + self.timeout
@@ -268,7 +269,7 @@ class Board:
                 if skipping:
                     skipping = False
                     continue
-                answer = answer_in(raw, expect)
+                answer = reader(raw, expect)
                 if answer is not None:
                     self.seen.append(answer)
                     return answer

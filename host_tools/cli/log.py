@@ -1,7 +1,7 @@
 """speedref-log: read the referee's JSON lines from USB serial into the results database.
 
     speedref-log [--port PORT] [--db FILE]
-    speedref-log --mqtt mqtt://[USER@]HOST[:PORT] [--club CLUB] [--db FILE]
+    speedref-log --mqtt mqtt://[USER@]HOST[:PORT] [--club CLUB] [--league] [--db FILE]
 
 The database is --db, else $SPEEDREF_DB, else results.db in the user's data
 folder (~/.local/share/speedref; host_tools/club/db.py default_path).  A log, a
@@ -107,6 +107,8 @@ def mqtt_args(ap):
     ap.add_argument("--ca", metavar="FILE", help="--mqtt with mqtts://: the CA certificate (PEM) to trust")
     ap.add_argument("--allow-anonymous-broker", action="store_true",
                     help="--mqtt with a user name: use a broker that also lets in clients without one")
+    ap.add_argument("--league", action="store_true",
+                    help="--mqtt on a league's broker: store every club's games with its club, answer no table")
 
 
 def run_mqtt(args, listener, prog):
@@ -147,7 +149,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.mqtt and args.port:
         ap.error("--mqtt and --port: one source at a time (run two speedref-log for both)")
-    for opt in ("club", "ca"):
+    for opt in ("club", "ca", "league"):
         if getattr(args, opt) and not args.mqtt:
             ap.error("--%s is an option of --mqtt" % opt)
     jsonin.setup_stdio()
@@ -165,7 +167,7 @@ def main(argv=None):
     view = LiveView(prog)
     err = lambda text: jsonin.complain(None, text, 0)  # noqa: E731
     if args.mqtt:  # the tables on Wi-Fi, through a broker (host_tools/intake/mqtt.py)
-        listener = mqtt.Listener(db, view, err)
+        listener = mqtt.Listener(db, view, err, league=args.league)
         core = listener.core
     else:
         core = LineCore(db, out=view, err=err)

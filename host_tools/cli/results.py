@@ -1,10 +1,10 @@
 """speedref-results: standings per game and player from the results database.
 
-    speedref-results [--db FILE] [--csv FILE] [--json] [--evening [WHICH] | --since DATE]
+    speedref-results [--db FILE] [--club CLUB] [--csv FILE] [--json] [--evening [WHICH] | --since DATE]
     speedref-results [--db FILE] --html FILE     the results page (host_tools/views/results_page.py)
     speedref-results [--db FILE] --serve [--port N] [--host ADDRESS]   the same page, live
     speedref-results import PATH... [--db FILE]   (host_tools/intake/importer.py)
-    speedref-results ratings [--game G] [--json | --csv FILE] [--provisional N]  (host_tools/club/ratings.py)
+    speedref-results ratings [--game G] [--club CLUB] [--json | --csv FILE] [--provisional N]  (host_tools/club/ratings.py)
     speedref-results rename OLD NEW | merge A B | assign GAME SEAT NAME
     speedref-results changes | undo [N]           (host_tools/club/changes.py)
     speedref-results gaps [--json]                record numbers never seen (host_tools/club/gaps.py)
@@ -15,6 +15,11 @@
 What the standings count is host_tools/club/standings.py's; the text table and
 the CSV are host_tools/views/report.py's.  This module is the command line: it
 parses, calls them and prints.
+
+--club CLUB: the standings or the ratings of one club's games, in a league's
+database (each game stored with its club: speedref-log --mqtt --league);
+without it, the whole league's.  In a database of several clubs every person
+is of a club, "Ann (riverside)" (host_tools/club/people.py).
 """
 import argparse
 import json
@@ -92,6 +97,8 @@ def build_parser():
                          " (default: the standings)")
     ap.add_argument("paths", nargs="*", metavar="ARG", help="with import: what to import; the other verbs' arguments")
     ap.add_argument("--game", help="with ratings: this game only (%s)" % ", ".join(games_registry.IDS))
+    ap.add_argument("--club", help="the standings (with ratings: the ratings) of this club's games only (a league's"
+                                   " database; default: every club's)")
     ap.add_argument("--db", help="results database (%s)" % db_help())
     ap.add_argument("--csv", metavar="FILE", type=file_name,
                     help="also write the standings (with ratings: the ratings) as CSV")
@@ -121,7 +128,7 @@ def build_parser():
     return ap
 
 
-STANDINGS_ONLY = ("csv", "json", "html", "serve", "host", "since")   # options of the standings, not of import
+STANDINGS_ONLY = ("csv", "json", "html", "serve", "host", "since", "club")   # options of the standings, not of import
 # the verbs and how many arguments each takes (fewest, most)
 VERBS = {"import": (1, None), "ratings": (0, 0), "rename": (2, 2), "merge": (2, 2), "assign": (3, 3),
          "changes": (0, 0), "undo": (0, 1), "gaps": (0, 0), "check": (0, 0), "rebuild": (0, 0)}
@@ -183,6 +190,8 @@ def verb_main(args, ap):
         ap.error("--provisional goes with ratings only")
     if args.game is not None and args.command != "ratings":
         ap.error("--game goes with ratings only")
+    if args.club is not None and args.command != "ratings":
+        ap.error("--club goes with the standings and ratings only")
     if args.game is not None and args.game not in games_registry.IDS:
         ap.error("--game %s: no such game (%s)" % (jsonin.printable(args.game), ", ".join(games_registry.IDS)))
     path = args.db or default_path()
@@ -203,7 +212,7 @@ def verb_main(args, ap):
                 text = "%s: the summaries of %s made again from their records (rules %s)" % (
                     jsonin.printable(path), jsonin.count(n, "game"), summary.RULES)
             elif args.command == "ratings":
-                skipped, text, rows = ratings.report(db, args.game, args.json, args.provisional)
+                skipped, text, rows = ratings.report(db, args.game, args.json, args.provisional, club=args.club)
                 for s in skipped:
                     jsonin.complain(None, "skipped: %s row #%d: %s" % (s["table"], s["row"], s["why"]), 0)
                 if args.csv:
@@ -232,6 +241,8 @@ def verb_main(args, ap):
         return jsonin.complain(PROG, str(e))
     except changes.Refused as e:
         return jsonin.complain(PROG, "%s: %s (nothing changed)" % (args.command, e))
+    except standings.NoClub as e:
+        return jsonin.complain(PROG, str(e))
     return jsonin.write_out(text + "\n", PROG)
 
 
@@ -357,14 +368,18 @@ def main(argv=None):
         ap.error("--evening or --since, not both")
     path = args.db = args.db or default_path()
     if args.html or args.serve:
+        if args.club is not None:
+            ap.error("--club goes with the standings as text, CSV or JSON, and with ratings")
         if args.since is not None and args.serve:
             ap.error("--since goes with the standings (text, --csv, --json) and --html")
         return page_main(args)
     if args.evening is not None or args.since is not None:
+        if args.club is not None:
+            ap.error("--club goes with the whole season's standings, not with --evening or --since")
         return span_main(args)
     try:
-        rows, unlinked, skipped = standings.read_standings(path)
-    except DatabaseProblem as e:
+        rows, unlinked, skipped = standings.read_standings(path, club=args.club)
+    except (DatabaseProblem, standings.NoClub) as e:
         return jsonin.complain(PROG, str(e))
     for s in skipped:
         jsonin.complain(None, "skipped: %s row #%d: %s" % (s["table"], s["row"], s["why"]), 0)

@@ -41,10 +41,12 @@ def games(db):
     by_row = dict((g.row, g) for g in played)
     left = dict((s["row"], s["why"]) for s in skipped)
     kept = dict((r[0], r[1:]) for r in db.query(
-        "SELECT game_ref, ord, game, counted, why, finished, seats FROM game_summary"))
+        "SELECT game_ref, ord, game, counted, why, finished, seats, club FROM game_summary"))
+    clubs = db.clubs()
+    several = len(set(clubs.values())) > 1
     seats = {}
-    for r in db.query("SELECT game_ref, seat, name, total, won, entered, person, shown, perfect, place, game, ord"
-                      " FROM game_players ORDER BY game_ref, seat"):
+    for r in db.query("SELECT game_ref, seat, name, total, won, entry, entered, person, shown, perfect, place, game,"
+                      " ord FROM game_players ORDER BY game_ref, seat"):
         seats.setdefault(r[0], []).append(r[1:])
     kept_held = {}
     for r in db.query("SELECT game_ref, change, seat_a, seat_b, name_a, name_b, person FROM held"):
@@ -56,7 +58,10 @@ def games(db):
         if k is None:
             out.append("%s: no summary kept" % where)
             continue
-        key, game, counted, why, finished, n = k
+        key, game, counted, why, finished, n, club = k
+        if club != clubs.get(row):
+            out.append("%s: club %s in the summary, %s in the games table" % (where, _said(club),
+                                                                               _said(clubs.get(row))))
         if row in left:
             if counted or why != left[row]:
                 out.append("%s: the replay leaves it out (%s), the summary %s" % (
@@ -81,17 +86,21 @@ def games(db):
         mine = seats.get(row, [])
         if len(mine) != len(g.names):
             out.append("%s: %d seats kept, %d by replay" % (where, len(mine), len(g.names)))
+        raws = [str(p) for p in rec.get("players", [])]
+        # the name each seat is taken as (of its club, in a league's database), the person it enters
+        fed = [people.at_club(p, clubs[row]) if several and row in clubs else p for p in raws]
         firsts = set()
-        for seat, (raw, name) in enumerate(zip([str(p) for p in rec.get("players", [])], g.names)):
-            pk = None if people.unnamed(raw) else people.key(raw)
+        for seat, (raw, entry, name) in enumerate(zip(raws, fed, g.names)):
+            pk = None if people.unnamed(entry) else people.key(entry)
             entered = None if pk in firsts else pk
             firsts.add(pk)
-            expect = (raw, s["totals"][seat] if seat < len(s["totals"]) else None, int(seat in winners), entered,
-                      None if name is None else people.key(name), name,
+            expect = (raw, s["totals"][seat] if seat < len(s["totals"]) else None, int(seat in winners), entry,
+                      entered, None if name is None else people.key(name), name,
                       g.perfect[seat] if g.perfect is not None and seat < len(g.perfect) else None,
                       place[seat] if place is not None else None, rec["game"], want[0])
             got = tuple(mine[seat][1:]) if seat < len(mine) else (None,) * len(expect)
-            for what, a, b in zip(("name entered", "score", "win", "person entered", "person", "name shown",
+            for what, a, b in zip(("name entered", "score", "win", "name taken as", "person entered", "person",
+                                   "name shown",
                                    "Perfect Bonuses", "place", "game", "place in time order"), got, expect):
                 if a != b:
                     out.append("%s seat %s: %s %s in the summary, %s by replay" % (where, _seat_label(seat), what,

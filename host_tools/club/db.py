@@ -263,13 +263,24 @@ def _migrate_5(con):
 
 
 def _migrate_6(con):
-    # Version 6: what the standings and the ratings need from each game,
+    # Version 6: the club a game was played at, where the way it came says
+    # so (a table's topic on an MQTT broker, speedref/<club>/<table>/game:
+    # the club's own listener, or a league's, whose broker the clubs'
+    # brokers are bridged to); NULL for a game that came on USB or from a
+    # file (the database's own club).
+    con.execute("ALTER TABLE games ADD COLUMN club TEXT")
+
+
+def _migrate_7(con):
+    # Version 7: what the standings and the ratings need from each game,
     # worked out once when it is stored (host_tools/club/summary.py) and kept
     # beside its record, so that a read is SQL over these rows, not a replay
     # of every record.  Filled when the database is next opened
     # (ResultsDB.settle: the rows were made under no rules yet).
     # A seat's row is kept for every seat of every game the rules count.
-    for column in ("entered TEXT",      # the person the table entered (people.key); NULL: nobody
+    for column in ("entry TEXT",        # the name as the name fixes take it (in a league's database
+                                        # a named seat is of its club: people.at_club)
+                   "entered TEXT",      # the person the table entered (people.key); NULL: nobody
                    "person TEXT",       # the person now, after the name fixes in force; NULL: nobody
                    "shown TEXT",        # the name that seat goes by now
                    "perfect INTEGER",   # Perfect Bonuses (the game's registry `bonus`); NULL: none counted
@@ -281,7 +292,7 @@ def _migrate_6(con):
     con.execute("CREATE INDEX game_players_tally ON game_players(game, person, won, total, perfect)")
     # a person's seats and their latest name; the seats a name entered; a game's rated seats in time order
     con.execute("CREATE INDEX game_players_person ON game_players(person, ord, shown)")
-    con.execute("CREATE INDEX game_players_entered ON game_players(entered, name)")
+    con.execute("CREATE INDEX game_players_entered ON game_players(entered, entry)")
     con.execute("CREATE INDEX game_players_ord ON game_players(game, ord)")
     con.execute(
         "CREATE TABLE game_summary ("
@@ -291,9 +302,11 @@ def _migrate_6(con):
         " counted INTEGER NOT NULL,"         # 0: the rules cannot count it, `why` says why
         " why TEXT,"
         " finished INTEGER NOT NULL,"        # records.counts_as_win
-        " seats INTEGER NOT NULL)")
+        " seats INTEGER NOT NULL,"
+        " club TEXT)")                       # the games table's club, as the summary was made
     con.execute("CREATE INDEX game_summary_game ON game_summary(game, ord)")
     con.execute("CREATE INDEX game_summary_left_out ON game_summary(game_ref) WHERE NOT counted")
+    con.execute("CREATE INDEX game_summary_club ON game_summary(club) WHERE club IS NOT NULL")
     con.execute(
         "CREATE TABLE held ("                # a change to names that does not hold for a game
         " game_ref INTEGER NOT NULL REFERENCES games(id),"
@@ -319,14 +332,15 @@ def _migrate_6(con):
     # they are worked out again at the next read
     con.execute("CREATE TABLE ratings_due (game TEXT PRIMARY KEY, since BLOB NOT NULL)")
     # 'rules': the summary.RULES the rows were made under; 'people': 'due'
-    # when the changes were written by something else than speedref
+    # when the changes were written by something else than speedref;
+    # 'several': '1' when the games are of several clubs (a league's)
     con.execute("CREATE TABLE summary_state (key TEXT PRIMARY KEY, value TEXT)")
     # games stored or edited without their summary (another program's
     # writes): summarised when the database is next opened
     con.execute("CREATE TABLE summary_due (game_ref INTEGER PRIMARY KEY)")
     con.execute("CREATE TRIGGER games_added AFTER INSERT ON games"
                 " BEGIN INSERT OR IGNORE INTO summary_due VALUES (new.id); END")
-    con.execute("CREATE TRIGGER games_edited AFTER UPDATE ON games"
+    con.execute("CREATE TRIGGER games_edited AFTER UPDATE OF game, record, received_at, dedup_key, club ON games"
                 " BEGIN INSERT OR IGNORE INTO summary_due VALUES (new.id); END")
     con.execute("CREATE TRIGGER games_removed AFTER DELETE ON games BEGIN"
                 " INSERT INTO ratings_due (game, since) SELECT game, ord FROM game_summary"
@@ -349,18 +363,33 @@ def _migrate_6(con):
 def _tables_of(version):
     """The tables a database of schema `version` has."""
     have = set()
-    for since, tables in ((1, ("games", "slaps")), (2, ("game_players",)), (4, ("changes",)), (5, EVENING_TABLES), (6, SUMMARY_TABLES)):
+    for since, tables in ((1, ("games", "slaps")), (2, ("game_players",)), (4, ("changes",)), (5, EVENING_TABLES), (7, SUMMARY_TABLES)):
         if version >= since:
             have.update(tables)
     return have
 
 
-MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6]
+MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6, _migrate_7]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
 def now():
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def entries(names, club, several):
+    """([the name each seat of a game of `club` is taken as by the name
+    fixes], [the person it enters: people.key, None for a seat nobody named
+    or a person named at an earlier seat]) for its record's `names`: in a
+    database of several clubs (`several`) a named seat of a club's game is
+    of its club (people.at_club), as standings.played reads it."""
+    fed = [people.at_club(n, club) if several and club is not None else n for n in names]
+    entered, seen = [], set()
+    for n in fed:
+        k = None if people.unnamed(n) else people.key(n)
+        entered.append(None if k in seen else k)
+        seen.add(k)
+    return fed, entered
 
 
 def ignore_file_size_signal():
@@ -547,7 +576,7 @@ class ResultsDB:
         got = self.add_game(record, source)
         return (got.row, got.new, got.reused is None) if compare else (got.row, got.new)
 
-    def add_game(self, record, source="live", slaps=(), worked=None):
+    def add_game(self, record, source="live", slaps=(), club=None, worked=None):
         """Store a validated record and the slap verdicts of its game, in one
         write transaction: a Stored(row, new, slaps, reused).
 
@@ -559,31 +588,38 @@ class ResultsDB:
         added to the game unless it holds them already (the same log read twice
         adds nothing); `slaps` says how many were.  Each insert is one atomic
         statement, so several speedref-log processes on one database never
-        store a record twice.  The game's summary (host_tools/club/summary.py)
+        store a record twice.  `club`: the club it was played at (the topic's
+        club level of an MQTT message), kept with it; a game stored before
+        without one gets it.  The game's summary (host_tools/club/summary.py)
         is stored with it: `worked`, its summary.work() when the caller
         validated the record with it, else worked out here.
         """
         key = dedup_key(record)
         text = canonical_json(record)
         with self._write():
-            row, new, stored = self._insert(key, record, text, source, worked)
+            row, new, stored = self._insert(key, record, text, source, club, worked)
             reused = None
             if stored != text:
                 reused = row
                 digest = hashlib.sha256(text.encode()).hexdigest()
-                row, new, _ = self._insert(key + " sha256:" + digest, record, text, source, worked)
+                row, new, _ = self._insert(key + " sha256:" + digest, record, text, source, club, worked)
             added = self._add_slaps(row, slaps)
         return Stored(row, new, added, reused)
 
-    def _insert(self, key, record, text, source, worked=None):
+    def _insert(self, key, record, text, source, club=None, worked=None):
         """(row id, new, the text stored under key) for `record` under `key`."""
         received = self.moment or now()
         cur = self.con.execute(
-            "INSERT INTO games (dedup_key, game, record, source, received_at) VALUES (?, ?, ?, ?, ?)"
+            "INSERT INTO games (dedup_key, game, record, source, received_at, club) VALUES (?, ?, ?, ?, ?, ?)"
             " ON CONFLICT(dedup_key) DO NOTHING",
-            (key, record["game"], text, source, received))
+            (key, record["game"], text, source, received, club))
+        if club is not None and cur.rowcount != 1:
+            if self.con.execute("UPDATE games SET club = ? WHERE dedup_key = ? AND club IS NULL",
+                                (club, key)).rowcount:
+                # its people may now be of that club (a league's database)
+                self._resummarize(self.con.execute("SELECT id FROM games WHERE dedup_key = ?", (key,)).fetchone()[0])
         if cur.rowcount == 1:
-            self._summarize(cur.lastrowid, text, received, key, worked)
+            self._summarize(cur.lastrowid, text, received, key, worked, club=club)
             return cur.lastrowid, True, text
         row_id, stored = self.con.execute(
             "SELECT id, record FROM games WHERE dedup_key = ?", (key,)).fetchone()
@@ -606,6 +642,10 @@ class ResultsDB:
                 (ev["game"], ev.get("kind"), ev["winner"], ev["margin_us"], text, now(), row_id))
             added += 1
         return added
+
+    def clubs(self):
+        """{row id: club} of the games stored with their club."""
+        return dict(self._read("SELECT id, club FROM games WHERE club IS NOT NULL"))
 
     def games(self, game=None):
         """[(row id, record dict)] in the order they were stored."""
@@ -644,29 +684,74 @@ class ResultsDB:
         return dict((r[0], (r[1], r[2])) for r in self._read("SELECT id, received_at, dedup_key FROM games"))
 
     # --- the games' summaries (host_tools/club/summary.py) ---------------------------
-    def _summarize(self, row, text, received, dedup, worked=None, resolver=None):
-        """Inside a write: the summary rows of game `row`, none stored yet:
-        its summary (`worked`, or worked out from `text`), each seat's person
-        after the changes to names in force (`resolver`'s, else now's), the
-        changes that do not hold for it; its game's ratings are due again
-        from its place in time order."""
+    def _summarize(self, row, text, received, dedup, worked=None, resolver=None, club=None, several=None):
+        """Inside a write: the summary rows of game `row` of `club`, none
+        stored yet: its summary (`worked`, or worked out from `text`), each
+        seat's person after the changes to names in force (`resolver`'s, else
+        now's; in a database of several clubs, of its club: `several`, else
+        looked up), the changes that do not hold for it; its game's ratings
+        are due again from its place in time order."""
         s = worked if worked is not None else summary.read(text)
         key = summary.order_key(received, dedup, row, s.record)
-        self.con.execute("INSERT INTO game_summary VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (row, key, s.game, int(s.counted), s.why, int(s.finished), len(s.seats)))
+        if several is None:
+            several = self._several(club)
+        self.con.execute("INSERT INTO game_summary VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         (row, key, s.game, int(s.counted), s.why, int(s.finished), len(s.seats), club))
         if s.counted:
             resolver = resolver or self._resolver()
-            names = resolver.seats(row, [x.name for x in s.seats])
+            fed, entered = entries([x.name for x in s.seats], club, several)
+            names = resolver.seats(row, fed)
             self.con.executemany(
-                "INSERT INTO game_players (game_ref, seat, name, total, won, entered, person, shown, perfect, place,"
-                " game, ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(row, x.seat, x.name, x.total, x.won, x.entered, None if n is None else people.key(n), n,
-                  x.perfect, x.place, s.game, key) for x, n in zip(s.seats, names)])
+                "INSERT INTO game_players (game_ref, seat, name, total, won, entry, entered, person, shown, perfect,"
+                " place, game, ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(row, x.seat, x.name, x.total, x.won, f, e, None if n is None else people.key(n), n,
+                  x.perfect, x.place, s.game, key) for x, f, e, n in zip(s.seats, fed, entered, names)])
             if row in resolver.held:         # (a game summarised again had its own removed)
                 self._store_held(row, resolver.held[row])
             if s.finished:
                 self._ratings_due(s.game, key)
         self.con.execute("DELETE FROM summary_due WHERE game_ref = ?", (row,))
+
+    def _several(self, club):
+        """Inside a write: are the games of several clubs, once a game of
+        `club` is stored?  When that game makes them so, every seat stored
+        becomes a person of its game's club first (_reclub)."""
+        got = self.con.execute("SELECT value FROM summary_state WHERE key = 'several'").fetchone()
+        if (got is not None and got[0] == "1") or club is None:
+            return got is not None and got[0] == "1"
+        if self.con.execute("SELECT 1 FROM game_summary WHERE club IS NOT NULL AND club != ? LIMIT 1",
+                            (club,)).fetchone() is None:
+            return False
+        self._reclub(True)
+        return True
+
+    def _reclub(self, several=None):
+        """Inside a write: every seat's name as the name fixes take it, of its
+        game's club when the games are of several clubs (`several`; None:
+        counted), and the people again (refresh_people)."""
+        if several is None:
+            several = self.con.execute("SELECT COUNT(DISTINCT club) FROM game_summary"
+                                       " WHERE club IS NOT NULL").fetchone()[0] > 1
+        self.con.execute("INSERT OR REPLACE INTO summary_state VALUES ('several', ?)", ("1" if several else "0",))
+        seats = {}
+        for row, club, seat, name, entry, entered in self.con.execute(
+                "SELECT p.game_ref, s.club, p.seat, p.name, p.entry, p.entered FROM game_players p"
+                " JOIN game_summary s ON s.game_ref = p.game_ref ORDER BY p.game_ref, p.seat").fetchall():
+            seats.setdefault((row, club), []).append((seat, name, entry, entered))
+        for (row, club), mine in seats.items():
+            fed, entered = entries([x[1] for x in mine], club, several)
+            for (seat, _, entry, was), f, e in zip(mine, fed, entered):
+                if (f, e) != (entry, was):
+                    self.con.execute("UPDATE game_players SET entry = ?, entered = ? WHERE game_ref = ? AND seat = ?",
+                                     (f, e, row, seat))
+        self.refresh_people()
+
+    def _resummarize(self, row):
+        """Inside a write: game `row`'s summary made again from the games table."""
+        self._forget_summary(row)
+        got = self.con.execute("SELECT record, received_at, dedup_key, club FROM games WHERE id = ?", (row,)).fetchone()
+        if got is not None:
+            self._summarize(row, got[0], got[1], got[2], club=got[3])
 
     def _resolver(self):
         """people.Resolver of the changes in force, made again only when the
@@ -725,11 +810,17 @@ class ResultsDB:
                 part = due[i:i + CHUNK]
                 for row in part:
                     self._forget_summary(row)
-                for row, text, received, dedup in self.con.execute(
-                        "SELECT id, record, received_at, dedup_key FROM games WHERE id IN (%s) ORDER BY id"
+                for row, text, received, dedup, club in self.con.execute(
+                        "SELECT id, record, received_at, dedup_key, club FROM games WHERE id IN (%s) ORDER BY id"
                         % ",".join("?" * len(part)), part).fetchall():
-                    self._summarize(row, text, received, dedup, None, resolver)
+                    self._summarize(row, text, received, dedup, None, resolver, club)
             self.con.execute("DELETE FROM summary_due")      # rows whose game is gone
+            several = self.con.execute("SELECT COUNT(DISTINCT club) FROM game_summary"
+                                       " WHERE club IS NOT NULL").fetchone()[0] > 1
+            now = self.con.execute("SELECT value FROM summary_state WHERE key = 'several'").fetchone()
+            if several != (now is not None and now[0] == "1"):
+                self._reclub(several)     # another program's edits made the clubs one, or several
+                return
         if state.get("people") == "due":
             self.refresh_people()
 
@@ -743,14 +834,16 @@ class ResultsDB:
         for table in ("game_players", "held", "ratings", "ratings_due", "game_summary", "summary_due"):
             self.con.execute("DELETE FROM %s" % table)
         resolver = people.Resolver(self.changes())
-        cur = self.con.execute("SELECT id, record, received_at, dedup_key FROM games ORDER BY id")
+        several = self.con.execute("SELECT COUNT(DISTINCT club) FROM games WHERE club IS NOT NULL").fetchone()[0] > 1
+        self.con.execute("INSERT OR REPLACE INTO summary_state VALUES ('several', ?)", ("1" if several else "0",))
+        cur = self.con.execute("SELECT id, record, received_at, dedup_key, club FROM games ORDER BY id")
         n = 0
         while True:
             batch = cur.fetchmany(CHUNK)
             if not batch:
                 break
-            for row, text, received, dedup in batch:
-                self._summarize(row, text, received, dedup, None, resolver)
+            for row, text, received, dedup, club in batch:
+                self._summarize(row, text, received, dedup, None, resolver, club, several)
             n += len(batch)
         self.con.execute("INSERT OR REPLACE INTO summary_state VALUES ('rules', ?)", (summary.RULES,))
         self.con.execute("DELETE FROM summary_state WHERE key = 'people'")
@@ -771,7 +864,7 @@ class ResultsDB:
         else:
             old = people.Resolver(before)
             moved = [k for k, raw in self.con.execute(
-                "SELECT entered, MIN(name) FROM game_players WHERE entered IS NOT NULL GROUP BY entered")
+                "SELECT entered, MIN(entry) FROM game_players WHERE entered IS NOT NULL GROUP BY entered")
                 if old.moved(raw) != now.moved(raw)]
             rows = set(old.rows) | set(now.rows) | had
             for i in range(0, len(moved), CHUNK):
@@ -784,7 +877,7 @@ class ResultsDB:
             part = rows[i:i + CHUNK]
             seats = {}
             for row, seat, name, person, shown, game, key, place in self.con.execute(
-                    "SELECT game_ref, seat, name, person, shown, game, ord, place FROM game_players"
+                    "SELECT game_ref, seat, entry, person, shown, game, ord, place FROM game_players"
                     " WHERE game_ref IN (%s) ORDER BY game_ref, seat" % ",".join("?" * len(part)), part):
                 seats.setdefault(row, []).append((seat, name, person, shown, game, key, place))
             for row, mine in seats.items():

@@ -14,6 +14,15 @@ seat).  Here a name becomes a person:
   time_order below; without the white space around it, NFC): a roster corrected on the board shows on the page with
   the next game, no command needed.  A rename sets the spelling at once.
 
+A person is of a club (`at_club`).  A database that holds the games of
+several clubs (a league's: each game stored with its club, the topic's of the
+broker it came through, host_tools/club/db.py) reads each named seat of a
+club's game as "Ann (riverside)": two clubs' "Ann" are two people, each
+shown with their club.  A person is one person across clubs only where the
+league says so: `speedref-results merge "Ann (hilltop)" "Ann (riverside)"`.
+A database of one club (its tables' games over Wi-Fi with its name, over USB
+or from files with none) reads names as they are.
+
 Names are fixed after the fact by changes kept in the database's `changes`
 table (speedref-results rename, merge, assign; undo), applied on top of the
 records as they were stored, never written into them: a record imported again
@@ -74,6 +83,14 @@ def unnamed(name):
         return name is None
     k = key(name)
     return k == "" or k == "guest" or _SEAT_LABEL.fullmatch(k) is not None
+
+
+def at_club(name, club):
+    """The name a named seat of a game of `club` goes by in a database of
+    several clubs: "Ann (riverside)"; a seat nobody named stays unnamed."""
+    if unnamed(name):
+        return name
+    return "%s (%s)" % (spelling(name), club)
 
 
 def _bad_char(ch):

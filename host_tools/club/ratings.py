@@ -305,14 +305,22 @@ def yes_no(flag):
     return "yes" if flag else "no"
 
 
-def report(db, game=None, as_json=False, provisional=PROVISIONAL_GAMES):
+def report(db, game=None, as_json=False, provisional=PROVISIONAL_GAMES, club=None):
     """What speedref-results ratings prints: (the rows left out, the text,
-    the rows), from the ratings kept in the database (stored())."""
-    settle(db)
-    with db.snapshot():
-        skipped = standings.left_out(db)
-        b = stored_boards(db)
-        rows = rows_of(b, standings.names(db), game, provisional)
+    the rows), from the ratings kept in the database (stored()); `club`:
+    rated from that club's games only (standings.played: every one of them
+    rated again, as one club's ratings are not kept)."""
+    if club is not None:
+        skipped = []
+        with db.snapshot():
+            games = standings.played(db, skipped, club=club)
+        rows, b = table(games, game, provisional)
+    else:
+        settle(db)
+        with db.snapshot():
+            skipped = standings.left_out(db)
+            b = stored_boards(db)
+            rows = rows_of(b, standings.names(db), game, provisional)
     if as_json:
         text = json.dumps({"model": MODEL_NAME, "ratings": rows,
                            "rated": dict((g, b[g].rated) for g in b if game in (None, g)),

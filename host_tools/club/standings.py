@@ -16,7 +16,10 @@ later one an unnamed seat.
 
 `played(db)` is every stored game the rules can count, as the standings, the
 ratings (host_tools/club/ratings.py), the name changes (host_tools/club/changes.py) and
-the results page read them.
+the results page read them; `played(db, club=C)` the games of club C only
+(a league's database: the standings and ratings of one club, `--club`).  In
+a database of several clubs each named seat is a person of its game's club
+(people.at_club).
 """
 import collections
 import json
@@ -69,20 +72,31 @@ def _slap_problem(winner, margin, names):
     return None
 
 
-Played = collections.namedtuple("Played", "row record summary names perfect")
+Played = collections.namedtuple("Played", "row record summary names perfect club")
 
 
-def played(db, skipped=None, changes=None, held=None, rows=None):
+class NoClub(ValueError):
+    """A club the database has no game of: the message names those it has."""
+
+
+def played(db, skipped=None, changes=None, held=None, club=None, rows=None):
     """[Played] every stored game the rules can count, in time order
     (people.time_order): its record, summary, the name each seat now goes
     by (people.Resolver: None for a seat nobody named; never one person at
-    two seats) and Speed Run's Perfect Bonuses.  A row that cannot be
-    counted goes into `skipped`.  `changes`: the changes to names to apply
-    (default: those in force); `held`, a dict, gets {row: [people.Held]}
-    for each game a change does not hold for.  `rows`: those game rows
-    only (one evening's), not every stored game."""
+    two seats; in a database of several clubs, of its game's club:
+    people.at_club), Speed Run's Perfect Bonuses and its club (None: the
+    database's own, a game that came on USB or from a file).  A row that
+    cannot be counted goes into `skipped`.  `changes`: the changes to names
+    to apply (default: those in force); `held`, a dict, gets {row:
+    [people.Held]} for each game a change does not hold for.  `club`: that
+    club's games only (NoClub for a club the database has no game of);
+    `rows`: those game rows only (one evening's), not every stored game."""
     skipped = [] if skipped is None else skipped
     resolver = people.Resolver(db.changes() if changes is None else changes)
+    clubs = db.clubs()
+    several = len(set(clubs.values())) > 1
+    if club is not None and club not in clubs.values():
+        raise no_club(club, clubs.values())
     out = []
     if rows is None:
         stored, arrivals = db.game_rows(), None
@@ -93,15 +107,28 @@ def played(db, skipped=None, changes=None, held=None, rows=None):
         arrivals = dict((r[0], (r[1], r[2])) for r in db.query(
             "SELECT id, received_at, dedup_key FROM games WHERE id IN (SELECT value FROM json_each(?))", (some,)))
     for row_id, text in stored:
+        where = clubs.get(row_id)
+        if club is not None and where != club:
+            continue
         try:
             rec, s, names, perfect = _replayable(text)
         except ValueError as e:
             skipped.append({"table": "games", "row": row_id, "why": str(e)})
             continue
-        out.append(Played(row_id, rec, s, resolver.seats(row_id, names), perfect))
+        if several and where is not None:
+            names = [people.at_club(n, where) for n in names]
+        out.append(Played(row_id, rec, s, resolver.seats(row_id, names), perfect, where))
     if held is not None:
         held.update(resolver.held)
     return people.time_order(out, db.arrivals() if arrivals is None else arrivals)
+
+
+def no_club(club, known):
+    """The NoClub for `club`, which is none of the database's `known` clubs."""
+    known = sorted(set(known))
+    return NoClub("no game of club %s in the database (%s)" % (
+        jsonin.printable(repr(club)), "its clubs: " + ", ".join(known)
+        if known else "no game came with its club: a club's own database"))
 
 
 def spellings(games):
@@ -117,8 +144,10 @@ def spellings(games):
 UNNAMED = "(unnamed seats)"    # the standings' row of every seat nobody named, in one game
 
 
-def standings(db, skipped=None, games=None, rows=None, since=None, until=None):
+def standings(db, skipped=None, games=None, club=None, rows=None, since=None, until=None):
     """(rows as dicts in COLUMNS order, number of slaps not tied to any game).
+    `club`: the standings of that club's games (NoClub for a club the
+    database has no game of).
 
     A row per game and person (people.py: a name normalised), the name shown
     as they spelled it last; every seat nobody named (P1..P4, Guest) is in one
@@ -130,17 +159,18 @@ def standings(db, skipped=None, games=None, rows=None, since=None, until=None):
     is not a whole number) is left out; `skipped`, a list, gets
     {"table", "row", "why"} for each.
 
-    Which games: every stored one; or those of `rows` (game row ids: one
-    evening's, one table's), and/or those that reached the database from
-    `since` (inclusive) until `until` (exclusive), each a received_at text
-    or its start ("2026-12-07"); the slaps are those tied to them.  Read in
-    SQL from the games' summaries (host_tools/club/summary.py), no record
-    replayed.  `games` instead ([Played], from played(): every record
-    replayed) counts those games the same way.
+    Which games: every stored one; or those of `club`, of `rows` (game row
+    ids: one evening's, one table's), and/or those that reached the
+    database from `since` (inclusive) until `until` (exclusive), each a
+    received_at text or its start ("2026-12-07"); the slaps are those tied
+    to them.  Read in SQL from the games' summaries
+    (host_tools/club/summary.py), no record replayed.  `games` instead
+    ([Played], from played(): every record replayed) counts those games the
+    same way.
     """
     skipped = [] if skipped is None else skipped
     if games is None:
-        return _summed(db, skipped, Pick(rows, since, until))
+        return _summed(db, skipped, Pick(rows, since, until, club, db))
     shown = spellings(games)
     table = {}   # (game, person key or None) -> accumulating dict
 
@@ -169,7 +199,8 @@ def standings(db, skipped=None, games=None, rows=None, since=None, until=None):
     unlinked = 0
     for slap_id, game, kind, winner, margin, game_ref in db.slap_rows():
         if game_ref is None or game_ref not in players_of:
-            unlinked += 1
+            if club is None:
+                unlinked += 1  # (one club's standings: another club's game, or none, is not theirs)
             continue
         names = players_of[game_ref]
         why = _slap_problem(winner, margin, names)
@@ -207,14 +238,22 @@ def _sorted(table):
 # --- the standings in SQL, over the games' summaries -------------------------------------
 class Pick:
     """Which stored games a read counts: all of them; or those of `rows`
-    (game row ids), and/or those that reached the database from `since`
-    until `until` (received_at texts, or their start).  where(t) is its SQL
-    over a table `t` with the game's game_ref and ord (game_summary,
-    game_players), args its parameters."""
+    (game row ids), those that reached the database from `since` until
+    `until` (received_at texts, or their start), and/or those of `club`
+    (checked against `db`'s clubs: NoClub).  where(t) is its SQL over a
+    table `t` with the game's game_ref and ord (game_summary, game_players),
+    args its parameters."""
 
-    def __init__(self, rows=None, since=None, until=None):
-        self.every = rows is None and since is None and until is None
+    def __init__(self, rows=None, since=None, until=None, club=None, db=None):
+        self.every = rows is None and since is None and until is None and club is None
+        self.club = club
         self.parts, args = [], []
+        if club is not None:
+            known = [c for c, in db.query("SELECT DISTINCT club FROM game_summary WHERE club IS NOT NULL")]
+            if club not in known:
+                raise no_club(club, known)
+            self.parts.append("%s.game_ref IN (SELECT game_ref FROM game_summary WHERE club = ?)")
+            args.append(club)
         if rows is not None:
             self.parts.append("%s.game_ref IN (SELECT value FROM json_each(?))")
             args.append(json.dumps(sorted(set(int(r) for r in rows))))
@@ -308,7 +347,9 @@ def _summed(db, skipped, pick):
                                                                                             pick.where("s")),
             pick.args):
         skipped.append({"table": "slaps", "row": row, "why": _slap_problem(winner, margin, [None] * seats)})
-    if pick.every:
+    if pick.club is not None:
+        unlinked = 0      # (one club's standings: another club's game, or none, is not theirs)
+    elif pick.every:
         unlinked = db.query("SELECT COUNT(*) FROM slaps sl LEFT JOIN game_summary s ON s.game_ref = sl.game_ref"
                             " WHERE s.counted IS NOT 1")[0][0]
     else:
@@ -317,14 +358,15 @@ def _summed(db, skipped, pick):
     return _sorted(table), unlinked
 
 
-def read_standings(path):
+def read_standings(path, club=None):
     """(rows, unlinked slaps, skipped rows) of the database at path (it must
-    exist: a read-only command creates nothing); DatabaseProblem."""
+    exist: a read-only command creates nothing), of one club's games with
+    `club`; DatabaseProblem, NoClub."""
     db = ResultsDB(path, create=False)
     try:
         skipped = []
         with db.snapshot():
-            rows, unlinked = standings(db, skipped)
+            rows, unlinked = standings(db, skipped, club=club)
     finally:
         db.close()
     return rows, unlinked, skipped

@@ -5,16 +5,15 @@ game, worked out once, when it is stored, by the rules engine that scores it
 Per game: its game id, whether the rules count it (and why not), whether it
 is finished (records.counts_as_win: over, or stopped by the table's
 agreement, PT-20), how many seats, and its place in time order (`order_key`).
-Per seat: the name the table entered, the person it enters
-(people.key, None for a seat nobody named or a person named twice in the
-record), a win, the final score, the Perfect Bonuses of a game whose registry
-entry names them (`bonus`: Speed Run's, SR-26) and, for a finished game, the
-seat's place for the ratings (`places`, the host side's entry per game).
+Per seat: the name the table entered, a win, the final score, the Perfect
+Bonuses of a game whose registry entry names them (`bonus`: Speed Run's,
+SR-26) and, for a finished game, the seat's place for the ratings
+(`places`, the host side's entry per game).
 
 The results database (host_tools/club/db.py) keeps these rows beside the
-record, with each seat's person after the name fixes in force
-(host_tools/club/people.py), and reads the standings and ratings from them
-in SQL.  The rows are made again from the records when the rules change:
+record, with the person each seat enters and is now, after the name fixes in
+force (host_tools/club/people.py), and reads the standings and ratings from
+them in SQL.  The rows are made again from the records when the rules change:
 `RULES` names the code that decides them (a hash of its source), and a
 database whose rows were made under another is rebuilt when it is opened.
 """
@@ -29,12 +28,11 @@ from speedref.engine.errors import RuleError
 from host_tools import jsonin
 from host_tools.club import people
 
-Seat = collections.namedtuple("Seat", "seat name entered won total perfect place")
-Seat.__doc__ = """One seat of a game: `name` as the record has it (text), `entered`
-the person it enters (people.key; None: nobody named, or a person the record
-names at an earlier seat too), `won` 0/1, `total` the final score (None for a
-seat the sheet scores no total of), `perfect` its Perfect Bonuses (None: the
-game counts none), `place` for the ratings (None: the game is not finished)."""
+Seat = collections.namedtuple("Seat", "seat name won total perfect place")
+Seat.__doc__ = """One seat of a game: `name` as the record has it (text), `won` 0/1,
+`total` the final score (None for a seat the sheet scores no total of),
+`perfect` its Perfect Bonuses (None: the game counts none), `place` for the
+ratings (None: the game is not finished)."""
 
 Summary = collections.namedtuple("Summary", "game counted why finished seats record sheet")
 Summary.__doc__ = """A stored game as the standings see it: `counted` False (with
@@ -116,12 +114,9 @@ def work(record, sheet=None):
     totals = s["totals"]
     place = places(record, s) if finished else None
     names = [str(p) for p in record.get("players", [])]
-    seats, seen = [], set()
+    seats = []
     for seat, name in enumerate(names):
-        k = None if people.unnamed(name) else people.key(name)
-        entered = None if k in seen else k
-        seen.add(k)
-        seats.append(Seat(seat, name, entered, 1 if seat in winners else 0,
+        seats.append(Seat(seat, name, 1 if seat in winners else 0,
                           totals[seat] if seat < len(totals) else None,
                           perfect[seat] if perfect is not None and seat < len(perfect) else None,
                           place[seat] if place is not None and seat < len(place) else None))

@@ -124,6 +124,7 @@ class LineCore:
         self.showing = live
         self.err = lambda text: raw_err(jsonin.printable(text))
         self.source = source      # 'import' for files; None: game_end 'live', dump 'stored'
+        self.club = None          # the club of the records now coming (an MQTT topic's), or None
         self.buf = bytearray()
         self.discarding = False   # inside an over-long line: drop bytes to its newline
         self.stored = 0
@@ -301,7 +302,7 @@ class LineCore:
         # record from the flash dump or a file is an older game's
         slaps = self.slaps_for(rec, sheet) if kind == "game_end" else []
         source = self.source or ("live" if kind == "game_end" else "stored")
-        got = self.db.add_game(rec, source, slaps, worked)
+        got = self.db.add_game(rec, source, slaps, club=self.club, worked=worked)
         self.slaps += got.slaps
         scores = ", ".join("%s %s" % (p, t) for p, t in zip(sheet["players"], sheet["totals"]))
         won = " and ".join(_seat_name(rec, w) for w in sheet["winners"]) or "nobody"

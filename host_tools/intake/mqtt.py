@@ -9,7 +9,7 @@ and stores each message, a finished game record as the board stored it,
 through the same import path as a USB log or a copied file
 (host_tools.intake.importer.Importer, host_tools.intake.lines.LineCore): validated by the
 engine, stored once under its id, so a record the board sends again adds
-nothing.  A message that is not a game record (not JSON, too big, a record
+nothing; with its club, the topic's.  A message that is not a game record (not JSON, too big, a record
 the rules refuse, a topic of another shape) is reported in one line and
 skipped.
 
@@ -26,6 +26,15 @@ skip some this database has never seen, the listener says so and asks the
 table once a run for them: "resend <id> [<last n>]" (host_tools/club/gaps.py;
 `speedref-results gaps` lists them).
 
+A league's listener (--league) stores every club's games from the league's
+broker, which each club's broker is bridged to (docs/mosquitto/bridge.conf,
+league.conf), and answers no table: each club's own listener does.
+
+The tables' matches go out through the same broker: publish_match() puts a
+table's next match on speedref/<club>/<table>/match (QoS 1, retained, MQTT 5
+so that a refusal is said), clear_match() takes it away, read_match() reads
+it back (host_tools/board/match.py makes and checks a match).
+
 URL: mqtt://[USER@]HOST[:PORT] (1883), or mqtts://... for TLS (8883).  The
 password is --password-env's variable (default SPEEDREF_MQTT_PASSWORD), never
 a command-line word other users can see.  With a user name, the listener
@@ -41,6 +50,7 @@ import threading
 import urllib.parse
 
 from host_tools import jsonin
+from host_tools.board import match
 from host_tools.club import gaps
 from host_tools.intake.importer import Importer
 
@@ -90,8 +100,12 @@ class Listener:
     LineCore's.  on_message() is paho's callback; it can also be called
     directly (tests) with a topic and bytes."""
 
-    def __init__(self, db, out, err):
+    def __init__(self, db, out, err, league=False):
         self.imp = Importer(db, out, err)
+        # a league's listener: it stores every club's games, each with its
+        # club, and answers no table (each club's own listener does: its
+        # answer is what lets a board forget a game)
+        self.league = league
         self.core = self.imp.core()
         self.core.source = "mqtt"
         self.core.live = self.core.out
@@ -127,8 +141,13 @@ class Listener:
             if table is not None and table != where[1]:
                 self.err("%s: the record names table %s" % (name, jsonin.printable(repr(table)[:40])))
             refused = self.core.refused
-            self.imp.record(self.core, rec, "table " + name)  # stored (committed), or refused
-            self.answered(where, rec.get("id"), self.core.refused > refused)
+            self.core.club = where[0]  # stored with its club, the topic's
+            try:
+                self.imp.record(self.core, rec, "table " + name)  # stored (committed), or refused
+            finally:
+                self.core.club = None
+            if not self.league:
+                self.answered(where, rec.get("id"), self.core.refused > refused)
         finally:
             with self.changed:
                 self.changed.notify_all()
@@ -165,10 +184,14 @@ class Listener:
             return self.changed.wait_for(pred, timeout)
 
 
-def _client(client_id, user, password, tls, ca, clean, manual_ack=False):
+def _client(client_id, user, password, tls, ca, clean, manual_ack=False, v5=False):
     import paho.mqtt.client as mqtt
-    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311,
-                    clean_session=clean, manual_ack=manual_ack)
+    if v5:  # MQTT 5: a clean start is the connect's (_try_connect), and a refused publish is said
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5,
+                        manual_ack=manual_ack)
+    else:
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311,
+                        clean_session=clean, manual_ack=manual_ack)
     if user is not None:
         c.username_pw_set(user, password)
     if tls:
@@ -232,7 +255,8 @@ def listen(listener, url, password=None, club=None, ca=None, allow_anonymous=Fal
         raise Refused("%s:%d lets in clients without a user name: anyone could add games there "
                       "(--allow-anonymous-broker to use it anyway)" % (host, port))
     topic = "%s/%s/+/game" % (TOPIC_ROOT, club or "+")
-    cid = client_id or "speedref-listener-%s" % (club or "all")
+    league = getattr(listener, "league", False)
+    cid = client_id or "speedref-%s-%s" % ("league" if league else "listener", club or "all")
     c = _client(cid, user, password, tls, ca, False, manual_ack=True)
     inbox = queue.Queue()
     c.on_message = lambda client, userdata, msg: inbox.put(msg)
@@ -280,3 +304,101 @@ def listen(listener, url, password=None, club=None, ca=None, allow_anonymous=Fal
 def record_json(rec):
     """A record as the board publishes it (tests, recorded streams)."""
     return json.dumps(rec).encode()
+
+
+# --- the tables' matches (host_tools/board/match.py: what a match is) -----------------------
+def match_client(url, password=None, ca=None, timeout=CONNECT_TIMEOUT_S):
+    """A paho client of a clean session connected to the broker at `url`
+    (mqtt://listener@HOST) for publishing matches, its network thread
+    running: hand it to publish_match for each table of a round, then
+    close_client() it.  MQTT 5: the broker says when it refuses a publish
+    (an MQTT 3.1.1 client's is dropped without a word).  Refused when the
+    broker cannot be used; ValueError for a bad URL."""
+    tls, host, port, user = parse_url(url)
+    c = _client("speedref-match-%d" % os.getpid(), user, password, tls, ca, True, v5=True)
+    why = _try_connect(c, host, port, timeout)
+    if why is not None:
+        raise Refused("%s:%d: %s" % (host, port, why))
+    return c
+
+
+def close_client(client):
+    try:
+        client.disconnect()
+    finally:
+        client.loop_stop()
+
+
+def publish_match(target, club, table, m, password=None, ca=None, timeout=CONNECT_TIMEOUT_S):
+    """Put match `m` (checked first) on the table's topic, QoS 1, retained.
+    `target`: a client from match_client() (a round's tables one after the
+    other), or the broker's URL (then it connects, publishes and
+    disconnects).  Refused when the broker refuses it: only the listener's
+    account may publish matches (docs/mosquitto/club.acl), and over MQTT 5
+    the broker says so."""
+    _put(target, match.topic(club, table), match.message(match.check_match(m)), password, ca, timeout)
+
+
+def clear_match(target, club, table, password=None, ca=None, timeout=CONNECT_TIMEOUT_S):
+    """Take the table's match away: an empty retained message (the board
+    offers none)."""
+    _put(target, match.topic(club, table), b"", password, ca, timeout)
+
+
+def _put(target, t, payload, password, ca, timeout):
+    if not isinstance(target, str):
+        return _publish(target, t, payload, timeout)
+    c = match_client(target, password, ca, timeout)
+    try:
+        _publish(c, t, payload, timeout)
+    finally:
+        close_client(c)
+
+
+def _publish(c, t, payload, timeout):
+    """Publish and wait for the broker's answer; Refused for a refusal."""
+    answers = {}
+    c.on_publish = lambda client, userdata, mid, reason, properties: answers.__setitem__(mid, reason)
+    info = c.publish(t, payload, qos=1, retain=True)
+    info.wait_for_publish(timeout)
+    if not info.is_published():
+        raise Refused("no answer from the broker in %g s for %s" % (timeout, t))
+    reason = answers.get(info.mid)
+    if reason is not None and reason.is_failure:
+        raise Refused("the broker refused the match on %s: %s (only the listener's account may publish matches)"
+                      % (t, reason))
+
+
+def read_match(target, club, table, password=None, ca=None, timeout=CONNECT_TIMEOUT_S):
+    """The match retained on the table's topic, as its board gets it at
+    connect (None: none); host_tools.board.match.BadMatch for one a board
+    would refuse."""
+    c = match_client(target, password, ca, timeout) if isinstance(target, str) else target
+    try:
+        return match.parse_message(_retained(c, match.topic(club, table), timeout))
+    finally:
+        if isinstance(target, str):
+            close_client(c)
+
+
+def _retained(c, t, timeout):
+    """The retained message on topic t (b"" for none): subscribed, the
+    broker sends it right after its SUBACK; none comes for no match."""
+    got = []
+    done = threading.Event()
+    subscribed = threading.Event()
+
+    def on_message(client, userdata, msg):
+        if msg.topic == t:
+            got.append(bytes(msg.payload))
+            done.set()
+    c.on_message = on_message
+    c.on_subscribe = lambda client, userdata, mid, reasons, properties: subscribed.set()
+    c.subscribe(t, qos=1)
+    if not subscribed.wait(timeout):
+        raise Refused("no answer from the broker in %g s to a subscription to %s" % (timeout, t))
+    # the broker writes a retained message right behind its SUBACK: a
+    # second is plenty for it to arrive
+    done.wait(min(timeout, 1.0))
+    c.unsubscribe(t)
+    return got[0] if got else b""

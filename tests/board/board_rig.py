@@ -24,3 +24,17 @@ def at_repl(fs_files=None, firmware=None):
     p.clean_repl()
     p.serial_read()
     return p
+
+
+def mem(ref, label, out):
+    """The heap after a collection, as the board reports it ({"cmd":
+    "mem"} over USB): out[label] = bytes in use."""
+    n = len(ref.lines)
+    ref.pico.serial_write(b'{"cmd": "mem"}\n')
+    for _ in range(50):
+        ref.pico.run_for(100000)
+        got = [l for l in ref.lines[n:] if l.get("ev") == "mem"]
+        if got:
+            out[label] = got[-1]["alloc"]
+            return
+    raise AssertionError("no heap figure (%s): %s %s" % (label, ref.lines[-5:], ref.other[-5:]))

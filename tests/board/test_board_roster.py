@@ -22,7 +22,7 @@ import json
 
 import pytest
 
-from board_rig import needs_board
+from board_rig import mem, needs_board
 from emu.board import NS_PER_US
 from emu.referee import Referee
 from emu.serve import Bridge
@@ -37,19 +37,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 UP, DOWN, OK = 4, 5, 6
 CLUB = ["Ann", "Bob", "Cat", "Dan"] + ["Member%02d" % i for i in range(96)]  # a full roster: 100
 MS = 1000
-
-
-def mem(ref, label, out):
-    """The heap after a collection, as the board reports it."""
-    n = len(ref.lines)
-    ref.pico.serial_write(b'{"cmd": "mem"}\n')
-    for _ in range(50):
-        ref.pico.run_for(100000)
-        got = [l for l in ref.lines[n:] if l.get("ev") == "mem"]
-        if got:
-            break
-    assert got, (label, ref.lines[-5:], ref.other[-5:])
-    out[label] = got[-1]["alloc"]
 
 
 def results(db, *args):

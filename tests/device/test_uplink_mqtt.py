@@ -19,10 +19,12 @@ WAIT_S = 30  # an event that has not come in this long will not come
 
 
 class Club:
-    """The laptop: a Listener storing into a results database, in its own thread."""
+    """The laptop: a Listener storing into a results database, in its own
+    thread (league=True: a league's listener)."""
 
-    def __init__(self, tmp_path, url, db="results.db", **kw):
+    def __init__(self, tmp_path, url, db="results.db", league=False, **kw):
         self.path = str(tmp_path / db)
+        self.league = league
         self.out, self.err = [], []
         self.stop = threading.Event()
         self.ready = threading.Event()
@@ -39,7 +41,7 @@ class Club:
     def _run(self):
         db = ResultsDB(self.path, write=True)
         try:
-            self.listener = mqtt.Listener(db, self.out.append, self.err.append)
+            self.listener = mqtt.Listener(db, self.out.append, self.err.append, league=self.league)
             orig = self.listener.out
 
             def out(text):
@@ -55,9 +57,9 @@ class Club:
         finally:
             db.close()
 
-    def wait_stored(self, n):
+    def wait_stored(self, n, timeout=WAIT_S):
         core = self.listener.core
-        assert self.listener.wait(lambda: core.stored >= n, WAIT_S), (core.stored, self.err[-5:])
+        assert self.listener.wait(lambda: core.stored >= n, timeout), (core.stored, self.err[-5:])
 
     def ids(self):
         db = ResultsDB(self.path)

@@ -1,8 +1,9 @@
 """The club's broker set-up (docs/mosquitto/club.conf and club.acl, the files
 docs/host-tools.md gives), started as it is by Mosquitto on a loopback port:
 nobody gets in without an account, a table publishes only its own games and
-reads only its own answers, nothing but the listener answers a table, and
-what is queued for the laptop outlives a broker restart."""
+reads only its own answers and its own match, nothing but the listener
+answers a table or gives it a match, and what is queued for the laptop
+outlives a broker restart."""
 import re
 import threading
 
@@ -138,6 +139,26 @@ def test_a_table_publishes_only_its_own_games_and_nothing_but_the_listener_answe
         assert [p for _, p in listener.got] == [b"t1's own game", b"t2's own game"]
         assert t1.got == [("speedref/club/t1/ack", b"stored t1-real-1")]
         assert t2.got == [("speedref/club/t2/ack", b"stored t2-real-1")]
+    finally:
+        for c in (listener, t1, t2):
+            c.close()
+
+
+def test_a_table_reads_its_own_match_and_only_the_listener_writes_one(broker):
+    listener, t1, t2 = (Client(broker.port, u) for u in ("listener", "t1", "t2"))
+    try:
+        t1.subscribe("speedref/club/t1/match", 1)
+        t1.subscribe("speedref/club/t2/match", 1)  # another table's match: granted, never delivered
+        t2.subscribe("speedref/club/t2/match", 1)
+        # refused first on each connection (handled in order: see above)
+        t1.publish("speedref/club/t1/match", b"t1 picks its own players")
+        t2.publish("speedref/club/t1/match", b"t2 seats t1")
+        listener.publish("speedref/club/t2/match", b"the listener's match for t2")
+        listener.publish("speedref/club/t1/match", b"the listener's match for t1")
+        t1.wait_for(b"the listener's match for t1")
+        t2.wait_for(b"the listener's match for t2")
+        assert t1.got == [("speedref/club/t1/match", b"the listener's match for t1")]
+        assert t2.got == [("speedref/club/t2/match", b"the listener's match for t2")]
     finally:
         for c in (listener, t1, t2):
             c.close()

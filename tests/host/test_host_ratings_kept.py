@@ -2,9 +2,9 @@
 person's mu and sigma after each rated game, rated again only from the first
 game that changed) are the ratings of every game rated from scratch, after
 any sequence of imports, games that arrive late (their place in time order
-before games stored already), the same games again, reads that keep the
-ratings, and name fixes (rename, merge, assign, undo): a stateful property
-test.  The invariant compares bit for bit: each game's rated count, each
+before games stored already), the same games again, games of several clubs
+(a league's database), reads that keep the ratings, and name fixes (rename,
+merge, assign, undo): a stateful property test.  The invariant compares bit for bit: each game's rated count, each
 person's mu, sigma and games, and their line of ratings; and every kept
 summary equals a replay of its record (speedref-results check)."""
 import itertools
@@ -54,23 +54,32 @@ class KeptRatings(RuleBasedStateMachine):
 
     # --- games come in ------------------------------------------------------------------
     @rule(players=SEATS, table=st.sampled_from(["t1", "t2", "t3"]), when=st.sampled_from(MOMENTS),
-          finished=st.booleans(), left=st.integers(1, 12), data=st.data())
-    def import_game(self, players, table, when, finished, left, data):
+          finished=st.booleans(), left=st.integers(1, 12), club=st.sampled_from([None, None, "riverside", "hilltop"]),
+          data=st.data())
+    def import_game(self, players, table, when, finished, left, club, data):
+        """A game, from a file or from a club's broker (a league's database:
+        a second club makes every named seat a person of its club)."""
         winner = data.draw(st.integers(0, len(players) - 1))
         rec = speed_game(players, winner, "%s-%d" % (table, next(self.seq[table])), finished, left)
         self.db.moment = when
+        self.core.club = club
         row = self.core.record(rec, "file", where="game.json")
         if row is not None:
             self.records.append(rec)
             later = self.db.query("SELECT COUNT(*) FROM game_summary WHERE ord > (SELECT ord FROM game_summary"
                                   " WHERE game_ref = ?)", (row,))[0][0]
             event("a game placed before games stored already" if later else "a game placed last")
+            if self.db.query("SELECT value FROM summary_state WHERE key = 'several'") == [("1",)]:
+                event("a game in a database of several clubs")
 
     @precondition(lambda self: self.records)
-    @rule(data=st.data())
-    def import_again(self, data):
+    @rule(data=st.data(), club=st.sampled_from([None, "riverside", "hilltop"]))
+    def import_again(self, data, club):
+        """The same record again (over a club's broker: a game stored
+        without its club takes it)."""
         rec = data.draw(st.sampled_from(self.records))
         games = self.db.count_games()
+        self.core.club = club
         self.core.record(rec, "file", where="again.json")
         assert self.db.count_games() == games
 

@@ -426,3 +426,34 @@ def test_ratings_read_from_a_database_that_takes_no_write_are_rated_in_memory(tm
         assert db.query("SELECT COUNT(*) FROM ratings")[0][0] == 0 and db.query("SELECT COUNT(*) FROM ratings_due")[0][0]
     finally:
         db.close()
+
+
+# --- a league's database: a person is of a club --------------------------------------------
+def test_a_second_club_makes_every_named_seat_a_person_of_its_club_and_a_replay_agrees(tmp_path):
+    """One club's games read names as they are; the first game of a second
+    club makes every seat of a club's game a person of that club ("Ann
+    (riverside)"), those kept already included; a game first stored without
+    its club (from a file) that comes again with it takes the club; one
+    club's standings are its games'."""
+    db = ResultsDB(tmp_path / "league.db")
+    try:
+        db.add_game(speed_single(winner=0, players=("Ann", "Bob"), ident="r-1"), club="riverside")
+        db.add_game(speed_single(winner=1, players=("Ann", "Cat"), ident="u-1"))          # from a file
+        names = lambda: sorted(r["player"] for r in standings.standings(db)[0] if r["person"])   # noqa: E731
+        assert names() == ["Ann", "Bob", "Cat"] and check.check(db)[0] == []
+        db.add_game(speed_single(winner=0, players=("Ann", "Dan"), ident="h-1"), club="hilltop")
+        assert names() == ["Ann", "Ann (hilltop)", "Ann (riverside)", "Bob (riverside)", "Cat", "Dan (hilltop)"]
+        assert check.check(db)[0] == []
+        db.add_game(speed_single(winner=1, players=("Ann", "Cat"), ident="u-1"), club="riverside")   # again, with its club
+        assert names() == ["Ann (hilltop)", "Ann (riverside)", "Bob (riverside)", "Cat (riverside)", "Dan (hilltop)"]
+        assert check.check(db)[0] == []
+        hill = standings.standings(db, club="hilltop")
+        assert hill == standings.standings(db, [], standings.played(db, club="hilltop"), club="hilltop")
+        assert sorted(r["player"] for r in hill[0]) == ["Ann (hilltop)", "Dan (hilltop)"]
+        with pytest.raises(standings.NoClub, match="its clubs: hilltop, riverside"):
+            standings.standings(db, club="meadow")
+        changes.make(db, "merge", ["Ann (hilltop)", "Ann (riverside)"])
+        assert names() == ["Ann (riverside)", "Bob (riverside)", "Cat (riverside)", "Dan (hilltop)"]
+        assert check.check(db)[0] == []
+    finally:
+        db.close()

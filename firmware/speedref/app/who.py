@@ -52,9 +52,15 @@ def offer(app, game, opts, t_us, back):
 
 
 class Who(Screen):
-    def __init__(self, app, game, opts, n, roster, back):
+    """back: the screen BACK at the first seat returns to (the one that
+    opened the picker); first: the names each seat is offered first (a
+    match's, seat order), or None."""
+
+    def __init__(self, app, game, opts, n, roster, back, first=None):
         self.app = app
         self.back_to = back
+        self.first = first
+        self.at_home = first is not None  # a match's seats: a new match replaces them (menu.home)
         self.game = game
         self.opts = opts
         self.n = n
@@ -68,7 +74,7 @@ class Who(Screen):
         self.wheel = 0
         self.note = ""
         last = roster.get("last") or []
-        same = len(last) == n and any(p not in N.SEATS for p in last)
+        same = first is None and len(last) == n and any(p not in N.SEATS for p in last)
         if same:
             try:
                 self.last = N.check_game(last)
@@ -87,6 +93,9 @@ class Who(Screen):
         out = []
         last = self.roster.get("last") or []
         order = []
+        first = self.first
+        if first is not None and self.seat < len(first):
+            order.append(first[self.seat])  # the match's player for this seat first
         if self.seat < len(last):
             order.append(last[self.seat])  # who sat here last first
         order += last
