@@ -145,19 +145,21 @@ class Site:
         return str(e).replace(self.source, P.file_name(self.source)) if self.source else str(e)
 
     # --- the frame -----------------------------------------------------------------
-    def _page(self, db, title, parts, live=False, version=None, **data):
-        """A page: the frame (header, nav) around the template parts `parts`."""
+    def _page(self, db, title, parts, live=False, version=None, rated_games=None, **data):
+        """A page: the frame (header, nav) around the template parts `parts`
+        (`rated_games`: _rated(db), when the page has read it)."""
         now = datetime.datetime.now().astimezone()
         text = templating.environment().get_template(TEMPLATE).render(
             csp=P.LIVE_CSP if live else P.CSP, live_js=P.LIVE_JS if live else None,
             version=version if live else None, refresh_s=P.SERVE_REFRESH_S if live else None,
             title=title, parts=parts, count=_counted(db), source=jsonin.printable(P.file_name(self.source)),
-            generated=now.strftime("%Y-%m-%d %H:%M"), nav=self._nav(db), **data)
+            generated=now.strftime("%Y-%m-%d %H:%M"), nav=self._nav(_rated(db) if rated_games is None else rated_games), **data)
         return 200, text.encode("utf-8"), HTML, P.LIVE_CSP if live else P.CSP
 
-    def _nav(self, db):
+    def _nav(self, rated):
+        """The links on every page; `rated`: the games with ratings."""
         out = [("Tonight", "/"), ("Standings", "/#standings")]
-        out += [("Ratings: " + P.title_of(g), "/ratings/" + urllib.parse.quote(g, safe="")) for g in _rated(db)]
+        out += [("Ratings: " + P.title_of(g), "/ratings/" + urllib.parse.quote(g, safe="")) for g in rated]
         out += [("Players", "/players"), ("Games", "/games"), ("Evenings", "/evenings")]
         return out
 
@@ -189,7 +191,7 @@ class Site:
         if ev is not None:
             ev["sheet_links"] = True
         return self._page(db, "speedref results", ["evening.html"] * (ev is not None) + ["standings.html", "notes_link.html"],
-                          live=True, version=version, evening=ev, sections=sections,
+                          live=True, version=version, rated_games=rated, evening=ev, sections=sections,
                           qr=evening_page.qr_data_uri(self.url) if self.public and self.url and ev else None,
                           url=self.url, not_counted=len(skipped), unlinked=unlinked)
 
@@ -363,10 +365,11 @@ def _game_counts(db):
 
 
 def _rated(db):
-    """The games with ratings, kept or due (ratings.stored_boards rates what is due)."""
-    got = set(g for g, in db.query("SELECT DISTINCT game FROM ratings"))
-    got.update(g for g, in db.query("SELECT game FROM ratings_due"))
-    return [g for g in _game_ids([{"game": g} for g in got])]
+    """The games with ratings, kept or due (ratings.stored_boards rates what
+    is due), in the registry's order (a game it does not know is never
+    counted, so never rated): a look in the ratings' index for each."""
+    due = set(g for g, in db.query("SELECT game FROM ratings_due"))
+    return [g for g in registry.IDS if g in due or db.query("SELECT 1 FROM ratings WHERE game = ? LIMIT 1", (g,))]
 
 
 def _ratings(db):
