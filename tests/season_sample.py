@@ -87,6 +87,10 @@ def database(folder, games, evening=False):
             tonight(part)
         part.rename(kept)
     work = folder / ("work-" + kept.name)
+    for left in ("-journal", "-wal", "-shm"):     # a killed run's: SQLite would roll it into the fresh copy
+        stale = work.with_name(work.name + left)
+        if stale.exists():
+            stale.unlink()
     shutil.copy(kept, work)
     return work
 

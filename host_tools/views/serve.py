@@ -78,13 +78,22 @@ class Watch:
     for the pages on screen (/events), which are told a version (`tell`)
     once its live page is made.  `prepare(db)`, on each change before the
     version moves: work that belongs to the change (the ratings due), done
-    once by this connection (its own commits are no change to it)."""
+    once by this connection (its own commits are no change to it).
+
+    Who waits for what wakes for that alone (three conditions on one
+    lock): the Watch for a request's ask, the requests for the look they
+    wait on, the live page's maker and the pages on screen for a new
+    version; a room's 200 open event streams are not woken by every
+    request, nor 200 requests by each other's asks."""
 
     def __init__(self, open_db, prepare=None, poll_s=EVENTS_POLL_S):
         self.open_db = open_db
         self.prepare = prepare
         self.poll_s = poll_s
-        self.cond = threading.Condition()
+        lock = threading.Lock()
+        self.asks = threading.Condition(lock)     # the Watch waits for a request to ask
+        self.looks = threading.Condition(lock)    # requests wait for a look begun after they asked
+        self.news = threading.Condition(lock)     # a new version, or a version told
         self.asked = 0              # looks asked for, and how many of them are done
         self.looked = 0
         self.version = 0            # 0: not looked at yet
@@ -96,47 +105,48 @@ class Watch:
 
     def now(self):
         """The version now; DatabaseProblem when the database cannot be read."""
-        with self.cond:
+        with self.looks:
             self.asked += 1
             mine = self.asked
-            self.cond.notify_all()
+            self.asks.notify()
             while self.looked < mine and not self.stopping:
-                self.cond.wait()
+                self.looks.wait()
             if self.problem is not None:
                 raise self.problem
             return self.version
 
     def tell(self, version):
         """The pages on screen may take `version` now."""
-        with self.cond:
+        with self.news:
             if version > self.told:
                 self.told = version
-                self.cond.notify_all()
+                self.news.notify_all()
 
     def wait_new(self, told):
         """The version now, once it is newer than `told` (None: stopping)."""
-        with self.cond:
-            self.cond.wait_for(lambda: self.version > told or self.stopping)
+        with self.news:
+            self.news.wait_for(lambda: self.version > told or self.stopping)
             return None if self.stopping else self.version
 
     def wait_told(self, shown, timeout):
         """The version told, once it is other than `shown`, or after
         `timeout` seconds, or when the server stops."""
-        with self.cond:
-            self.cond.wait_for(lambda: self.told != shown or self.stopping, timeout)
+        with self.news:
+            self.news.wait_for(lambda: self.told != shown or self.stopping, timeout)
             return self.told
 
     def stop(self):
-        with self.cond:
+        with self.news:
             self.stopping = True
-            self.cond.notify_all()
+            for c in (self.asks, self.looks, self.news):
+                c.notify_all()
 
     def _run(self):
         db, seen = None, None
         while True:
-            with self.cond:
+            with self.asks:
                 if self.asked == self.looked and not self.stopping:
-                    self.cond.wait(self.poll_s)
+                    self.asks.wait(self.poll_s)
                 if self.stopping:
                     break
                 ticket = self.asked
@@ -156,12 +166,13 @@ class Watch:
                 if db is not None:
                     db.close()
                 db, seen = None, None
-            with self.cond:
+            with self.looks:
                 self.problem = problem
+                self.looked = max(self.looked, ticket)
+                self.looks.notify_all()
                 if new is not None:
                     self.version = new
-                self.looked = max(self.looked, ticket)
-                self.cond.notify_all()
+                    self.news.notify_all()
         if db is not None:
             db.close()
 
