@@ -24,7 +24,7 @@ refused, timed out after 30 s, cut short), the changes made, the server's
 CPU seconds and the machine's load average (this benchmark shares its cores
 with whatever else runs); then the loads' p50/p95/max in ms between
 changes, right after an import and right after a name fix (a rename or its
-undo: the ratings are worked out again from the person's first game); then
+undo: the ratings kept take the new name, and the pages show it); then
 the medians of the runs.
 """
 import argparse
