@@ -11,10 +11,19 @@ P1, P2, P3, P4, UP, DOWN, OK, BACK = range(8)
 
 
 def _glyphs(s):
+    """The columns of `s` as the OLED shows it: framebuf's font for ASCII,
+    app/glyphs.py's for the accented letters of names."""
+    from speedref.app import glyphs
     out = bytearray()
     for ch in s:
-        i = (ord(ch) - 32) * 8
-        out += font8x8.FONT[i:i + 8]
+        c = ord(ch)
+        if c < 0x80:
+            i = (c - 32) * 8
+            out += font8x8.FONT[i:i + 8]
+        else:
+            i = (c - glyphs.FIRST) * 8
+            assert 0 <= i < len(glyphs.GLYPHS), "no glyph for %r" % ch
+            out += glyphs.GLYPHS[i:i + 8]
     return bytes(out)
 
 

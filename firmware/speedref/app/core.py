@@ -406,6 +406,8 @@ class App:
             forget(name)
         self._mods = ()
         forget("speedref.names")  # the players' names were checked at the start: loaded again when needed
+        ui.let_go()  # and the glyphs of their accented letters, if they had any
+        forget("speedref.app.glyphs")
         if self.unstored is not None:
             self.show(Unstored(self))  # the table is told; the save stays
             return
@@ -650,7 +652,7 @@ class Message(Screen):
     def draw(self, fb):
         y = 0
         for line in self.lines[:6]:
-            fb.text(line, 0, y, 1)
+            ui.text(fb, line, 0, y, 1)
             y += 10
         ui.hint(fb, "OK: continue", centred=True)
 

@@ -173,7 +173,7 @@ class Boot(Screen):
             y = 12
         if self.problem:
             for line in ui.wrap(self.problem)[:(46 - y) // 9 if self.saved is not None else 3]:
-                fb.text(line, 0, y, 1)
+                ui.text(fb, line, 0, y, 1)
                 y += 9
         if self.saved is not None:
             fb.text("OK: resume", 0, 46, 1)

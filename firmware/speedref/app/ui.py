@@ -2,10 +2,13 @@
 # flows alike: the buttons' numbers, the buzzer cues, the Screen base, and
 # drawing helpers for a 128x64 one-bit screen that people read at arm's
 # length while their hands are busy with cards: big digits (the 8x8 font
-# scaled up), centred lines, an inverted title bar.  `framebuf` calls, and
-# one viper function that sets big text's bytes itself (_put_glyph), so the
-# board and the simulator draw the same bytes.  It imports nothing of
-# speedref: the app and the menu both import it, and neither the other.
+# scaled up), centred lines, an inverted title bar, and text with the
+# accented letters of names (text()).  `framebuf` calls, and viper functions
+# that set the bytes themselves (_put_glyph, _put_line and the two that read
+# a string's UTF-8: _wide, _lay), so the board and the simulator draw the
+# same bytes.  Of speedref it imports only its glyph table (app/glyphs.py),
+# and that only when an accented letter is drawn: the app and the menu both
+# import ui, and neither the other.
 #
 # The layout every screen shares, top to bottom:
 #   title(fb, s)        the inverted bar on rows 0-8: which screen this is
@@ -27,7 +30,10 @@ except NameError:
         simulator on CPython, the web page, whose MicroPython has no native
         code emitter): the frame buffer's bytes, writable.  CPython's
         framebuf (sim/framebuf.py) keeps them in _mv; MicroPython's has the
-        buffer protocol."""
+        buffer protocol.  A str: its UTF-8 and the NUL that ends every
+        MicroPython string (CPython's str has no buffer protocol)."""
+        if isinstance(fb, str):
+            return fb.encode() + b"\0"
         mv = getattr(fb, "_mv", None)
         return memoryview(fb) if mv is None else mv
 
@@ -74,15 +80,50 @@ class Screen:
 W = 128
 H = 64
 
-# One 8x8 glyph is drawn here first, then copied out scaled: framebuf has no
-# scaled text, and fill_rect per set pixel needs no extra buffer.
-_glyph = bytearray(8)
-_gfb = framebuf.FrameBuffer(_glyph, 8, 8, framebuf.MONO_VLSB)
+# A line of text, drawn here by framebuf before it goes to the screen: a
+# byte a column (8 rows, MONO_VLSB), room for 32 bytes of UTF-8 (16
+# accented letters, a screen's width).  framebuf's font is printable ASCII
+# and it draws every byte of any other character as a box (a letter of a
+# name like "Zo\u00eb" takes two bytes); _lay then puts each character's
+# cell in its place, an accented letter's glyph from app/glyphs.py.  Big
+# text scales the cells from here.  Blank between uses: whatever draws from
+# it blanks the columns it took (_put_line, _put_glyph).
+_LINE = bytearray(256)
+_lfb = framebuf.FrameBuffer(_LINE, 256, 8, framebuf.MONO_VLSB)
+_glyphs = None  # app/glyphs.py's table, loaded at the first accented letter drawn
+
+
+def _table():
+    global _glyphs
+    if _glyphs is None:
+        from .glyphs import GLYPHS
+        _glyphs = GLYPHS
+    return _glyphs
+
+
+def let_go():
+    """The glyph table leaves the heap with the names that needed it (the
+    app, when a game closes); the next accented letter loads it again."""
+    global _glyphs
+    _glyphs = None
+
+
+def text(fb, s, x, y, c=1):
+    """framebuf's text(s, x, y, c), the accented letters of names
+    (U+00C0..U+017F, speedref.names) included, each in one 8x8 cell of the
+    font's style: text that holds one is laid out in _LINE and put on fb
+    by machine code (fb: 128x64 MONO_VLSB; at most 32 bytes of UTF-8 are
+    drawn, a screen's width); ASCII text goes straight to framebuf."""
+    if _wide(s):
+        _lfb.text(s, 0, 0, 1)
+        _put_line(fb, _LINE, _lay(_LINE, s, _table()), x, y, c)
+    else:
+        fb.text(s, x, y, c)
 
 
 def center(fb, s, y, c=1):
     """Small text (8 px) centred on the line starting at row y."""
-    fb.text(s, (W - 8 * len(s)) // 2, y, c)
+    text(fb, s, (W - 8 * len(s)) // 2, y, c)
 
 
 def title(fb, s):
@@ -94,50 +135,170 @@ def title(fb, s):
 def row(fb, n, s, x=0):
     """Small text on line n under the title bar (n = 0..5: y = 11 + 9n),
     from the left edge or from x."""
-    fb.text(s, x, 11 + 9 * n, 1)
+    text(fb, s, x, 11 + 9 * n, 1)
 
 
 def hint(fb, s, centred=False):
     """The bottom line: what the keys do now ("OK: next"), or a line of news."""
-    fb.text(s, (W - 8 * len(s)) // 2 if centred else 0, 56, 1)
+    text(fb, s, (W - 8 * len(s)) // 2 if centred else 0, 56, 1)
 
 
 def sides(fb, left, right, y):
     """One line of two players: `left` from the left edge, `right` up to
     the right one ("P1 STUCK    P2 -")."""
-    fb.text(left, 0, y, 1)
-    fb.text(right, W - 8 * len(right), y, 1)
+    text(fb, left, 0, y, 1)
+    text(fb, right, W - 8 * len(right), y, 1)
 
 
 def big(fb, s, x, y, scale):
     """Text with every font pixel drawn as a scale x scale square (fb: a
     128x64 MONO_VLSB FrameBuffer; set pixels only, clipped to the screen).
-    Each glyph is drawn by framebuf at 8x8 first, then scaled by _put_glyph
-    straight into fb's bytes: on a board that is machine code, and a glyph
-    takes 0.12-0.19 ms on the emulated Pico (scale 2-5, the framebuf text
-    included) where a rectangle for each run of pixels took 0.55 ms (a big
-    name or count is on every verdict's screen).
+    The line is drawn by framebuf at 8x8 first (into _LINE, accented
+    letters laid out as text() lays them), then each glyph is scaled by
+    _put_glyph straight into fb's bytes: on a board that is machine code,
+    and a glyph takes 0.12-0.19 ms on the emulated Pico (scale 2-5) where a
+    rectangle for each run of pixels took 0.55 ms (a big name or count is
+    on every verdict's screen).
 
-    s is printable ASCII (names are: speedref.names).  Glyph i is drawn by
-    drawing the whole of s 8i pixels to the left of the glyph buffer (the
-    framebuf clips the rest), not s[i] by itself: taking a str apart a
-    character at a time makes a one-character string of each, interned the
-    first time it is seen, and that allocates inside a press's redraw."""
+    Nothing here takes s apart a character at a time: that makes a
+    one-character string of each, interned the first time it is seen, and
+    that allocates inside a press's redraw."""
+    _lfb.text(s, 0, 0, 1)
+    if _wide(s):
+        n = _lay(_LINE, s, _table())
+    else:
+        n = len(s)
+        if n > 32:
+            n = 32  # the line's room; 16 characters fill the screen at scale 1
     i = 0
-    n = len(s)
     while i < n:
-        _gfb.fill(0)
-        _gfb.text(s, -8 * i, 0, 1)
-        _put_glyph(fb, _glyph, x, y, scale)
+        _put_glyph(fb, _LINE, 8 * i, x, y, scale)
         x += 8 * scale
         i += 1
 
 
 @micropython.viper
-def _put_glyph(fb, g, x: int, y: int, scale: int):
-    # Glyph g (8 bytes, MONO_VLSB: byte c is column c, bit r is row r) into
+def _wide(s) -> int:
+    # 1 when str s holds a character outside ASCII (a byte of its UTF-8
+    # >= 0x80), else 0.  Read to the NUL that ends every MicroPython string
+    # (framebuf's text reads to it too); no allocation.
+    p = ptr8(s)
+    i = 0
+    while True:
+        b = int(p[i])
+        if b == 0:
+            return 0
+        if b >= 0x80:
+            return 1
+        i += 1
+
+
+@micropython.viper
+def _lay(line, s, g) -> int:
+    # Lay out `line`, where framebuf has drawn str s from column 0 (the cell
+    # of s's byte i at columns 8i..8i+7), so that character k's cell is at
+    # 8k..8k+7; a character of U+00C0..U+017F takes its glyph from g (8
+    # bytes a letter from U+00C0, app/glyphs.py), any other non-ASCII one
+    # keeps framebuf's box.  Only bytes 0..31 have cells (the line's room).
+    # The columns left over after the last character are blanked.  Returns
+    # the number of characters laid out.
+    dst = ptr8(line)
+    src = ptr8(s)
+    gl = ptr8(g)
+    i = 0  # byte of s
+    k = 0  # character
+    while i < 32:
+        b = int(src[i])
+        if b == 0:
+            break
+        d = k << 3
+        if b < 0x80:
+            if i != k:
+                o = i << 3
+                j = 0
+                while j < 8:
+                    dst[d + j] = dst[o + j]
+                    j += 1
+            i += 1
+        else:
+            m = 2  # the bytes of this character, and its code point
+            cp = b & 0x1F
+            if b >= 0xF0:
+                m = 4
+                cp = b & 0x07
+            elif b >= 0xE0:
+                m = 3
+                cp = b & 0x0F
+            j = 1
+            while j < m:
+                cp = (cp << 6) | (int(src[i + j]) & 0x3F)
+                j += 1
+            o = i << 3  # framebuf's box, or the letter's glyph
+            if 0xC0 <= cp and cp <= 0x17F:
+                o = (cp - 0xC0) << 3
+                j = 0
+                while j < 8:
+                    dst[d + j] = gl[o + j]
+                    j += 1
+            elif i != k:
+                j = 0
+                while j < 8:
+                    dst[d + j] = dst[o + j]
+                    j += 1
+            i += m
+        k += 1
+    j = k << 3
+    e = i << 3
+    if e > 256:
+        e = 256
+    while j < e:
+        dst[j] = 0
+        j += 1
+    return k
+
+
+@micropython.viper
+def _put_line(fb, line, n: int, x: int, y: int, c: int):
+    # The first n cells of `line` (8 columns each, a byte a column, bit r row
+    # r) onto fb, 128x64 MONO_VLSB (page p, column x at byte 128p + x, row
+    # y & 7 its bit), at x, y: the set pixels in colour c (1 set, 0 clear:
+    # the title bar's dark text), the others left as they are, as framebuf's
+    # text does; clipped to the screen.  The line's columns are blanked.
+    buf = ptr8(fb)
+    src = ptr8(line)
+    p = y >> 3
+    sh = y & 7
+    w = n << 3
+    col = 0
+    while col < w:
+        v = int(src[col])
+        src[col] = 0
+        dx = x + col
+        col += 1
+        if v == 0 or dx < 0 or dx >= 128:
+            continue
+        lo = (v << sh) & 0xFF
+        hi = v >> (8 - sh)
+        if 0 <= p and p < 8:
+            i = (p << 7) + dx
+            if c:
+                buf[i] = buf[i] | lo
+            else:
+                buf[i] = buf[i] & (0xFF ^ lo)
+        if sh and 0 <= p + 1 and p + 1 < 8:
+            i = ((p + 1) << 7) + dx
+            if c:
+                buf[i] = buf[i] | hi
+            else:
+                buf[i] = buf[i] & (0xFF ^ hi)
+
+
+@micropython.viper
+def _put_glyph(fb, g, o: int, x: int, y: int, scale: int):
+    # Glyph g[o .. o+7] (MONO_VLSB: byte c is column c, bit r is row r) into
     # fb, 128x64 MONO_VLSB (page p, column x at byte 128p + x, row y & 7 its
-    # bit), at x, y, each pixel scale x scale.  A run of set pixels in a
+    # bit), at x, y, each pixel scale x scale; the glyph's bytes are blanked
+    # (g is the line: blank for its next text).  A run of set pixels in a
     # column (and the columns after it that are the same) is OR'ed into the
     # bytes it covers a page at a time.  Plain Python too (ptr8 above): the
     # same bytes in the simulator and the web page.
@@ -145,9 +306,9 @@ def _put_glyph(fb, g, x: int, y: int, scale: int):
     src = ptr8(g)
     c = 0
     while c < 8:
-        bits = int(src[c])
+        bits = int(src[o + c])
         n = c + 1
-        while n < 8 and int(src[n]) == bits:
+        while n < 8 and int(src[o + n]) == bits:
             n += 1
         if bits:
             x0 = x + c * scale
@@ -186,7 +347,9 @@ def _put_glyph(fb, g, x: int, y: int, scale: int):
                 else:
                     r += 1
                     bits >>= 1
-        c = n
+        while c < n:
+            src[o + c] = 0
+            c += 1
 
 
 def big_center(fb, s, y, scale):
@@ -205,9 +368,9 @@ def menu_rows(fb, items, cursor, top, y0=11):
         x = 2 if 8 * len(s) + 2 <= W else 0  # a 16-character row needs the whole width
         if i == cursor:
             fb.fill_rect(0, y - 1, W, 9, 1)
-            fb.text(s, x, y, 0)
+            text(fb, s, x, y, 0)
         else:
-            fb.text(s, x, y, 1)
+            text(fb, s, x, y, 1)
         y += 9
         i += 1
 
