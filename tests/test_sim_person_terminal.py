@@ -304,7 +304,7 @@ def test_the_computer_players_card_plays_are_in_the_event_log(game):
 def test_speed_a_refused_card_is_history_once_a_card_is_taken_SP7():
     """A card that does not fit says why ("SP-7: KD does not fit 3C"); once
     a card of yours is taken, the panel no longer says it."""
-    from sim.table.speed_person import CARD_KEYS, PILE_KEYS
+    from sim.table.speed_person import PILE_KEYS
     from speedref.engine import speed_cards as SP
     tb, term = _speed_terminal("refusal")
     try:

@@ -449,7 +449,7 @@ def test_speed_four_players_stuck_side_by_side_read_as_two_SP27(tmp_path):
 
 def test_speed_final_screen_names_the_winner_SP19(tmp_path):
     """The match's end says who won by the name the record carries."""
-    from app_rig import Rig as AppRig, speed_opts, play_match
+    from app_rig import Rig as AppRig, speed_opts
     r = AppRig(str(tmp_path))
     opts = speed_opts(match="single")
     opts["names"] = ["Ann", "Bob"]

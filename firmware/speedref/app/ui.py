@@ -96,8 +96,8 @@ _glyphs = None  # app/glyphs.py's table, loaded at the first accented letter dra
 def _table():
     global _glyphs
     if _glyphs is None:
-        from .glyphs import GLYPHS
-        _glyphs = GLYPHS
+        from . import glyphs
+        _glyphs = glyphs.GLYPHS
     return _glyphs
 
 
