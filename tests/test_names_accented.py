@@ -150,3 +150,47 @@ def test_the_boards_utf8_lines_and_the_simulators_escapes_are_one_record_to_the_
             core.feed(data[i:i + 1])
         assert db.count_games() == 1
         assert db.games()[0][1]["players"] == ["Zo\u00eb", "\u0141ukasz"]
+
+
+def test_the_wheel_turns_a_letter_into_its_accented_forms_on_the_seats_pad(tmp_path):
+    """The letter wheel: the seat's pad steps the letter on the wheel through
+    its accented forms and round to the plain letter; UP/DOWN turn the
+    wheel as before (the plain letters no further apart); OK adds the form
+    shown; a character with no accented form ignores the pad."""
+    from app_rig import Rig
+    from roster_game import command, tap, to_game, pick
+    from speedref.app import who
+    from speedref.app.core import DOWN, UP
+    from speedref.app.glyphs import forms
+    from speedref.roster import Console
+    from test_sim_screen_text import find
+    rig = Rig(str(tmp_path))
+    command(rig, Console(), {"cmd": "roster", "add": ["Ann"]})
+    tap(rig, 6)  # boot screen -> game list
+    to_game(rig, "speed")
+    pick(rig, "Ann")
+    pick(rig, who.NEW)  # seat 2 (pad 1) names a walk-in
+    scr = rig.app.screen
+    tap(rig, DOWN, 4)  # A B C D E
+    assert who.WHEEL[scr.wheel] == "E"
+    assert find(bytes(rig.app.buf), "pad: accents")
+    e = forms("E")
+    seen = []
+    for _ in range(len(e)):
+        tap(rig, 1)
+        seen.append(scr._letter())
+    assert seen == list(e[1:]) + ["E"], "each form once, then the letter again"
+    tap(rig, 1)
+    assert scr._letter() == "\u00c9"
+    tap(rig, UP)
+    tap(rig, DOWN)
+    assert scr._letter() == "E", "turning the wheel starts from the plain letter"
+    tap(rig, 1, 2)  # \u00c8
+    tap(rig, 6)
+    assert scr.typed == "\u00c8" and who.WHEEL[scr.wheel] == "e" and scr._letter() == "e"
+    assert find(bytes(rig.app.buf), "\u00c8") == (0, 14)
+    tap(rig, DOWN, 26 - 4 + 1)  # past z to " -"
+    assert who.WHEEL[scr.wheel] == "-" and not find(bytes(rig.app.buf), "pad: accents")
+    tap(rig, 1)
+    assert scr._letter() == "-" and scr.typed == "\u00c8"
+    assert rig.app.lights == 2, "the seat's pad lights: it has something to say"
