@@ -194,3 +194,33 @@ def test_the_wheel_turns_a_letter_into_its_accented_forms_on_the_seats_pad(tmp_p
     tap(rig, 1)
     assert scr._letter() == "-" and scr.typed == "\u00c8"
     assert rig.app.lights == 2, "the seat's pad lights: it has something to say"
+
+
+def test_the_results_compare_names_nfc_so_a_decomposed_one_is_the_same_person(tmp_path):
+    """Two games of Jos\u00e9: one from the board (composed, NFC), one from a
+    file that spells him decomposed (NFD) and in capitals: the standings
+    show one person, Jos\u00e9, with both games, and rename finds him either
+    way."""
+    import subprocess
+    import sys
+    from host_fixtures import speed_single
+    nfd = unicodedata.normalize("NFD", "JOS\u00c9")
+    a = tmp_path / "a.json"
+    b = tmp_path / "b.json"
+    a.write_text(json.dumps(speed_single(0, 5, ("Jos\u00e9", "Zo\u00eb"), ident="dev-a")), encoding="utf-8")
+    b.write_text(json.dumps(speed_single(1, 4, ("Zo\u00eb", nfd), ident="dev-b"), ensure_ascii=False),
+                 encoding="utf-8")
+    db = tmp_path / "r.db"
+
+    def results(*args):
+        r = subprocess.run([sys.executable, "-m", "host_tools.results", "--db", str(db)] + list(args),
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stdout + r.stderr
+        return r.stdout
+    results("import", str(a), str(b))
+    rows = [x for x in json.loads(results("--json"))["standings"] if x["game"] == "speed"]
+    people = {unicodedata.normalize("NFC", x["player"]).casefold(): x["games"] for x in rows}
+    assert people == {"jos\u00e9": 2, "zo\u00eb": 2}, rows
+    results("rename", unicodedata.normalize("NFD", "jos\u00e9"), "Jos\u00e9 Ruiz")
+    rows = [x for x in json.loads(results("--json"))["standings"] if x["game"] == "speed"]
+    assert {x["player"]: x["games"] for x in rows} == {"Jos\u00e9 Ruiz": 2, "Zo\u00eb": 2}, rows
