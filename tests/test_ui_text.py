@@ -132,7 +132,7 @@ def test_an_accented_letter_takes_one_cell_and_is_no_box():
     from speedref.app import ui
     from speedref.app.glyphs import GLYPHS
     buf = bytearray(1024)
-    ui.text(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), "Zo\u00eb", 0, 0)
+    ui.text(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), "Zo\u00eb", 0, 0, 1)
     assert bytes(buf[16:24]) == GLYPHS[8 * (0xEB - 0xC0):8 * (0xEB - 0xC0) + 8]
     assert not any(buf[24:128]), "a fourth cell: the letter drawn as two bytes"
     assert buf[16 + 2] & 1 and not buf[16 + 3] & 1  # a dot of the diaeresis
@@ -157,7 +157,7 @@ import framebuf, micropython
 from speedref.app import ui
 fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
 texts = [bytes([0x5a, 0x6f, 0xc3, 0x80 + k, 0x20, 0xc4, 0x80 + k, 0x21]).decode() for k in range(0, 64, 3)]
-ui.text(fb, "\u00e9", 0, 0)  # the table loaded (a game's first screen does this)
+ui.text(fb, "\u00e9", 0, 0, 1)  # the table loaded (a game's first screen does this)
 ok = t = None
 micropython.heap_lock()
 try:

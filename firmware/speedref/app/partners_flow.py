@@ -394,7 +394,7 @@ class PartnersFlow(Flow):
         bid, trump, c, p = g.contract
         n = NUM[g.tricks_played + 1]
         x = (ui.W - 8 * (12 + len(n))) // 2  # "Trick n of 13" centred
-        fb.fill_rect(0, 0, ui.W, 9, 1)  # the title bar (ui.title)
+        ui.bar(fb)  # the title bar (ui.title)
         fb.text("Trick", x, 1, 0)
         fb.text(n, x + 48, 1, 0)
         fb.text("of 13", x + 56 + 8 * len(n), 1, 0)
