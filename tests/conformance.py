@@ -152,7 +152,7 @@ def draw(screen):
     def text(fb, t, x, y, c=1):
         # text with an accented letter is laid out by ui itself, no
         # framebuf call: noted and checked here
-        if fb is s and ui._wide(t):
+        if fb is s and not t.isascii():
             s.texts.append(t)
             s._box("text %r" % t, x, y, 8 * len(t), 8)
         return real_text(fb, t, x, y, c)

@@ -4,9 +4,9 @@
 # length while their hands are busy with cards: big digits (the 8x8 font
 # scaled up), centred lines, an inverted title bar, and text with the
 # accented letters of names (text()).  `framebuf` calls, and viper functions
-# that set the bytes themselves (_put_glyph, _put_line and the two that read
-# a string's UTF-8: _wide, _lay), so the board and the simulator draw the
-# same bytes.  Of speedref it imports only its glyph table (app/glyphs.py),
+# that read a string's UTF-8 (text, _lay) and set the frame buffer's bytes
+# themselves (_put_cells, bar), so the board and the simulator draw the same
+# bytes.  Of speedref it imports only its glyph table (app/glyphs.py),
 # and that only when an accented letter is drawn: the app and the menu both
 # import ui, and neither the other.
 #
@@ -85,17 +85,17 @@ H = 64
 # accented letters, a screen's width).  framebuf's font is printable ASCII
 # and it draws every byte of any other character as a box (a letter of a
 # name like "Zo\u00eb" takes two bytes); _lay then puts each character's
-# cell in its place, an accented letter's glyph from app/glyphs.py.  Big
-# text scales the cells from here.  Blank between uses: whatever draws from
-# it blanks the columns it took (_put_line, _put_glyph).
+# cell in its place, an accented letter's glyph from app/glyphs.py, and
+# _put_cells puts the cells on the screen, big text's scaled.  Blank
+# between uses: _lay blanks what it leaves over, _put_cells what it puts.
 _LINE = bytearray(256)
 _lfb = framebuf.FrameBuffer(_LINE, 256, 8, framebuf.MONO_VLSB)
-_glyphs = None  # app/glyphs.py's table, loaded at the first accented letter drawn
+_glyphs = b""  # app/glyphs.py's table, loaded at the first accented letter drawn
 
 
 def _table():
     global _glyphs
-    if _glyphs is None:
+    if not _glyphs:
         from . import glyphs
         _glyphs = glyphs.GLYPHS
     return _glyphs
@@ -105,7 +105,7 @@ def let_go():
     """The glyph table leaves the heap with the names that needed it (the
     app, when a game closes); the next accented letter loads it again."""
     global _glyphs
-    _glyphs = None
+    _glyphs = b""
 
 
 @micropython.viper
@@ -116,9 +116,10 @@ def text(fb, s, x: int, y: int, c: int):
     # fb by machine code (fb: 128x64 MONO_VLSB; at most 32 bytes of UTF-8
     # are drawn, a screen's width); ASCII text goes straight to framebuf.
     # Machine code itself, as the test for an accented letter reads the
-    # string's bytes: a Python function in front of framebuf cost 50 us a
-    # line on the emulated Pico, this 11 us.  (No default for c: viper has
-    # none.)
+    # string's bytes (to the NUL that ends every MicroPython string, as
+    # framebuf's text reads): a Python function in front of framebuf cost
+    # 50 us a line on the emulated Pico, this 11 us.  (No default for c:
+    # viper has none.)
     p = ptr8(s)
     i = 0
     while True:
@@ -130,7 +131,7 @@ def text(fb, s, x: int, y: int, c: int):
             break
         i += 1
     _lfb.text(s, 0, 0, 1)
-    _put_line(fb, _LINE, _lay(_LINE, s, _table()), x, y, c)
+    _put_cells(fb, _LINE, _lay(_LINE, s, _table()), x, y, 1, c)
 
 
 def center(fb, s, y, c=1):
@@ -179,8 +180,8 @@ def big(fb, s, x, y, scale):
     """Text with every font pixel drawn as a scale x scale square (fb: a
     128x64 MONO_VLSB FrameBuffer; set pixels only, clipped to the screen).
     The line is drawn by framebuf at 8x8 first (into _LINE, accented
-    letters laid out as text() lays them), then each glyph is scaled by
-    _put_glyph straight into fb's bytes: on a board that is machine code,
+    letters laid out as text() lays them), then its cells are scaled by
+    _put_cells straight into fb's bytes: on a board that is machine code,
     and a glyph takes 0.12-0.19 ms on the emulated Pico (scale 2-5) where a
     rectangle for each run of pixels took 0.55 ms (a big name or count is
     on every verdict's screen).
@@ -189,33 +190,10 @@ def big(fb, s, x, y, scale):
     one-character string of each, interned the first time it is seen, and
     that allocates inside a press's redraw."""
     _lfb.text(s, 0, 0, 1)
-    if _wide(s):
+    n = _lay(_LINE, s, _glyphs)
+    if n < 0:
         n = _lay(_LINE, s, _table())
-    else:
-        n = len(s)
-        if n > 32:
-            n = 32  # the line's room; 16 characters fill the screen at scale 1
-    i = 0
-    while i < n:
-        _put_glyph(fb, _LINE, 8 * i, x, y, scale)
-        x += 8 * scale
-        i += 1
-
-
-@micropython.viper
-def _wide(s) -> int:
-    # 1 when str s holds a character outside ASCII (a byte of its UTF-8
-    # >= 0x80), else 0.  Read to the NUL that ends every MicroPython string
-    # (framebuf's text reads to it too); no allocation.
-    p = ptr8(s)
-    i = 0
-    while True:
-        b = int(p[i])
-        if b == 0:
-            return 0
-        if b >= 0x80:
-            return 1
-        i += 1
+    _put_cells(fb, _LINE, n, x, y, scale, 1)
 
 
 @micropython.viper
@@ -226,10 +204,20 @@ def _lay(line, s, g) -> int:
     # bytes a letter from U+00C0, app/glyphs.py), any other non-ASCII one
     # keeps framebuf's box.  Only bytes 0..31 have cells (the line's room).
     # The columns left over after the last character are blanked.  Returns
-    # the number of characters laid out.
+    # the number of characters laid out; -1, with nothing moved, when s
+    # holds an accented letter and g is empty (the table not loaded yet).
     dst = ptr8(line)
     src = ptr8(s)
     gl = ptr8(g)
+    if int(len(g)) == 0:
+        i = 0
+        while True:
+            b = int(src[i])
+            if b == 0:
+                break
+            if b >= 0x80:
+                return -1
+            i += 1
     i = 0  # byte of s
     k = 0  # character
     while i < 32:
@@ -237,13 +225,8 @@ def _lay(line, s, g) -> int:
         if b == 0:
             break
         d = k << 3
+        o = i << 3  # framebuf's cell of this byte
         if b < 0x80:
-            if i != k:
-                o = i << 3
-                j = 0
-                while j < 8:
-                    dst[d + j] = dst[o + j]
-                    j += 1
             i += 1
         else:
             m = 2  # the bytes of this character, and its code point
@@ -258,19 +241,20 @@ def _lay(line, s, g) -> int:
             while j < m:
                 cp = (cp << 6) | (int(src[i + j]) & 0x3F)
                 j += 1
-            o = i << 3  # framebuf's box, or the letter's glyph
-            if 0xC0 <= cp and cp <= 0x17F:
+            i += m
+            if 0xC0 <= cp and cp <= 0x17F:  # the letter's glyph
                 o = (cp - 0xC0) << 3
                 j = 0
                 while j < 8:
                     dst[d + j] = gl[o + j]
                     j += 1
-            elif i != k:
-                j = 0
-                while j < 8:
-                    dst[d + j] = dst[o + j]
-                    j += 1
-            i += m
+                k += 1
+                continue
+        if o != d:  # the byte's cell, or framebuf's box for the character
+            j = 0
+            while j < 8:
+                dst[d + j] = dst[o + j]
+                j += 1
         k += 1
     j = k << 3
     e = i << 3
@@ -283,67 +267,37 @@ def _lay(line, s, g) -> int:
 
 
 @micropython.viper
-def _put_line(fb, line, n: int, x: int, y: int, c: int):
-    # The first n cells of `line` (8 columns each, a byte a column, bit r row
-    # r) onto fb, 128x64 MONO_VLSB (page p, column x at byte 128p + x, row
-    # y & 7 its bit), at x, y: the set pixels in colour c (1 set, 0 clear:
-    # the title bar's dark text), the others left as they are, as framebuf's
-    # text does; clipped to the screen.  The line's columns are blanked.
-    buf = ptr8(fb)
-    src = ptr8(line)
-    p = y >> 3
-    sh = y & 7
-    w = n << 3
-    col = 0
-    while col < w:
-        v = int(src[col])
-        src[col] = 0
-        dx = x + col
-        col += 1
-        if v == 0 or dx < 0 or dx >= 128:
-            continue
-        lo = (v << sh) & 0xFF
-        hi = v >> (8 - sh)
-        if 0 <= p and p < 8:
-            i = (p << 7) + dx
-            if c:
-                buf[i] = buf[i] | lo
-            else:
-                buf[i] = buf[i] & (0xFF ^ lo)
-        if sh and 0 <= p + 1 and p + 1 < 8:
-            i = ((p + 1) << 7) + dx
-            if c:
-                buf[i] = buf[i] | hi
-            else:
-                buf[i] = buf[i] & (0xFF ^ hi)
-
-
-@micropython.viper
-def _put_glyph(fb, g, o: int, x: int, y: int, scale: int):
-    # Glyph g[o .. o+7] (MONO_VLSB: byte c is column c, bit r is row r) into
-    # fb, 128x64 MONO_VLSB (page p, column x at byte 128p + x, row y & 7 its
-    # bit), at x, y, each pixel scale x scale; the glyph's bytes are blanked
-    # (g is the line: blank for its next text).  A run of set pixels in a
-    # column (and the columns after it that are the same) is OR'ed into the
-    # bytes it covers a page at a time.  Plain Python too (ptr8 above): the
-    # same bytes in the simulator and the web page.
+def _put_cells(fb, g, n: int, x: int, y: int, scale: int, c: int):
+    # The first n cells of g (8 bytes each, MONO_VLSB: byte c is column c,
+    # bit r is row r) into fb, 128x64 MONO_VLSB (page p, column x at byte
+    # 128p + x, row y & 7 its bit), from x, y, each pixel scale x scale, in
+    # colour c (1 set; 0 clear: the title bar's dark text); the other
+    # pixels left as they are (as framebuf's text), clipped to the screen.
+    # A run of set pixels in a column (and the columns after it that are
+    # the same) is written into the bytes it covers a page at a time.  The
+    # cells are blanked (g is the line: blank for its next text).  Plain
+    # Python too (ptr8 above): the same bytes in the simulator and the web
+    # page.
     buf = ptr8(fb)
     src = ptr8(g)
-    c = 0
-    while c < 8:
-        bits = int(src[o + c])
-        n = c + 1
-        while n < 8 and int(src[o + n]) == bits:
-            n += 1
-        if bits:
-            x0 = x + c * scale
-            x1 = x + n * scale
+    k = 0
+    while k < n:
+        o = k << 3
+        cx = x + o * scale  # the cell's left edge on the screen
+        col = 0
+        while col < 8:
+            bits = int(src[o + col])
+            nx = col + 1
+            while nx < 8 and int(src[o + nx]) == bits:
+                nx += 1
+            x0 = cx + col * scale
+            x1 = cx + nx * scale
             if x0 < 0:
                 x0 = 0
             if x1 > 128:
                 x1 = 128
             r = 0
-            while bits:
+            while bits and x0 < x1:
                 if bits & 1:
                     q = r + 1  # the run is rows r .. q - 1 of the glyph
                     bits >>= 1
@@ -364,17 +318,24 @@ def _put_glyph(fb, g, o: int, x: int, y: int, scale: int):
                         v = ((1 << (e - a)) - 1) << (a & 7)
                         i = (p << 7) + x0
                         end = (p << 7) + x1
-                        while i < end:
-                            buf[i] = buf[i] | v
-                            i += 1
+                        if c:
+                            while i < end:
+                                buf[i] = buf[i] | v
+                                i += 1
+                        else:
+                            v = 0xFF ^ v
+                            while i < end:
+                                buf[i] = buf[i] & v
+                                i += 1
                         a = e
                     r = q
                 else:
                     r += 1
                     bits >>= 1
-        while c < n:
-            src[o + c] = 0
-            c += 1
+            while col < nx:
+                src[o + col] = 0
+                col += 1
+        k += 1
 
 
 def big_center(fb, s, y, scale):
