@@ -273,13 +273,36 @@ def _put_cells(fb, g, n: int, x: int, y: int, scale: int, c: int):
     # 128p + x, row y & 7 its bit), from x, y, each pixel scale x scale, in
     # colour c (1 set; 0 clear: the title bar's dark text); the other
     # pixels left as they are (as framebuf's text), clipped to the screen.
-    # A run of set pixels in a column (and the columns after it that are
-    # the same) is written into the bytes it covers a page at a time.  The
+    # At scale 1 a column's byte is shifted into the one or two pages it
+    # falls on; bigger, a run of set pixels in a column (and the columns
+    # after it that are the same) is written into the bytes it covers a
+    # page at a time.  The
     # cells are blanked (g is the line: blank for its next text).  Plain
     # Python too (ptr8 above): the same bytes in the simulator and the web
     # page.
     buf = ptr8(fb)
     src = ptr8(g)
+    if scale == 1:  # small text: a column's byte shifted into one or two pages
+        p = y >> 3
+        sh = y & 7
+        w = n << 3
+        col = 0
+        while col < w:
+            v = int(src[col])
+            src[col] = 0
+            dx = x + col
+            col += 1
+            if v == 0 or dx < 0 or dx >= 128:
+                continue
+            i = (p << 7) + dx
+            if 0 <= p and p < 8:
+                lo = (v << sh) & 0xFF
+                buf[i] = (buf[i] | lo) if c else (buf[i] & (0xFF ^ lo))
+            if sh and -1 <= p and p < 7:
+                hi = v >> (8 - sh)
+                i += 128
+                buf[i] = (buf[i] | hi) if c else (buf[i] & (0xFF ^ hi))
+        return
     k = 0
     while k < n:
         o = k << 3
