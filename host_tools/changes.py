@@ -16,7 +16,10 @@ Each change is checked against the database as it is, inside the write
 transaction that stores it: a change that is refused (a name that is no
 person, a bad new name, two seats of one game becoming the same person, an
 unknown game or seat) is one line on stderr, exit status 2, and nothing is
-stored.
+stored.  An undo is refused the same way when a later change needs the one
+undone (without it, that change would seat one person twice in a stored
+game): the line names the change to undo first.  `changes` marks a change
+that does not hold for a game imported after it (people.Resolver).
 """
 from host_tools import jsonin, people, results
 
@@ -123,7 +126,7 @@ def plan(db, verb, args):
             name = _name(args[2], "the name")
             if people.unnamed(name):
                 raise Refused("%r is a seat label: give a name, or Guest for nobody named" % _shown(name))
-            now = people.Resolver([(c.verb, c.args) for c in db.changes()]).name(name)
+            now = people.Resolver(db.changes()).name(name)
         current = g.names[seat]
         if (current is None and now is None) or (current is not None and now is not None
                                                  and people.key(current) == people.key(now)):
@@ -152,11 +155,37 @@ def describe(c):
     return what
 
 
+def _held(db):
+    """({(row, change number): people.Held} of the changes in force that do
+    not hold for a game, {row: Played}); inside a transaction db.changes()
+    sees what it wrote."""
+    held = {}
+    games = results.played(db, held=held)
+    return (dict(((row, h.number), h) for row, hs in held.items() for h in hs),
+            dict((g.row, g) for g in games))
+
+
+def _seated_twice(db, before):
+    """[(what the change would do, its people.Held)] for each change that
+    does not hold for a game now but did `before` (_held's first part), in
+    row order: the changes that would now seat someone twice."""
+    now, games = _held(db)
+    return [("%s would sit at P%d and P%d of game %s" % ((_shown(h.person),) + tuple(s + 1 for s in sorted(h.seats))
+                                                         + (_game_name(games[row]),)), h)
+            for (row, n), h in sorted(now.items()) if (row, n) not in before]
+
+
 def make(db, verb, args):
     """Check and store one change: the line to print; Refused."""
     with db.changing():
+        before = _held(db)[0]
         stored, said = plan(db, verb, args)
         number = db.add_change(verb, stored)
+        # a change that would seat one person twice in a stored game is
+        # refused whatever else it does (the transaction is rolled back)
+        twice = _seated_twice(db, before)
+        if twice:
+            raise Refused("%s: one person cannot play two seats" % twice[0][0])
     return "change %d: %s" % (number, said)
 
 
@@ -177,7 +206,19 @@ def undo(db, args):
             c = in_force[-1]
         else:
             raise Refused("no change to undo")
+        before = _held(db)[0]
         db.undo_change(c.number)
+        # a later change that needs this one would seat someone twice
+        # without it: refused, naming it (the transaction is rolled back)
+        twice = _seated_twice(db, before)
+        if twice:
+            what, h = twice[0]
+            needs = sorted(set(x.number for _, x in twice), reverse=True)
+            later = [x for x in in_force if x.number == h.number][0]
+            raise Refused("change %d is needed by change %d (%s): without it, %s; undo %s first"
+                          % (c.number, h.number, describe(later), what,
+                             "change %d" % needs[0] if len(needs) == 1 else
+                             "changes " + ", ".join(str(n) for n in needs)))
     return "undid change %d: %s" % (c.number, describe(c))
 
 
@@ -185,5 +226,30 @@ def listing(db):
     rows = db.changes(in_force=False)
     if not rows:
         return "no changes to names yet"
-    return "\n".join("%d  %s  %s%s" % (c.number, c.made_at, describe(c),
-                                       "  (undone %s)" % c.undone_at if c.undone_at else "") for c in rows)
+    held = {}
+    for (row, number) in _held(db)[0]:
+        held.setdefault(number, []).append(row)
+    return "\n".join("%d  %s  %s%s%s" % (c.number, c.made_at, describe(c),
+                                         "  (undone %s)" % c.undone_at if c.undone_at else "",
+                                         _not_held(held.get(c.number))) for c in rows)
+
+
+def _not_held(rows):
+    if not rows:
+        return ""
+    return "  (does not hold for game%s %s: two people at one table)" % (
+        "" if len(rows) == 1 else "s", ", ".join("#%d" % r for r in sorted(rows)))
+
+
+def report_held(db, row, players):
+    """Lines for a game just stored (row `row`, its record's `players`): each
+    change in force that does not hold for it, and why."""
+    in_force = db.changes()
+    if not in_force:
+        return []
+    resolver = people.Resolver(in_force)
+    resolver.seats(row, players)
+    by_number = dict((c.number, c) for c in in_force)
+    return ["%s and %s sat at one table, but change %d (%s) made them one person: that change does not hold"
+            " for this game" % (_shown(h.names[0]), _shown(h.names[1]), h.number, describe(by_number[h.number]))
+            for h in resolver.held.get(row, [])]

@@ -490,6 +490,12 @@ def uplink_file(path, build_dir, out):
     out("uplink: club %s, table %s, broker%s%s (settings not shown)"
         % (conf["club"], conf.get("table") or "named by the board's id", " with TLS" if conf.get("tls") else "",
            ", with a user name" if conf.get("user") else ""))
+    if conf.get("user") and conf.get("user") != conf.get("table"):
+        # the club's ACL lets an account publish only under its own name:
+        # the broker would take this table's games and drop them
+        out("uplink: note: the user name is not the table's name: the club's broker (docs/mosquitto/club.acl)"
+            " lets a table publish only on the topic of its own user name, so its games would wait on the"
+            " board for good")
     return (UPLINK_PATH, str(dest), len(data), hashlib.sha256(data).hexdigest())
 
 

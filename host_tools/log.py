@@ -329,11 +329,24 @@ class LineCore:
                 self.dump_new += 1
             self.out("%s: %s: %s; winner %s (stored as #%d%s)" % (
                 where, rec["game"], scores, won, got.row, " with " + verdicts if got.slaps else ""))
+            self.held_note(got.row, rec)
         else:
             self.duplicates += 1
             self.out("%s: %s: %s; already stored as #%d%s" % (
                 where, rec["game"], scores, got.row, "; %s added to it" % verdicts if got.slaps else ""))
         return got.row
+
+    def held_note(self, row, rec):
+        """A game just stored that seats two people a change to names made
+        one (host_tools/people.py): kept, two people, and said."""
+        from host_tools import changes
+        try:
+            lines = changes.report_held(self.db, row, [str(p) for p in rec.get("players", [])])
+        except DatabaseProblem as e:
+            lines = ["cannot check the changes to names for it: %s" % e]
+        ident = rec.get("id")
+        for text in lines:
+            self.err("%s: %s" % ("game #%d" % row if ident is None else "record %s" % str(ident)[:60], text))
 
     def refuse(self, rec, kind, why):
         self.refused += 1

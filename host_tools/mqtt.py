@@ -8,10 +8,23 @@ while the laptop is away) to every table's topic,
 and stores each message, a finished game record as the board stored it,
 through the same import path as a USB log or a copied file
 (host_tools.importer.Importer, host_tools.log.LineCore): validated by the
-engine, stored once under its id, so a record the board sends again (its
-PUBACK was lost) adds nothing.  A message that is not a game record (not
-JSON, too big, a record the rules refuse, a topic of another shape) is
-reported in one line and skipped.
+engine, stored once under its id, so a record the board sends again adds
+nothing.  A message that is not a game record (not JSON, too big, a record
+the rules refuse, a topic of another shape) is reported in one line and
+skipped.
+
+The club's acknowledgement: once a record is in the database (its
+transaction committed), the listener answers the table on
+
+    speedref/<club>/<table>/ack       "stored <id>", or "refused <id>"
+
+(the rules refuse it: sending it again will not change that).  A board keeps
+a record on its flash, and sends it again, until that answer comes: the
+broker's own acknowledgement only says the broker has it.  When a table's
+record numbers (`<device>-<install>-<n>`, n counting on within an install)
+skip some this database has never seen, the listener says so and asks the
+table once a run for them: "resend <id> [<last n>]" (host_tools/gaps.py;
+`speedref-results gaps` lists them).
 
 URL: mqtt://[USER@]HOST[:PORT] (1883), or mqtts://... for TLS (8883).  The
 password is --password-env's variable (default SPEEDREF_MQTT_PASSWORD), never
@@ -27,7 +40,7 @@ import ssl
 import threading
 import urllib.parse
 
-from host_tools import jsonin
+from host_tools import gaps, jsonin
 from host_tools.importer import Importer
 
 TOPIC_ROOT = "speedref"
@@ -58,6 +71,11 @@ def parse_url(url):
     return tls, u.hostname, port, (urllib.parse.unquote(u.username) if u.username else None)
 
 
+def ack_topic(club, table):
+    """The topic a table reads the club's answers on."""
+    return "%s/%s/%s/ack" % (TOPIC_ROOT, club, table)
+
+
 def table_of(topic):
     """(club, table) of a speedref/<club>/<table>/game topic, or None."""
     parts = topic.split("/")
@@ -80,6 +98,11 @@ class Listener:
         self.err = self.core.err
         self.messages = 0
         self.changed = threading.Condition()
+        # publish(topic, text): the answers to the tables (listen() sets it;
+        # None: nobody to answer, as when a test calls message() directly)
+        self.answer = None
+        self.answers = 0
+        self.seen = None  # gaps.Seen: the record numbers in the database, per install
 
     def message(self, topic, payload):
         """One message: stored through the import path, or one line saying why not."""
@@ -102,10 +125,38 @@ class Listener:
             table = rec.get("table")
             if table is not None and table != where[1]:
                 self.err("%s: the record names table %s" % (name, jsonin.printable(repr(table)[:40])))
-            self.imp.record(self.core, rec, "table " + name)
+            refused = self.core.refused
+            self.imp.record(self.core, rec, "table " + name)  # stored (committed), or refused
+            self.answered(where, rec.get("id"), self.core.refused > refused)
         finally:
             with self.changed:
                 self.changed.notify_all()
+
+    def answered(self, where, rid, refused):
+        """Tell the table its record is stored (or refused), then ask it
+        for the numbers of its install this database has never seen."""
+        if not gaps.answerable(rid):
+            return
+        topic = ack_topic(*where)
+        self.say(topic, ("refused " if refused else "stored ") + rid)
+        if self.seen is None:
+            self.seen = gaps.Seen(self.imp.db)
+        if refused:
+            self.seen.refused(rid)
+            return
+        missing = self.seen.add(rid)
+        if missing:
+            prefix = gaps.parse(rid)[0]
+            self.out("table %s/%s: record %s of %s never seen here: asked the table to send %s again"
+                     % (where[0], where[1], gaps.runs_text(missing), prefix,
+                        "it" if len(missing) == 1 else "them"))
+            for lo, hi in gaps.runs(missing):
+                self.say(topic, "resend %s-%d" % (prefix, lo) + (" %d" % hi if hi != lo else ""))
+
+    def say(self, topic, text):
+        if self.answer is not None:
+            self.answer(topic, text)
+            self.answers += 1
 
     def wait(self, pred, timeout):
         """Wait (tests) until pred() holds or `timeout` seconds pass; pred()'s last value."""
@@ -202,6 +253,9 @@ def listen(listener, url, password=None, club=None, ca=None, allow_anonymous=Fal
     c.reconnect_delay_set(1, 30)
     subscribed = threading.Event()
     c.on_subscribe = lambda client, userdata, mid, reasons, properties: subscribed.set()
+    # QoS 1: the broker confirms each answer; one lost on the way (the
+    # board away) costs only the board's sending the record again
+    listener.answer = lambda t, text: c.publish(t, text.encode(), qos=1)
     c.subscribe(topic, qos=1)
     if not subscribed.wait(timeout):  # the SUBACK: from now on nothing published is missed
         c.disconnect()

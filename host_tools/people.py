@@ -28,12 +28,20 @@ is the same record, and the changes still apply to it.
 * undo: a change is marked undone and no longer applies; everything is worked
   out again from the records and the changes still in force.
 
+Every seat of every stored game is someone of its own, whatever the changes:
+a change never seats one person twice in a game.  A game imported after a
+merge (or a rename) in which the two people sat at one table keeps them two:
+that change does not hold for that game (Resolver.held; speedref-results
+import says so, `changes` lists it).  A change or an undo that would seat one
+person twice in a stored game is refused (host_tools/changes.py).
+
 Names a person gives on the command line are checked (`check_name`): 1 to
 NAME_MAX characters, no control, format (bidirectional overrides, zero-width)
 or unassigned characters, no < or > (a name holds no markup).  Names that came
 in records are kept whatever they hold: shown escaped (jsonin.printable, the
 page's autoescape), never refused, so no stored game is lost.
 """
+import collections
 import functools
 import re
 import unicodedata
@@ -88,59 +96,116 @@ def check_name(text, what="a name"):
     return name
 
 
-class Resolver:
-    """The changes in force, applied: `seat(row, seat, raw)` is the name a
-    stored seat now goes by, or None for a seat nobody named.
+Held = collections.namedtuple("Held", "number seats names person")
+Held.__doc__ = """A change that does not hold for one game: `number`, the change;
+`seats`, the two seats (0-based) it would have made one person; `names`,
+what those seats were called then; `person`, the name both would have had."""
 
-    `changes`: (verb, args) in the order they were made, undone ones left out:
+
+class Resolver:
+    """The changes in force, applied: `seats(row, players)` is the name each
+    seat of a stored game now goes by, None for a seat nobody named.
+
+    `changes`: the changes in the order they were made, undone ones left out,
+    each a db.Change (number, verb, args, ...) or a (verb, args) pair
+    (numbered 1, 2, ... in order):
       ("rename", {"old": name, "new": name}), ("merge", {"from": name, "into": name}),
       ("assign", {"row": game row, "seat": 0-based seat, "name": name or None}).
+
+    A game's seats are worked out change by change, in the order the changes
+    were made: a rename or merge moves the seat that is its old person; an
+    assign names its seat, the name taken through the renames and merges
+    made before it.  Every seat stays someone of its own: a change that
+    would seat one person twice in a game (two people merged who sat at one
+    table in a game imported after the merge; a rename to a name that sits
+    at that table already) does not hold for that game, and `held[row]`
+    gets a Held for it.  A record that lists one person twice (stored before
+    speedref-log refused such records) keeps that person at the first seat;
+    the later seat is an unnamed one.  So no game counts one person twice,
+    and no seat is folded into another.
     """
 
     def __init__(self, changes=()):
-        self.alias = {}      # key -> the name it now means
-        self.assigned = {}   # (row, seat) -> name, or None for "nobody named"
-        for verb, args in changes:
+        self.steps = []       # (number, verb, args) in the order made
+        self.renames = []     # (step index, old person's key, new name): renames and merges
+        self.rows = set()     # the rows an assign names a seat of
+        for i, c in enumerate(changes, 1):
+            number, verb, args = (c.number, c.verb, c.args) if hasattr(c, "verb") else (i,) + tuple(c)
             if verb == "assign":
-                self.assigned[(args["row"], args["seat"])] = args["name"]
+                self.rows.add(args["row"])
             else:
                 old, new = (args["old"], args["new"]) if verb == "rename" else (args["from"], args["into"])
-                self._alias(key(old), new)
+                self.renames.append((len(self.steps), key(old), spelling(new)))
+            self.steps.append((number, verb, args))
+        self.held = {}        # row -> [Held]: the changes that do not hold for that game
+        self._alone = {}      # person key -> the name a seat of theirs alone goes by, None: their own
 
-    def _alias(self, k, new):
-        # everything that meant the old person now means the new name
-        for other, name in list(self.alias.items()):
-            if key(name) == k:
-                self.alias[other] = new
-        self.alias[k] = new
+    def _through(self, name, before=None):
+        """(the name `name` goes by after the renames and merges made before
+        step `before` (all: None), taken one after another; whether any moved it)."""
+        moved = False
+        for step, old, new in self.renames:
+            if before is not None and step >= before:
+                break
+            if key(name) == old:
+                name, moved = new, True
+        return name, moved
 
     def name(self, raw):
         """The name a name entered at a table now means (None: nobody named)."""
         if unnamed(raw):
             return None
-        return self.alias.get(key(raw), spelling(raw))
-
-    def seat(self, row, seat, raw):
-        if (row, seat) in self.assigned:
-            raw = self.assigned[(row, seat)]
-        return self.name(raw)
+        k = key(raw)
+        if k not in self._alone:
+            now, moved = self._through(raw)
+            self._alone[k] = now if moved else None
+        return self._alone[k] or spelling(raw)
 
     def seats(self, row, players):
-        """[name or None] for each seat of a stored game."""
-        return [self.seat(row, i, raw) for i, raw in enumerate(players)]
-
-
-def first_seats(names):
-    """`names` with a person named twice in one game (a record with "Ann" and
-    "ann", stored before speedref-log refused such records) kept at the first
-    seat only: the later seat is an unnamed one."""
-    out, seen = [], set()
-    for n in names:
-        k = None if n is None else key(n)
-        out.append(None if k in seen else n)
-        if k is not None:
+        """[name or None] for each seat of the stored game `row` whose
+        record lists `players`."""
+        start, seen = [], set()
+        for p in players:
+            k = None if unnamed(p) else key(p)
+            start.append(None if k is None or k in seen else spelling(p))
             seen.add(k)
-    return out
+        self.held.pop(row, None)
+        if row not in self.rows:
+            # each seat on its own: two seats that would be made one person
+            # stay one from then on, so all different at the end means no
+            # change met a clash on the way
+            out = [None if n is None else self.name(n) for n in start]
+            named = [key(n) for n in out if n is not None]
+            if len(set(named)) == len(named):
+                return out
+        return self._step_by_step(row, start)
+
+    def _step_by_step(self, row, now):
+        now = list(now)
+        held = []
+        for i, (number, verb, args) in enumerate(self.steps):
+            if verb == "assign":
+                if args["row"] != row or not 0 <= args["seat"] < len(now):
+                    continue
+                moving = [args["seat"]]
+                new = None if unnamed(args["name"]) else self._through(spelling(args["name"]), i)[0]
+            else:
+                old = key(args["old"] if verb == "rename" else args["from"])
+                moving = [s for s, n in enumerate(now) if n is not None and key(n) == old]
+                if not moving:
+                    continue
+                new = spelling(args["new"] if verb == "rename" else args["into"])
+            clash = [s for s, n in enumerate(now) if s not in moving and n is not None
+                     and new is not None and key(n) == key(new)]
+            if clash:
+                seats = (moving[0], clash[0])
+                held.append(Held(number, seats, (now[seats[0]], now[seats[1]]), new))
+                continue
+            for s in moving:
+                now[s] = new
+        if held:
+            self.held[row] = held
+        return now
 
 
 # --- where and when ------------------------------------------------------------

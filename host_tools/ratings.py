@@ -28,6 +28,7 @@ gets no rating row.  A game without any named person is not rated.
 """
 import json
 
+import wcwidth
 from openskill.models import PlackettLuce
 
 from speedref.engine import records
@@ -114,7 +115,7 @@ def boards(games):
     for g in games:
         if not records.counts_as_win(g.summary):
             continue               # unfinished, not stopped by agreement: nobody's result
-        names = people.first_seats(g.names)
+        names = g.names            # each seat someone of its own (people.Resolver)
         if all(n is None for n in names):
             continue
         out.setdefault(g.record["game"], Board(g.record["game"])).rate(names, places(g.record, g.summary))
@@ -156,10 +157,10 @@ def text_report(rows, b):
         mine = [r for r in rows if r["game"] == g]
         body = [[jsonin.printable(r["player"]), r["rating"], r["sigma"], r["conservative"], str(r["games"])]
                 for r in mine]
-        widths = [max(len(x[i]) for x in [HEADS] + body) for i in range(len(HEADS))]
+        widths = [max(wcwidth.width(x[i]) for x in [HEADS] + body) for i in range(len(HEADS))]
         lines.append("%s: %s rated, %s" % (jsonin.printable(g), jsonin.count(b[g].rated, "game"), MODEL_NAME))
         for x in [HEADS] + body:
-            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(x, widths)).rstrip())
+            lines.append("  " + "  ".join(wcwidth.ljust(c, w) for c, w in zip(x, widths)).rstrip())
         lines.append("")
     return "\n".join(lines).rstrip()
 

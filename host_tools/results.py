@@ -7,6 +7,7 @@
     speedref-results ratings [--game G] [--json]  (host_tools/ratings.py)
     speedref-results rename OLD NEW | merge A B | assign GAME SEAT NAME
     speedref-results changes | undo [N]           (host_tools/changes.py)
+    speedref-results gaps [--json]                record numbers never seen (host_tools/gaps.py)
 
 Per game and person (host_tools/people.py: a name, without case or the
 spaces around it; every seat nobody named in one "(unnamed seats)" row):
@@ -15,9 +16,11 @@ average final score, Perfect Bonuses (Speed Run), and slap wins with the median
 winning margin (Speed, and any game whose slaps the device logged).  Slap
 verdicts are tied to a game by speedref-log when that game's record arrives.
 
-A person listed twice in one record is malformed (speedref-log refuses such
-records); one already in an older database counts once for that game: one game,
-a win if any of those seats won, the first seat's score and Perfect Bonuses.
+Every seat of every counted game is in the standings, once: a change to names
+never seats one person twice in a game (host_tools/people.py).  A person
+listed twice in one record is malformed (speedref-log refuses such records);
+in one already in an older database the first seat is the person's and the
+later one an unnamed seat.
 Text output escapes control characters in names; CSV cells that a spreadsheet
 would run as a formula (starting with = + - @ tab or CR) get a leading '.
 """
@@ -28,6 +31,8 @@ import json
 import statistics
 import sys
 import unicodedata
+
+import wcwidth
 
 from speedref import games as games_registry
 from speedref.engine import records
@@ -91,13 +96,16 @@ def _slap_problem(winner, margin, names):
 Played = collections.namedtuple("Played", "row record summary names perfect")
 
 
-def played(db, skipped=None):
+def played(db, skipped=None, changes=None, held=None):
     """[Played] every stored game the rules can count, in time order
     (people.time_order): its record, summary, the name each seat now goes
-    by (people.Resolver: None for a seat nobody named) and Speed Run's
-    Perfect Bonuses.  A row that cannot be counted goes into `skipped`."""
+    by (people.Resolver: None for a seat nobody named; never one person at
+    two seats) and Speed Run's Perfect Bonuses.  A row that cannot be
+    counted goes into `skipped`.  `changes`: the changes to names to apply
+    (default: those in force); `held`, a dict, gets {row: [people.Held]}
+    for each game a change does not hold for."""
     skipped = [] if skipped is None else skipped
-    resolver = people.Resolver([(c.verb, c.args) for c in db.changes()])
+    resolver = people.Resolver(db.changes() if changes is None else changes)
     out = []
     for row_id, text in db.game_rows():
         try:
@@ -106,6 +114,8 @@ def played(db, skipped=None):
             skipped.append({"table": "games", "row": row_id, "why": str(e)})
             continue
         out.append(Played(row_id, rec, s, resolver.seats(row_id, names), perfect))
+    if held is not None:
+        held.update(resolver.held)
     return people.time_order(out, db.arrivals())
 
 
@@ -113,7 +123,7 @@ def spellings(games):
     """{person key: the spelling of their most recent game}."""
     shown = {}
     for g in games:
-        for n in people.first_seats(g.names):     # a person's first seat in a game
+        for n in g.names:
             if n is not None:
                 shown[people.key(n)] = n
     return shown
@@ -155,31 +165,16 @@ def standings(db, skipped=None, games=None):
         # wins from the record itself, so a database filled before the
         # unfinished-game rule (PT-20) is counted the same way
         winners = s["winners"] if records.counts_as_win(s) else ()
-        counted = {}   # person -> whether a win was counted: each person once a game
-        for seat, name in enumerate(names):
-            won = seat in winners
+        for seat, name in enumerate(names):      # each seat someone of its own (people.Resolver)
             e = entry(rec["game"], name)
-            k = None if name is None else people.key(name)
-            if k is not None and k in counted:       # the same person at a second seat
-                if won and not counted[k]:
-                    e["wins"] += 1
-                    counted[k] = True
-                continue
-            if k is not None:
-                counted[k] = won
             e["games"] += 1
-            e["wins"] += 1 if won else 0
+            e["wins"] += 1 if seat in winners else 0
             if seat < len(s["totals"]):
                 e["_scores"].append(s["totals"][seat])
         # Perfect Bonuses (SR-16, SR-26) are Speed Run's own column: no other
         # game's sheet counts them
         if perfect is not None:
-            seen = set()
-            for seat, name in enumerate(names):
-                k = None if name is None else people.key(name)
-                if (k is not None and k in seen) or seat >= len(perfect):
-                    continue
-                seen.add(k)
+            for seat, name in enumerate(names[:len(perfect)]):
                 e = entry("speedrun", name)
                 e["perfect_bonuses"] = (e["perfect_bonuses"] or 0) + perfect[seat]
     unlinked = 0
@@ -225,10 +220,10 @@ def text_report(rows, unlinked):
             body.append([jsonin.printable(r["player"]), str(r["games"]), str(r["wins"]), _cell(r["average_score"]),
                          _cell(r["perfect_bonuses"]), str(r["slap_wins"]),
                          "-" if margin is None else "%.1f ms" % (margin / 1000)])
-        widths = [max(len(x[i]) for x in [heads] + body) for i in range(len(heads))]
+        widths = [max(wcwidth.width(x[i]) for x in [heads] + body) for i in range(len(heads))]
         lines.append(jsonin.printable(game))
         for x in [heads] + body:
-            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(x, widths)).rstrip())
+            lines.append("  " + "  ".join(wcwidth.ljust(c, w) for c, w in zip(x, widths)).rstrip())
         lines.append("")
     if unlinked:
         lines.append("%d slap verdicts not tied to a finished game (not counted)" % unlinked)
@@ -311,7 +306,8 @@ def build_parser():
                " folders and copies of a board's flash store (host_tools/importer.py)")
     ap.add_argument("command", nargs="?", choices=list(VERBS),
                     help="import PATH...; ratings; rename OLD NEW; merge A B; assign GAME SEAT NAME;"
-                         " changes; undo [N] (default: the standings)")
+                         " changes; undo [N]; gaps (record numbers of a table never seen)"
+                         " (default: the standings)")
     ap.add_argument("paths", nargs="*", metavar="ARG", help="with import: what to import; the other verbs' arguments")
     ap.add_argument("--game", help="with ratings: this game only (%s)" % ", ".join(games_registry.IDS))
     ap.add_argument("--db", help="results database (%s)" % db_help())
@@ -330,9 +326,9 @@ def build_parser():
 STANDINGS_ONLY = ("csv", "json", "html", "serve")   # options that belong to the standings, not to import
 # the verbs and how many arguments each takes (fewest, most)
 VERBS = {"import": (1, None), "ratings": (0, 0), "rename": (2, 2), "merge": (2, 2), "assign": (3, 3),
-         "changes": (0, 0), "undo": (0, 1)}
+         "changes": (0, 0), "undo": (0, 1), "gaps": (0, 0)}
 VERB_USE = {"rename": "rename OLD NEW", "merge": "merge A B", "assign": "assign GAME SEAT NAME",
-            "undo": "undo [N]", "ratings": "ratings [--game G]", "changes": "changes"}
+            "undo": "undo [N]", "ratings": "ratings [--game G]", "changes": "changes", "gaps": "gaps [--json]"}
 
 
 def read_standings(path):
@@ -390,7 +386,7 @@ def verb_main(args, ap):
     fewest, most = VERBS[args.command]
     if not fewest <= len(args.paths) <= most:
         ap.error("use: %s %s" % (PROG, VERB_USE[args.command]))
-    for name in ("csv", "html", "serve") + (() if args.command in ("ratings",) else ("json",)):
+    for name in ("csv", "html", "serve") + (() if args.command in ("ratings", "gaps") else ("json",)):
         if getattr(args, name):
             ap.error("--%s does not go with %s" % (name, args.command))
     if args.game is not None and args.command != "ratings":
@@ -399,7 +395,7 @@ def verb_main(args, ap):
         ap.error("--game %s: no such game (%s)" % (jsonin.printable(args.game), ", ".join(games_registry.IDS)))
     path = args.db or default_path()
     try:
-        db = ResultsDB(path, create=False, write=args.command not in ("ratings", "changes"))
+        db = ResultsDB(path, create=False, write=args.command not in ("ratings", "changes", "gaps"))
         try:
             if args.command == "ratings":
                 skipped, text = ratings.main(db, args.game, args.json)
@@ -409,6 +405,10 @@ def verb_main(args, ap):
             if args.command == "changes":
                 with db.snapshot():
                     text = changes.listing(db)
+            elif args.command == "gaps":
+                from host_tools import gaps
+                with db.snapshot():
+                    text = gaps.listing(db, args.json)
             elif args.command == "undo":
                 text = changes.undo(db, args.paths)
             else:

@@ -20,6 +20,7 @@ and the page's Content-Security-Policy allows no script at all, so whatever a
 name holds, nothing in the page runs.
 """
 import base64
+import colorsys
 import datetime
 import hashlib
 import http.server
@@ -30,7 +31,7 @@ import pygal
 from markupsafe import Markup
 from pygal.etree import etree
 from pygal.style import Style
-from pygal.util import truncate
+from pygal.util import text_len, truncate
 
 from speedref import games
 
@@ -72,14 +73,23 @@ CHARTED_SHEETS = 30         # and the newest games' sheets get a running-totals 
                             # costs ~12 KB and ~12 ms, a season's thousand games would be 12 MB
 NO_DEVICE = people.NO_DEVICE   # the table of a record without an id or a "table"
 
-# One colour per player on every chart (Okabe and Ito's colour-blind safe
-# set, then a few more), in the order players first appear in the standings.
+# One colour per person on every chart (Okabe and Ito's colour-blind safe
+# set, then a few more, then colours()'s), in the order people first appear
+# in the standings, whatever they are called now; a sheet's seats nobody
+# named take colours after every person's.  No chart draws two players alike.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
            "#000000", "#8C564B", "#7F7F7F", "#17BECF", "#BCBD22", "#F0E442")
+GOLDEN = 0.381966           # a golden angle, as a part of the colour wheel: hues that never repeat
+UNNAMED_COLOR = "#9aa3ad"   # the standings' one row of every seat nobody named
 # A name is shown whole up to NAME_CHARS characters, else cut to its first
 # NAME_CHARS - 1 and "…" (pygal's own rule, so the tables and the charts cut
 # alike); the whole name is in the tooltip (a title) either way.
 NAME_CHARS = 24
+# Every chart is drawn CHART_WIDTH wide with 15 px text and shown at that
+# size (its width and height are the SVG's own), never larger; a narrower
+# screen shrinks it, and down to 336 px (a 390 px phone gives a chart 352)
+# its smallest text is still 12 px tall.
+CHART_WIDTH = 420
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 
 
@@ -125,6 +135,24 @@ def _title(game_id):
         return games.get(game_id).title
     except games.UnknownGame:
         return jsonin.printable(game_id)
+
+
+def colours(n):
+    """n different colours: PALETTE, then hues a golden angle apart, dark
+    and light in turn (a hue already taken, at 8 bits a channel, moves on to
+    the next colour nobody has)."""
+    out = list(PALETTE[:n])
+    seen = set(out)
+    i = 0
+    while len(out) < n:
+        rgb = colorsys.hls_to_rgb((i * GOLDEN) % 1.0, (0.38, 0.55)[i % 2], 0.7)
+        c = sum(round(x * 255) << shift for x, shift in zip(rgb, (16, 8, 0)))
+        while "#%06X" % c in seen:
+            c = (c + 1) % 0x1000000
+        seen.add("#%06X" % c)
+        out.append("#%06X" % c)
+        i += 1
+    return out
 
 
 def short_name(name):
@@ -207,8 +235,8 @@ def count_ticks(top):
 
 def wins_chart(title, names, wins, colors):
     """A bar per player: wins, printed on the bar."""
-    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=560, height=60 + 34 * len(names),
-                            show_legend=False, print_values=True, print_zeroes=True, title=title,
+    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=CHART_WIDTH, height=60 + 34 * len(names),
+                            explicit_size=True, show_legend=False, print_values=True, print_zeroes=True, title=title,
                             min_scale=1, max_scale=8, margin=10, spacing=8, truncate_label=NAME_CHARS,
                             value_formatter=lambda v: "%d" % v)
     # pygal draws the first label at the bottom: reversed, the leader is on top
@@ -221,8 +249,8 @@ def wins_chart(title, names, wins, colors):
 def players_chart(names, wins, colors):
     """Wins per player over every game: a bar per player in the player's own
     colour (each game's share is in the table beside it)."""
-    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=760, height=90 + 40 * len(names),
-                            title="Wins per player, every game", show_legend=False, print_values=True,
+    c = pygal.HorizontalBar(style=_style(["#0072B2"]), js=[], width=CHART_WIDTH, height=90 + 34 * len(names),
+                            explicit_size=True, title="Wins per player, every game", show_legend=False, print_values=True,
                             print_zeroes=True, min_scale=1, max_scale=8, margin=10, spacing=8,
                             truncate_label=NAME_CHARS, value_formatter=lambda v: "%d" % v)
     c.x_labels = [short_name(n) for n in reversed(names)]
@@ -231,11 +259,27 @@ def players_chart(names, wins, colors):
     return svg(c, names)
 
 
+PLOT_HEIGHT = 250        # a line chart's height without its legend; each row of the legend adds LEGEND_ROW
+LEGEND_ROW = 23
+
+
+def legend_under(names):
+    """pygal's options for a legend under a line chart: as many columns as
+    its longest name (cut at NAME_CHARS) fits side by side, a number that
+    divides the lines evenly (pygal makes room for lines // columns rows),
+    and the chart as much taller as its legend has rows."""
+    longest = max([len(short_name(n)) for n in names] + [1])
+    fits = int((CHART_WIDTH - 90) // (text_len(longest, 15) + 30))   # the plot's width: less the axis, a box and a gap
+    cols = max([c for c in range(1, max(1, min(fits, len(names))) + 1) if len(names) % c == 0] + [1])
+    return {"legend_at_bottom": True, "legend_at_bottom_columns": cols, "margin_bottom": 16,   # the last row's descenders
+            "height": PLOT_HEIGHT + LEGEND_ROW * -(-len(names) // cols)}
+
+
 def running_chart(parts, colors):
     """The running totals through a game's rows (deals, rounds, hands)."""
-    c = pygal.Line(style=_style(colors), js=[], width=500, height=290, margin=10,
-                   title="Running totals", x_title=parts["unit"][1], legend_at_bottom=True,
-                   dots_size=4, truncate_legend=NAME_CHARS, min_scale=3, max_scale=6)
+    c = pygal.Line(style=_style(colors), js=[], width=CHART_WIDTH, margin=10, explicit_size=True,
+                   title="Running totals", x_title=parts["unit"][1], dots_size=4, truncate_legend=NAME_CHARS,
+                   min_scale=3, max_scale=6, **legend_under([jsonin.printable(n) for n in parts["names"]]))
     c.x_labels = [str(i + 1) for i in range(len(parts["rows"]))]
     for col, name in enumerate(parts["names"]):
         c.add(jsonin.printable(name), [cells[col][1] for _, cells in parts["rows"]])
@@ -256,15 +300,16 @@ RATING_POINTS = 150       # and draws at most ~150 points a line: every n-th gam
 
 def rating_chart(game, boards, colors):
     """Each person's rating (mu) after each rated game of this game, the
-    best RATING_LINES of them: a line a person, over the games they played."""
+    best RATING_LINES of them: a line a person, over the games they played.
+    colors: {person key: colour}."""
     b = boards[game]
     order = sorted(b.rating, key=lambda k: (-(b.rating[k].mu - 3 * b.rating[k].sigma), -b.rating[k].mu, k))
     shown = b.shown
     many = b.rated > 40
-    c = pygal.XY(style=_style([colors.get(shown[k], PALETTE[i % len(PALETTE)])
-                               for i, k in enumerate(order[:RATING_LINES])]),
-                 js=[], width=560, height=320, margin=10, title="Rating after each game",
-                 x_title="games rated", legend_at_bottom=True, dots_size=2 if many else 4, show_dots=not many,
+    c = pygal.XY(style=_style([colors[k] for k in order[:RATING_LINES]]),
+                 js=[], width=CHART_WIDTH, margin=10, title="Rating after each game", explicit_size=True,
+                 x_title="games rated", dots_size=2 if many else 4, show_dots=not many,
+                 **legend_under([jsonin.printable(shown[k]) for k in order[:RATING_LINES]]),
                  truncate_legend=NAME_CHARS, min_scale=3, max_scale=6,
                  x_value_formatter=lambda x: "%d" % x, value_formatter=lambda y: ratings.number(y))
     c.x_labels = count_ticks(b.rated)      # whole games: pygal would tick a short season at halves
@@ -294,12 +339,13 @@ def page_data(db):
     # the registry's order (Speed first), then any game it does not know
     game_ids = sorted(set(r["game"] for r in rows),
                       key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
-    # one colour per player on every chart: the order of the standings
-    color = {}
-    for r in rows:
-        if r["person"]:
-            color.setdefault(r["player"], PALETTE[len(color) % len(PALETTE)])
-    unnamed_color = "#9aa3ad"
+    # one colour per person on every chart, in the order of the standings
+    # (keyed by the person, not a spelling: a sheet names them as entered)
+    persons = list(dict.fromkeys(people.key(r["player"]) for r in rows if r["person"]))
+    palette = colours(len(persons) + max((len(p.names) for p in played), default=0))
+    color = dict(zip(persons, palette))
+    strangers = palette[len(persons):]     # a sheet's seats nobody named, a colour a seat
+    seated = dict((p.row, p.names) for p in played)    # who each seat is now (None: nobody named)
 
     by_device = {}
     for row_id, rec in stored:
@@ -321,7 +367,7 @@ def page_data(db):
             "id": g, "title": _title(g), "games": sum(len(v) for v in devices.values()),
             "speedrun": g == "speedrun", "score_means": _score_means(g), "rows": [standings_cells(r) for r in mine], "tables": tables,
             "chart": wins_chart("Wins", [jsonin.printable(n) for n in names], [r["wins"] for r in mine],
-                                [color.get(n, unnamed_color) if r["person"] else unnamed_color
+                                [color[people.key(n)] if r["person"] else UNNAMED_COLOR
                                  for n, r in zip(names, mine)]),
             "ratings": rating_cells(g, rating_rows, boards),
             "rating_chart": rating_chart(g, boards, color) if g in boards else None,
@@ -340,13 +386,14 @@ def page_data(db):
     player_rows = [{"player": jsonin.printable(n), "shown": short_name(jsonin.printable(n)), "games": players[n]["games"], "wins": players[n]["wins"],
                     "by_game": [players[n]["by_game"].get(g) for g in game_ids]} for n in order]
     chart = (players_chart([jsonin.printable(n) for n in order], [players[n]["wins"] for n in order],
-                           [color[n] for n in order]) if order else None)
+                           [color[people.key(n)] for n in order]) if order else None)
 
     sheets = []
     for row_id, rec in reversed(stored):          # the newest game first
         sheet, summary = score.check(rec, "#%d" % row_id)   # the standings replayed it: it is valid
         parts = score.sheet_parts(rec, sheet, summary)
-        cols = [color.get(n, PALETTE[i % len(PALETTE)]) for i, n in enumerate(parts["names"])]
+        now = seated[row_id] if len(seated[row_id]) == len(parts["names"]) else [None] * len(parts["names"])
+        cols = [strangers[i] if n is None else color[people.key(n)] for i, n in enumerate(now)]
         sheets.append({
             "row": row_id, "game": rec.get("game"), "device": jsonin.printable(table_of(rec)),
             "head": jsonin.printable(parts["head"]), "unit": parts["unit"][0],
@@ -379,14 +426,22 @@ def _environment():
     return _env
 
 
+def file_name(path):
+    """A database's file name without its folders (split at either slash, a
+    Windows path too): the page is on a screen the whole room sees, and a
+    person's home folder is none of its business."""
+    return str(path).replace("\\", "/").rsplit("/", 1)[-1]
+
+
 def render(db, source="", refresh_s=None, now=None, version=None):
     """(the page as one HTML string, the lines naming the rows left out).
+    source: the database, named on the page by its file name alone.
     version: the served page's (what /events says), which makes it live."""
     now = now or datetime.datetime.now().astimezone()
     data = page_data(db)
     text = _environment().get_template(TEMPLATE).render(
         csp=CSP if version is None else LIVE_CSP, live_js=LIVE_JS if version is not None else None,
-        version=version, source=jsonin.printable(source), refresh_s=refresh_s,
+        version=version, source=jsonin.printable(file_name(source)), refresh_s=refresh_s,
         generated=now.strftime("%Y-%m-%d %H:%M"), **data)
     return text, data["skipped"]
 
@@ -437,8 +492,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             finally:
                 db.close()
         except DatabaseProblem as e:
-            return self._send(500, (jsonin.printable(str(e)) + "\n").encode("utf-8"),
-                              "text/plain; charset=utf-8")
+            return self._problem(e)
         self._send(200, body, "text/html; charset=utf-8", csp=LIVE_CSP)
 
     def _events(self):
@@ -448,8 +502,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         try:
             db = self.open_db()
         except DatabaseProblem as e:
-            return self._send(500, (jsonin.printable(str(e)) + "\n").encode("utf-8"),
-                              "text/plain; charset=utf-8")
+            return self._problem(e)
         try:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -479,6 +532,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 quiet += EVENTS_POLL_S
         finally:
             db.close()
+
+    def _problem(self, e):
+        """A database that cannot be read: its one line, the database named
+        by its file name as the page names it."""
+        text = str(e).replace(self.source, file_name(self.source)) if self.source else str(e)
+        return self._send(500, (jsonin.printable(text) + "\n").encode("utf-8"), "text/plain; charset=utf-8")
 
     def _send(self, status, body, ctype, phrase=None, csp=CSP):
         self.send_response(status, phrase)

@@ -9,53 +9,101 @@
 
 Over the board's USB serial console while the referee runs at its menu
 (docs/serial-protocol.md, "Roster commands"; docs/host-tools.md).  Every
-name is checked here first with the board's own check (speedref/names.py):
-1-10 printable ASCII characters, no seat label (P1..P4) or "Guest"; a table
-name up to 16.  A file with any name the board would refuse, or with more
-names than a board keeps (100), is refused whole and nothing is sent: the
-roster on the board stays as it was.
+name, the table's name and a file are checked here first, before any board
+is looked for, with the board's own check (speedref/names.py): a name the
+board would refuse, or a file with more names than a board keeps (100), is
+refused whole and nothing is sent: the roster on the board stays as it was.
+A file's names are one a line, its lines ending at \n or \r\n only: any
+other line separator (VT, FF, FS, GS, RS, NEL, U+2028, U+2029, a lone CR) is
+a character inside a name, and refused as one.
+
+The board's answers are checked as strictly as the board checks the
+laptop's commands (speedref/roster.py): an answer of the wrong shape (no
+names, names that are not a list of names the board would take, a name
+twice, no table name or a bad one, a push part's receipt out of turn, JSON
+the laptop would not accept) is one line saying what is wrong, and nothing
+is written.
+
+Exit status: 0 done; 1 the board refused (its reason), did not answer, or
+cannot be reached; 2 a bad command line, name or file, or an answer from
+the board that is not one it would send.
 """
 import argparse
 import json
+import math
+import re
 import sys
 import time
 
 from speedref import names as N
+from host_tools import jsonin
 from host_tools.jsonin import printable
 
 LINE_MAX = 256        # the board's longest command line (speedref/device.py LINE_MAX)
 FILE_MAX = 1 << 20    # a roster file is a few hundred bytes; 1 MB is no roster
 ANSWER_S = 10.0       # a board at its menu answers in milliseconds; a flash write takes some
+ANSWER_MAX = 64 * 1024  # bytes in one line from the board: 100 names are under 2 KB
 SHOWN = 10            # bad lines of a file listed, then a count of the rest
+ROSTER = "roster"     # what answers a table, add, remove, list and a push's last part
 
 
 class Problem(Exception):
-    """One line on stderr, exit 1 (2 for a bad command line)."""
+    """One line on stderr, exit 1: the board refused, did not answer, or
+    cannot be reached."""
+    status = 1
+
+
+class BadInput(Problem):
+    """A bad command line, name or file: exit 2, nothing sent."""
+    status = 2
+
+
+class BadAnswer(Problem):
+    """An answer the board would not send: exit 2, nothing written."""
+    status = 2
+
+    def __init__(self, why, raw=None):
+        shown = "" if raw is None else " (answer: %s)" % _excerpt(raw)
+        Problem.__init__(self, "the board's answer is wrong: %s%s" % (why, shown))
+
+
+def _excerpt(raw, n=80):
+    text = printable(raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw))
+    return text if len(text) <= n else text[:n - 3] + "..."
+
+
+def lines(text):
+    """A file's lines: split at \n and \r\n, and nowhere else (a VT, FF,
+    NEL, U+2028 or lone CR inside a line stays in it, for the name check
+    to refuse by name)."""
+    out = text.split("\n")
+    if out and out[-1] == "":
+        out.pop()            # the file's last line end
+    return [line[:-1] if line.endswith("\r") else line for line in out]
 
 
 def read_names(path, text=None):
     """The names of a roster file, in order, a case-only repeat kept once:
-    one a line, blank lines and lines starting with '#' skipped, spaces
-    around a name dropped.  Problem naming every bad line (the first
-    SHOWN), or a file holding more than a board keeps."""
+    one a line (lines()), blank lines and lines starting with '#' skipped,
+    spaces and tabs around a name dropped.  BadInput naming every bad line
+    (the first SHOWN), or a file holding more than a board keeps."""
     if text is None:
         try:
             with open(path, "rb") as f:
                 data = f.read(FILE_MAX + 1)
         except OSError as e:
-            raise Problem("cannot read %s: %s" % (path, e.strerror or e))
+            raise BadInput("cannot read %s: %s" % (path, e.strerror or e))
         if len(data) > FILE_MAX:
-            raise Problem("%s is larger than %d KB: not a roster (one name a line); nothing sent"
-                          % (path, FILE_MAX >> 10))
+            raise BadInput("%s is larger than %d KB: not a roster (one name a line); nothing sent"
+                           % (path, FILE_MAX >> 10))
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as e:
             line = data[:e.start].count(b"\n") + 1
-            raise Problem("%s: line %d is not UTF-8 text; nothing sent" % (path, line))
+            raise BadInput("%s: line %d is not UTF-8 text; nothing sent" % (path, line))
     out = []
-    seen = set()  # the names folded to lower case: one person each
     bad = []
-    for i, line in enumerate(text.splitlines(), 1):
+    for i, line in enumerate(lines(text), 1):
         s = line.strip(" \t")
         if not s or s.startswith("#"):
             continue
@@ -64,17 +112,16 @@ def read_names(path, text=None):
         except N.BadName as e:
             bad.append("line %d: %s" % (i, e))
             continue
-        if name.lower() not in seen:
-            seen.add(name.lower())
+        if N.find(out, name) < 0:
             out.append(name)
     if bad:
         more = "" if len(bad) <= SHOWN else "\n  ... and %d more" % (len(bad) - SHOWN)
-        raise Problem("%s: %d name%s the board would refuse; nothing sent:\n  %s%s" % (
+        raise BadInput("%s: %d name%s the board would refuse; nothing sent:\n  %s%s" % (
             path, len(bad), "" if len(bad) == 1 else "s", "\n  ".join(bad[:SHOWN]), more))
     if len(out) > N.ROSTER_MAX:
-        raise Problem("%s holds %d names; a board keeps %d at most: nothing sent (split the club's "
-                      "list, or push the %d who play at this table)" % (
-                          path, len(out), N.ROSTER_MAX, N.ROSTER_MAX))
+        raise BadInput("%s holds %d names; a board keeps %d at most: nothing sent (split the club's "
+                       "list, or push the %d who play at this table)" % (
+                           path, len(out), N.ROSTER_MAX, N.ROSTER_MAX))
     return out
 
 
@@ -92,103 +139,240 @@ def batches(key, names, extra=None):
     return out
 
 
+# --- the board's answers ------------------------------------------------------------
+def _kind(v):
+    """What a JSON value is, in words."""
+    if v is None or isinstance(v, bool):
+        return json.dumps(v)
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, (int, float)):
+        return "a number"
+    return "a list" if isinstance(v, list) else "an object"
+
+
+def _whole(answer, field, low, raw):
+    """answer[field], a whole number from `low`; BadAnswer."""
+    if field not in answer:
+        raise BadAnswer('no "%s"' % field, raw)
+    v = answer[field]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise BadAnswer('"%s" is %s, not a whole number' % (field, _kind(v)), raw)
+    if v < low:
+        raise BadAnswer('"%s" is %d, not a whole number from %d' % (field, v, low), raw)
+    return v
+
+
+def check_roster(answer, raw=None):
+    """A roster answer ({"ev": "roster", "table", "names", "max"}) checked
+    as the board checks a push (speedref/roster.py, names.py): the table's
+    name and every name one the board would take, no name twice, no more
+    than a board keeps.  (table, [names]); BadAnswer saying what is wrong."""
+    if "table" not in answer:
+        raise BadAnswer('no "table" (the table\'s name)', raw)
+    if not isinstance(answer["table"], str):
+        raise BadAnswer('"table" is %s, not text' % _kind(answer["table"]), raw)
+    try:
+        table = N.clean_table(answer["table"])
+    except N.BadName as e:
+        raise BadAnswer('"table": %s' % e, raw)
+    if "names" not in answer:
+        raise BadAnswer('no "names" (the roster: a list of names)', raw)
+    got = answer["names"]
+    if not isinstance(got, list):
+        raise BadAnswer('"names" is %s, not a list of names' % _kind(got), raw)
+    names = []
+    for i, n in enumerate(got, 1):
+        if not isinstance(n, str):
+            raise BadAnswer("name %d is %s, not text" % (i, _kind(n)), raw)
+        try:
+            n = N.clean(n)
+        except N.BadName as e:
+            raise BadAnswer("name %d: %s" % (i, e), raw)
+        first = N.find(names, n)
+        if first >= 0:
+            raise BadAnswer("name %d, %s, is %s's again: one person is on a roster once" % (i, n, names[first]), raw)
+        names.append(n)
+    most = _whole(answer, "max", 1, raw)
+    if len(names) > N.ROSTER_MAX:
+        raise BadAnswer("%d names, more than a board keeps (%d)" % (len(names), N.ROSTER_MAX), raw)
+    if len(names) > most:
+        raise BadAnswer('%d names, more than its "max" (%d)' % (len(names), most), raw)
+    return table, names
+
+
+def check_receipt(answer, part, raw=None):
+    """A push part's receipt ({"ev": "roster_part", "part", "count"}) for part `part`."""
+    got = _whole(answer, "part", 0, raw)
+    if got != part:
+        raise BadAnswer("push part %d's receipt, not part %d's" % (got, part), raw)
+    if _whole(answer, "count", 0, raw) > N.ROSTER_MAX:
+        raise BadAnswer('"count" is %d, more than a board keeps (%d)' % (answer["count"], N.ROSTER_MAX), raw)
+
+
+# an answer's start, found even in a line cut short or garbled
+_ANSWER_START = re.compile(r'"ev"\s*:\s*"roster(_part)?"')
+ANSWERS = ("roster", "roster_part")
+
+
+def answer_in(raw, expect):
+    """The board's answer in one line from its console, checked: a dict, or
+    None for a line that is no answer (a game's, the REPL's, noise).  A
+    refusal is a Problem; an answer of the wrong shape BadAnswer.
+    `expect`: ROSTER, or the number of the push part whose receipt is due."""
+    raw = raw.strip()
+    text = raw.decode("utf-8", "replace")
+    try:
+        loose = json.loads(text)
+    except ValueError:
+        if text.startswith("{") and _ANSWER_START.search(text):
+            raise BadAnswer("not JSON (a line cut short?)", raw)
+        return None
+    if not isinstance(loose, dict):
+        return None
+    ev = loose.get("ev")
+    refusal = ev == "error" and loose.get("what") in ("roster", "command")
+    if ev not in ANSWERS and not refusal:
+        return None
+    try:
+        answer = jsonin.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadAnswer("not UTF-8 text", raw)
+    except jsonin.BadJSON as e:
+        raise BadAnswer("not strict JSON: %s" % e, raw)
+    if refusal:
+        msg = answer.get("msg")
+        if not isinstance(msg, str) or not msg.strip():
+            raise BadAnswer("a refusal without its reason", raw)
+        raise Problem("the board refused it: %s" % printable(msg[:200]))
+    if expect == ROSTER:
+        if ev != "roster":
+            raise BadAnswer('a push part\'s receipt ("roster_part"), not the roster', raw)
+        check_roster(answer, raw)
+    else:
+        if ev != "roster_part":
+            raise BadAnswer('the roster ("roster"), not push part %d\'s receipt' % expect, raw)
+        check_receipt(answer, expect, raw)
+    return answer
+
+
 class Board:
     """The board's console: a command line out, its answer back."""
 
     def __init__(self, port, timeout=ANSWER_S, out=None):
         self.port = port
         self.timeout = timeout
-        self.seen = out if out is not None else []   # every JSON line read, for tests
+        self.seen = out if out is not None else []   # every answer read, for tests
 
-    def ask(self, cmd):
-        """Send one command; the board's answer (a roster line, a roster
-        part's or a refusal).  Other lines (a game's, the REPL's) are skipped."""
+    def ask(self, cmd, expect=ROSTER):
+        """Send one command; the board's answer (answer_in: checked).
+        Other lines (a game's, the REPL's) are skipped."""
         line = json.dumps(cmd, separators=(",", ":")) + "\n"
         self.port.write(line.encode())
-        timeout = self.timeout
-        end = time.monotonic() + timeout
+        end = time.monotonic() + self.timeout
         buf = b""
+        skipping = False      # inside a line too long for any answer: dropped to its end
         while time.monotonic() < end:
             chunk = self.port.read(4096)
             if not chunk:
+                time.sleep(0.01)
                 continue
             buf += chunk
             while b"\n" in buf:
                 raw, buf = buf.split(b"\n", 1)
-                try:
-                    obj = json.loads(raw.decode("utf-8", "replace").strip("\r"))
-                except ValueError:
+                if skipping:
+                    skipping = False
                     continue
-                if not isinstance(obj, dict):
-                    continue
-                self.seen.append(obj)
-                ev = obj.get("ev")
-                if ev in ("roster", "roster_part"):
-                    return obj
-                if ev == "error" and obj.get("what") in ("roster", "command"):
-                    raise Problem("the board refused it: %s" % printable(str(obj.get("msg"))))
+                answer = answer_in(raw, expect)
+                if answer is not None:
+                    self.seen.append(answer)
+                    return answer
+            if len(buf) > ANSWER_MAX:
+                if _ANSWER_START.search(buf[:200].decode("utf-8", "replace")):
+                    raise BadAnswer("a line longer than %d KB: no roster is that long" % (ANSWER_MAX >> 10))
+                buf, skipping = b"", True
         raise Problem("no answer from the board in %g s: is the referee running at its menu "
-                      "(not at the REPL, not in another program's hands)?" % timeout)
+                      "(not at the REPL, not in another program's hands)?" % self.timeout)
 
 
-def run(board, args, out):
-    answer = None
+# --- the command line -----------------------------------------------------------------
+def plan(args):
+    """[(command, what answers it)] for a command line, every name, the
+    table's name and a file checked first: BadInput, before any board is
+    looked for."""
+    cmds = []
     if args.table_name is not None:
         try:
             name = N.clean_table(args.table_name)
         except N.BadName as e:
-            raise Problem(str(e))
-        answer = board.ask({"cmd": "table", "name": name})
-        out.write("table name: %s\n" % printable(str(answer["table"])))
+            raise BadInput("%s; nothing sent" % e)
+        cmds.append(({"cmd": "table", "name": name}, ROSTER))
     verb = args.verb
     if verb in ("add", "remove"):
         if not args.names:
-            raise Problem("%s: which names?" % verb)
+            raise BadInput("%s: which names?" % verb)
         names = []
         for n in args.names:
             try:
                 names.append(N.clean(n))
             except N.BadName as e:
-                raise Problem("%s; nothing sent" % e)
+                raise BadInput("%s; nothing sent" % e)
         for part in batches(verb, names):
-            answer = board.ask({"cmd": "roster", verb: part})
+            cmds.append(({"cmd": "roster", verb: part}, ROSTER))
     elif verb == "push":
         if len(args.names) != 1:
-            raise Problem("push FILE: one file, one name a line")
-        names = read_names(args.names[0])
-        parts = batches("push", names)
+            raise BadInput("push FILE: one file, one name a line")
+        parts = batches("push", read_names(args.names[0]))
         for i, part in enumerate(parts):
-            answer = board.ask({"cmd": "roster", "push": part, "part": i, "end": i == len(parts) - 1})
-    elif verb in ("list", "pull") or answer is None:
-        if verb not in ("list", "pull") and verb is not None:
-            raise Problem("unknown verb %r" % verb)
+            last = i == len(parts) - 1
+            cmds.append(({"cmd": "roster", "push": part, "part": i, "end": last}, ROSTER if last else i))
+    elif verb in ("list", "pull") or not cmds:
+        if verb in ("list", None) and args.names:
+            raise BadInput("list takes no names")
         if verb == "pull" and len(args.names) > 1:
-            raise Problem("pull [FILE]: one file at most")
-        answer = board.ask({"cmd": "roster"})
-    if verb == "pull":
-        # what the board sent is written only if the board would take it back
-        good = [n for n in answer["names"] if N.why_not(n) is None]
-        if len(good) != len(answer["names"]):
-            sys.stderr.write("speedref-roster: %d names from the board are no names (left out)\n"
-                             % (len(answer["names"]) - len(good)))
-        text = "".join(n + "\n" for n in good)
+            raise BadInput("pull [FILE]: one file at most")
+        cmds.append(({"cmd": "roster"}, ROSTER))
+    return cmds
+
+
+def run(board, args, out, commands=None):
+    """Send the command line's commands (plan()) and show the answers."""
+    answer = None
+    for cmd, expect in plan(args) if commands is None else commands:
+        answer = board.ask(cmd, expect)
+        if cmd["cmd"] == "table":
+            table = N.clean_table(answer["table"])
+            if table != cmd["name"]:
+                raise BadAnswer('it gives the table name "%s", not "%s"' % (printable(table), cmd["name"]))
+            out.write("table name: %s\n" % printable(table))
+    table, names = check_roster(answer)
+    if args.verb == "pull":
+        text = "".join(n + "\n" for n in names)
         if args.names:
             try:
                 with open(args.names[0], "w", encoding="utf-8") as f:
                     f.write(text)
             except OSError as e:
                 raise Problem("cannot write %s: %s" % (args.names[0], e.strerror or e))
-            out.write("%d names written to %s\n" % (len(answer["names"]), args.names[0]))
+            out.write("%d names written to %s\n" % (len(names), args.names[0]))
         else:
             out.write(text)
         return 0
-    if answer.get("ev") == "roster":
-        names = answer["names"]
-        out.write("%s: %d of %s names\n" % (printable(str(answer["table"])), len(names),
-                                              printable(str(answer.get("max", N.ROSTER_MAX)))))
-        for i, n in enumerate(names, 1):
-            out.write("%3d  %s\n" % (i, printable(str(n))))
+    out.write("%s: %d of %d names\n" % (printable(table), len(names), answer["max"]))
+    for i, n in enumerate(names, 1):
+        out.write("%3d  %s\n" % (i, printable(n)))
     return 0
+
+
+def seconds(text):
+    """--timeout: a number of seconds above 0."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not math.isfinite(v) or v <= 0:
+        raise argparse.ArgumentTypeError("%r is not a number of seconds above 0" % text)
+    return v
 
 
 def build_parser():
@@ -199,16 +383,16 @@ def build_parser():
     p.add_argument("names", nargs="*", metavar="NAME|FILE")
     p.add_argument("--port", help="the board's serial port (default: the one MicroPython board attached)")
     p.add_argument("--table-name", metavar="NAME", help="set this board's table name (1-16 characters)")
-    p.add_argument("--timeout", type=float, default=ANSWER_S, help="seconds to wait for each answer")
+    p.add_argument("--timeout", type=seconds, default=ANSWER_S, help="seconds to wait for each answer")
     return p
 
 
 def main(argv=None, out=None):
     args = build_parser().parse_args(argv)
+    jsonin.setup_stdio()
     out = out or sys.stdout
     try:
-        if args.verb == "push" and len(args.names) == 1:
-            read_names(args.names[0])  # a bad file is refused before any port is opened
+        commands = plan(args)   # every name, the table's name and a file, before any port
         port = args.port
         if port is None:
             from host_tools.log import find_port
@@ -221,12 +405,12 @@ def main(argv=None, out=None):
         except (serial.SerialException, OSError) as e:
             raise Problem("cannot open %s: %s" % (port, e))
         try:
-            return run(Board(ser, args.timeout), args, out)
+            return run(Board(ser, args.timeout), args, out, commands)
         finally:
             ser.close()
     except Problem as e:
         sys.stderr.write("speedref-roster: %s\n" % e)
-        return 1
+        return e.status
 
 
 if __name__ == "__main__":

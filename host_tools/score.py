@@ -20,6 +20,8 @@ import stat
 import sys
 import zlib
 
+import wcwidth
+
 from speedref.engine import records
 from speedref.engine.errors import RuleError
 from speedref import games
@@ -179,11 +181,13 @@ def check(record, name):
 
 
 def table(header, rows):
-    """Left-aligned text columns wide enough for every cell."""
-    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
+    """Left-aligned text columns wide enough for every cell, measured in the
+    cells a terminal gives the text (wcwidth: a name in CJK or with an emoji
+    takes two a character, a combining mark none)."""
+    widths = [max(wcwidth.width(r[i]) for r in [header] + rows) for i in range(len(header))]
     lines = []
     for r in [header] + rows:
-        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+        lines.append("  ".join(wcwidth.ljust(c, w) for c, w in zip(r, widths)).rstrip())
     lines.insert(1, "  ".join("-" * w for w in widths))
     return lines
 

@@ -5,6 +5,8 @@
   speedref-sim --script FILE        headless and deterministic; prints the USB log
                                     [--json] [--seed N] [--game G] [--screens DIR]
   speedref-sim --play GAME          you (P1) against computer players [--pace P] [--length L]
+  speedref-sim --roster FILE        the club's roster on the board: each seat picks its name
+                                    (or --names A,B with no game: names for the roster)
 See docs/simulator.md.
 """
 import argparse
@@ -58,8 +60,14 @@ def build_parser():
                         "header)")
     p.add_argument("--names", metavar="A,B[,...]",
                    help="with --script, --table, --play or --game: the players' names, one a seat in seat "
-                        "order (1-10 printable ASCII characters each; Guest keeps the seat's label); "
-                        "the number of names is the number of players")
+                        "order (1-10 characters each, ASCII and accented Latin letters; Guest keeps the seat's label); "
+                        "the number of names is the number of players.  Alone (the terminal or the "
+                        "window): names added to the board's roster, each seat picks its own on the device")
+    p.add_argument("--roster", metavar="FILE",
+                   help="the club's roster: a names file as speedref-roster push reads it (one name a "
+                        "line; speedref-roster pull FILE writes one), put on the virtual board over its "
+                        "console: before each game every seat picks its name on the device (the "
+                        "terminal, the window, --script)")
     p.add_argument("--table-name", metavar="NAME",
                    help="this store's table name, kept in it and written into each record (default: "
                         "'Table' and the store's install id)")
@@ -129,13 +137,48 @@ def check_store_for_cards(args):
 
 
 def make_board(args, **kw):
+    """The virtual board, with the run's roster on it (put_roster)."""
     from sim.board import Board
     if args.store:
         check_dir("--store", args.store)
     try:
-        return Board(root=args.store, start_us=args.start_us, seed=args.seed, **kw)
+        board = Board(root=args.store, start_us=args.start_us, seed=args.seed, **kw)
     except OSError as e:
         raise UsageError("--store %s: %s" % (args.store, e.strerror or e))
+    try:
+        put_roster(board, args)
+    except BaseException:
+        board.close()
+        raise
+    return board
+
+
+def read_roster(args):
+    """--roster FILE's names, read as speedref-roster push reads a file (and
+    refused whole for the same reasons), before any board is made."""
+    args.roster_names = None
+    if args.roster is None:
+        return
+    from host_tools.roster import read_names, Problem
+    try:
+        args.roster_names = read_names(args.roster)
+    except Problem as e:
+        # the tool's words are about sending; here the file is loaded
+        lines = [x.strip() for x in str(e).replace("nothing sent", "nothing loaded").splitlines()]
+        raise UsageError("--roster %s" % " ".join(x for x in lines if x))
+
+
+def put_roster(board, args):
+    """The run's roster onto the board, over its console as speedref-roster
+    puts one on a board: --roster FILE's names become the roster (push), then
+    --names given without a game to seat join it (add)."""
+    try:
+        if getattr(args, "roster_names", None) is not None:
+            board.roster("push", args.roster_names)
+        if getattr(args, "roster_add", None):
+            board.roster("add", args.roster_add)
+    except ValueError as e:
+        raise UsageError("the board refused the roster: %s" % e)
 
 
 def load_script(path, game=None, seats=None):
@@ -186,7 +229,7 @@ def run_script(args, out=None):
             show(json.loads(line))
         board.step()  # the loop's first pass shows the boot screen
         if game:
-            board.start_game(game, seats)
+            board.start_game(game, seats, pick=True)
         shots = None
         try:
             if args.screens:
@@ -231,14 +274,19 @@ def interactive(args):
             raise UsageError(why)
     check_seats(args.game, args.seats)
     board = make_board(args, realtime=True)
+    ran = False  # the person had the board: then they hear what is kept
     try:
         board.step()
         if args.game:
-            board.start_game(args.game, args.seats)
+            board.start_game(args.game, args.seats, pick=True)
         if args.window:
             from sim import window
             try:
                 window.main(board, scale=args.scale)
+                ran = True
+            except KeyboardInterrupt:
+                ran = True
+                raise
             except ImportError as e:
                 raise UsageError("--window needs pygame: %s" % e)
             except Exception as e:   # pygame.error: no video device, and the like
@@ -247,10 +295,23 @@ def interactive(args):
                 raise UsageError("--window: cannot open a window: %s" % e)
         else:
             from sim import tui
-            tui.main(board, args.repeat_delay * 1000, args.repeat_interval * 1000, args.log_buzzer)
+            try:
+                tui.main(board, args.repeat_delay * 1000, args.repeat_interval * 1000, args.log_buzzer)
+                ran = True
+            except KeyboardInterrupt:
+                ran = True
+                raise
     finally:
+        words = board.farewell() if ran else None  # the terminal is back to normal by now
         board.close()
+        if words:
+            sys.stderr.write("speedref-sim: %s\n" % words)
     return 0
+
+
+def how_many(n, word):
+    """1, "name" -> "1 name"; 2 -> "2 names"."""
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
 
 
 def named(args):
@@ -264,22 +325,33 @@ def named(args):
             board.NAMED["table_name"] = N.clean_table(args.table_name)
         except N.BadName as e:
             raise UsageError("--table-name: %s" % e)
+    args.roster_add = None
     if args.names is None:
+        return
+    if not (args.table or args.play or args.script or args.game):
+        # no game to seat them in: names for the board's roster, each seat
+        # picks its own on the device (put_roster)
+        try:
+            names = [N.clean(n) for n in args.names.split(",")]
+            N.check_game(names)  # one person once
+        except N.BadName as e:
+            raise UsageError("--names: %s" % e)
+        args.roster_add = names
         return
     try:
         names = N.check_game(args.names.split(","))
     except N.BadName as e:
         raise UsageError("--names: %s" % e)
     if args.seats is not None and args.seats != len(names):
-        raise UsageError("--names: %d names for --seats %d: one name a seat" % (len(names), args.seats))
+        raise UsageError("--names: %s for --seats %d: one name a seat" % (how_many(len(names), "name"), args.seats))
     game = args.table or args.play or args.game
     if game is None and args.script:
         game = load_script(args.script)[0]
     if game is not None:
         lo, hi = registry.get(game).seats
         if not lo <= len(names) <= hi:
-            raise UsageError("--names: %d names, but %s seats %s players" % (
-                len(names), registry.get(game).title, lo if lo == hi else "%d to %d" % (lo, hi)))
+            raise UsageError("--names: %s, but %s seats %s players" % (
+                how_many(len(names), "name"), registry.get(game).title, lo if lo == hi else "%d to %d" % (lo, hi)))
         if lo != hi and args.seats is None:
             args.seats = len(names)
     board.NAMED["names"] = names
@@ -293,14 +365,16 @@ def main(argv=None):
         parser.error("--screens needs --script")
     if args.pace and not args.play:
         parser.error("--pace needs --play")
-    if args.names and not (args.table or args.play or args.script or args.game):
-        parser.error("--names needs --script, --table, --play or --game")
+    if args.roster and (args.table or args.play):
+        parser.error("--roster: the computer players start their games without the name picker; "
+                     "name the seats with --names")
     if args.seats and not (args.table or args.play or args.script or args.game):
         parser.error("--seats needs --table, --play, --script or --game")
     if args.length and args.play != "speedrun":
         parser.error("--length needs --play speedrun")
     try:
         named(args)
+        read_roster(args)
         if args.script:
             return run_script(args)
         if args.table:

@@ -197,12 +197,14 @@ class Board:
         self.set_button(button, down)
         self.step()
 
-    def start_game(self, game, seats=None, options=None):
+    def start_game(self, game, seats=None, options=None, pick=False):
         """Start a game directly with its default options (the app's own
         entry point for it), as if chosen from the menu; `seats` players
         where the game has a choice (its "seats" option, the menu's
         Players); `options` ({key: value}) changes others, as the menu
-        would."""
+        would.  pick: as the menu's Start starts it, through the name
+        picker (app/who.py) when the board has names to offer and nobody
+        seated the players; else at once."""
         if game not in registry.IDS:
             raise ValueError("unknown game %r" % (game,))
         from speedref.app import menu
@@ -215,8 +217,38 @@ class Board:
             if key not in opts:
                 raise ValueError("%s has no option %r" % (game, key))
             opts[key] = options[key]
+        if pick:
+            from speedref.app.who import offer
+            if offer(self.app, game, opts, self.clock.ticks_us()):
+                self.step()
+                return
         self.app.start(game, self.clock.ticks_us(), opts)
         self.step()
+
+    def roster(self, verb, names):
+        """Put `names` on the board's roster over its USB console, in the
+        lines speedref-roster sends (host_tools/roster.py): verb "push" makes
+        them the roster, "add" adds them.  The board's own roster commands
+        (speedref/roster.py) check and store them, as on a board.  Returns
+        the board's roster line; ValueError with the board's refusal
+        (then nothing is changed)."""
+        from host_tools.roster import batches
+        parts = batches(verb, list(names))
+        answer = None
+        for i, part in enumerate(parts):
+            cmd = {"cmd": "roster", verb: part}
+            if verb == "push":
+                cmd["part"] = i
+                cmd["end"] = i == len(parts) - 1
+            n = len(self.lines)
+            self.command(cmd)
+            for line in self.lines[n:]:
+                obj = json.loads(line)
+                if obj.get("ev") == "error" and obj.get("what") in ("roster", "command"):
+                    raise ValueError(obj.get("msg"))
+                if obj.get("ev") == "roster":
+                    answer = obj
+        return answer
 
     def command(self, obj):
         """Send a command line to the device over the virtual USB console; the
@@ -229,6 +261,45 @@ class Board:
 
     def records(self):
         return self.store.records()
+
+    @property
+    def kept(self):
+        """True when the flash is the person's folder (--store DIR), False
+        for the fresh temporary one that goes when the board closes."""
+        return self._tmp is None
+
+    def in_progress(self):
+        """A game is saved on the flash, not over: quitting leaves it."""
+        from speedref import storage
+        return os.path.exists(os.path.join(self.root, storage.GAME))
+
+    def farewell(self):
+        """What a person leaving the simulator should know of the flash, in
+        one line: where its records and the game in progress are (--store),
+        or that they go with the temporary folder and how to keep them; None
+        when it holds neither."""
+        n = len(self.store.records())
+        game = self.in_progress()
+        recs = "%d game record%s" % (n, "" if n == 1 else "s")
+        if not self.kept:
+            if not n and not game:
+                return None
+            what = " and ".join(([recs] if n else []) + (["the game in progress"] if game else []))
+            return ("the virtual board's flash was a temporary folder: %s discarded with it "
+                    "(speedref-sim --store DIR keeps them)" % what)
+        out = []
+        if n:
+            out.append("%s in %s (speedref-results import %s)" % (recs, self.root, self.root))
+        if game:
+            out.append("the game in progress is saved in %s: `speedref-sim --store %s` resumes it"
+                       % (self.root, self.root))
+        return "; ".join(out) or None
+
+    def record_note(self):
+        """Where a game's record just stored is, for a screen beside the OLED."""
+        if self.kept:
+            return "Game over: its record is stored in %s" % os.path.join(self.root, "rec")
+        return "Game over: its record is lost when you quit (no --store: a temporary folder)"
 
     def close(self):
         if self._tmp is not None:

@@ -133,6 +133,10 @@ def describe(obj):
             c = repr(c)
         return "REVEAL %s %s: %s turns %s face up before trick %s" % (
             obj.get("game", ""), obj.get("hand", "?"), seat(obj.get("seat")), c, obj.get("trick", "?"))
+    if ev == "roster":
+        names = obj.get("names") or []
+        return "ROSTER %s: %s%s" % (obj.get("table", "?"), _count(len(names), "name"),
+                                    (": " + ", ".join(str(n) for n in names)) if names else "")
     if ev == "game_end":
         rec = obj.get("record") or {}
         return "GAME END %s id=%s" % (rec.get("game", "?"), rec.get("id", "?"))
@@ -192,6 +196,10 @@ def _hand(obj, seat):
     return out
 
 
+# A second q within this long quits a game in progress (one key must not
+# lose a game: the device asks twice before it abandons one, too).
+QUIT_US = 3000000
+
 # The OLED's two drawings: half blocks (1x2 pixels a character) and Braille
 # (2x4), each in a box one character wider each side.
 HALF_W, HALF_H = oled.WIDTH + 2, oled.HEIGHT // 2 + 2
@@ -213,6 +221,12 @@ class TerminalSim:
         # press belongs to who pressed, though seats may change under it (PT-8)
         self._down_at = {}
         self.log_buzzer = log_buzzer  # the buzzer's cues in the event log too
+        self.quitting = None  # when q was pressed in a game, asking for a second q
+        for line in board.lines:  # what the device said before the terminal opened (boot, roster)
+            try:
+                self._line(json.loads(line))
+            except ValueError:
+                self._line({"ev": "?", "text": line})
         board.on_line = self._line
         board.pwm.on_tone = self._tone
 
@@ -232,6 +246,48 @@ class TerminalSim:
         now = "BEEP %d Hz" % tones[-1][1] if tones and tones[-1][2] is None else "quiet"
         past = ["%d Hz %d ms" % (f, (n or 0) // 1000) for _, f, n in tones[-4:] if n is not None]
         return "%s  (last: %s)" % (now, ", ".join(past[-3:]) or "-")
+
+    # -- quitting -------------------------------------------------------------
+    def at_stake(self):
+        """A game is in progress: quitting leaves it (kept in a --store
+        folder to resume, lost with the temporary one)."""
+        app = self.board.app
+        return app.flow is not None and not app.over
+
+    def quit_key(self, now_us):
+        """q at now_us: True to quit.  At the menu, or with a game over, at
+        once; in a game the first q asks (quit_prompt) and a second one
+        within QUIT_US quits."""
+        if not self.at_stake():
+            return True
+        if self.quitting is not None and now_us - self.quitting <= QUIT_US:
+            return True
+        self.quitting = now_us
+        return False
+
+    def expire(self, now_us):
+        """The question goes after QUIT_US; True when it went."""
+        if self.quitting is not None and now_us - self.quitting > QUIT_US:
+            self.quitting = None
+            return True
+        return False
+
+    def quit_prompt(self):
+        b = self.board
+        if b.kept:
+            what = "the game stays saved in %s" % b.root
+        else:
+            what = "the game in progress is lost (no --store)"
+        return "Quit? q again to quit: %s. Any other key plays on" % what
+
+    def key(self, ch, now_us):
+        """A key typed at now_us: q (quit_key), else the button it is
+        (feed_key), which also calls a quit question off.  True to quit."""
+        if ch in (ord("q"), ord("Q")):
+            return self.quit_key(now_us)
+        self.quitting = None  # any other key: play on
+        self.feed_key(ch, now_us)
+        return False
 
     def feed_key(self, ch, now_us):
         """One terminal key event at now_us (elapsed, monotonic)."""
@@ -355,7 +411,22 @@ class TerminalSim:
             line = "%8.3f s  %s" % (ms / 1000.0, text)
             put(y + i, 0, line if len(line) < w else line[:w - 2] + "\u2026")  # cut: say so
         self.draw_beside(put, w)
+        self.draw_prompt(scr, put, h, w)
         scr.refresh()
+
+    def draw_prompt(self, scr, put, h, w):
+        """The quit question on the screen's last rows (the event log's
+        newest), in reverse video, while it is asked."""
+        if self.quitting is None:
+            return
+        lines = wrap(self.quit_prompt(), w - 1)[:2]
+        for i, line in enumerate(lines):
+            y = h - len(lines) + i
+            put(y, 0, line.ljust(w - 1))
+            try:
+                scr.chgat(y, 0, w - 1, curses.A_REVERSE)
+            except (curses.error, AttributeError):
+                pass
 
     def log_top(self, h, w, y, oled_w):
         """The first row of the event log (y: the row under the status line,
@@ -391,12 +462,13 @@ class TerminalSim:
                 ch = scr.getch()
                 if ch == -1:
                     break
-                if ch in (ord("q"), ord("Q")):
-                    return
                 if ch == curses.KEY_RESIZE:
                     dirty = True
                     continue
-                self.feed_key(ch, now)
+                if self.key(ch, now):
+                    return
+                dirty = True
+            if self.expire(now):
                 dirty = True
             self.release_due(board.clock.elapsed_us)
             board.step()

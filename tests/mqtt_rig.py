@@ -162,6 +162,64 @@ class Broker:
         self.kill()
 
 
+CLUB_CONF = Path(__file__).resolve().parent.parent / "docs" / "mosquitto" / "club.conf"
+CLUB_ACL = CLUB_CONF.with_name("club.acl")
+
+
+class ClubBroker(Broker):
+    """Mosquitto started with the club's own configuration, the very file
+    docs/host-tools.md gives (docs/mosquitto/club.conf and its ACL, used as
+    it is), on a free loopback port: only the lines that name this
+    machine's places are replaced (each must be there exactly once, so the
+    file and this rig cannot drift apart), and `settings` ({name: value})
+    replace the values of settings the file has (a test's small queue,
+    persistence off).  accounts: {user name: password}; the listener's is
+    "listener"."""
+
+    def __init__(self, folder, accounts, settings=None, port=None):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.proc = None
+        pw = self.folder / "passwd"
+        pw.write_text("")
+        for name, password in accounts.items():
+            subprocess.run(["mosquitto_passwd", "-b", str(pw), name, password], check=True, capture_output=True)
+        self.log = self.folder / "mosquitto.log"
+        places = {"listener 1883": "listener %d 127.0.0.1" % self.port,
+                  "pid_file /run/mosquitto/mosquitto.pid": "pid_file %s" % (self.folder / "mosquitto.pid"),
+                  "log_dest file /var/log/mosquitto/mosquitto.log": "log_dest file %s" % self.log,
+                  "password_file /etc/mosquitto/speedref.passwd": "password_file %s" % pw,
+                  "acl_file /etc/mosquitto/speedref.acl": "acl_file %s" % CLUB_ACL,
+                  "persistence_location /var/lib/mosquitto/": "persistence_location %s/" % self.folder}
+        lines = CLUB_CONF.read_text().splitlines()
+        for old, new in places.items():
+            at = [i for i, line in enumerate(lines) if line == old]
+            assert len(at) == 1, "docs/mosquitto/club.conf: %r is not there once" % old
+            lines[at[0]] = new
+        for name, value in (settings or {}).items():
+            at = [i for i, line in enumerate(lines) if line.split(" ", 1)[0] == name]
+            assert len(at) == 1, "docs/mosquitto/club.conf sets no %s (or sets it twice)" % name
+            lines[at[0]] = "%s %s" % (name, value)
+        import pwd
+        # a broker started as root becomes this user, not `mosquitto`: its files are ours
+        lines.append("user %s" % pwd.getpwuid(os.getuid()).pw_name)
+        self.conf = self.folder / "mosquitto.conf"
+        self.conf.write_text("\n".join(lines) + "\n")
+        self.url = "mqtt://listener@127.0.0.1:%d" % self.port
+
+    def stop(self):
+        """SIGTERM: the broker saves its persistence file on the way out."""
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(30)
+            self.proc = None
+
+    def dropped(self):
+        """The broker's log says it dropped messages for a client (a full queue)."""
+        return "are being dropped" in (self.log.read_text() if self.log.exists() else "")
+
+
 class Stalled:
     """A broker that accepts and acknowledges the CONNECT, then answers
     nothing more: a wedged broker.  `published` counts PUBLISH packets seen."""
@@ -210,12 +268,17 @@ class Stalled:
                 if first and head[0] == 0x10:
                     c.sendall(b"\x20\x02\x00\x00")  # CONNACK, accepted; then silence
                     first = False
-                elif head[0] & 0xF0 == 0x30:
-                    with self.got:
-                        self.published += 1
-                        self.got.notify_all()
+                else:
+                    self._packet(c, head[0], body)
         except OSError:
             return
+
+    def _packet(self, c, head, body):
+        """A packet after the CONNECT: a PUBLISH is counted, nothing answered."""
+        if head & 0xF0 == 0x30:
+            with self.got:
+                self.published += 1
+                self.got.notify_all()
 
     def close(self):
         self.running = False
@@ -225,6 +288,54 @@ class Stalled:
                 c.close()
             except OSError:
                 pass
+
+
+class Chatty(Stalled):
+    """A broker that takes the connection and never acknowledges a PUBLISH,
+    but talks all the time: once the board has sent a record, it answers
+    it ("stored <id>"), asks for it again ("resend <id>"), and sends other
+    tables' answers and a message too long to be an answer, one every
+    millisecond, on the board's answer topic, until the board goes."""
+
+    def __init__(self):
+        self.talking = {}  # connection -> [the id of the record it sent last]
+        Stalled.__init__(self)
+
+    def _packet(self, c, head, body):
+        if head == 0x82:  # SUBSCRIBE: granted QoS 0
+            c.sendall(b"\x90\x03" + body[:2] + b"\x00")
+            return
+        Stalled._packet(self, c, head, body)
+        if head & 0xF0 == 0x30:
+            at = body.find(b'"id": "')
+            rid = body[at + 7:body.index(b'"', at + 7)]
+            talking = self.talking.setdefault(id(c), [])
+            if not talking:
+                talking.append(rid)
+                threading.Thread(target=self._talk, args=(c, talking), daemon=True).start()
+            else:
+                talking[0] = rid
+
+    def _talk(self, c, talking):
+        topic = b"speedref/club/t1/ack"
+        n = 0
+        while self.running:
+            rid = talking[0]
+            text = (b"stored " + rid, b"resend " + rid, b"stored other-00000000-1", b"x" * 400)[n % 4]
+            body = len(topic).to_bytes(2, "big") + topic + text
+            size = len(body)
+            head = bytearray(b"\x30")
+            while True:
+                head.append((size & 0x7F) | (0x80 if size > 0x7F else 0))
+                size >>= 7
+                if not size:
+                    break
+            try:
+                c.sendall(bytes(head) + body)
+            except OSError:
+                return
+            n += 1
+            time.sleep(0.001)
 
 
 class BoardProc:

@@ -37,6 +37,15 @@ def test_the_settings_go_to_the_flash_checked_and_umqtt_is_installed(tmp_path, c
     assert (build / "uplink.json").stat().st_mode & 0o077 == 0  # only its owner reads it
 
 
+@pytest.mark.parametrize("conf, said", [(CONF, True), (dict(CONF, user="t3"), False),
+                                         (dict(CONF, table=None), True)])
+def test_a_user_name_that_is_not_the_tables_name_is_said_without_naming_it(tmp_path, capsys, conf, said):
+    rc, out, err, _ = dry(tmp_path, dict((k, v) for k, v in conf.items() if v is not None), capsys)
+    assert rc == 0, err
+    assert ("the user name is not the table's name" in out) == said
+    assert "table3" not in out + err
+
+
 @pytest.mark.parametrize("conf, why", [
     (dict(CONF, club="a/b"), "club is not a topic name"),
     (dict(CONF, table="t#1"), "table is not a topic name"),

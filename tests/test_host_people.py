@@ -410,3 +410,63 @@ def test_the_log_refuses_one_person_at_two_seats_and_keeps_two_guests():
 def speed3_guests():
     return {"game": "speed", "layout": "pagat", "match": {"single": True}, "players": ["P1", "Guest", "guest"],
             "deals": [{"winner": 0, "left": [0, 4, 5]}], "id": "t-3"}
+
+
+# --- every seat of every stored game stays in the standings -----------------------------
+def seats_shown(db_path):
+    """(seats the standings count, seats the stored games have), over every game."""
+    db = ResultsDB(db_path)
+    try:
+        rows, _ = results.standings(db)
+        stored = sum(len(rec["players"]) for _, rec in db.games())
+    finally:
+        db.close()
+    return sum(r["games"] for r in rows), stored
+
+
+def test_an_undo_that_would_seat_one_person_twice_is_refused_and_says_what_depends_on_it(tmp_path):
+    """Ann and Cat at one table; Cat is renamed Cy, then Ann takes the name
+    Cat.  Undoing the first rename alone would make the game "Cat v Cat":
+    refused, naming the later change that needs it, and nothing changes."""
+    db = tmp_path / "r.db"
+    f = tmp_path / "g.json"
+    f.write_text(json.dumps(speed_single(winner=0, players=("Ann", "Cat"), ident="t-1")))
+    assert cli(db, "import", str(f))[0] == 0
+    assert cli(db, "rename", "Cat", "Cy")[0] == 0
+    assert cli(db, "rename", "Ann", "Cat")[0] == 0
+    before = dump(db)
+    code, out, err = cli(db, "undo", "1")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1, (out, err)
+    assert "change 2 (rename Ann to Cat)" in err and "game #1 (record t-1)" in err and "(nothing changed)" in err
+    assert "undo change 2 first" in err
+    assert dump(db) == before
+    assert standing(db) == {"Cat": (1, 1), "Cy": (1, 0)} and seats_shown(db) == (2, 2)
+    # undone in the order that needs: each step keeps both seats
+    assert cli(db, "undo", "2")[0] == 0 and standing(db) == {"Ann": (1, 1), "Cy": (1, 0)}
+    assert cli(db, "undo", "1")[0] == 0 and standing(db) == {"Ann": (1, 1), "Cat": (1, 0)}
+
+
+def test_a_game_that_seats_two_merged_people_is_imported_and_the_merge_does_not_hold_for_it(tmp_path):
+    """Dan merged into Ann; then a game comes in where Dan and Ann sat at one
+    table.  It is stored and said; both seats stay two people (Dan keeps his
+    win), and `changes` says for which game the merge does not hold."""
+    db = tmp_path / "r.db"
+    games = [speed_single(winner=1, players=("Bob", "Dan"), ident="t-1"),
+             speed_single(winner=0, players=("Ann", "Cat"), ident="t-2")]
+    for i, g in enumerate(games):
+        (tmp_path / ("%d.json" % i)).write_text(json.dumps(g))
+    assert cli(db, "import", str(tmp_path / "0.json"), str(tmp_path / "1.json"))[0] == 0
+    assert cli(db, "merge", "Dan", "Ann")[0] == 0
+    f = tmp_path / "together.json"
+    f.write_text(json.dumps(speed_single(winner=0, players=("Dan", "Ann"), ident="t-3")))
+    code, out, err = cli(db, "import", str(f))
+    assert code == 0 and "1 new game record" in out, (out, err)
+    assert ("record t-3: Dan and Ann sat at one table, but change 1 (merge Dan into Ann) made them one person:"
+            " that change does not hold for this game" in err), err
+    assert standing(db) == {"Ann": (3, 2), "Dan": (1, 1), "Bob": (1, 0), "Cat": (1, 0)}
+    assert seats_shown(db) == (6, 6)
+    code, out, _ = cli(db, "changes")
+    assert code == 0 and "merge Dan into Ann  (does not hold for game #3: two people at one table)" in out, out
+    # importing it again adds nothing and says nothing new
+    code, out, err = cli(db, "import", str(f))
+    assert code == 0 and "0 new game records, 1 already stored" in out and err == "", (out, err)

@@ -410,3 +410,112 @@ def test_what_avg_score_counts_is_said_for_each_game(page):
     assert "cards" in notes["spit"] and "fewer is better" in notes["spit"], notes["spit"]
     assert "lower is better" in notes["speedrun"] and "higher is better" in notes["speed"]
     assert "higher is better" in notes["partners"]
+
+
+def page_of(db, tmp_path, name="p.html"):
+    code, _, err = cli(["--db", str(db), "--html", str(tmp_path / name)])
+    assert code == 0, err
+    return (tmp_path / name).read_text(encoding="utf-8")
+
+
+def assert_colours_one_a_person_distinct_in_each_chart(text, entered=None):
+    """Every chart draws each of its players in a colour no other player in
+    it has, and each person in one colour on every chart, no two people
+    alike.  A score sheet names its players as the table entered them:
+    `entered` maps such a name to the person it now means."""
+    entered = entered or {}
+    doc = check.parse(text)
+    person = {}
+    for fig in doc.find_all("figure", cls="chart"):
+        colours = chart_colours(fig)
+        kind = fig.attrs["data-chart"]
+        assert all(len(c) == 1 for c in colours.values()), (kind, colours)
+        drawn = [c for cs in colours.values() for c in cs]
+        assert len(set(drawn)) == len(drawn), ("two players in one colour", kind, colours)
+        for name, cs in colours.items():
+            if not name.startswith(("(unnamed", "P")):
+                person.setdefault(entered.get(name, name), set()).update(cs)
+    assert all(len(c) == 1 for c in person.values()), person
+    alike = [c.pop() for c in person.values()]
+    assert len(set(alike)) == len(alike), ("two people in one colour", person)
+    return person
+
+
+def test_a_rename_keeps_each_persons_colour_and_every_chart_distinct(tmp_path):
+    """After a rename a score sheet still names the player as entered: its
+    chart draws them in their person's colour, never in a colour of the
+    seat's number that another player has; after undo, the same again."""
+    db = tmp_path / "club.db"
+    sample.make_evening(db)
+    # Eve at the first seat, Ann at the second: the first seat's colour is Ann's
+    sample.feed(db, sample.board_lines("e66138b8a3404f30", [("spit", ["Eve", "Ann"])], first_seq=6))
+    before = assert_colours_one_a_person_distinct_in_each_chart(page_of(db, tmp_path))
+    assert cli(["--db", str(db), "rename", "Eve", "Eve Long-Surname"])[0] == 0
+    after = assert_colours_one_a_person_distinct_in_each_chart(page_of(db, tmp_path),
+                                                               {"Eve": "Eve Long-Surname"})
+    assert set(after) == {"Ann", "Bob", "Cat", "Dan", "Eve Long-Surname"}
+    assert cli(["--db", str(db), "undo"])[0] == 0
+    assert assert_colours_one_a_person_distinct_in_each_chart(page_of(db, tmp_path)) == before
+
+
+def test_a_club_of_more_people_than_colours_still_has_one_colour_a_person(tmp_path):
+    """Fourteen people (more than the palette's twelve) and a game of two
+    unnamed seats: every chart's players apart, unnamed seats in colours no
+    person has."""
+    db = tmp_path / "big.db"
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lea", "Max", "Ned"]
+    games = [("speed", [a, b]) for a, b in zip(names, names[1:])] + [("speed", ["Ned", "Ann"]),
+                                                                     ("spit", ["P1", "P2"])]
+    sample.feed(db, sample.board_lines("e6614103e7a52b21", games))
+    text = page_of(db, tmp_path)
+    person = assert_colours_one_a_person_distinct_in_each_chart(text)
+    assert set(person) == set(names)
+    doc = check.parse(text)
+    players = chart_colours(doc.find("figure", data_chart="players"))
+    assert len(players) == 14
+    unnamed = [d for d in doc.find_all("details", cls="sheet") if d.attrs["data-game"] == "spit"][0]
+    seats = chart_colours(unnamed.find("figure", data_chart="running"))
+    assert set(seats) == {"P1", "P2"}
+    assert not set(c for cs in seats.values() for c in cs) & set(c for cs in person.values() for c in cs)
+
+
+def test_the_page_names_its_database_by_the_file_name_never_the_folders(tmp_path, monkeypatch):
+    """The page is on a screen the whole room sees: it names the database
+    by its file name alone, written (--html, the default database too) or
+    served, and a served error does not show the folders either."""
+    import threading
+    folder = tmp_path / "home" / "ann" / ".local" / "share" / "speedref"
+    folder.mkdir(parents=True)
+    db = folder / "results.db"
+    sample.feed(db, sample.board_lines("e6614103e7a52b21", [("speed", ["Ann", "Bob"])]))
+    monkeypatch.setenv("SPEEDREF_DB", str(db))
+    code, _, err = cli(["--html", str(tmp_path / "p.html")])
+    assert code == 0, err
+    written = (tmp_path / "p.html").read_text(encoding="utf-8")
+    assert str(tmp_path) not in written and "/home/ann" not in written
+    assert check.from_html(written)["summary"].endswith("\u00b7 results.db")
+    r = ResultsDB(db)
+    try:
+        text, _ = results_page.render(r, "C:\\Users\\ann\\AppData\\Local\\speedref\\club.db")
+    finally:
+        r.close()
+    assert "Users" not in text and check.from_html(text)["summary"].endswith("\u00b7 club.db")
+    for source, open_db, paths in ((str(db), lambda: ResultsDB(db), [""]),
+                                   (str(folder / "gone.db"), lambda: ResultsDB(folder / "gone.db", create=False),
+                                    ["", "events"])):
+        srv = results_page.make_server(open_db, source, port=0)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        try:
+            for path in paths:
+                try:
+                    status, _, body = fetch("http://127.0.0.1:%d/%s" % (srv.server_address[1], path))
+                except urllib.error.HTTPError as e:
+                    status, body = e.code, e.read().decode("utf-8")
+                assert str(tmp_path) not in body and "/home/ann" not in body, (source, status, body[:200])
+                if status == 200:
+                    assert check.from_html(body)["summary"].endswith("\u00b7 results.db")
+                else:
+                    assert status == 500 and body.startswith("gone.db: no results database"), body
+        finally:
+            srv.shutdown()
+            srv.server_close()

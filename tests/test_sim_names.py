@@ -61,6 +61,8 @@ def test_the_computer_players_table_keeps_the_names_in_its_store(tmp_path):
     (["--names", "Ann,"], "--names: empty name"),
     (["--names", "Ann,Bob,Cat"], "--names: 3 names, but Spit seats 2 players"),
     (["--names", "Ann,Bob", "--seats", "3"], "--names: 2 names for --seats 3"),
+    (["--names", "Ann"], "--names: 1 name, but Spit seats 2 players"),
+    (["--names", "Ann", "--seats", "2"], "--names: 1 name for --seats 2"),
     (["--table-name", "x" * 17], "--table-name: table name"),
 ])
 def test_bad_names_are_refused_before_anything_runs(args, why):

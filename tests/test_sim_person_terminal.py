@@ -205,18 +205,22 @@ def test_pace_and_length_are_refused_without_the_play_mode_they_belong_to(capsys
         main(["--play", "speed", "--pace", "glacial"])
 
 
-def test_a_terminal_too_small_for_the_panel_says_what_it_needs():
-    """A play mode on a terminal where the panel fits neither beside nor under
-    the OLED says so and gives both sizes, instead of cutting the panel off."""
+@pytest.mark.parametrize("size", [(79, 23), (66, 40), (100, 22)])
+def test_a_terminal_too_small_for_the_panel_says_what_it_needs(size):
+    """A play mode on a terminal where neither the compact layout (80x24) nor
+    the panel beside or under the OLED fits says so and gives the sizes,
+    instead of cutting the panel off; at each size it gives, it draws."""
     tb, term = _speed_terminal()
     try:
-        scr = FakeScreen(100, 28)
+        scr = FakeScreen(*size)
         term.draw(scr)
         text = " ".join(scr.row(y).strip() for y in range(scr.h))
-        (bw, bh), (uw, uh) = term.sizes()
-        assert "too small" in text and "%dx%d" % (bw, bh) in text and "%dx%d" % (uw, uh) in text, text
-        assert 100 < bw or 28 < bh
-        assert 100 < uw or 28 < uh
+        (bw, bh), (uw, uh), (cw, ch) = term.sizes()
+        assert (cw, ch) == (80, 24)
+        assert "too small" in text, text
+        for w, h in ((bw, bh), (uw, uh), (cw, ch)):
+            assert "%dx%d" % (w, h) in text, text
+            assert size[0] < w or size[1] < h
         for size in ((bw, bh), (uw, uh)):
             scr = FakeScreen(*size)
             term.draw(scr)
@@ -224,6 +228,12 @@ def test_a_terminal_too_small_for_the_panel_says_what_it_needs():
             assert not any("too small" in r for r in rows), size
             got = _panel_rows(scr, term.panel())
             assert [r.rstrip() for r in got] == term.panel(), size
+        scr = FakeScreen(cw, ch)
+        term.draw(scr)
+        rows = [scr.row(y).rstrip() for y in range(scr.h)]
+        assert not any("too small" in r for r in rows)
+        for line in term.compact_panel():
+            assert line in rows, line
     finally:
         tb.close()
 

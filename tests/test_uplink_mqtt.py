@@ -1,7 +1,9 @@
 """Tables on Wi-Fi: the firmware's uplink (speedref/uplink.py) under the
 MicroPython Unix port publishes every finished game to a real Mosquitto,
 and the laptop's listener (host_tools/mqtt.py, speedref-log --mqtt) stores
-it through the import path, once, whatever fails in between."""
+it through the import path, once, whatever fails in between; the board
+marks a record sent only on the listener's answer.  The club's own broker
+set-up (docs/mosquitto/) and its failures: tests/test_club_ack.py."""
 import json
 import threading
 
@@ -19,8 +21,8 @@ WAIT_S = 30  # an event that has not come in this long will not come
 class Club:
     """The laptop: a Listener storing into a results database, in its own thread."""
 
-    def __init__(self, tmp_path, url, **kw):
-        self.path = str(tmp_path / "results.db")
+    def __init__(self, tmp_path, url, db="results.db", **kw):
+        self.path = str(tmp_path / db)
         self.out, self.err = [], []
         self.stop = threading.Event()
         self.ready = threading.Event()
@@ -103,15 +105,16 @@ def secrets_absent(board):
             assert board.conf[key] not in text, key
 
 
-def test_every_game_arrives_once_in_order_and_is_marked_sent(tmp_path, broker, club, boards):
+def test_every_game_arrives_once_in_order_and_is_marked_sent_on_the_clubs_word(tmp_path, broker, club, boards):
     b = boards(tmp_path / "t1", broker.port, table="t1")
     ids = b.ask(add=3)["ids"]
     got = b.ask(run={"acks": 3, "ticks": 2000})
     assert got["acks"] == 3 and got["backlog"] == 0 and got["sent"] == 3
     club.wait_stored(3)
     assert club.ids() == ids
-    sent = [o for o in b.uplink_lines() if o["state"] == "sent"]
+    sent = [o for o in b.uplink_lines() if o["state"] == "stored"]
     assert [o["seq"] for o in sent] == [1, 2, 3]
+    assert club.listener.answers >= 3  # one a copy too, when the board sent one again
     assert all(o["msg"] == "speedref/club/t1/game" for o in sent)
     assert b.uplink_lines()[0] == {"ev": "uplink", "state": "online", "msg": "speedref/club/t1/game"}
     # a new boot finds nothing left to send: sent.json is on flash
@@ -124,12 +127,12 @@ def test_every_game_arrives_once_in_order_and_is_marked_sent(tmp_path, broker, c
 
 def test_the_broker_killed_mid_publish_and_restarted_loses_nothing(tmp_path, broker, club, boards):
     b = boards(tmp_path / "t", broker.port)
-    ids = b.ask(add=4)["ids"]
-    assert b.ask(run={"acks": 1, "ticks": 2000})["acks"] == 1
+    ids = b.ask(add=1)["ids"]
+    sends = b.ask(run={"acks": 1, "ticks": 2000})["sends"]
     # the next record is written, then the broker dies before its PUBACK
     broker.pause()
-    sends = b.ask(run={"ticks": 1})["sends"]
-    assert sends == 2
+    ids += b.ask(add=3)["ids"]
+    assert b.ask(run={"ticks": 1})["sends"] == sends + 1
     broker.kill()
     got = b.ask(run={"ticks": 300})
     assert got["acks"] == 1 and got["sent"] == 1  # unacknowledged: still unsent on flash
@@ -151,11 +154,13 @@ def test_cut_between_publish_and_ack_redelivers_and_the_database_holds_it_once(t
     club.wait_stored(1)  # the broker had it: the laptop stored it
     b2 = boards(tmp_path / "t", broker.port)  # power back: the record is still unsent
     got = b2.ask(run={"acks": 1, "ticks": 2000})
-    assert got["sends"] == 1 and got["acks"] == 1 and got["backlog"] == 0
+    # once, or again if the listener's answer took longer than the club's
+    # wait on this rig's fast clock (100 ms of loop time a pass)
+    assert got["sends"] >= 1 and got["acks"] == 1 and got["backlog"] == 0
     core = club.listener.core
     assert club.listener.wait(lambda: core.duplicates >= 1, WAIT_S)
     assert club.ids() == ids
-    assert core.stored == 1 and core.duplicates == 1
+    assert core.stored == 1 and core.duplicates >= 1
 
 
 def test_five_games_while_the_network_is_away_all_arrive_in_order(tmp_path, broker, club, boards):
@@ -202,7 +207,8 @@ def test_a_broker_that_never_acknowledges_keeps_the_record_unsent(tmp_path, boar
 
 
 def test_wrong_credentials_are_refused_said_once_and_never_printed(tmp_path, boards):
-    broker = mqtt_rig.Broker(tmp_path / "broker", users={"table": "right-pw"}).start()
+    broker = mqtt_rig.Broker(tmp_path / "broker", users={"table": "right-pw", "laptop": "pw-l"}).start()
+    club = Club(tmp_path, "mqtt://laptop@127.0.0.1:%d" % broker.port, password="pw-l")
     try:
         b = boards(tmp_path / "t", broker.port, user="table", password="wrong-pw-77")
         b.ask(add=1)
@@ -217,6 +223,7 @@ def test_wrong_credentials_are_refused_said_once_and_never_printed(tmp_path, boa
         assert good.ask(run={"acks": 1, "ticks": 2000})["acks"] == 1
         secrets_absent(good)
     finally:
+        club.close()
         broker.stop()
 
 
@@ -229,7 +236,9 @@ def test_every_uplink_line_is_documented_with_exactly_its_fields(tmp_path, broke
     b.ask(wifi=False)
     b.ask(run={"ticks": 5})
     lines = b.uplink_lines()
-    assert {o["state"] for o in lines} == {"online", "sent", "offline"}
+    # "waiting" too when the listener's answer took longer than the club's
+    # wait on this rig's fast clock (100 ms of loop time a pass)
+    assert {"online", "stored", "offline"} <= {o["state"] for o in lines} <= {"online", "stored", "offline", "waiting"}
     for line in lines:
         assert any(set(e) == set(line) for e in _candidates(doc, line)), line
 

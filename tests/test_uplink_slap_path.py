@@ -1,8 +1,10 @@
 """The network never delays the referee: the same scripted slap-to-win
 match (SP-17) on the device loop under the Unix port gives the same lines,
 verdicts and record with the uplink on and its broker wedged (it took the
-connection and a PUBLISH, and answers nothing) as with no uplink at all;
-the uplink is not called once while the game is in play."""
+connection and a PUBLISH, and answers nothing), or talking all the time
+(the club's answers and requests to send again, every millisecond, waiting
+in the socket), as with no uplink at all; the uplink is not called once
+while the game is in play, so nothing it receives is read then."""
 import json
 import subprocess
 
@@ -49,3 +51,16 @@ def test_a_wedged_broker_changes_no_verdict_and_is_never_called_in_play_SP17(tmp
     slaps = [o for o in on if o["ev"] == "slap"]
     assert [(s["winner"], s["margin_us"]) for s in slaps] == [(None, 200), (0, 3200), (0, 1800)]
     assert [o for o in on if o["ev"] == "game_end"]
+
+
+def test_a_broker_that_never_stops_talking_changes_no_verdict_and_is_never_read_in_play_SP17(tmp_path):
+    chatty = mqtt_rig.Chatty()
+    try:
+        off, _, _ = play(tmp_path, chatty.port, "off")
+        on, r_on, up = play(tmp_path, chatty.port, "chatty")
+    finally:
+        chatty.close()
+    assert r_on["in_play"] == 0
+    assert r_on["acks"] >= 1, "the board never took an answer: the test proves nothing"
+    assert {"ev": "uplink", "state": "resend", "seq": 1, "last": 1} in up
+    assert on == off

@@ -294,7 +294,9 @@ def long_name_page(tmp_path_factory):
 # What does not fit at a width: anything wider than the viewport; a table
 # heading neither on screen nor reachable by scrolling its own overflow box
 # (which itself must be on screen); a chart not whole on screen; a wins chart
-# whose plot a long name squashed.
+# whose plot a long name squashed (a name cut at 24 characters, drawn 12 px
+# tall or more on a phone, takes about half a chart's width: the bars keep
+# at least 40% of it).
 FIT_JS = """
 document.querySelectorAll('details').forEach(d => { d.open = true; });
 const W = innerWidth, out = {scroll: document.documentElement.scrollWidth, width: W, heads: 0, bad: []};
@@ -316,7 +318,7 @@ for (const svg of document.querySelectorAll('figure.chart svg')) {
   const r = svg.getBoundingClientRect(), kind = svg.closest('figure').dataset.chart;
   if (r.left < -0.5 || r.right > W + 0.5 || r.width < 200) out.bad.push(['chart', kind, r.left, r.right]);
   const plot = svg.querySelector('g.plot rect.background').getBoundingClientRect();
-  if (kind !== 'running' && plot.width < 0.45 * r.width) out.bad.push(['plot', kind, plot.width, r.width]);
+  if (kind !== 'running' && plot.width < 0.40 * r.width) out.bad.push(['plot', kind, plot.width, r.width]);
 }
 return out;
 """
@@ -336,3 +338,185 @@ def test_the_page_reads_at_every_width(browser, long_name_page, width, height, m
     assert fit["width"] == width
     assert fit["scroll"] <= width, "the page scrolls sideways: %d px wide" % fit["scroll"]
     assert fit["heads"] > 50 and fit["bad"] == [], fit["bad"][:6]
+
+
+PHONE = (390, 844)
+
+
+class width_of:
+    """The browser as a screen of this size (a phone: mobile), for a `with`."""
+
+    def __init__(self, drv, width, height, mobile):
+        self.drv, self.metrics = drv, {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}
+
+    def __enter__(self):
+        self.drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", self.metrics)
+        return self.drv
+
+    def __exit__(self, *exc):
+        self.drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                 {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
+
+
+# Each table's headings a person sees without scrolling it: on the screen
+# and inside the table's own scroll box as it first shows.
+SHOWN_HEADS_JS = """
+const out = [];
+for (const t of document.querySelectorAll(arguments[0])) {
+  const box = t.closest('.scroll'), b = box.getBoundingClientRect();
+  box.scrollLeft = 0;
+  const shown = Array.from(t.querySelectorAll('thead th')).filter(th => {
+    const r = th.getBoundingClientRect();
+    return r.left >= Math.max(b.left, 0) - 0.5 && r.right <= Math.min(b.right, innerWidth) + 0.5; })
+    .map(th => th.textContent.trim());
+  const sorted = Array.from(t.querySelectorAll('thead th[aria-sort]')).map(th => [th.textContent.trim(), th.getAttribute('aria-sort')]);
+  out.push([t.dataset.game + (t.dataset.device ? ' ' + t.dataset.device : ''), shown, sorted]);
+}
+return out;
+"""
+
+
+def test_on_a_phone_the_ratings_sort_column_shows_without_scrolling(browser, long_name_page):
+    """The ratings are sorted by the conservative rating: on a 390 px phone
+    that column is on screen beside the name, marked as the order, so a row
+    above one with a higher rating does not look wrong."""
+    with width_of(browser, *PHONE, True):
+        open_file(browser, long_name_page)
+        tables = browser.execute_script(SHOWN_HEADS_JS, "table.ratings")
+    assert len(tables) == 4
+    for game, shown, sorted_by in tables:
+        assert shown[:2] == ["player", "conservative"], (game, shown)
+        assert sorted_by == [["conservative", "descending"]], game
+
+
+def test_on_a_phone_a_long_name_wraps_and_the_standings_show_their_counts(browser, long_name_page):
+    """With a 53-character name in the standings, a 390 px phone shows the
+    player, games, wins and average score of every game without scrolling:
+    the name wraps in its cell (the cut name whole, its full name in the
+    cell's title) instead of pushing the counts off the screen."""
+    with width_of(browser, *PHONE, True):
+        open_file(browser, long_name_page)
+        tables = browser.execute_script(SHOWN_HEADS_JS, "table.standings:not(.per-table)")
+        cells = browser.execute_script("""
+            return Array.from(document.querySelectorAll('td.player')).filter(td => td.title === arguments[0])
+              .map(td => { const r = td.getBoundingClientRect(), b = td.closest('.scroll').getBoundingClientRect();
+                           const one = td.closest('tbody').querySelector('td.player:not([title="' + arguments[0] + '"])');
+                           return [r.width, r.height, b.width, one.getBoundingClientRect().height, td.textContent]; });""",
+            sample.LONG_NAME)
+    assert len(tables) == 4
+    for game, shown, _ in tables:
+        assert shown[:4] == ["player", "games", "wins", "avg score"], (game, shown)
+    assert len(cells) >= 3
+    for width, height, box, one_line, text in cells:
+        assert text == sample.LONG_NAME[:23] + "\u2026"
+        assert height > 1.5 * one_line and width <= 0.45 * box, (width, height, box, one_line)
+
+
+# Every table that scrolls sideways, after it is brought on screen: its
+# box's rectangle, and the same after it is scrolled to its end, with
+# where its players' names are then.
+SCROLLERS_JS = """
+document.querySelectorAll('details').forEach(d => { d.open = true; });
+return Array.from(document.querySelectorAll('.scroll')).map((box, i) => {
+  box.dataset.n = i; return [i, box.scrollWidth > box.clientWidth + 1]; });
+"""
+BOX_JS = """
+const box = document.querySelector('.scroll[data-n="' + arguments[0] + '"]');
+box.scrollLeft = arguments[1] ? box.scrollWidth : 0;
+box.scrollIntoView({block: 'center'});
+const b = box.getBoundingClientRect(), head = box.querySelector('thead').getBoundingClientRect();
+const first = Array.from(box.querySelectorAll('td.player')).map(td => td.getBoundingClientRect().left - b.left);
+return [b.left, head.bottom, b.right, Math.min(b.bottom, innerHeight), first];
+"""
+
+
+def _edge(png, rect):
+    """How light the 3 px strip at a box's right edge is, under its
+    headings (the median grey level, 255 white)."""
+    import io
+    from PIL import Image
+    img = Image.open(io.BytesIO(png)).convert("L")
+    left, top, right, bottom, _ = rect
+    strip = img.crop((int(right) - 4, int(top) + 2, int(right) - 1, int(bottom) - 2))
+    values = sorted(strip.tobytes())
+    return values[len(values) // 2]
+
+
+def test_on_a_phone_a_table_that_scrolls_shows_it_and_keeps_its_names(browser, long_name_page):
+    """Phones hide scroll bars: a table wider than a 390 px screen shows a
+    shadow at its right edge while more of it is to the right (gone at its
+    end, never on a table that fits), and its players' names stay in place
+    as it scrolls."""
+    with width_of(browser, *PHONE, True):
+        open_file(browser, long_name_page)
+        boxes = browser.execute_script(SCROLLERS_JS)
+        wide = [n for n, scrolls in boxes if scrolls]
+        narrow = [n for n, scrolls in boxes if not scrolls]
+        assert len(wide) >= 10 and narrow, boxes
+        for n in wide:
+            start = browser.execute_script(BOX_JS, n, False)
+            shadow = _edge(browser.get_screenshot_as_png(), start)
+            end = browser.execute_script(BOX_JS, n, True)
+            cleared = _edge(browser.get_screenshot_as_png(), end)
+            assert shadow <= 225 and cleared >= 240, (n, shadow, cleared)
+            moved = [b - a for a, b in zip(start[4], end[4])]
+            assert all(abs(x) < 1.5 for x in moved), ("the first column scrolled away", n, moved)
+        for n in narrow:
+            assert _edge(browser.get_screenshot_as_png(), browser.execute_script(BOX_JS, n, False)) >= 240, n
+
+
+CHART_TEXT_JS = """
+document.querySelectorAll('details').forEach(d => { d.open = true; });
+const out = [];
+for (const t of document.querySelectorAll('figure svg text')) {
+  const r = t.getBoundingClientRect();
+  if (!t.textContent.trim() || r.height === 0) continue;
+  out.push([t.closest('figure').dataset.chart, t.textContent.slice(0, 30),
+            parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a]);
+}
+return out;
+"""
+
+
+@pytest.mark.parametrize("width,height,mobile", [(390, 844, True), (1280, 800, False)], ids=["phone", "laptop"])
+def test_every_charts_text_is_readable_at_every_width(browser, long_name_page, width, height, mobile):
+    """Every label, value, legend and title of every chart (the wins per
+    player too) is drawn 12 px tall or more, on a phone as on a laptop."""
+    with width_of(browser, width, height, mobile):
+        open_file(browser, long_name_page)
+        texts = browser.execute_script(CHART_TEXT_JS)
+    assert set(t[0] for t in texts) == {"wins", "players", "running", "rating"}
+    small = [t for t in texts if t[2] < 12]
+    assert small == [], (len(small), small[:5])
+
+
+LEGEND_JS = """
+document.querySelectorAll('details').forEach(d => { d.open = true; });
+const out = [];
+for (const fig of document.querySelectorAll('figure.chart')) {
+  const svg = fig.querySelector('svg').getBoundingClientRect();
+  const boxes = Array.from(fig.querySelectorAll('g.legend')).map(g => {
+    const r = g.getBoundingClientRect(); return [g.textContent.trim().slice(0, 30), r.left, r.top, r.right, r.bottom]; });
+  for (let i = 0; i < boxes.length; i++) {
+    const [name, l, t, r, b] = boxes[i];
+    if (l < svg.left - 0.5 || r > svg.right + 0.5 || t < svg.top - 0.5 || b > svg.bottom + 0.5)
+      out.push([fig.dataset.chart, name, 'outside its chart']);
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [other, l2, t2, r2, b2] = boxes[j];
+      if (l < r2 - 0.5 && l2 < r - 0.5 && t < b2 - 0.5 && t2 < b - 0.5) out.push([fig.dataset.chart, name, other]);
+    }
+  }
+}
+return out;
+"""
+
+
+@pytest.mark.parametrize("width,height,mobile", [(390, 844, True), (1280, 800, False)], ids=["phone", "laptop"])
+def test_no_legend_name_runs_into_another(browser, long_name_page, width, height, mobile):
+    """A line chart's legend names each line whole (cut at 24 characters, as
+    the tables cut it) beside its colour, no two names on top of each
+    other, every one inside its chart."""
+    with width_of(browser, width, height, mobile):
+        open_file(browser, long_name_page)
+        clashes = browser.execute_script(LEGEND_JS)
+    assert clashes == []

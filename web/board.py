@@ -262,8 +262,11 @@ class Board:
         """The page's name fields: the table's name ("" for the default),
         the seats' names (a JSON list, "" for a seat picked on the device or
         a Guest), the roster (one name a line).  Every name is checked with
-        the board's own check (speedref/names.py) before anything changes:
-        "" when all were taken, else why not (nothing changed)."""
+        the board's own check (speedref/names.py) before anything changes,
+        and a changed roster goes to the device as a board gets it from
+        speedref-roster push: its console's roster command
+        (speedref/roster.py), which checks and stores it.  "" when all were
+        taken, else why not (nothing changed)."""
         from speedref import names as N
         from speedref import roster as R
         try:
@@ -294,6 +297,10 @@ class Board:
                 return "the roster holds %d names at most, not %d" % (N.ROSTER_MAX, len(names))
         except N.BadName as e:
             return str(e)
+        if R.load(self.app)["names"] != names:
+            why = self._push(names)
+            if why:
+                return why
         settings = self.app.settings
         if t != settings.get("table"):
             if t is None:
@@ -301,11 +308,31 @@ class Board:
             else:
                 settings["table"] = t
             self.store.save_settings(settings)
-        roster = R.load(self.app)
-        if roster["names"] != names:
-            roster["names"] = names
-            self.store.save_roster(roster)
         self.app.seated = seated
+        return ""
+
+    def _push(self, names):
+        """`names` become the roster through the device's console, in the
+        lines speedref-roster push sends (each within the console's
+        LINE_MAX, numbered parts, the last one "end"): "" when the device
+        took them, else its refusal (the roster stays as it was)."""
+        from speedref.device import LINE_MAX
+        parts = [[]]
+        for n in names:
+            trial = parts[-1] + [n]
+            line = json.dumps({"cmd": "roster", "push": trial, "part": 99, "end": False})
+            if parts[-1] and len(line) > LINE_MAX - 8:
+                parts.append([n])
+            else:
+                parts[-1] = trial
+        for i in range(len(parts)):
+            first = len(self.lines)
+            self.device.command(json.dumps({"cmd": "roster", "push": parts[i], "part": i,
+                                            "end": i == len(parts) - 1}))
+            for line in self.lines[first:]:
+                obj = json.loads(line)
+                if obj.get("ev") == "error":
+                    return str(obj.get("msg"))
         return ""
 
     def heap(self):

@@ -25,7 +25,14 @@
 # number the game got when it started, the newest KEEP kept.  A game never
 # finds the flash too full for its saves and its record while older records
 # are kept: make_room removes the oldest (the app logs each) until ROOM is
-# free, as a game starts and again as it ends.  Each gets an
+# free, as a game starts and again as it ends.
+#
+# On a board with the Wi-Fi uplink the records the club's listener has not
+# acknowledged are its spool (speedref/uplink.py sets `acked`, the newest
+# record number acknowledged): they are never removed, neither for KEEP nor
+# for room; the acknowledged ones go first, oldest first.  The spool holds
+# at most KEEP records: a record that would be one more raises SpoolFull
+# and waits (the app keeps the finished game saved, SP-24).  Each gets an
 # id no other game anywhere has: "<device>-<install>-<sequence>".  The
 # device is machine.unique_id() in hex ("sim" in the simulator, "web" in a
 # browser).  The install is 8 random hex digits drawn at the store's first
@@ -74,6 +81,13 @@ _SETTINGS = const("settings.json")
 ROSTER = "roster.json"  # {"names": [...], "last": [the last game's players]}
 _SEQ = const("seq.json")
 _REC_DIR = const("rec")
+
+
+
+class SpoolFull(OSError):
+    """KEEP records wait for the club's acknowledgement: one more is not
+    stored.  Its one argument says how many wait, for the table."""
+
 
 # Load outcomes of one file.
 OK = 0
@@ -232,6 +246,9 @@ class Store:
         self.settings_problem = None  # set by load_settings for the app to show
         self.writes = 0  # files written (flash wear, for tests and the log)
         self.dropped = 0  # the highest record number make_room removed: never given again
+        # The newest record number the club acknowledged (the uplink sets it),
+        # or None: no acknowledgement awaited, every record may go.
+        self.acked = None
         self._dirs()
         self._seq_file()
 
@@ -387,10 +404,11 @@ class Store:
         out.sort()
         return out
 
-    def _scan(self):
+    def _scan(self, above=None):
         """(how many records, the oldest's number, the newest's), counted
         as the folder is read, with no list of them (a list of 51 numbers
-        is a 512-byte block a heap late in a game may not have)."""
+        is a 512-byte block a heap late in a game may not have).  With
+        `above`, only the records numbered above it."""
         n = 0
         lo = hi = None
         d = self._p(_REC_DIR)
@@ -405,6 +423,8 @@ class Store:
             name = e if isinstance(e, str) else e[0]
             if name.endswith(".json") and name[:-5].isdigit():
                 seq = int(name[:-5])
+                if above is not None and seq <= above:
+                    continue
                 n += 1
                 if lo is None or seq < lo:
                     lo = seq
@@ -497,7 +517,7 @@ class Store:
         free = self.free()
         last = None
         while free is not None and free < need:
-            seq = self._scan()[1]
+            seq = self.oldest_record()
             if seq is None or seq == last:
                 break  # none left, or one that would not go
             gone.append(self.drop_record(seq))
@@ -506,8 +526,21 @@ class Store:
         return gone
 
     def oldest_record(self):
-        """The number of the oldest record kept, or None."""
-        return self._scan()[1]
+        """The number of the oldest record that may be removed, or None:
+        the oldest kept, unless the club has not acknowledged it (acked)."""
+        seq = self._scan()[1]
+        acked = self.acked
+        return None if seq is None or (acked is not None and seq > acked) else seq
+
+    def waiting(self, but=None):
+        """How many records wait for the club's acknowledgement (0 without
+        the uplink), the one numbered `but` left out."""
+        if self.acked is None:
+            return 0
+        n = self._scan(self.acked)[0]
+        if but is not None and but > self.acked and self.has_record(but):
+            n -= 1
+        return n
 
     def drop_record(self, seq):
         """Remove the record numbered `seq`; returns its id (for the log),
@@ -539,7 +572,15 @@ class Store:
     def add_record(self, rec, seq=None):
         """Keep a finished game's record under its game's number `seq` (a new
         number when None); sets and returns rec["id"].  Storing the same
-        game again replaces its file: one record per game."""
+        game again replaces its file: one record per game.  SpoolFull when
+        KEEP records wait for the club's acknowledgement: rec has its id
+        then if it has a number (the game_end line carries it, as when the
+        flash is full), and none is drawn for it if not."""
+        waiting = self.waiting(seq)
+        if waiting >= self.keep:
+            if seq is not None:
+                rec["id"] = "%s-%s-%d" % (self.uid, self.install, seq)
+            raise SpoolFull("%d games wait for the club" % waiting)
         if seq is None:
             seq = self.new_game_seq()
         elif self.install is None:
@@ -550,10 +591,12 @@ class Store:
         if not _exists(self._p(_REC_DIR)):
             self._dirs()
         self._write(self._rec_name(seq), rec, keep_bak=False)
-        n, lo, _ = self._scan()
+        n = self._scan()[0]
         for _ in range(n - self.keep):  # bounded: a file that will not go is not tried for ever
+            lo = self.oldest_record()
+            if lo is None:
+                break  # the rest wait for the club (at most KEEP of them)
             _remove(self._p(self._rec_name(lo)))
-            lo = self._scan()[1]
         return rec["id"]
 
     def iter_records(self):

@@ -1,4 +1,5 @@
-# Finished games to the club's MQTT broker over Wi-Fi, stored and forwarded.
+# Finished games to the club over Wi-Fi and MQTT, kept on flash until the
+# club's listener has stored them.
 #
 # A board with a network interface (Pico W, Pico 2 W, ESP32) and an
 # uplink.json on its flash (written by `speedref-flash --uplink`, never
@@ -7,26 +8,50 @@
 #
 #     speedref/<club>/<table>/game
 #
-# The record files in rec/ are the queue.  sent.json holds the number of the
-# newest record the broker has acknowledged (PUBACK), written only once the
+# and listens (QoS 0) on
+#
+#     speedref/<club>/<table>/ack
+#
+# where the club's listener (speedref-log --mqtt) answers each record once
+# it is in its database: "stored <id>" (or "refused <id>": its rules will
+# never take it), and asks for records again: "resend <id> [<last>]".  The
+# broker's own acknowledgement (PUBACK) only says the broker has it: a broker
+# drops what exceeds its queue limits and, without persistence, what it held
+# when it stopped.  So a record counts as sent only on the club's word.
+#
+# The record files in rec/ are the queue (the spool).  sent.json holds the
+# number of the newest record the club acknowledged, written once its
 # acknowledgement is in: a record above it is unsent, whatever happened
-# between (a Wi-Fi drop, a broker restart, a power cut), and is sent again,
-# oldest first, one at a time, each waiting for its PUBACK.  A record sent
-# twice (the cut came between the broker's copy and our sent.json) is one
-# game on the laptop: the listener keys records by their id.
+# between (a Wi-Fi drop, a broker restart, a power cut, a laptop away), and
+# is sent again, oldest first, one at a time, each waiting for the club's
+# answer: CLUB_US, doubling to BACKOFF_MAX_US, then the same record goes
+# again.  A record sent twice is one game on the laptop: the listener keys
+# records by their id, and answers a copy it has with "stored" again.  The
+# store never removes a record the club has not acknowledged and keeps at
+# most KEEP of them (storage.py: when that many wait, the newest game waits
+# on its final screen, saved).
+#
+# "resend <id> [<last>]": the club misses record numbers of this table
+# (speedref-results gaps): the records numbered <id>'s number to <last>
+# that the board still keeps are sent again, acknowledged or not.  The
+# request is kept in the heap only (a request lost to a reset is asked
+# again by the listener), as one range: requests widen it.
 #
 # The network never delays the referee: the device loop calls tick() only in
-# a pass where nothing happened and no game is in play (App.flow and App.over: from a
-# game's start to its record), so a verdict's lights, frame and sound never
-# wait on it.  At the menu or a final screen each tick does one short step:
-# a socket call blocks SOCK_TIMEOUT_MS at most (connecting, the broker's
-# CONNACK, a publish), the PUBACK is read without blocking, and every failure
-# waits a backoff (1 s, doubling to BACKOFF_MAX_US) before the next try.
+# a pass where nothing happened and no game is in play (App.flow and App.over:
+# from a game's start to its record), so a verdict's lights, frame and sound
+# never wait on it, and the club's answers wait in the socket until then.  At
+# the menu or a final screen each tick does one short step: a socket call
+# blocks SOCK_TIMEOUT_MS at most (connecting, the broker's CONNACK, a
+# publish), what has arrived is read without blocking (RX_PASS bytes at
+# most), and every failure waits a backoff (1 s, doubling to
+# BACKOFF_MAX_US) before the next try.
 #
 # The MQTT client is micropython-lib's umqtt.simple (frozen in the image, or
 # installed with mip): its connect() (CONNECT/CONNACK, user name and
-# password, TLS); the QoS 1 PUBLISH is written here, so its PUBACK can be
-# waited for across passes instead of inside publish().
+# password, TLS); SUBSCRIBE and the QoS 1 PUBLISH are written here, and every
+# packet read here, so the answers can be waited for across passes instead
+# of inside umqtt's blocking calls.
 from micropython import const
 
 from .ticks import ticks_diff, ticks_add
@@ -35,22 +60,31 @@ CONFIG = "uplink.json"
 _SENT = const("sent.json")
 # Not tunables: nobody at the table waits on the uplink (it never runs in a game).
 SOCK_TIMEOUT_MS = const(2000)    # longest a socket call may block (at the menu or a final screen)
-ACK_US = const(10000000)         # a PUBLISH unacknowledged this long: the connection is dropped
+ACK_US = const(10000000)         # a PUBLISH the broker has not acknowledged this long: the connection is dropped
+CLUB_US = const(5000000)         # the first wait for the club's answer before the record goes again
 JOIN_US = const(30000000)        # a Wi-Fi join that has not come up in this long is tried again
 PING_US = const(60000000)        # an idle connection is checked (PINGREQ) this often
 BACKOFF_US = const(1000000)      # the first wait after a failure, doubled after each
 BACKOFF_MAX_US = const(64000000)
+RX_MAX = const(160)              # the longest packet kept: an answer of the club's (topic and text)
+RX_PASS = const(2048)            # bytes read in one pass at most
+_ID_MAX = const(64)              # the longest record id answered (a board's is under 40 characters)
 _NAME_MAX = const(32)
 
 # states
 _DOWN = const(0)     # no Wi-Fi
 _JOINING = const(1)  # Wi-Fi join started
 _OFFLINE = const(2)  # Wi-Fi up, no broker connection
-_READY = const(3)    # connected, nothing in flight
-_ACK = const(4)      # a PUBLISH (or PINGREQ) waits for its answer
+_ONLINE = const(3)   # connected and subscribed
 
-_REFUSED = ("", "protocol version refused", "client id refused", "broker unavailable",
-            "bad user name or password", "not authorised")
+# the club's answers
+_STORED = const(1)
+_REFUSED = const(2)
+_RESEND = const(3)
+_VERBS = (b"stored ", b"refused ", b"resend ")
+
+_REFUSALS = ("", "protocol version refused", "client id refused", "broker unavailable",
+             "bad user name or password", "not authorised")
 
 
 def topic_name(name):
@@ -124,24 +158,41 @@ class Uplink:
         self._client_class = client_class
         self.conf = conf
         table = conf.get("table") or store.uid
-        self.topic = ("speedref/%s/%s/game" % (conf["club"], topic_name(table) or store.uid)).encode()
+        base = "speedref/%s/%s/" % (conf["club"], topic_name(table) or store.uid)
+        self.topic = (base + "game").encode()
+        self.ack_topic = (base + "ack").encode()
+        self._uid = (store.uid + "-").encode()  # how this board's record ids begin
         self.client_id = "speedref-" + store.uid
         self.state = _DOWN
         self.client = None
-        self.sent = self._load_sent()   # the newest record acknowledged
-        self.inflight = None            # (seq, pid) of the PUBLISH waiting for its PUBACK
+        self.sent = self._load_sent()   # the newest record the club acknowledged
+        store.acked = self.sent         # the store keeps what is above it (storage.py)
+        self.out = 0                    # the record waiting for the club's answer (0: none)
+        self._oid = bytearray(_ID_MAX)  # its id, as the record holds it (the club answers with it)
+        self._oidn = 0
+        self.out_pid = 0                # its PUBLISH's packet id while the broker has not acknowledged it
+        self.out_at = 0                 # when it went
+        self.club_wait = CLUB_US        # how long the club's answer is waited for before it goes again
+        self.redo_lo = 0                # the records the club asked for again (0: none)
+        self.redo_hi = 0
         self.ping = False               # a PINGREQ waits for its PINGRESP
         self.pid = 0
-        self.dup = False                # the record in hand went out before: DUP set
         self.wait_until = None          # no try before this instant (the backoff)
         self.backoff = BACKOFF_US
-        self.since = 0                  # when the current state or wait began
+        self.since = 0                  # when the current state, wait or quiet began
         self.said = None                # the last state logged (one line per change)
-        self._rx = bytearray(4)
-        self._rxn = 0
+        self._rx = bytearray(RX_MAX)    # the packet being read (its first RX_MAX bytes)
+        self._mv = memoryview(self._rx)
+        self._one = memoryview(self._rx)[:1]
+        self._rtype = 0                 # its first byte (0: none begun)
+        self._rlen = -1                 # its remaining length (-1: still being read)
+        self._racc = 0                  # the length read so far, and its next shift
+        self._rsh = 0
+        self._rgot = 0                  # its body bytes read
         self._nothing = -1              # store.writes when rec/ had nothing to send
         self.sends = 0                  # PUBLISH packets written (tests, the benchmark)
-        self.acks = 0
+        self.pubacks = 0                # the broker's acknowledgements
+        self.acks = 0                   # the club's: records stored (or refused) by its listener
 
     # ---- the device loop's call ----------------------------------------------
     def tick(self, now):
@@ -177,10 +228,30 @@ class Uplink:
             self.state = _OFFLINE
         if self.state == _OFFLINE:
             self._connect(now)
-        elif self.state == _READY:
-            self._send_next(now)
-        else:
-            self._read(now)
+            return
+        self._read(now)
+        if self.out:
+            waited = ticks_diff(now, self.out_at)
+            if self.out_pid and waited >= ACK_US:
+                raise OSError("no answer from the broker in %d s" % (ACK_US // 1000000))
+            if waited >= self.club_wait:
+                # The broker may have dropped it (a queue limit, a restart)
+                # or the laptop is away: the same record goes again.
+                self._say("waiting", "no answer from the club's listener")
+                self.club_wait = min(self.club_wait * 2, BACKOFF_MAX_US)
+                self._publish(self.out, now)
+            return
+        if self.ping:
+            if ticks_diff(now, self.since) >= ACK_US:
+                raise OSError("no answer from the broker in %d s" % (ACK_US // 1000000))
+            return
+        seq = self._next()
+        if seq:
+            self._publish(seq, now)
+        elif ticks_diff(now, self.since) >= PING_US:
+            self._write(b"\xc0\x00")  # PINGREQ: is the connection still there?
+            self.ping = True
+            self.since = now
 
     # ---- the steps ---------------------------------------------------------
     def _connect(self, now):
@@ -201,39 +272,39 @@ class Uplink:
             c.connect(timeout=SOCK_TIMEOUT_MS / 1000)
         except Exception as e:
             code = e.args[0] if e.args else None
-            if type(e).__name__ == "MQTTException" and type(code) is int and 0 < code < len(_REFUSED):
+            if type(e).__name__ == "MQTTException" and type(code) is int and 0 < code < len(_REFUSALS):
                 self.backoff = BACKOFF_MAX_US  # refused: trying again soon will not mend it
-                raise OSError("broker refused: " + _REFUSED[code])
+                raise OSError("broker refused: " + _REFUSALS[code])
             raise
         c.sock.setblocking(False)
-        self.state = _READY
+        # A clean session: what the club said while the board was away is
+        # not kept for it; an unanswered record simply goes again.  The
+        # broker handles this SUBSCRIBE before the PUBLISH after it, so no
+        # answer to that record can come before the subscription is there.
+        topic = self.ack_topic
+        self.pid = self.pid % 65535 + 1
+        pkt = bytearray(b"\x82\x00")
+        pkt[1] = 2 + 2 + len(topic) + 1
+        pkt += self.pid.to_bytes(2, "big")
+        pkt += len(topic).to_bytes(2, "big")
+        pkt += topic
+        pkt.append(0)  # QoS 0: an answer lost is asked for again by sending the record again
+        self._write(pkt)
+        self.state = _ONLINE
         self.since = now
-        self._rxn = 0
         self._say("online", None)
 
-    def _send_next(self, now):
-        store = self.store
-        # rec/ is listed again only once the store has written something
-        # since it was last found with nothing to send (a pass at rest every
-        # 20 ms would otherwise list the folder every time)
-        seq = None if self._nothing == store.writes else self._next_unsent()
-        if seq is None:
-            self._nothing = store.writes
-            if ticks_diff(now, self.since) >= PING_US:
-                self._write(b"\xc0\x00")  # PINGREQ: is the connection still there?
-                self.ping = True
-                self.state = _ACK
-                self.since = now
-            return
+    def _publish(self, seq, now):
+        self.out_at = now
         body = self._body(seq)
-        if body is None:  # gone (removed for room) or damaged: nothing to send
-            self._mark_sent(seq)
+        if body is None:  # gone (removed) or damaged: nothing to send
+            self._done(seq, None)
             return
         self.pid = self.pid % 65535 + 1
         topic = self.topic
         n = 2 + len(topic) + 2 + len(body)
         head = bytearray(5)
-        head[0] = 0x3A if self.dup else 0x32  # PUBLISH, QoS 1 (DUP when sent before)
+        head[0] = 0x32  # PUBLISH, QoS 1
         i = 1
         while n > 0x7F:
             head[i] = (n & 0x7F) | 0x80
@@ -248,60 +319,145 @@ class Uplink:
         body = None
         self._write(pkt)
         self.sends += 1
-        self.dup = True  # from now on it has been out: a resend carries DUP
-        self.inflight = (seq, self.pid)
-        self.state = _ACK
-        self.since = now
+        self.out = seq
+        self.out_pid = self.pid
 
     def _read(self, now):
+        """Every packet that has arrived, RX_PASS bytes at most: a packet
+        over RX_MAX is read and let go (no answer of the club's is that
+        long)."""
         sock = self.client.sock
-        while self._rxn < 4:
-            mv = memoryview(self._rx)
-            k = sock.readinto(mv[self._rxn:self._rxn + 1])
-            if k is None:
-                break  # nothing more yet
-            if not k:
-                raise OSError("broker closed the connection")
-            self._rxn += 1
-            got = self._packet()
-            if got:
-                break
-        if self.state == _ACK and ticks_diff(now, self.since) >= ACK_US:
-            raise OSError("no answer from the broker in %d s" % (ACK_US // 1000000))
+        mv = self._mv
+        budget = RX_PASS
+        while budget > 0:
+            n = self._rlen
+            if n < 0:  # the fixed header: a type byte, then the length, 7 bits a byte
+                k = sock.readinto(self._one)
+                if k is None:
+                    return  # nothing more yet
+                if not k:
+                    raise OSError("broker closed the connection")
+                budget -= 1
+                b = self._rx[0]
+                if not self._rtype:
+                    self._rtype = b
+                    self._racc = self._rsh = 0
+                    continue
+                self._racc |= (b & 0x7F) << self._rsh
+                self._rsh += 7
+                if b & 0x80:
+                    if self._rsh > 21:
+                        raise OSError("a packet of no MQTT length from the broker")
+                    continue
+                self._rlen = n = self._racc
+                self._rgot = 0
+            got = self._rgot
+            if got < n:
+                if n <= RX_MAX:
+                    k = sock.readinto(mv[got:n])
+                else:
+                    k = sock.readinto(mv[:min(n - got, RX_MAX)])
+                if k is None:
+                    return
+                if not k:
+                    raise OSError("broker closed the connection")
+                budget -= k
+                self._rgot = got = got + k
+                if got < n:
+                    continue
+            t = self._rtype
+            self._rtype = 0
+            self._rlen = -1
+            if n <= RX_MAX:
+                self._packet(t, n, now)
 
-    def _packet(self):
-        """A whole packet in _rx: handled, True.  Only PUBACK (4 bytes) and
-        PINGRESP (2 bytes) are expected; anything else drops the connection."""
+    def _packet(self, t, n, now):
         rx = self._rx
-        n = self._rxn
-        if n < 2:
-            return False
-        if rx[0] == 0xD0 and rx[1] == 0:
-            self._rxn = 0
-            if self.ping:
-                self.ping = False
-                self.state = _READY
-            return True
-        if rx[0] != 0x40 or rx[1] != 2:
-            raise OSError("unexpected packet 0x%02x from the broker" % rx[0])
-        if n < 4:
-            return False
-        self._rxn = 0
-        pid = rx[2] << 8 | rx[3]
-        f = self.inflight
-        if f is not None and pid == f[1]:
-            self.inflight = None
+        kind = t & 0xF0
+        if kind == 0x30:  # PUBLISH: on the one topic subscribed, the club's answers
+            i = 2 + (rx[0] << 8 | rx[1])
+            if t & 0x06:
+                i += 2  # a packet id (the broker keeps to the QoS 0 asked for; if not, no PUBACK is owed it)
+            if i < n:
+                self._club(i, n)
+        elif kind == 0x40 and n == 2:  # PUBACK: the broker has the record
+            if self.out_pid and (rx[0] << 8 | rx[1]) == self.out_pid:
+                self.out_pid = 0
+                self.pubacks += 1
+                self.backoff = BACKOFF_US  # the broker takes records: a later failure starts afresh
+        elif kind == 0x90 and n == 3:  # SUBACK
+            if rx[2] & 0x80:
+                self.backoff = BACKOFF_MAX_US
+                raise OSError("broker refused: not authorised to read " + self.ack_topic.decode())
+        elif t == 0xD0 and n == 0:  # PINGRESP
+            self.ping = False
+            self.since = now
+        else:
+            raise OSError("unexpected packet 0x%02x from the broker" % t)
+
+    def _club(self, i, n):
+        """The club's answer in _rx[i:n]: "stored <id>" or "refused <id>"
+        for the record in flight (its id as the record holds it), or
+        "resend <id> [<last>]" for records of this board (numbered in its
+        id's last part); any other text is let go."""
+        rx = self._rx
+        verb = 0
+        for v in range(3):
+            if _starts(rx, i, n, _VERBS[v]):
+                verb = v + 1
+                i += len(_VERBS[v])
+                break
+        if not verb:
+            return
+        if verb != _RESEND:
+            k = self._oidn
+            if self.out and k and n - i == k and _starts(rx, i, n, memoryview(self._oid)[:k]):
+                self._done(self.out, "stored" if verb == _STORED else "refused")
+            return
+        j = i  # the id: up to a space or the end
+        while j < n and rx[j] != 0x20:
+            j += 1
+        d = j  # its number: the digits after its last "-"
+        while d > i and 0x30 <= rx[d - 1] <= 0x39:
+            d -= 1
+        if d == j or d - 1 <= i or rx[d - 1] != 0x2D or not _starts(rx, i, j, self._uid):
+            return
+        seq = _number(rx, d, j)[0]
+        last = seq
+        if j < n:
+            last, j = _number(rx, j + 1, n)
+        if not seq or j != n or last < seq:
+            return
+        if self.redo_lo:
+            seq = min(seq, self.redo_lo)
+            last = max(last, self.redo_hi)
+        self.redo_lo = seq
+        self.redo_hi = last
+        self._nothing = -1
+        self.log.emit({"ev": "uplink", "state": "resend", "seq": seq, "last": last})
+
+    def _done(self, seq, said):
+        """The club answered for record `seq` (said: "stored" or "refused"),
+        or it is no longer there to send (said: None)."""
+        self.out = 0
+        self.out_pid = 0
+        self.since = self.out_at  # quiet from here: a PINGREQ after PING_US of it
+        if seq > self.sent:
+            self._mark_sent(seq)
+        if self.redo_lo and self.redo_lo <= seq <= self.redo_hi:
+            self.redo_lo = seq + 1
+            if self.redo_lo > self.redo_hi:
+                self.redo_lo = self.redo_hi = 0
+        if said is not None:
             self.acks += 1
-            self._mark_sent(f[0])
-            self.backoff = BACKOFF_US  # the broker takes records: a later failure starts afresh
-            self.state = _READY
-            self.log.emit({"ev": "uplink", "state": "sent", "seq": f[0], "msg": self.topic.decode()})
-        return True
+            self.club_wait = CLUB_US
+            self.said = None  # a wait after this one is said again
+            self.log.emit({"ev": "uplink", "state": said, "seq": seq, "msg": self.topic.decode()})
 
     # ---- failures ----------------------------------------------------------
     def _drop(self, now, why):
         """Close the connection and wait the backoff; the record in flight
-        stays unsent and goes again (DUP) once connected."""
+        stays unsent and goes again once connected."""
         self._close()
         if self.state >= _OFFLINE:
             self.state = _OFFLINE
@@ -315,9 +471,12 @@ class Uplink:
     def _close(self):
         c = self.client
         self.client = None
-        self.inflight = None
+        self.out = 0
+        self.out_pid = 0
         self.ping = False
-        self._rxn = 0
+        self._rtype = 0
+        self._rlen = -1
+        self._nothing = -1
         if c is not None and c.sock is not None:
             try:
                 c.sock.close()
@@ -354,25 +513,35 @@ class Uplink:
         return 0
 
     def _mark_sent(self, seq):
-        self.sent = seq
-        self.dup = False
         self.store._write(_SENT, {"seq": seq})
+        self.sent = seq
+        self.store.acked = seq
 
-    def _next_unsent(self):
-        """The oldest record above `sent`, or None."""
-        best = None
-        for seq in self.store._seqs():
-            if seq > self.sent:
-                best = seq
-                break
-        return best
+    def _next(self):
+        """The next record to send, oldest first: one the club asked for
+        again, or one above `sent`; 0 for none."""
+        store = self.store
+        # rec/ is listed again only once something has changed since it was
+        # last found with nothing to send (a pass at rest every 20 ms would
+        # otherwise list the folder every time)
+        if self._nothing == store.writes:
+            return 0
+        lo = self.redo_lo
+        hi = self.redo_hi
+        for seq in store._seqs():
+            if seq > self.sent or lo <= seq <= hi:
+                return seq
+        self.redo_lo = self.redo_hi = 0  # none of those asked for is kept
+        self._nothing = store.writes
+        return 0
 
     def backlog(self):
         """How many records are still to send."""
         return sum(1 for s in self.store._seqs() if s > self.sent)
 
     def _body(self, seq):
-        """The record's JSON as stored (checked against its CRC), or None."""
+        """The record's JSON as stored (checked against its CRC), or None;
+        its id is kept in _oid for the club's answer."""
         from .storage import decode, OK
         try:
             with open(self.store._p(self.store._rec_name(seq)), "rb") as f:
@@ -381,7 +550,38 @@ class Uplink:
             return None
         if decode(data)[0] != OK:
             return None
-        return memoryview(data)[data.find(b"\n") + 1:]
+        start = data.find(b"\n") + 1
+        # the id as json.dump wrote it: a board's ids hold no quote or escape
+        k = data.find(b'"id": "', start) + 7
+        e = data.find(b'"', k) if k >= 7 else -1
+        self._oidn = e - k if 0 < e - k <= _ID_MAX else 0
+        if self._oidn:
+            self._oid[:self._oidn] = memoryview(data)[k:e]
+        return memoryview(data)[start:]
+
+
+def _starts(buf, i, n, lit):
+    """buf[i:n] begins with the bytes `lit` (compared in place)."""
+    k = len(lit)
+    if n - i < k:
+        return False
+    for j in range(k):
+        if buf[i + j] != lit[j]:
+            return False
+    return True
+
+
+def _number(buf, i, n):
+    """(the decimal number at buf[i:], the index after it); 0 for none (or
+    one of more than 9 digits)."""
+    v = 0
+    j = i
+    while j < n and 0x30 <= buf[j] <= 0x39 and j - i < 9:
+        v = v * 10 + buf[j] - 0x30
+        j += 1
+    if j == i or (j < n and 0x30 <= buf[j] <= 0x39):
+        return 0, j
+    return v, j
 
 
 def _der(pem):

@@ -86,6 +86,11 @@ class Table:
         # store: the board's flash folder (speedref-sim --store), kept after
         # the table closes; None: a fresh temporary one
         self.board = Board(root=store, start_us=self.start_us, realtime=realtime)
+        if self.board.app.seated is None:
+            # the computer players never pick names on the device: they sit
+            # as P1..Pn, so a roster kept in the store shows them no picker
+            from speedref import names as N
+            self.board.app.seated = list(N.SEATS)
         self.loop_us = loop_us or self.PASS_US
         # the players at the table, one pad each (pads 0..seats-1): the
         # registry's count; a game seating a range sets it from its options
@@ -122,8 +127,15 @@ class Table:
         return self.rng.randrange(self.seats)
 
     def player_names(self):
-        """The players as the referee names them before anyone types a name."""
-        return ["P%d" % (s + 1) for s in range(self.seats)]
+        """Who sits at the table, in seat order, as the referee names them:
+        the names the board seats (speedref-sim --names: `App.seated`, the
+        first `seats` of them as the app takes them), else the seat labels
+        P1..Pn (names.label: an unnamed seat's name in the record)."""
+        from speedref import names as N
+        seated = self.board.app.seated
+        if seated is None:
+            return [N.label(s) for s in range(self.seats)]
+        return list(seated[:self.seats])
 
     def boot(self):
         """The board's first loop pass (the boot screen)."""

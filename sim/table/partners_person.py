@@ -96,7 +96,7 @@ class PartnersPlay(Says, PartnersTable):
     def on_line(self, obj):
         PartnersTable.on_line(self, obj)
         if obj.get("ev") == "game_end":
-            self.note = "Game over and saved. Partners again from the menu, or q to quit"
+            self.note = "%s. Partners again from the menu, or q to quit" % self.board.record_note()
 
     def after_step(self):
         app = self.board.app
@@ -542,6 +542,71 @@ class PartnersPlay(Says, PartnersTable):
         out.append(self.note)
         out.append("keys: letter = card/bid/partner, p = pass, z = tap your pad (pad %d)" % (self.your_pad() + 1))
         return out
+
+    def compact(self):
+        """The panel in a few lines (the compact layout, an 80x24 terminal):
+        the hand, the seating and the totals; the auction or the contract
+        with the tricks; the displays; the trick; your cards or your call;
+        what to do."""
+        st = self.st
+        f = self.flow if self.flow is not None and self.flow is self.board.app.flow else None
+        if st is None or f is None:
+            return [self.note or "(the computer players choose the first dealer)"]
+        g = self.g
+        who = self.player_names()
+        n = self.hand_no(f)
+        pads = " ".join("%d:%s" % (k + 1, "you" if g.seats[k] == HUMAN else who[g.seats[k]])
+                        for k in range(self.seats))
+        out = ["Hand %d dealer %s  pads %s  totals %s (to %d)" % (
+            self.card_hand(), who[g.dealer], pads, " ".join(str(x) for x in f.game.totals), f.target)]
+        true = self.seqs.get(n, [])
+        won = [true.count(p) for p in range(self.seats)]
+        c = g.contract if st.phase == "play" else None
+        if c is not None:
+            bid, trump, w, partner = c
+            ref = list(f.game.tricks)
+            out.append("Contract %d %s %s+%s: %d of %d   tricks %s%s" % (
+                bid, trump, who[w], who[partner], g.tricks[w] + g.tricks[partner], bid,
+                " ".join(str(x) for x in won),
+                "" if ref == won else "  (referee %s)" % " ".join(str(x) for x in ref)))
+        elif self.calls:
+            out.append("Auction: " + ", ".join("%s %s" % (who[p], self._call_text(a)) for p, a in self.calls[-8:]))
+        disp = ["%s %s" % (who[g.seats[k]], " ".join(self._card(x) for x in st.displays[k]) or "-")
+                for k in range(self.seats) if g.seats[k] != HUMAN]
+        out.append("Displays: " + "  ".join(disp))
+        table = []
+        if st.phase == "play" and st.trick:
+            lead = (st.turn - len(st.trick)) % self.seats
+            table.append("Table: " + " ".join("%s %s" % (who[g.seats[(lead + i) % self.seats]], self._card(x))
+                                              for i, x in enumerate(st.trick)))
+        if self.last_trick is not None:
+            ps, cs, w = self.last_trick
+            table.append("last: %s -> %s" % (" ".join("%s %s" % (who[p], self._card(x)) for p, x in zip(ps, cs)),
+                                             who[w]))
+        if table:
+            out.append("   ".join(table))
+        if st.phase in ("bid", "partner", "play"):
+            hand, dsp = self.own_cards()
+            if st.current_player() == HUMAN and st.phase != "play":
+                out.append("Hand: %s   display: %s" % (" ".join(self._card(x) for x in hand),
+                                                       " ".join(self._card(x) for x in dsp) or "-"))
+                out.append(("Bid (p pass, + - more): " if st.phase == "bid" else "Partner: ") +
+                           " ".join("%s:%s" % (k, text) for k, _, text in self.choices()))
+            else:
+                lh, ld = self.lettered()
+                out.append("Hand: " + " ".join("%s:%s" % (k, self._card(x)) for k, x in lh))
+                out.append("Display: " + (" ".join("%s:%s" % (k, self._card(x)) for k, x in ld) or "-"))
+        todo = self._todo(f).strip()
+        note = self.note or ""
+        if note and len(todo) + len(note) < 76:
+            out.append("%s   %s" % (todo, note))
+        else:
+            out += [todo] + ([note] if note else [])
+        return out
+
+    def short_keys(self):
+        """Your keys in a few characters (the compact layout's column)."""
+        return ("a-u   card/bid", "p     pass", "+ -  more bids", "z     your pad", "1-4   the pads")
 
     def _todo(self, f):
         """What you should do now, in one line."""

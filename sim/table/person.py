@@ -77,6 +77,33 @@ def set_pace(people, pace):
             pe.pace = PACES[pace]
 
 
+# The play layouts (TableTerminal._place).  A panel beside the OLED narrower
+# than MIN_BESIDE columns wraps too much to be read.  COMPACT: the smallest
+# terminal the compact layout takes, a default terminal window: the Braille
+# OLED (64x16 characters) and the keys column beside it in 80 columns, the
+# compact panel in the 8 rows under it.
+MIN_BESIDE = 40
+COMPACT = (80, 24)
+
+# The device's keys in the compact layout's column (sim/tui.py KEYMAP);
+# each game's own come first (its table's short_keys()).
+SHORT_KEYS = ("Enter OK", "O     hold OK", "k j   UP DOWN", "b     BACK", "q q   quit")
+
+
+def wrap_lines(lines, width):
+    """Panel lines cut into lines of at most `width` characters at spaces, a
+    continuation indented two more than its line (a blank line stays)."""
+    import textwrap
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        out += textwrap.wrap(line, width, subsequent_indent=" " * (lead + 2), break_on_hyphens=False) or [""]
+    return out
+
+
 class Says:
     """A play table's own lines for the terminal's event log (who played
     what: the piles and tricks change with a line saying so)."""
@@ -94,7 +121,7 @@ def table_terminal():
     import curses
     from sim.tui import TerminalSim
 
-    from sim.tui import HALF_W, HALF_H, BRAILLE_W, BRAILLE_H
+    from sim.tui import HALF_W, HALF_H, BRAILLE_W, BRAILLE_H, NAMES, braille_lines
 
     class TableTerminal(TerminalSim):
         def __init__(self, tb, delay_us, interval_us, log_buzzer=False):
@@ -102,6 +129,8 @@ def table_terminal():
             self.tb = tb
             self.mine = set()  # buttons your keys hold a finger on
             self._shown = None  # the panel as last drawn
+            self._shown_src = None  # the lines it was drawn from
+            self._mode = None  # the layout it was drawn in (_place)
             # Whose finger each press is: the table queues presses (yours and
             # the computer players') and lands them in order, one finger per
             # button at a time, so a queue per button says whose each edge is.
@@ -193,43 +222,78 @@ def table_terminal():
             if self.tb.realtime:
                 self.tb.pump()  # the computer's moves and a loop pass
 
+        # the card or pile your keys have chosen (Speed, Spit), marked on the panel
+        sel = None
+
         def panel(self):
-            return self.tb.panel()
+            return self.tb.panel() if self.sel is None else self.tb.panel(self.sel)
+
+        def compact_panel(self):
+            """The game's panel in a few lines, for the compact layout."""
+            return self.tb.compact() if self.sel is None else self.tb.compact(self.sel)
+
+        def strip(self):
+            """The compact layout's column beside the OLED: your keys (the
+            game's, then the device's), then what is down, lit and sounding."""
+            out = list(self.tb.short_keys()) + list(SHORT_KEYS)
+            down = self.held_text()
+            lit = [NAMES[i] for i, on in enumerate(self.board.lights[:self.pad_count()]) if on]
+            tones = self.board.pwm.tones
+            beep = "%d Hz" % tones[-1][1] if tones and tones[-1][2] is None else "quiet"
+            return out + ["", "down: " + down, "lit: " + (" ".join(lit) or "-"), "beep: " + beep]
 
         def changed(self):
-            return self.panel() != self._shown
+            src = self._src() if self._mode is not None else self.panel()
+            return src != self._shown_src
+
+        def _src(self):
+            return self.compact_panel() if self._mode == "compact" else self.panel()
 
         def _place(self, w, h):
-            """Where the OLED and the panel go on a w x h terminal: (half
-            blocks?, the panel beside the OLED?), or None when the panel fits
-            nowhere whole.  The half-block OLED with the panel beside it; else
-            with the panel under it if that leaves a log row; else the
-            Braille OLED with the panel beside it, else under it."""
+            """How the OLED and the panel share a w x h terminal: (layout,
+            half blocks?, the panel's lines as drawn), the first that fits,
+            or None when none does:
+              "beside": the half-block OLED with the panel beside it, whole;
+              "under": the half-block OLED, the panel under it, a log row left;
+              "beside": the Braille OLED with the panel beside it, whole;
+              "under": the Braille OLED with the panel under it;
+              "beside": the Braille OLED with the panel beside it, its lines
+                wrapped to the room there (MIN_BESIDE columns or more);
+              "compact": the Braille OLED bare at the top left, your keys and
+                the status in the column beside it, the game's compact panel
+                under it (COMPACT: a default 80x24 terminal)."""
             lines = self.panel()
             need = max([len(line) for line in lines] + [40])
             bw, bh = self.base_needs()
-            if w < bw or h < bh:
-                return None
-            under = len(lines) + 1  # the panel and a blank row
-            half = TerminalSim.half_blocks(self, w, h)
-            if half and w - HALF_W - 4 >= need:
-                return True, True
-            if half and h >= bh - BRAILLE_H + HALF_H + under:
-                return True, False
-            if w - BRAILLE_W - 4 >= need and h >= max(bh, len(lines)):
-                return False, True
-            if h >= bh + under and w > need:
-                return False, False
+            if w >= bw and h >= bh:
+                under = len(lines) + 1  # the panel and a blank row
+                half = TerminalSim.half_blocks(self, w, h)
+                if half and w - HALF_W - 4 >= need:
+                    return "beside", True, lines
+                if half and h >= bh - BRAILLE_H + HALF_H + under:
+                    return "under", True, lines
+                if w - BRAILLE_W - 4 >= need and h >= max(bh, len(lines)):
+                    return "beside", False, lines
+                if h >= bh + under and w > need:
+                    return "under", False, lines
+                room = w - BRAILLE_W - 4
+                if room >= MIN_BESIDE:
+                    wrapped = wrap_lines(lines, room)
+                    if h >= max(bh, len(wrapped)):
+                        return "beside", False, wrapped
+            if w >= COMPACT[0] and h >= COMPACT[1]:
+                return "compact", False, wrap_lines(self.compact_panel(), w - 1)
             return None
 
         def sizes(self):
-            """The smallest terminals (columns, rows) with the panel beside
-            the Braille OLED, and with it under the status line."""
+            """The smallest terminals (columns, rows) with the whole panel
+            beside the Braille OLED, with it under the status line, and the
+            compact layout's."""
             lines = self.panel()
             need = max([len(line) for line in lines] + [40])
             bw, bh = self.base_needs()
             return ((max(bw, BRAILLE_W + 4 + need), max(bh, len(lines))),
-                    (max(bw, need + 1), bh + len(lines) + 1))
+                    (max(bw, need + 1), bh + len(lines) + 1), COMPACT)
 
         def needs(self):
             return min(self.sizes(), key=lambda s: s[0] * s[1])
@@ -237,20 +301,23 @@ def table_terminal():
         def too_small(self, w, h):
             if self._place(w, h) is not None:
                 return None
-            beside, under = self.sizes()
-            return ("The terminal is %dx%d: too small for the OLED, the key legend and "
-                    "the panel. speedref-sim --play needs at least %dx%d (columns x rows) "
+            beside, under, compact = self.sizes()
+            return ("The terminal is %dx%d: too small for the OLED, the keys and your cards. "
+                    "speedref-sim --play needs at least %dx%d (columns x rows), or %dx%d "
                     "with the panel beside the OLED, or %dx%d with it under: make the "
-                    "window bigger." % ((w, h) + beside + under))
+                    "window bigger." % ((w, h) + compact + beside + under))
 
         def half_blocks(self, w, h):
-            return self._place(w, h)[0]
+            return self._place(w, h)[1]
 
         def log_top(self, h, w, y, oled_w):
             """Where the panel goes: right of the OLED when it fits, else
             under the status line, and the event log below it (_place)."""
-            self._shown = lines = self.panel()
-            if self._place(w, h)[1]:
+            mode, _, lines = self._place(w, h)
+            self._mode = mode
+            self._shown_src = self._src()
+            self._shown = lines
+            if mode == "beside":
                 self._at = (0, oled_w + 3)
                 return y
             self._at = (y, 0)
@@ -263,6 +330,39 @@ def table_terminal():
             y, x = self._at
             for i, line in enumerate(self._shown):
                 put(y + i, x, line.ljust(w - x))
+
+        def draw(self, scr):
+            h, w = scr.getmaxyx()
+            place = self._place(w, h)
+            if place is None or place[0] != "compact":
+                return TerminalSim.draw(self, scr)
+            self._mode = "compact"
+            self._shown_src = self._src()
+            scr.erase()
+            put = self._put(scr, h, w)
+            rows = braille_lines(self.board.screen())
+            for i, line in enumerate(rows):
+                put(i, 0, line)
+            x = len(rows[0]) + 1
+            for i, line in enumerate(self.strip()[:len(rows)]):
+                put(i, x, line)
+            # the panel under the OLED; its first lines give way when the
+            # terminal is too low for all of them (the hand, what to do and
+            # the note come last)
+            y = len(rows)
+            lines = place[2]
+            room = h - y - (1 if h - y > len(lines) else 0)
+            lines = lines[max(0, len(lines) - room):]
+            self._shown = lines
+            for i, line in enumerate(lines):
+                put(y + i, 0, line.ljust(w - 1))
+            y += len(lines)
+            n = h - y
+            for i, (ms, text) in enumerate(self.log[-n:] if n > 0 else []):
+                line = "%8.3f s  %s" % (ms / 1000.0, text)
+                put(y + i, 0, line if len(line) < w else line[:w - 2] + "\u2026")
+            self.draw_prompt(scr, put, h, w)
+            scr.refresh()
 
     return TableTerminal, curses
 
@@ -298,10 +398,10 @@ def run_terminal(tb, cls, curses, args):
         sys.stderr.write("speedref-sim: %s\n" % e)
         return 1
     finally:
+        # quit half way: a --store keeps the game, as a board does at a power
+        # cut; a temporary flash goes, and the person is told either way
+        words = tb.board.farewell()
         tb.close()
-    store = getattr(args, "store", None)
-    if store and os.path.exists(os.path.join(store, "game.json")):
-        # quit half way: the board keeps the game, as a real one does at a power cut
-        sys.stderr.write("speedref-sim: the game in progress is saved in %s: `speedref-sim --store %s`"
-                         " resumes it\n" % (store, store))
+        if words:
+            sys.stderr.write("speedref-sim: %s\n" % words)
     return 0

@@ -45,6 +45,7 @@ class SpeedPlay(Says, SpeedTable):
         self.hold_t = 0
         self.opts = None
         self.letters = Letters(CARD_KEYS)
+        self.stored_note = None  # where the game just over is stored, till the menu shows
 
     def start(self):
         """Straight into Speed with the remembered options (like --game),
@@ -122,7 +123,13 @@ class SpeedPlay(Says, SpeedTable):
         elif new in (F.NEXT, F.FINAL):
             self.note = "OK: next deal" if new == F.NEXT else "OK: save the result"
         elif new == "Games":
-            self.note = "Choose Speed again, or q to quit"
+            stored, self.stored_note = self.stored_note, None
+            self.note = (stored + ". " if stored else "") + "Choose Speed again, or q to quit"
+
+    def on_line(self, obj):
+        SpeedTable.on_line(self, obj)
+        if obj.get("ev") == "game_end":
+            self.stored_note = self.note = self.board.record_note()
 
     def _ready_taps(self, t):
         pass  # on_phase READY taps only the computer's pad
@@ -272,6 +279,39 @@ class SpeedPlay(Says, SpeedTable):
         return out
 
 
+    def compact(self, sel=None):
+        """The panel in a few lines (the compact layout, an 80x24 terminal):
+        the piles and reserves, the others' cards, your hand, what to do."""
+        from speedref.engine import cards as C
+        st = self.st
+        n = self.seats
+        if st is None or st.phase == "deal":
+            return [self.note]
+        tops = " ".join("%d:[%s]" % (k + 1, C.name(p[-1]) if p else "--") for k, p in enumerate(st.piles[:n]))
+        out = ["Piles %s   reserves %s" % (tops, "|".join(str(len(r)) for r in st.reserves[:n]))]
+        out.append("In hand/stock: %s   your stock %d" % (
+            "  ".join("P%d %d/%d" % (p + 1, len(st.hands[p]), len(st.stocks[p])) for p in self.bots()),
+            len(st.stocks[HUMAN])))
+        hand = " ".join("%s%s:%s" % (">" if sel is not None and CARD_KEYS[sel] == k else "", k, C.name(c))
+                        for k, c in self.hand())
+        out.append("Your hand: " + hand)
+        if st.phase == "play" and self.phase == self.F.PLAY:
+            acts = st.legal_actions(HUMAN)
+            if acts == [self.SP.STUCK]:
+                out.append("No play: hold your pad (Z)")
+            elif acts == [self.SP.SLAP]:
+                out.append("No cards: slap your pad!")
+        out.append(self.note)
+        return out
+
+    def short_keys(self):
+        """Your keys in a few characters (the compact layout's column)."""
+        n = self.seats
+        piles = (" " if n == 2 else "").join(PILE_KEYS[:n])
+        return ("a-l   a card", "%s pile %s" % (piles.ljust(5), "1-%d" % n if n > 2 else "1 2"),
+                "x     draw", "z     tap pad", "Z     hold pad")
+
+
 def terminal_class():
     """The terminal simulator with your Speed cards beside the OLED."""
     Base, curses = table_terminal()
@@ -301,9 +341,6 @@ def terminal_class():
                     tb.refuse(why[:70])
                 return
             Base.feed_key(self, ch, now_us)
-
-        def panel(self):
-            return self.tb.panel(self.sel)
 
     return PlayTerminal, curses
 

@@ -500,7 +500,7 @@ class SpeedTable(Table):
             bad.append("no game_end record")
         else:
             plain = {k: v for k, v in rec.items() if k not in ("id", "table")}
-            want = speed.SpeedMatch(self.opts["layout"], self.F.match_of(self.opts), rec["players"],
+            want = speed.SpeedMatch(self.opts["layout"], self.F.match_of(self.opts), self.player_names(),
                                     self.opts["jokers"], self.opts["doubles"],
                                     self.opts["hand_limit"], self.opts["slap_to_win"])
             for w, left, _, _ in self.t_deals:

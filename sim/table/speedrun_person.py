@@ -103,7 +103,7 @@ class SpeedRunPlay(Says, Table):
         if obj.get("ev") == "game_end":
             self.record = obj.get("record")
             self.done = True
-            self.note = "Game over and saved. Speed Run again from the menu, or q to quit"
+            self.note = "%s. Speed Run again from the menu, or q to quit" % self.board.record_note()
 
     def after_step(self):
         f = self.board.app.flow
@@ -485,6 +485,70 @@ class SpeedRunPlay(Says, Table):
         out.append("cards: Wo %s (Earthworms), Ra %s, Ge %s, Go %s" % self.suits)
         out.append("keys: letter = card/choice, v = reveal, z = tap pad, Z = hold pad")
         return out
+
+    def compact(self):
+        """The panel in a few lines (the compact layout, an 80x24 terminal):
+        the hand, trump and direction; the tricks and what is on the table;
+        the contracts; your cards or choices; what to do.  Contract cards
+        by their short names (W4, MIDDLE, REDO), as the log's hand lines."""
+        st = self.st
+        f = self._flow()
+        if st is None or f is None:
+            return [self.note] + ([] if self.done else ["(the computer players play Speed Run only)"])
+        g = st.game
+        SR = self.SR
+        head = "Hand %d/%d  1st %s" % (f.g.hands_played + (0 if f.phase >= self.F.RESULT else 1),
+                                       g.hands_total, self._who(f.g.first))
+        if g.trump is not None:
+            n = g.tricks_played() + 1
+            head += "   trump %s  ranking %s  trick %d: %d high" % (
+                self.F.TRUMP_WORDS[SR.TRUMPS.index(g.trump)], g.ranking, n, SR.direction(g.ranking, n))
+        out = [head]
+        choosing = self.choosing()
+        if not choosing:
+            ref = list(f.g.tricks)
+            line = "Tricks %s%s" % (
+                " ".join("%s %d" % (self._who(s), self.true_tricks[s]) for s in range(self.seats)),
+                "" if ref == list(self.true_tricks) else " (referee %s)" % " ".join(str(x) for x in ref))
+            if st.phase == "play":
+                lead = g.next_leader()
+                line += "   table: %s" % (" ".join("%s %s" % (self._who((lead + i) % self.seats), self._card(c))
+                                                     for i, c in enumerate(st.trick)) or "%s leads" % self._who(lead))
+            out.append(line)
+            if self.last_trick is not None:
+                ld, cs, w = self.last_trick
+                out.append("Last trick: %s -> %s" % (" ".join(
+                    "%s %s" % (self._who((ld + i) % self.seats), self._card(c)) for i, c in enumerate(cs)),
+                    self._who(w)))
+        mine = st.contracts[HUMAN]
+        held = list(g.held[HUMAN])
+        if mine:  # the card you put down this hand has left your hand (SR-13)
+            card = "REDO" if mine[:5] == "REDO:" else mine
+            if card in held:
+                held.remove(card)
+        faces = ["you %s%s" % (mine or "-", " up" if g.revealed[HUMAN] else "")]
+        for p in self.bots:
+            faces.append("%s %s" % (self._who(p), "up %s" % g.revealed[p] if g.revealed[p] else
+                                    ("down" if st.contracts[p] else "-")))
+        out.append("Contracts: %s   your cards %s" % (", ".join(faces), " ".join(held)))
+        ch = self.choices()
+        if choosing:
+            out.append("Hand: " + " ".join(self._card(c) for c in st.hand[HUMAN]))
+            out.append(("Choose: " if st.phase == "choose" else "Contract: ") +
+                       " ".join("%s:%s" % (k, text[6:] if text[:6] == "trump " else text) for k, _, text in ch))
+        else:
+            out.append("Hand: " + " ".join("%s:%s" % (k, text) for k, _, text in ch))
+        todo = self._todo(f).strip()
+        if self.note and len(todo) + len(self.note) < 76:
+            out.append("%s   %s" % (todo, self.note))
+        else:
+            out += [todo] + ([self.note] if self.note else [])
+        return out
+
+    def short_keys(self):
+        """Your keys in a few characters (the compact layout's column)."""
+        return ("a-u  card/pick", "z     tap pad", "v, Z  reveal") + tuple(
+            "%s %s" % (w[:2], w) for w in self.suits)
 
     def _word(self, c):
         """A contract as the OLED words it: "Win 4", "Redo Win 4"."""

@@ -90,7 +90,7 @@ class SpitPlay(Says, SpitTable):
         if ev == "game_end":
             self.record = obj.get("record")
             self.done = True
-            self.note = "Saved. Spit again from the menu (Enter), or q to quit"
+            self.note = "%s. Spit again from the menu (Enter), or q to quit" % self.board.record_note()
         elif ev == "false_start" and obj.get("game") == "spit":
             self._false_start(obj)
         elif ev == "slap" and obj.get("game") == "spit" and self.st is not None:
@@ -466,6 +466,31 @@ class SpitPlay(Says, SpitTable):
         return out
 
 
+    def compact(self, sel=None):
+        """The panel in a few lines (the compact layout, an 80x24 terminal):
+        the centre piles, both players' stock piles, what to do."""
+        from speedref.engine import cards as C
+        st = self.st
+        if st is None or st.phase == "deal":
+            return [self.note]
+        tops = "  ".join("%d:[%s] %d" % (k + 1, C.name(c[-1]) if c else "--", len(c))
+                         for k, c in enumerate(st.centre))
+        out = ["Centre %s   you hold %d, P2 %d  (##: face down)" % (tops, st.count(HUMAN), st.count(BOT))]
+        out.append("P2:  %s   spit %d" % (self._cards_text(st, BOT), len(st.spit[BOT])))
+        out.append("You: %s   spit %d" % (self._cards_text(st, HUMAN, PILE_KEYS), len(st.spit[HUMAN])))
+        if sel is not None:
+            out.append("Chosen: %s  then , or . = centre pile 1/2, e = into an empty space" % PILE_KEYS[sel])
+        if st.phase == "play" and self.phase == self.F.PLAY and self.live:
+            if st.legal_actions(HUMAN) == [self.SP.SPIT]:
+                out.append("No play, turn or move: hold your pad (Z)")
+        out.append(self.note)
+        return out
+
+    def short_keys(self):
+        """Your keys in a few characters (the compact layout's column)."""
+        return ("a-g   a pile", ", .   centre", "e     to empty", "z     tap pad", "Z     hold pad")
+
+
 def terminal_class():
     """The terminal simulator with your Spit cards beside the OLED."""
     from sim.table.person import table_terminal
@@ -511,9 +536,6 @@ def terminal_class():
                 self.sel = None
                 return
             Base.feed_key(self, ch, now_us)
-
-        def panel(self):
-            return self.tb.panel(self.sel)
 
     return SpitTerminal, curses
 

@@ -579,7 +579,7 @@ class SpitTable(Table):
             bad.append("no game_end record")
             return bad
         plain = {k: v for k, v in rec.items() if k not in ("id", "table")}
-        truth = {"game": "spit", "players": rec.get("players"),
+        truth = {"game": "spit", "players": self.player_names(),
                  "rounds": [dict(r) for r in self.st.rounds]}
         if plain != truth:
             bad.append("record: app %r, table %r" % (plain, truth))

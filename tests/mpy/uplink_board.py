@@ -7,9 +7,14 @@
 #
 # Reads one JSON command a line on stdin, answers one line with "reply";
 # the firmware's log lines go to stdout as on a board's USB console:
-#   {"add": N}                 N finished games stored (records on flash)
+#   {"add": N}                 N finished games stored (records on flash); "full": the
+#                              store's SpoolFull message when one more did not fit
+#   {"abandon": N}             N games started and abandoned (numbers with no record)
+#   {"bad": N}                 N records the rules refuse (a deal won by seat 5)
 #   {"wifi": true|false}       the Wi-Fi comes and goes
-#   {"run": {"acks": K, "ticks": M}}   loop passes until K PUBACKs in all, or M passes
+#   {"run": {"acks": K, "pubacks": P, "sends": S, "ticks": M}}
+#                              loop passes until K answers of the club's in all (or P
+#                              broker PUBACKs, or S PUBLISHes), or M passes
 #   {"cut": true}              loop until a PUBLISH is written, then the power goes
 #   {"mem": true}              the heap in use now and before the uplink was loaded
 import gc
@@ -18,7 +23,7 @@ import sys
 import time
 
 from speedref.log import Log
-from speedref.storage import Store
+from speedref.storage import SpoolFull, Store
 from speedref.ticks import ticks_add
 
 STEP_US = 100000  # the loop's clock moves 100 ms a pass: backoffs and ACK_US count in it
@@ -62,18 +67,32 @@ def main(root, conf, uid):
             return
         cmd = json.loads(line)
         reply = {"reply": 1}
+        if "bad" in cmd:
+            for _ in range(cmd["bad"]):
+                rec = record(0)
+                rec["deals"][0]["winner"] = 5
+                reply.setdefault("ids", []).append(store.add_record(rec))
+        if "abandon" in cmd:
+            for _ in range(cmd["abandon"]):
+                store.new_game_seq()
         if "add" in cmd:
             ids = []
             for _ in range(cmd["add"]):
                 added += 1
-                ids.append(store.add_record(record(added)))
-            reply["ids"] = ids
+                try:
+                    ids.append(store.add_record(record(added)))
+                except SpoolFull as e:
+                    reply["full"] = str(e)
+                    break
+            reply["ids"] = reply.get("ids", []) + ids
         if "wifi" in cmd:
             net.up = cmd["wifi"]
         if "run" in cmd:
-            want = cmd["run"].get("acks")
+            run = cmd["run"]
             n = 0
-            while n < cmd["run"]["ticks"] and (want is None or up.acks < want):
+            while n < run["ticks"] and not (up.acks >= run.get("acks", 1 << 30) or
+                                            up.pubacks >= run.get("pubacks", 1 << 30) or
+                                            up.sends >= run.get("sends", 1 << 30)):
                 now = ticks_add(now, STEP_US)
                 up.tick(now)
                 n += 1
@@ -89,8 +108,9 @@ def main(root, conf, uid):
                 up.tick(now)
                 time.sleep_ms(1)
             print(json.dumps({"reply": "cut", "sent": up.sent}))
-            sys.exit(0)  # the power goes: sent.json as it was, the PUBACK never read
-        reply.update(acks=up.acks, sends=up.sends, sent=up.sent, backlog=up.backlog(), joins=net.joins)
+            sys.exit(0)  # the power goes: sent.json as it was, no answer read
+        reply.update(acks=up.acks, pubacks=up.pubacks, sends=up.sends, sent=up.sent, backlog=up.backlog(),
+                     joins=net.joins, kept=len(store._seqs()), redo=[up.redo_lo, up.redo_hi])
         print(json.dumps(reply))
 
 

@@ -1,9 +1,10 @@
 # The slap path with the uplink on (tests/test_uplink_slap_path.py): the
 # scripted slap-to-win Speed match of tests/mpy/device_game_e2e.py on the
 # device loop (tests/mpy/board_sim.py), with or without a Wi-Fi uplink
-# whose broker takes the connection and then answers nothing.
+# whose broker takes the connection and then answers nothing (stalled) or
+# talks all the time (chatty): the broker on PORT is the test's.
 #
-#   micropython uplink_slap.py ROOT PORT MODE      MODE: off | stalled
+#   micropython uplink_slap.py ROOT PORT MODE      MODE: off | stalled | chatty
 #
 # One record waits on flash before the game (in both modes, so the game's
 # number is the same): the uplink has something in flight the whole time.
@@ -21,7 +22,7 @@ def main(root, port, mode):
     bd.store.add_record(record(1))
     calls = [0, 0]  # ticks, ticks while a game was in play
     up = None
-    if mode == "stalled":
+    if mode != "off":
         bd.store._write(uplink.CONFIG, {"ssid": "clubnet", "broker": "127.0.0.1", "port": int(port),
                                        "club": "club", "table": "t1"})
         up = uplink.build(bd.store, bd.log, net=Wlan())

@@ -387,6 +387,13 @@ function wireNames() {
     $("#nameserr").textContent = "";
     if (o) fillNames();
   };
+  // Enter in a one-line field saves, as in any form; in the roster box it
+  // is a new line.
+  for (const f of [$("#tablename"), ...seatFields()]) {
+    f.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && !e.isComposing) { e.preventDefault(); $("#namessave").click(); }
+    });
+  }
   $("#namesbutton").onclick = () => open(panel.hidden);
   $("#namesclose").onclick = () => open(false);
   $("#namessave").onclick = () => {
@@ -541,6 +548,16 @@ const KEY_TAP = { "1": 0, z: 0, "2": 1, m: 1, "3": 2, "4": 3, ArrowUp: 4, k: 4, 
   Enter: 6, " ": 6, o: 6, Backspace: 7, Escape: 7, b: 7 };
 const KEY_HOLD = { Z: 0, "!": 0, M: 1, "@": 1, "#": 2, $: 3, O: 6 };
 
+// Where a key is text: a text field, the roster box, a selector, anything
+// editable, and the names panel as a whole (its buttons take Enter and
+// Space as buttons do).
+function typing(el) {
+  if (!el || el === document.body) return false;
+  if (el.isContentEditable) return true;
+  if (["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName)) return true;
+  return Boolean(el.closest && el.closest("#namespanel"));
+}
+
 function wireInputs() {
   const held = new Array(8).fill(0);     // pointers (and tap keys) on each button
   const toggled = new Array(8).fill(false);
@@ -582,7 +599,11 @@ function wireInputs() {
 
   const keyButton = new Map();  // e.code -> button, for tap keys held down
   window.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "SELECT") return;
+    // Keys typed into a field (a name, the roster) are text, never the
+    // device's buttons: `Bob` is B, o, b, not BACK and OK; Enter in the
+    // roster box is a new line.  A key already down on a button still
+    // comes up (keyup below), so no pad is left held.
+    if (typing(e.target)) return;
     wakeAudio();
     if (e.repeat) { if (e.key in KEY_TAP || e.key in KEY_HOLD) e.preventDefault(); return; }
     if (e.key in KEY_HOLD) {

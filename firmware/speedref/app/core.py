@@ -17,7 +17,7 @@ from . import ui
 # one way: core -> menu -> ui).  A flow takes them from here with Flow.
 from .ui import UP, DOWN, OK, BACK, CLICK, COUNT, GO, FOUL, CALL, WIN, ERROR, Screen  # noqa: F401
 from ..tunables import LONG_OK_US, LIGHT_US, BLINK_US, TIE_DEFAULT_US
-from ..storage import ROOM, RECORD_ROOM
+from ..storage import ROOM, RECORD_ROOM, SpoolFull
 
 from micropython import const
 
@@ -97,6 +97,7 @@ class App:
         self._start_next = None  # (game, t_us, opts) to start once this event is over
         self._mods = ()  # the running game's modules (games.game_modules)
         self.unstored = None  # a finished game's record the flash had no room for
+        self.unstored_why = None  # the table's words for why (Unstored shows them)
         # the device's input decoder and capture (Device sets them): "Check
         # wiring" watches the one and turns the other's lockout off
         self.inputs = None
@@ -355,13 +356,22 @@ class App:
                 try:
                     store.add_record(record, self.game_seq)
                     return True
+                except SpoolFull:
+                    raise
                 except OSError as e:
                     seq = store.oldest_record()
                     if e.args[0] != _ENOSPC or seq is None:
                         raise  # another failure takes no record with it
                     self._room(store.drop_record(seq))
+        except SpoolFull as e:
+            # The spool is full (storage.py): the newest game waits, saved,
+            # and no game the club has not got is removed for it.
+            self.unstored_why = "Wi-Fi: %s. This one stays saved. OK: try again" % e
+            self.emit({"ev": "error", "what": "app", "msg": "record not stored: %s" % e})
+            return False
         except (OSError, MemoryError) as e:
             collect()
+            self.unstored_why = None
             self.emit({"ev": "error", "what": "app", "msg": "record not stored: %s" % e})
             return False
 
@@ -659,12 +669,14 @@ class Message(Screen):
 
 class Unstored(Message):
     """The game is over but the flash had no room for its record, nor an
-    older record to remove for it: the record went out on the USB log, the
-    save is kept (a power cut resumes onto the final screen), and OK or
-    BACK tries to store it again, once room has been made."""
+    older record to remove for it, or (a board on Wi-Fi) the spool of
+    records the club has not acknowledged is full: the record went out on
+    the USB log, the save is kept (a power cut resumes onto the final
+    screen), and OK or BACK tries to store it again, once room has been
+    made (the uplink runs meanwhile: an acknowledgement makes room)."""
 
     def __init__(self, app):
-        Message.__init__(self, app, "Flash full: game not stored. It stays saved. OK: try again",
+        Message.__init__(self, app, app.unstored_why or "Flash full: game not stored. It stays saved. OK: try again",
                          app.store_again)
 
 
