@@ -3,8 +3,9 @@ points down.  The app never imports the hardware edge, the menu never imports
 the app's core (the app calls the menu, the menu calls the app's public
 methods on the instance it is given), and what every screen shares
 (app/ui.py: the buttons, the cues, the Screen base, drawing) imports nothing
-of speedref but the accented letters' glyph table (app/glyphs.py, which
-imports nothing), so the app, the menu and the flows can all import it."""
+of speedref but the accented letters' module (app/accents.py, which imports
+ui and the glyph table, app/glyphs.py, which imports nothing), so the app,
+the menu and the flows can all import it."""
 from pathlib import Path
 
 from host_tools.build import imports
@@ -23,8 +24,10 @@ def test_the_menu_imports_ui_and_the_registry_never_the_core():
     assert "speedref.app.ui" in got and "speedref.games" in got
 
 
-def test_ui_imports_nothing_of_speedref_but_the_glyph_table():
-    assert _speedref_imports(APP / "ui.py") - {"speedref.app"} == {"speedref.app.glyphs"}  # `from . import glyphs`
+def test_ui_imports_nothing_of_speedref_but_the_accented_letters():
+    assert _speedref_imports(APP / "ui.py") - {"speedref.app"} == {"speedref.app.accents"}  # `from . import accents`
+    assert _speedref_imports(APP / "accents.py") - {"speedref.app"} == {
+        "speedref.app.ui", "speedref.app.glyphs", "speedref.app.ui.ptr8", "speedref.app.glyphs.GLYPHS"}
     assert _speedref_imports(APP / "glyphs.py") == set()
 
 

@@ -118,7 +118,7 @@ def test_accented_names_through_the_app_on_cpython_SP19(tmp_path):
 @pytest.mark.skipif(not mpyrun.MICROPYTHON.exists(), reason="no micropython binary")
 def test_accented_names_through_the_app_under_micropython_SP19(tmp_path):
     mods = mpyhelp.app_modules("speed") + ["speedref/names.py", "speedref/roster.py",
-                                            "speedref/app/who.py", "speedref/app/glyphs.py"]
+                                            "speedref/app/who.py", "speedref/app/glyphs.py", "speedref/app/accents.py"]
     mpy = mpyhelp.compile_modules(tmp_path / "mpy", mods)
     (tmp_path / "s").mkdir()
     code = ("import json\nimport names_game\nprint(json.dumps(names_game.report(%r)))"

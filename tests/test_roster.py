@@ -72,7 +72,7 @@ def test_roster_picker_and_record_on_cpython_PT3_PT8(tmp_path):
 @pytest.mark.skipif(not mpyrun.MICROPYTHON.exists(), reason="no micropython binary")
 def test_roster_picker_and_record_under_micropython_PT3_PT8(tmp_path):
     mods = mpyhelp.app_modules("partners") + ["speedref/names.py", "speedref/roster.py",
-                                                "speedref/app/who.py", "speedref/app/glyphs.py"]
+                                                "speedref/app/who.py", "speedref/app/glyphs.py", "speedref/app/accents.py"]
     mpy = mpyhelp.compile_modules(tmp_path / "mpy", mods)
     (tmp_path / "s").mkdir()
     code = ("import json\nimport roster_game\nprint(json.dumps(roster_game.report(%r)))"

@@ -416,7 +416,8 @@ class App:
             forget(name)
         self._mods = ()
         forget("speedref.names")  # the players' names were checked at the start: loaded again when needed
-        ui.let_go()  # and the glyphs of their accented letters, if they had any
+        ui.let_go()  # and their accented letters' code and glyphs, if they had any
+        forget("speedref.app.accents")
         forget("speedref.app.glyphs")
         if self.unstored is not None:
             self.show(Unstored(self))  # the table is told; the save stays

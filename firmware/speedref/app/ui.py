@@ -4,11 +4,11 @@
 # length while their hands are busy with cards: big digits (the 8x8 font
 # scaled up), centred lines, an inverted title bar, and text with the
 # accented letters of names (text()).  `framebuf` calls, and viper functions
-# that read a string's UTF-8 (text, _lay) and set the frame buffer's bytes
+# that read a string's UTF-8 (text, _cells) and set the frame buffer's bytes
 # themselves (_put_cells, bar), so the board and the simulator draw the same
-# bytes.  Of speedref it imports only its glyph table (app/glyphs.py),
-# and that only when an accented letter is drawn: the app and the menu both
-# import ui, and neither the other.
+# bytes.  Of speedref it imports only app/accents.py (the accented letters'
+# layout and glyphs), and that only when an accented letter is drawn: the
+# app and the menu both import ui, and neither the other.
 #
 # The layout every screen shares, top to bottom:
 #   title(fb, s)        the inverted bar on rows 0-8: which screen this is
@@ -82,44 +82,44 @@ H = 64
 
 # A line of text, drawn here by framebuf before it goes to the screen: a
 # byte a column (8 rows, MONO_VLSB), room for 32 bytes of UTF-8 (16
-# accented letters, a screen's width).  framebuf's font is printable ASCII
-# and it draws every byte of any other character as a box (a letter of a
-# name like "Zo\u00eb" takes two bytes); _lay then puts each character's
-# cell in its place, an accented letter's glyph from app/glyphs.py, and
-# _put_cells puts the cells on the screen, big text's scaled.  Blank
-# between uses: _lay blanks what it leaves over, _put_cells what it puts.
+# accented letters, a screen's width).  Big text scales its cells from
+# here; a name's accented letters are laid out in it (app/accents.py).
+# Blank between uses: what draws from it blanks what it took.
 _LINE = bytearray(256)
 _lfb = framebuf.FrameBuffer(_LINE, 256, 8, framebuf.MONO_VLSB)
-_glyphs = b""  # app/glyphs.py's table, loaded at the first accented letter drawn
+_acc = None  # app/accents.py, loaded at the first accented letter drawn
 
 
-def _table():
-    global _glyphs
-    if not _glyphs:
-        from . import glyphs
-        _glyphs = glyphs.GLYPHS
-    return _glyphs
+def _accents():
+    global _acc
+    if _acc is None:
+        from . import accents
+        _acc = accents
+    return _acc
+
+
+def _accented(fb, s, x, y, c):
+    (_acc or _accents()).text(fb, s, x, y, c)
 
 
 def let_go():
-    """The glyph table leaves the heap with the names that needed it (the
-    app, when a game closes); the next accented letter loads it again."""
-    global _glyphs
-    _glyphs = b""
+    """The accented letters' code and glyphs leave the heap with the names
+    that needed them (the app, when a game closes); the next accented
+    letter loads them again."""
+    global _acc
+    _acc = None
 
 
 @micropython.viper
 def text(fb, s, x: int, y: int, c: int):
     # framebuf's text(s, x, y, c), the accented letters of names
     # (U+00C0..U+017F, speedref.names) included, each in one 8x8 cell of
-    # the font's style: text that holds one is laid out in _LINE and put on
-    # fb by machine code (fb: 128x64 MONO_VLSB; at most 32 bytes of UTF-8
-    # are drawn, a screen's width); ASCII text goes straight to framebuf.
-    # Machine code itself, as the test for an accented letter reads the
-    # string's bytes (to the NUL that ends every MicroPython string, as
-    # framebuf's text reads): a Python function in front of framebuf cost
-    # 50 us a line on the emulated Pico, this 11 us.  (No default for c:
-    # viper has none.)
+    # the font's style (app/accents.py draws them; fb: 128x64 MONO_VLSB);
+    # ASCII text goes straight to framebuf.  Machine code itself, as the
+    # test for an accented letter reads the string's bytes (to the NUL that
+    # ends every MicroPython string, as framebuf's text reads): a Python
+    # function in front of framebuf cost 50 us a line on the emulated Pico,
+    # this 11 us.  (No default for c: viper has none.)
     p = ptr8(s)
     i = 0
     while True:
@@ -130,8 +130,7 @@ def text(fb, s, x: int, y: int, c: int):
         if b >= 0x80:
             break
         i += 1
-    _lfb.text(s, 0, 0, 1)
-    _put_cells(fb, _LINE, _lay(_LINE, s, _table()), x, y, 1, c)
+    _accented(fb, s, x, y, c)
 
 
 def center(fb, s, y, c=1):
@@ -179,130 +178,51 @@ def sides(fb, left, right, y):
 def big(fb, s, x, y, scale):
     """Text with every font pixel drawn as a scale x scale square (fb: a
     128x64 MONO_VLSB FrameBuffer; set pixels only, clipped to the screen).
-    The line is drawn by framebuf at 8x8 first (into _LINE, accented
-    letters laid out as text() lays them), then its cells are scaled by
-    _put_cells straight into fb's bytes: on a board that is machine code,
-    and a glyph takes 0.12-0.19 ms on the emulated Pico (scale 2-5) where a
-    rectangle for each run of pixels took 0.55 ms (a big name or count is
-    on every verdict's screen).
+    The line is drawn by framebuf at 8x8 first (into _LINE, a name's
+    accented letters laid out by app/accents.py), then its cells are
+    scaled by _put_cells straight into fb's bytes: on a board that is
+    machine code, and a glyph takes 0.12-0.19 ms on the emulated Pico
+    (scale 2-5) where a rectangle for each run of pixels took 0.55 ms (a
+    big name or count is on every verdict's screen).
 
     Nothing here takes s apart a character at a time: that makes a
     one-character string of each, interned the first time it is seen, and
     that allocates inside a press's redraw."""
     _lfb.text(s, 0, 0, 1)
-    n = _lay(_LINE, s, _glyphs)
+    n = _cells(s)
     if n < 0:
-        n = _lay(_LINE, s, _table())
-    _put_cells(fb, _LINE, n, x, y, scale, 1)
+        n = _accents().lay(_LINE, s)
+    _put_cells(fb, _LINE, n, x, y, scale)
 
 
 @micropython.viper
-def _lay(line, s, g) -> int:
-    # Lay out `line`, where framebuf has drawn str s from column 0 (the cell
-    # of s's byte i at columns 8i..8i+7), so that character k's cell is at
-    # 8k..8k+7; a character of U+00C0..U+017F takes its glyph from g (8
-    # bytes a letter from U+00C0, app/glyphs.py), any other non-ASCII one
-    # keeps framebuf's box.  Only bytes 0..31 have cells (the line's room).
-    # The columns left over after the last character are blanked.  Returns
-    # the number of characters laid out; -1, with nothing moved, when s
-    # holds an accented letter and g is empty (the table not loaded yet).
-    dst = ptr8(line)
-    src = ptr8(s)
-    gl = ptr8(g)
-    if int(len(g)) == 0:
-        i = 0
-        while True:
-            b = int(src[i])
-            if b == 0:
-                break
-            if b >= 0x80:
-                return -1
-            i += 1
-    i = 0  # byte of s
-    k = 0  # character
-    while i < 32:
-        b = int(src[i])
+def _cells(s) -> int:
+    # The cells framebuf drew of str s in _LINE: its bytes, 32 at most (the
+    # line's room); -1 when it holds a character outside ASCII (a byte of
+    # its UTF-8 >= 0x80: app/accents.py lays those out).
+    p = ptr8(s)
+    i = 0
+    while True:
+        b = int(p[i])
         if b == 0:
-            break
-        d = k << 3
-        o = i << 3  # framebuf's cell of this byte
-        if b < 0x80:
-            i += 1
-        else:
-            m = 2  # the bytes of this character, and its code point
-            cp = b & 0x1F
-            if b >= 0xF0:
-                m = 4
-                cp = b & 0x07
-            elif b >= 0xE0:
-                m = 3
-                cp = b & 0x0F
-            j = 1
-            while j < m:
-                cp = (cp << 6) | (int(src[i + j]) & 0x3F)
-                j += 1
-            i += m
-            if 0xC0 <= cp and cp <= 0x17F:  # the letter's glyph
-                o = (cp - 0xC0) << 3
-                j = 0
-                while j < 8:
-                    dst[d + j] = gl[o + j]
-                    j += 1
-                k += 1
-                continue
-        if o != d:  # the byte's cell, or framebuf's box for the character
-            j = 0
-            while j < 8:
-                dst[d + j] = dst[o + j]
-                j += 1
-        k += 1
-    j = k << 3
-    e = i << 3
-    if e > 256:
-        e = 256
-    while j < e:
-        dst[j] = 0
-        j += 1
-    return k
+            return i if i < 32 else 32
+        if b >= 0x80:
+            return -1
+        i += 1
 
 
 @micropython.viper
-def _put_cells(fb, g, n: int, x: int, y: int, scale: int, c: int):
+def _put_cells(fb, g, n: int, x: int, y: int, scale: int):
     # The first n cells of g (8 bytes each, MONO_VLSB: byte c is column c,
     # bit r is row r) into fb, 128x64 MONO_VLSB (page p, column x at byte
-    # 128p + x, row y & 7 its bit), from x, y, each pixel scale x scale, in
-    # colour c (1 set; 0 clear: the title bar's dark text); the other
-    # pixels left as they are (as framebuf's text), clipped to the screen.
-    # At scale 1 a column's byte is shifted into the one or two pages it
-    # falls on; bigger, a run of set pixels in a column (and the columns
-    # after it that are the same) is written into the bytes it covers a
-    # page at a time.  The
-    # cells are blanked (g is the line: blank for its next text).  Plain
-    # Python too (ptr8 above): the same bytes in the simulator and the web
-    # page.
+    # 128p + x, row y & 7 its bit), from x, y, each pixel scale x scale;
+    # set pixels only, clipped to the screen.  A run of set pixels in a
+    # column (and the columns after it that are the same) is OR'ed into
+    # the bytes it covers a page at a time.  The cells are blanked (g is
+    # the line: blank for its next text).  Plain Python too (ptr8 above):
+    # the same bytes in the simulator and the web page.
     buf = ptr8(fb)
     src = ptr8(g)
-    if scale == 1:  # small text: a column's byte shifted into one or two pages
-        p = y >> 3
-        sh = y & 7
-        w = n << 3
-        col = 0
-        while col < w:
-            v = int(src[col])
-            src[col] = 0
-            dx = x + col
-            col += 1
-            if v == 0 or dx < 0 or dx >= 128:
-                continue
-            i = (p << 7) + dx
-            if 0 <= p and p < 8:
-                lo = (v << sh) & 0xFF
-                buf[i] = (buf[i] | lo) if c else (buf[i] & (0xFF ^ lo))
-            if sh and -1 <= p and p < 7:
-                hi = v >> (8 - sh)
-                i += 128
-                buf[i] = (buf[i] | hi) if c else (buf[i] & (0xFF ^ hi))
-        return
     k = 0
     while k < n:
         o = k << 3
@@ -341,15 +261,9 @@ def _put_cells(fb, g, n: int, x: int, y: int, scale: int, c: int):
                         v = ((1 << (e - a)) - 1) << (a & 7)
                         i = (p << 7) + x0
                         end = (p << 7) + x1
-                        if c:
-                            while i < end:
-                                buf[i] = buf[i] | v
-                                i += 1
-                        else:
-                            v = 0xFF ^ v
-                            while i < end:
-                                buf[i] = buf[i] & v
-                                i += 1
+                        while i < end:
+                            buf[i] = buf[i] | v
+                            i += 1
                         a = e
                     r = q
                 else:
