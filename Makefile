@@ -31,7 +31,7 @@ node: $(NODE_STAMP)
 
 # Compile every firmware file with the real MicroPython compiler.
 mpy: $(STAMP)
-	$(PY) -m host_tools.build --out $(MPY_OUT)
+	$(PY) -m host_tools.board.build --out $(MPY_OUT)
 
 # Every core (pytest-xdist): the board tests each drive their own emulated
 # Pico, so two run side by side on a 2-core machine.  A file's tests go to
@@ -64,7 +64,7 @@ $(MUTATE_STAMP): requirements-mutate.txt $(STAMP)
 	touch $(MUTATE_STAMP)
 
 mutate: $(MUTATE_STAMP)
-	$(PY) -m host_tools.mutate --sample $(SAMPLE) --seed $(SEED) --workers $(WORKERS) $(if $(FILES),--files $(FILES))
+	$(PY) -m tools.mutate --sample $(SAMPLE) --seed $(SEED) --workers $(WORKERS) $(if $(FILES),--files $(FILES))
 
 sim: $(STAMP)
 	$(VENV)/bin/speedref-sim
@@ -93,8 +93,8 @@ flash: $(STAMP)
 # the wiring diagrams in docs/, drawn from the board files (make test checks them),
 # and the README's picture of the ratings on the results page (headless Chromium)
 docs: $(STAMP)
-	$(PY) -m host_tools.wiring_diagram
-	$(PY) tests/results_screens.py docs/screens
+	$(PY) -m tools.wiring_diagram
+	$(PY) -m tools.results_screens docs/screens
 
 clean:
 	rm -rf build .pytest_cache

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "board"), str(ROOT)]
 
 import conftest  # noqa: E402,F401  (the compat modules and the firmware on the path)
 from test_board_console import P1, Referee, send, start_speed, tap, wait_errors  # noqa: E402

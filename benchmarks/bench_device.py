@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import mpyrun  # noqa: E402
-from host_tools import flash  # noqa: E402
-from host_tools.build import FIRMWARE, compile_tree  # noqa: E402
+from host_tools.board import flash  # noqa: E402
+from host_tools.board.build import FIRMWARE, compile_tree  # noqa: E402
 from mpyhelp import compile_modules  # noqa: E402
 
 DRIVER = r'''
@@ -70,7 +70,7 @@ print(json.dumps({"median_us": lat[len(lat) // 2], "p99_us": lat[len(lat) * 99 /
 
 
 # The same measurement through the real referee app: a Spit slap race (tie
-# window 0) on the whole device path of tests/test_device_games.py (fake pins
+# window 0) on the whole device path of tests/device/test_device_games.py (fake pins
 # fire the capture handler, ring, decoder, app, SSD1306 page diff).  The clock
 # is the scripted one; the latency is measured with the port's real clock
 # around the work the board does for the deciding edge.

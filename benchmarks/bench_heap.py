@@ -1,7 +1,7 @@
 """Heap per game through the whole device, on the real
 MicroPython Unix port, firmware as .mpy (run `make mpy` first).
 
-For each game, the scripted whole-device driver of tests/test_device_games.py
+For each game, the scripted whole-device driver of tests/device/test_device_games.py
 (fake pins -> capture -> ring -> decoder -> app -> display/buzzer/log/store)
 plays a complete game twice:
   * with the heap sampled (gc.collect(); gc.mem_alloc()) after every loop pass
@@ -26,11 +26,12 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "mpy"), str(ROOT / "firmware"), str(ROOT)]
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "device"), str(ROOT / "tests" / "mpy"), str(ROOT / "firmware"),
+                str(ROOT)]
 import conftest  # noqa: E402,F401  (framebuf shim for CPython)
 import mpyrun  # noqa: E402
 import test_device_games as T  # noqa: E402
-from host_tools.build import mpy_cross_path  # noqa: E402
+from host_tools.board.build import mpy_cross_path  # noqa: E402
 
 
 VERBOSE = "-v" in sys.argv

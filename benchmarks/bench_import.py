@@ -6,7 +6,7 @@ Each size is a capture as a busy club's evening leaves it, written to a
 temporary folder: the board's deal lines (most of the bytes), 20 finished
 Speed matches with their slap verdicts spread through it, and a few lines of
 noise.  Each size is imported in a process of its own into a new database
-in that folder, through the importer (host_tools.importer, speedref-results
+in that folder, through the importer (host_tools.intake.importer, speedref-results
 import's code), and printed: the size, the seconds taken and the process's
 peak resident size (getrusage maxrss, the whole child's peak: Python, the
 engine and SQLite included).  --tracemalloc also prints the peak of Python's
@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "firmware"), str(ROOT), str(ROOT / "compat")]
 
 from host_fixtures import speed_match  # noqa: E402
-from host_tools import importer  # noqa: E402
-from host_tools.db import ResultsDB  # noqa: E402
+from host_tools.intake import importer  # noqa: E402
+from host_tools.club.db import ResultsDB  # noqa: E402
 
 RECORDS = 20
 

@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "firmware"), str(ROOT), str(ROOT / "compat")]
 
 import results_sample as sample  # noqa: E402
-from host_tools import results_page  # noqa: E402
-from host_tools.db import ResultsDB  # noqa: E402
+from host_tools.views import results_page  # noqa: E402
+from host_tools.club.db import ResultsDB  # noqa: E402
 
 
 def season(db_path, evenings):

@@ -1,6 +1,6 @@
 """Heap headroom of a Long Speed Run through the app, on the real MicroPython
 Unix port, the modules it needs compiled to .mpy with the real mpy-cross
-(into a private directory, as tests/test_app_speedrun_mpy.py does).
+(into a private directory, as tests/app/test_app_speedrun_mpy.py does).
 
 Prints:
   1. heap after each hand of a Long game under -X heapsize=64wK (the driver
@@ -39,7 +39,7 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "mpy"), str(ROOT / "fi
 import conftest  # noqa: E402,F401  (framebuf shim for CPython)
 import mpyrun  # noqa: E402
 import mpyhelp  # noqa: E402
-from host_tools.build import mpy_cross_path  # noqa: E402
+from host_tools.board.build import mpy_cross_path  # noqa: E402
 
 MODULES = mpyhelp.app_modules("speedrun")
 BLOCK = 32  # bytes per GC block on the 64-bit Unix port

@@ -6,7 +6,7 @@ board (the record marked sent), and the heap the uplink costs.
 A real Mosquitto on loopback with the club's configuration
 (docs/mosquitto/club.conf, tests/mqtt_rig.py ClubBroker), the firmware's uplink under
 the MicroPython Unix port (tests/mpy/uplink_board.py: the loop ticks every
-1 ms of wall time) and the laptop's listener (host_tools/mqtt.py) storing into
+1 ms of wall time) and the laptop's listener (host_tools/intake/mqtt.py) storing into
 a results database.  Each game: its record is stored on the board's flash
 (the game's end), and the clock runs until the listener has its row, then
 until the listener's "stored" answer has reached the board.  The
@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
 
 import mqtt_rig  # noqa: E402
-from host_tools import mqtt  # noqa: E402
-from host_tools.db import ResultsDB  # noqa: E402
+from host_tools.intake import mqtt  # noqa: E402
+from host_tools.club.db import ResultsDB  # noqa: E402
 
 
 def main():

@@ -11,7 +11,7 @@ Prints:
     page's default hold (40 ms) and at hold 0;
   - peak live MicroPython heap per game in the 32-bit WebAssembly runtime:
     every committed sim script replayed with a collection after every event.
-Needs chromium, chromedriver and `npm ci` (as tests/test_web.py).
+Needs chromium, chromedriver and `npm ci` (as tests/web/test_web.py).
 """
 import argparse
 import base64
@@ -25,10 +25,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT / "web")]
+sys.path[:0] = [str(ROOT), str(ROOT / "firmware"), str(ROOT / "tests"), str(ROOT / "tests" / "web"), str(ROOT / "web")]
 
 import build as web_build  # noqa: E402  (web/build.py)
-from test_web import (_QuietHandler, _missing, make_driver, py, board_ms, tap, touch,  # noqa: E402
+from test_web import (QuietHandler, why_missing, make_driver, py, board_ms, tap, touch,  # noqa: E402
                       wait_board, GAMES, SCRIPTS)
 
 
@@ -36,7 +36,7 @@ def serve(tmp):
     out = Path(tmp) / "site"
     web_build.build(out)
     srv = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(out)))
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(out)))
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     return srv, "http://127.0.0.1:%d/" % srv.server_address[1]
 
@@ -141,7 +141,7 @@ def main(argv=None):
     ap.add_argument("--loads", type=int, default=5)
     ap.add_argument("--races", type=int, default=5)
     a = ap.parse_args(argv)
-    why = _missing()
+    why = why_missing()
     if why:
         print("bench_web: skipped: " + why)
         return 0

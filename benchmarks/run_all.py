@@ -37,7 +37,7 @@ def main():
     bad |= run("results page: build time and size, an evening to a season", ["benchmarks/bench_results_page.py"])
     bad |= run("results import: a USB capture of 1 to 100 MB, time and peak memory", ["benchmarks/bench_import.py"])
     bad |= run("tables on Wi-Fi: game end to database row, uplink heap (Mosquitto)", ["benchmarks/bench_uplink.py"])
-    bad |= run("simulator speed", ["-m", "sim.tools.bench"])
+    bad |= run("simulator speed", ["benchmarks/bench_sim.py"])
     bad |= run("computer-player table soak", ["benchmarks/table_soak.py", "--games", table_games])
     sys.exit(1 if bad else 0)
 

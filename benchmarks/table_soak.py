@@ -10,7 +10,7 @@ tie window and games per second; exits 1 on any disagreement.
 --no-lift: stuck players keep their hands on the pads through the flip
 countdown.  By default they may lift them then (as people do), which is
 how the table found a slap-to-win bug in speed_flow (since fixed, and
-pinned by tests/test_sim_table.py); --no-lift leaves that path out.
+pinned by tests/sim/test_sim_table.py); --no-lift leaves that path out.
 """
 import argparse
 import os

@@ -23,7 +23,7 @@ _GEOMETRY = dict(block_size=images.FS_BLOCK, block_count=images.FS_BLOCKS, prog_
 def image(files, fill=False):
     """files: {board path: bytes} -> the volume as bytes (FS_SIZE long).
     fill: then other files (/junkNNNN) until not one more byte fits (a
-    flash full of someone's files: tests/test_board_flash_full.py)."""
+    flash full of someone's files: tests/board/test_board_flash_full.py)."""
     fs = littlefs.LittleFS(**_GEOMETRY)
     for path in sorted(files):
         parts = path.strip("/").split("/")
@@ -79,7 +79,7 @@ def speedref_files(extra=None):
 
 
 def _sources_key():
-    from host_tools.build import FIRMWARE
+    from host_tools.board.build import FIRMWARE
     key = []
     for path in sorted(Path(FIRMWARE).rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
@@ -90,8 +90,8 @@ def _sources_key():
 
 @functools.lru_cache(maxsize=2)
 def _compiled(_key):
-    from host_tools import flash
-    from host_tools.build import FIRMWARE
+    from host_tools.board import flash
+    from host_tools.board.build import FIRMWARE
     with tempfile.TemporaryDirectory(prefix="speedref-mpy-") as out:
         built, _ = flash.compile_for(FIRMWARE, out, "armv6m", "rp2")
         result = {}
@@ -113,6 +113,6 @@ def write_dir(volume, directory):
 def main_only():
     """What a board flashed with speedref-pico-RPI_PICO.uf2 (speedref frozen in)
     has on its filesystem: main.py alone."""
-    from host_tools.build import FIRMWARE
+    from host_tools.board.build import FIRMWARE
     with open(str(FIRMWARE / "main.py"), "rb") as f:
         return {"/main.py": f.read()}

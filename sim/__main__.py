@@ -34,6 +34,30 @@ def positive_int(text):
     return n
 
 
+# --length: the game's Length option, for --play of a game whose menu has one
+# (Speed Run's, SR-2); its values and default are the registry entry's.
+LENGTH = "length"
+
+
+def length_games():
+    """[(game, its Length values, their default)] of the games --play plays
+    that have a Length option."""
+    out = []
+    for g in registry.GAMES:
+        for key, label, values in g.options:
+            if key == LENGTH and g.person:
+                out.append((g.id, values, g.defaults.get(key, values[0])))
+    return out
+
+
+def length_help():
+    """--length's help and the --play it needs, from the registry."""
+    games = length_games()
+    plays = " or ".join("--play " + g for g, _, _ in games)
+    defaults = sorted(set(str(d) for _, _, d in games))
+    return plays, "with %s: the game's length (default: the device's own, %s)" % (plays, ", ".join(defaults))
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog="speedref-sim", description=__doc__.split("\n")[0])
     mode = p.add_mutually_exclusive_group()
@@ -50,9 +74,8 @@ def build_parser():
                       help="play GAME with cards on screen against computer players")
     p.add_argument("--pace", choices=("slow", "normal", "fast"), default=None,
                    help="with --play: how quickly the computer players play (default normal)")
-    p.add_argument("--length", choices=("short", "medium", "long"), default=None,
-                   help="with --play speedrun: the game's length (default: the device's "
-                        "own, long)")
+    p.add_argument("--length", choices=tuple(dict.fromkeys(v for _, vs, _ in length_games() for v in vs)),
+                   default=None, help=length_help()[1])
     p.add_argument("--games", type=positive_int, default=100, help="with --table: how many games (default 100)")
     p.add_argument("--seats", type=positive_int, default=None, metavar="N",
                    help="with --table, --play, --script or --game: N players, within what the game's "
@@ -159,7 +182,7 @@ def read_roster(args):
     args.roster_names = None
     if args.roster is None:
         return
-    from host_tools.roster import read_names, Problem
+    from host_tools.board.roster import read_names, Problem
     try:
         args.roster_names = read_names(args.roster)
     except Problem as e:
@@ -370,8 +393,8 @@ def main(argv=None):
                      "name the seats with --names")
     if args.seats and not (args.table or args.play or args.script or args.game):
         parser.error("--seats needs --table, --play, --script or --game")
-    if args.length and args.play != "speedrun":
-        parser.error("--length needs --play speedrun")
+    if args.length and args.play not in [g for g, _, _ in length_games()]:
+        parser.error("--length needs " + length_help()[0])
     try:
         named(args)
         read_roster(args)

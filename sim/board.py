@@ -219,7 +219,9 @@ class Board:
             opts[key] = options[key]
         if pick:
             from speedref.app.who import offer
-            if offer(self.app, game, opts, self.clock.ticks_us()):
+            back = menu.Options(self.app, game)  # BACK at the first seat: this game's options, as set
+            back.opts = dict(opts)
+            if offer(self.app, game, opts, self.clock.ticks_us(), back):
                 self.step()
                 return
         self.app.start(game, self.clock.ticks_us(), opts)
@@ -227,12 +229,12 @@ class Board:
 
     def roster(self, verb, names):
         """Put `names` on the board's roster over its USB console, in the
-        lines speedref-roster sends (host_tools/roster.py): verb "push" makes
+        lines speedref-roster sends (host_tools/board/roster.py): verb "push" makes
         them the roster, "add" adds them.  The board's own roster commands
         (speedref/roster.py) check and store them, as on a board.  Returns
         the board's roster line; ValueError with the board's refusal
         (then nothing is changed)."""
-        from host_tools.roster import batches
+        from host_tools.board.roster import batches
         parts = batches(verb, list(names))
         answer = None
         for i, part in enumerate(parts):

@@ -4,7 +4,7 @@ The simulator runs the board's own referee app, which draws with `framebuf`.
 CPython has no such module, so this file reimplements the parts the firmware
 uses, following MicroPython's extmod/modframebuf.c step by step (same clipping,
 same line algorithm, same font) so that every drawing call leaves exactly the
-bytes the board would have.  tests/test_sim_framebuf.py checks that against the
+bytes the board would have.  tests/sim/test_sim_framebuf.py checks that against the
 real MicroPython Unix port.
 
 Formats: MONO_VLSB (the SSD1306 layout), MONO_HLSB, MONO_HMSB, GS2_HMSB,

@@ -14,6 +14,7 @@ import time
 
 from sim import oled
 from sim.keys import TerminalKeys, DELAY_US, INTERVAL_US, TAP, HOLD, STEP
+from sim.words import count
 
 # key -> (kind, button); buttons 0..3 pads P1..P4, 4 UP, 5 DOWN, 6 OK, 7 BACK.
 # Lowercase / plain keys tap, the uppercase letter or shifted digit holds.
@@ -90,7 +91,9 @@ def lights_text(lights):
 
 def describe(obj):
     """A log line as a person reads it: slap margins spelled out with the
-    firmware's own wording (arbiter.margin_text, what the OLED shows)."""
+    firmware's own wording (arbiter.margin_text, what the OLED shows); a
+    game's own lines (a deal, a round, a hand...) in the words of the
+    module its registry entry names (`words`, sim/words/), else as JSON."""
     from speedref.arbiter import margin_text
     ev = obj.get("ev")
     seat = lambda s: "P%d" % (s + 1) if isinstance(s, int) else "?"
@@ -105,95 +108,27 @@ def describe(obj):
         return "SLAP %s %s: %s" % (obj.get("game", ""), obj.get("kind", ""), verdict)
     if ev == "false_start":
         return "FALSE START %s (%s early)" % (seat(obj.get("seat")), margin_text(obj.get("early_us") or 0))
-    if ev == "deal":
-        return "DEAL %s %s: %s out, %s left, totals %s (%s, %s)" % (
-            obj.get("game", ""), obj.get("deal", "?"), seat(obj.get("winner")), obj.get("left", "?"),
-            _nums(obj.get("totals")), _count(obj.get("flips"), "flip"),
-            _count(obj.get("rebuilds"), "rebuild"))
-    if ev == "round":
-        if obj.get("blocked"):
-            how = "blocked"
-        else:
-            how = seat(obj.get("cleared")) + " cleared"
-            if "slap" in obj:
-                how += ", " + seat(obj.get("slap")) + " took smaller"
-        return "ROUND %s %s: %s, cards %s, %s" % (
-            obj.get("game", ""), obj.get("round", "?"), how, _nums(obj.get("cards")),
-            _count(obj.get("restarts"), "restart"))
-    if ev == "hand":
-        return "HAND %s %s: %s" % (obj.get("game", ""), obj.get("hand", "?"), _hand(obj, seat))
-    if ev == "contract":
-        return "CONTRACT %s %s: %s" % (obj.get("game", ""), obj.get("hand", "?"), _contract(obj, seat))
-    if ev == "reveal":
-        from speedref.app.speedrun_flow import word
-        c = obj.get("contract")
-        try:
-            c = word(c)
-        except (KeyError, TypeError):
-            c = repr(c)
-        return "REVEAL %s %s: %s turns %s face up before trick %s" % (
-            obj.get("game", ""), obj.get("hand", "?"), seat(obj.get("seat")), c, obj.get("trick", "?"))
     if ev == "roster":
         names = obj.get("names") or []
-        return "ROSTER %s: %s%s" % (obj.get("table", "?"), _count(len(names), "name"),
+        return "ROSTER %s: %s%s" % (obj.get("table", "?"), count(len(names), "name"),
                                     (": " + ", ".join(str(n) for n in names)) if names else "")
     if ev == "game_end":
         rec = obj.get("record") or {}
         return "GAME END %s id=%s" % (rec.get("game", "?"), rec.get("id", "?"))
-    return json.dumps(obj)[:200]
+    words = game_words(obj.get("game"))
+    text = words.describe(obj, seat) if words is not None else None
+    return json.dumps(obj)[:200] if text is None else text
 
 
-def _count(n, word):
-    """3, "flip" -> "3 flips"; 1 -> "1 flip"."""
-    return "%s %s%s" % ("?" if n is None else n, word, "" if n == 1 else "s")
-
-
-def _nums(xs, sep="-"):
-    """[15, 0] -> "15-0"; a None (a Pass's score) is "-"."""
-    if not isinstance(xs, list):
-        return "?"
-    return sep.join("-" if x is None else str(x) for x in xs)
-
-
-def _contract(obj, seat):
-    """A partners contract line: who bid what with whom, and who moves (PT-8)."""
-    out = "%s+%s bid %s %s (%s dealt); " % (
-        seat(obj.get("contractor")), seat(obj.get("partner")), obj.get("bid", "?"),
-        obj.get("trump", "?"), seat(obj.get("dealer")))
-    swap = obj.get("swap")
-    seats = obj.get("seats")
-    if not swap:
-        return out + "nobody moves"
-    a, b = swap[0], swap[1]
-    if isinstance(seats, list) and a in seats and b in seats:
-        return out + "%s and %s swap seats: %s to pad %d, %s to pad %d" % (
-            seat(a), seat(b), seat(a), seats.index(a) + 1, seat(b), seats.index(b) + 1)
-    return out + "%s and %s swap seats" % (seat(a), seat(b))
-
-
-def _hand(obj, seat):
-    """A Speed Run or partners hand line's fields, in words.  The two games
-    put different fields on their "hand" lines (docs/serial-protocol.md), so
-    the words for them are each game's own; a new game's line is shown by
-    describe()'s fallback until it gets its words here."""
-    if obj.get("game") == "partners":
-        out = "%s+%s bid %s %s, tricks %s, scores %s%s, totals %s" % (
-            seat(obj.get("contractor")), seat(obj.get("partner")), obj.get("bid", "?"),
-            obj.get("trump", "?"), _nums(obj.get("tricks"), "/"), _nums(obj.get("scores"), "/"),
-            " (doubled)" if obj.get("doubled") else "", _nums(obj.get("totals"), "/"))
-        if not obj.get("over"):
-            out += ", next dealer " + seat(obj.get("next_dealer"))
-    else:
-        rev = obj.get("revealed") or []
-        cs = obj.get("contracts") or []
-        contracts = " ".join(str(c) + ("*" if i < len(rev) and rev[i] else "") for i, c in enumerate(cs))
-        scores = _nums([None if x is None else "%+d" % x for x in obj.get("scores") or []], " ")
-        out = "%s %s, tricks %s, contracts %s, scores %s, totals %s" % (
-            obj.get("trump", "?"), obj.get("ranking", "?"), _nums(obj.get("tricks"), "/"),
-            contracts, scores, _nums(obj.get("totals"), "/"))
-    if obj.get("over"):
-        out += ", game over" + (" (ended early)" if obj.get("ended_early") else "")
-    return out
+def game_words(game):
+    """The module that words `game`'s own lines (its registry entry's
+    `words`, in sim.words), or None: an unknown game, or one without."""
+    from speedref import games as registry
+    try:
+        name = registry.get(game).words
+    except registry.UnknownGame:
+        return None
+    return registry.load(name, "sim.words") if name else None
 
 
 # A second q within this long quits a game in progress (one key must not

@@ -3,10 +3,21 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
+# tests/ mirrors the product: a folder each for the engine, the app, the
+# device around it, the emulated Pico (board), the host tools, the simulator
+# and the web page; the tests of every game and of the repository's own
+# rules sit here.  Every test file has a name of its own (pytest imports it
+# by that name), and every folder is on the path, so a test's helpers and
+# fixtures serve the other folders' tests too (test_web's browser for the
+# board's roster test): here, the rigs every folder shares (mpyrun, mpyhelp,
+# conformance, ...), the MicroPython side in mpy/ and fakes/, the game
+# scripts in sim_scripts/ and the goldens in golden/.
+FOLDERS = ("engine", "app", "device", "board", "host", "sim", "web")
 # Under `make mutate` the firmware's copy in the staged folder is read as
 # files only: speedref is imported from mutmut's mutants (see below).
 for p in (() if os.environ.get("SPEEDREF_MUTATE") else (ROOT / "firmware",)) + (
-        ROOT, ROOT / "tests", ROOT / "tests" / "mpy"):
+        ROOT, TESTS) + tuple(TESTS / d for d in FOLDERS) + (TESTS / "mpy",):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
@@ -23,7 +34,7 @@ import signal  # noqa: E402
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-# `make mutate` (host_tools/mutate.py, docs/testing.md) runs these tests against
+# `make mutate` (tools/mutate.py, docs/testing.md) runs these tests against
 # each mutant of the engine: hypothesis then draws the same examples every
 # run, keeps no example database and has no deadline, so that only a changed
 # rule fails a test, never a slow machine or an example remembered from

@@ -4,7 +4,7 @@ another engineer cannot break these tests, and nothing shared is rebuilt)."""
 import subprocess
 from pathlib import Path
 
-from host_tools.build import HOST_ARCH, mpy_cross_path
+from host_tools.board.build import HOST_ARCH, mpy_cross_path
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -26,7 +26,7 @@ APP_CORE = [
     "speedref/storage.py", "speedref/names.py",
     "speedref/log.py", "speedref/engine/__init__.py", "speedref/engine/errors.py", "speedref/arbiter.py",
     "speedref/app/__init__.py", "speedref/app/core.py", "speedref/app/ui.py",
-    "speedref/app/menu.py", "speedref/app/timing.py",
+    "speedref/app/menu.py", "speedref/app/timing.py", "speedref/match.py", "speedref/app/match_menu.py",
 ]
 
 

@@ -27,7 +27,7 @@ SUPPORT = ROOT / "tests" / "mpy"
 # 76wK since the players' names (the name check stays loaded with an .mpy
 # install), the table's name in each record and the Wi-Fi uplink's hooks: at
 # 70wK a Speed flow's import ran out; on a Pico the same code is frozen.
-# A Pico holds the code frozen in flash; its heap is tests/test_board_heap.py's.
+# A Pico holds the code frozen in flash; its heap is tests/board/test_board_heap.py's.
 DEVICE_WK = 76
 DEVICE_HEAP = "%dwK" % DEVICE_WK
 

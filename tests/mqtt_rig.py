@@ -164,43 +164,75 @@ class Broker:
 
 CLUB_CONF = Path(__file__).resolve().parent.parent / "docs" / "mosquitto" / "club.conf"
 CLUB_ACL = CLUB_CONF.with_name("club.acl")
+BRIDGE_CONF = CLUB_CONF.with_name("bridge.conf")
+LEAGUE_CONF = CLUB_CONF.with_name("league.conf")
+LEAGUE_ACL = CLUB_CONF.with_name("league.acl")
+
+
+def placed(path, places, settings=None):
+    """The lines of the documented file at `path` with the lines that name
+    a real machine's places replaced (each must be there exactly once, so
+    the file and this rig cannot drift apart), and `settings` ({name:
+    value}) replacing the values of settings the file has."""
+    lines = Path(path).read_text().splitlines()
+    for old, new in places.items():
+        at = [i for i, line in enumerate(lines) if line == old]
+        assert len(at) == 1, "%s: %r is not there once" % (path, old)
+        lines[at[0]] = new
+    for name, value in (settings or {}).items():
+        at = [i for i, line in enumerate(lines) if line.split(" ", 1)[0] == name]
+        assert len(at) == 1, "%s sets no %s (or sets it twice)" % (path, name)
+        lines[at[0]] = "%s %s" % (name, value)
+    return lines
+
+
+def _passwords(folder, accounts):
+    pw = Path(folder) / "passwd"
+    pw.write_text("")
+    for name, password in accounts.items():
+        subprocess.run(["mosquitto_passwd", "-b", str(pw), name, password], check=True, capture_output=True)
+    return pw
 
 
 class ClubBroker(Broker):
     """Mosquitto started with the club's own configuration, the very file
     docs/host-tools.md gives (docs/mosquitto/club.conf and its ACL, used as
     it is), on a free loopback port: only the lines that name this
-    machine's places are replaced (each must be there exactly once, so the
-    file and this rig cannot drift apart), and `settings` ({name: value})
-    replace the values of settings the file has (a test's small queue,
-    persistence off).  accounts: {user name: password}; the listener's is
-    "listener"."""
+    machine's places are replaced (placed()), and `settings` ({name:
+    value}) replace the values of settings the file has (a test's small
+    queue, persistence off).  accounts: {user name: password}; the
+    listener's is "listener".
 
-    def __init__(self, folder, accounts, settings=None, port=None):
+    bridge: joins it to a league's broker with docs/mosquitto/bridge.conf's
+    lines, appended as docs/host-tools.md says, their places set:
+    {"club": the club's name (locally and in the league), "port": the
+    league broker's, "ca": its CA certificate, "password": the club's
+    password there}."""
+
+    def __init__(self, folder, accounts, settings=None, port=None, bridge=None):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.proc = None
-        pw = self.folder / "passwd"
-        pw.write_text("")
-        for name, password in accounts.items():
-            subprocess.run(["mosquitto_passwd", "-b", str(pw), name, password], check=True, capture_output=True)
+        pw = _passwords(self.folder, accounts)
         self.log = self.folder / "mosquitto.log"
-        places = {"listener 1883": "listener %d 127.0.0.1" % self.port,
-                  "pid_file /run/mosquitto/mosquitto.pid": "pid_file %s" % (self.folder / "mosquitto.pid"),
-                  "log_dest file /var/log/mosquitto/mosquitto.log": "log_dest file %s" % self.log,
-                  "password_file /etc/mosquitto/speedref.passwd": "password_file %s" % pw,
-                  "acl_file /etc/mosquitto/speedref.acl": "acl_file %s" % CLUB_ACL,
-                  "persistence_location /var/lib/mosquitto/": "persistence_location %s/" % self.folder}
-        lines = CLUB_CONF.read_text().splitlines()
-        for old, new in places.items():
-            at = [i for i, line in enumerate(lines) if line == old]
-            assert len(at) == 1, "docs/mosquitto/club.conf: %r is not there once" % old
-            lines[at[0]] = new
-        for name, value in (settings or {}).items():
-            at = [i for i, line in enumerate(lines) if line.split(" ", 1)[0] == name]
-            assert len(at) == 1, "docs/mosquitto/club.conf sets no %s (or sets it twice)" % name
-            lines[at[0]] = "%s %s" % (name, value)
+        lines = placed(CLUB_CONF, {
+            "listener 1883": "listener %d 127.0.0.1" % self.port,
+            "pid_file /run/mosquitto/mosquitto.pid": "pid_file %s" % (self.folder / "mosquitto.pid"),
+            "log_dest file /var/log/mosquitto/mosquitto.log": "log_dest file %s" % self.log,
+            "password_file /etc/mosquitto/speedref.passwd": "password_file %s" % pw,
+            "acl_file /etc/mosquitto/speedref.acl": "acl_file %s" % CLUB_ACL,
+            "persistence_location /var/lib/mosquitto/": "persistence_location %s/" % self.folder}, settings)
+        if bridge is not None:
+            club = bridge["club"]
+            lines += placed(BRIDGE_CONF, {
+                "address league.example.org:8883": "address localhost:%d" % bridge["port"],
+                "bridge_cafile /etc/mosquitto/certs/league-ca.pem": "bridge_cafile %s" % bridge["ca"],
+                "remote_username riverside": "remote_username %s" % club,
+                "remote_password riverside-league-password": "remote_password %s" % bridge["password"],
+                "remote_clientid speedref-bridge-riverside": "remote_clientid speedref-bridge-%s" % club,
+                "topic +/game out 1 speedref/riverside/ speedref/riverside/":
+                    "topic +/game out 1 speedref/%s/ speedref/%s/" % (club, club)})
         import pwd
         # a broker started as root becomes this user, not `mosquitto`: its files are ours
         lines.append("user %s" % pwd.getpwuid(os.getuid()).pw_name)
@@ -218,6 +250,39 @@ class ClubBroker(Broker):
     def dropped(self):
         """The broker's log says it dropped messages for a client (a full queue)."""
         return "are being dropped" in (self.log.read_text() if self.log.exists() else "")
+
+
+class LeagueBroker(ClubBroker):
+    """Mosquitto started with the league's configuration, the very files
+    docs/host-tools.md gives (docs/mosquitto/league.conf and league.acl), on
+    a free loopback port with TLS: a CA and a certificate for "localhost"
+    made here (make_ca), the places replaced as ClubBroker's are.
+    accounts: {user name: password}: the league's listener's is "league",
+    each club's is its name."""
+
+    def __init__(self, folder, accounts, settings=None, port=None):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.proc = None
+        self.ca, crt, key = make_ca(self.folder / "certs")
+        pw = _passwords(self.folder, accounts)
+        self.log = self.folder / "mosquitto.log"
+        lines = placed(LEAGUE_CONF, {
+            "listener 8883": "listener %d 127.0.0.1" % self.port,
+            "cafile /etc/mosquitto/certs/league-ca.pem": "cafile %s" % self.ca,
+            "certfile /etc/mosquitto/certs/league.pem": "certfile %s" % crt,
+            "keyfile /etc/mosquitto/certs/league.key": "keyfile %s" % key,
+            "pid_file /run/mosquitto/mosquitto.pid": "pid_file %s" % (self.folder / "mosquitto.pid"),
+            "log_dest file /var/log/mosquitto/mosquitto.log": "log_dest file %s" % self.log,
+            "password_file /etc/mosquitto/speedref-league.passwd": "password_file %s" % pw,
+            "acl_file /etc/mosquitto/speedref-league.acl": "acl_file %s" % LEAGUE_ACL,
+            "persistence_location /var/lib/mosquitto/": "persistence_location %s/" % self.folder}, settings)
+        import pwd
+        lines.append("user %s" % pwd.getpwuid(os.getuid()).pw_name)
+        self.conf = self.folder / "mosquitto.conf"
+        self.conf.write_text("\n".join(lines) + "\n")
+        self.url = "mqtts://league@localhost:%d" % self.port
 
 
 class Stalled:
@@ -302,8 +367,8 @@ class Chatty(Stalled):
         Stalled.__init__(self)
 
     def _packet(self, c, head, body):
-        if head == 0x82:  # SUBSCRIBE: granted QoS 0
-            c.sendall(b"\x90\x03" + body[:2] + b"\x00")
+        if head == 0x82:  # SUBSCRIBE (the answers' topic, the match's): granted QoS 0 and 1
+            c.sendall(b"\x90\x04" + body[:2] + b"\x00\x01")
             return
         Stalled._packet(self, c, head, body)
         if head & 0xF0 == 0x30:
@@ -338,13 +403,66 @@ class Chatty(Stalled):
             time.sleep(0.001)
 
 
+class Matchmaker(Stalled):
+    """A broker that grants the board's subscriptions, acknowledges what it
+    publishes, and gives it its match as it subscribes (QoS 1, retained),
+    as the club's broker does; once the board has taken that one (its
+    PUBACK), a re-pairing of it, over and over, one every few milliseconds,
+    on the board's match topic, until the board goes.  `pubacks` counts the
+    board's acknowledgements of matches."""
+
+    def __init__(self, first, then, topic=b"speedref/club/t1/match", every_s=0.005):
+        self.first, self.then, self.topic, self.every_s = first, then, topic, every_s
+        self.pubacks = 0
+        Stalled.__init__(self)
+
+    def _publish(self, c, payload, pid):
+        body = len(self.topic).to_bytes(2, "big") + self.topic + pid.to_bytes(2, "big") + payload
+        size = len(body)
+        head = bytearray(b"\x33")  # PUBLISH, QoS 1, retained
+        while True:
+            head.append((size & 0x7F) | (0x80 if size > 0x7F else 0))
+            size >>= 7
+            if not size:
+                break
+        c.sendall(bytes(head) + body)
+
+    def _packet(self, c, head, body):
+        if head == 0x82:  # SUBSCRIBE (the answers' topic, the match's): granted, then the match
+            c.sendall(b"\x90\x04" + body[:2] + b"\x00\x01")
+            self._publish(c, self.first, 1)
+            return
+        if head & 0xF0 == 0x40:  # the board's PUBACK of a match
+            with self.got:
+                self.pubacks += 1
+                self.got.notify_all()
+            if body == b"\x00\x01":
+                threading.Thread(target=self._talk, args=(c,), daemon=True).start()
+            return
+        Stalled._packet(self, c, head, body)
+        if head & 0xF0 == 0x30 and head & 0x06:  # a record: the broker has it
+            at = 2 + (body[0] << 8 | body[1])
+            c.sendall(b"\x40\x02" + body[at:at + 2])
+
+    def _talk(self, c):
+        pid = 2
+        while self.running:
+            try:
+                self._publish(c, self.then, pid)
+            except OSError:
+                return
+            pid = 2 if pid >= 65535 else pid + 1
+            time.sleep(self.every_s)
+
+
 class BoardProc:
-    """One Wi-Fi table: tests/mpy/uplink_board.py under the Unix port,
+    """One Wi-Fi table: tests/mpy/uplink_board.py (or `script`: match_table.py,
+    the whole device) under the Unix port,
     driven by JSON command lines; its log lines (and the replies) are read
     back as they come."""
 
     def __init__(self, root, port, club="club", table=None, user=None, password=None, uid="b0a4d",
-                 extra=None, heap=mpyrun.DEVICE_HEAP):
+                 extra=None, heap=mpyrun.DEVICE_HEAP, script="uplink_board.py"):
         conf = {"ssid": "clubnet", "wifi_password": "wifi-secret-1", "broker": "127.0.0.1",
                 "port": port, "club": club}
         if table:
@@ -366,7 +484,7 @@ class BoardProc:
                                                             extra=[umqtt_dir()]) + ":.frozen")
         self.proc = subprocess.Popen(
             [str(mpyrun.MICROPYTHON), "-X", "heapsize=" + heap,
-             str(mpyrun._short(mpyrun.SUPPORT / "uplink_board.py")), self.root, str(conf_file), uid],
+             str(mpyrun._short(mpyrun.SUPPORT / script)), self.root, str(conf_file), uid],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
             cwd=mpyrun.ROOT)
         self.lines = []

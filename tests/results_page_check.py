@@ -3,7 +3,7 @@ print, parsed, so the tests can hold one against the other.  No tests here.
 
 The page is read two ways into the same shape: from its HTML source
 (`from_html`, Python's html.parser) and from the DOM a browser built
-(`EXTRACT_JS`, tests/test_web_results_page.py).  The CLI side is the real
+(`EXTRACT_JS`, tests/web/test_web_results_page.py).  The CLI side is the real
 commands' output: speedref-results (text and --json) and speedref-score.
 """
 import html.parser
@@ -74,7 +74,7 @@ def cli_json(db):
     return json.loads(run("speedref-results", "--db", db, "--json"))
 
 
-RATING_HEADS = ["player", "rating", "sigma", "conservative", "games"]
+RATING_HEADS = ["player", "rating", "sigma", "conservative", "games", "provisional"]
 
 
 def cli_ratings(db):

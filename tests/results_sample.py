@@ -6,7 +6,7 @@ Every game is a committed sim script (tests/sim_scripts/*.txt) played by
 verdicts and all.  Three boards ("tables") play them with different people
 seated: each board's lines get its players' names and its own record ids
 ("<unique_id>-<seq>", as a board numbers them), and go into the database
-through speedref-log's line core (host_tools.log.LineCore), the path a
+through speedref-log's line core (host_tools.intake.lines.LineCore), the path a
 board's USB log takes.
 """
 import json
@@ -14,8 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from host_tools.db import ResultsDB
-from host_tools.log import LineCore
+from host_tools.club.db import ResultsDB
+from host_tools.intake.lines import LineCore
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "tests" / "sim_scripts"

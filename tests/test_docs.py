@@ -268,6 +268,16 @@ def _capture(tmp_path):
             b.command({"cmd": "dump"})
             b.command("hello")
             b.command({"cmd": "format"})
+            # the table's match: in two parts, again, shown, refused, cleared
+            m = {"id": "e3r2", "evening": 3, "round": 2, "table": "Table 3", "game": "speed",
+                 "opts": {"match": "best_of"}, "names": ["Ann", "Bob"]}
+            b.command({"cmd": "match", "match": {"id": "e3r2", "evening": 3, "round": 2}, "part": 0, "end": False})
+            b.command({"cmd": "match", "match": {"table": "Table 3", "game": "speed", "opts": {"match": "best_of"},
+                                                 "names": ["Ann", "Bob"]}, "part": 1, "end": True})
+            b.command({"cmd": "match", "match": m})
+            b.command({"cmd": "match"})
+            b.command({"cmd": "match", "match": dict(m, names=["Ann"])})
+            b.command({"cmd": "match", "clear": True})
         lines += b.lines
         b.close()
     # Partners: undo a finished hand from the pause menu, then abandon the game.
@@ -339,6 +349,7 @@ def test_the_capture_covers_the_line_types(real_lines):
                  ("stored", None), ("dump_end", None), ("error", "command"), ("error", "stuck"),
                  ("error", "overflow"), ("error", "app"), ("error", "crash"), ("error", "log"),
                  ("roster", None), ("roster_part", None), ("error", "roster"),
+                 ("match", None), ("match_part", None), ("error", "match"),
                  ("wiring", None)]:
         assert any(s[0] == want[0] and (want[1] is None or want[1] in s) for s in seen), want
 
@@ -581,7 +592,7 @@ def test_every_rule_a_test_cites_exists_in_seeds():
 
 def _game(id, prefix, rules):
     from speedref.games import Game
-    return Game(id, id.title(), (2, 2), prefix, rules, "deal", "m", "m", "m:C", "m:C", (), {}, None)
+    return Game(id, id.title(), (2, 2), prefix, rules, "deal", "m", "m", "m:C", "m:C", (), {}, None, None, None)
 
 
 def _cited(source, pre=("SPIT", "SP", "SR", "PT")):
@@ -781,7 +792,7 @@ def test_every_centre_pile_key_of_play_speed_is_in_the_key_tables():
 
 
 def test_the_firmware_sizes_in_the_figures_are_what_the_commands_print(tmp_path):
-    """"N bytes of .mpy in F files" is what `make mpy` prints (host_tools.build),
+    """"N bytes of .mpy in F files" is what `make mpy` prints (host_tools.board.build),
     and the Pico's and the ESP32's installs what `speedref-flash --dry-run`
     prints for each board: a figure that drifts fails here."""
     import subprocess
@@ -791,7 +802,7 @@ def test_the_firmware_sizes_in_the_figures_are_what_the_commands_print(tmp_path)
                   r"(\d+) files on a Pico and ([\d,]+) on an ESP32", text)
     assert m, "docs/figures.md's firmware size sentence"
     want = [int(g.replace(",", "")) for g in m.groups()]
-    out = subprocess.run([sys.executable, "-m", "host_tools.build", "--out", str(tmp_path / "mpy")], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "host_tools.board.build", "--out", str(tmp_path / "mpy")], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout
     built = re.search(r"compiled (\d+) firmware files to .* \((\d+) bytes\)", out)
     flash = Path(sys.executable).parent / "speedref-flash"

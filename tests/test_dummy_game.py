@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent / "dummy_game"
 COIN = games.Game("coin", "Coin", (2, 2), "CN", "coin", "point",
                   "dummy_game.coin", "dummy_game.coin_cards",
                   "dummy_game.coin_flow:CoinFlow", "dummy_game.coin_table:CoinTable",
-                  (("target", "Target", (3, 5)),), {}, "dummy_game.coin_person")
+                  (("target", "Target", (3, 5)),), {}, "dummy_game.coin_person", None, None)
 
 
 @pytest.fixture
@@ -42,8 +42,8 @@ def test_records_and_the_score_sheet_dispatch_to_it(coin):
     sheet = records.replay(rec)
     assert sheet.totals == [1, 3] and sheet.winners() == [1] and sheet.to_record() == rec
     assert records.summary(rec)["over"] is True
-    from host_tools import score
-    assert score.sheet_text(rec, sheet, records.summary(rec)).startswith("Coin")
+    from host_tools.views import scoresheet
+    assert scoresheet.sheet_text(rec, sheet, records.summary(rec)).startswith("Coin")
     with pytest.raises(records.RuleError) as e:
         records.replay(dict(rec, points=[1, 1, 1, 0]))
     assert e.value.rule == "CN-3"

@@ -25,20 +25,12 @@ SCANNED = ("firmware", "sim", "host_tools", "web", "emu")
 # path (a file, or a folder ending in "/") -> (the games it may name, why)
 EXCEPTIONS = {
     "firmware/speedref/games.py": (games.IDS, "the registry: one entry per game, the only list of games"),
-    "firmware/package.json": (games.IDS, "generated: the list of every firmware file (tests/test_device_dist.py)"),
+    "firmware/package.json": (games.IDS, "generated: the list of every firmware file (tests/device/test_device_dist.py)"),
     "firmware/speedref/tunables.py": (("speed", "spit", "speedrun"),
                                       "every timing a player feels in one place: each game's pad hold "
                                       "is its own rule's value (SP-14, SPIT-21, SR-32)"),
-    "host_tools/results.py": (("speedrun",), "the standings' Perfect Bonus column is Speed Run's (SR-23)"),
-    "host_tools/results_page.py": (("speedrun",), "the results page shows that column"),
-    "host_tools/templates/results.html": (("speedrun",), "the results page shows that column"),
-    "host_tools/ratings.py": (games.IDS, "the ratings' host-side entry per game: how its result becomes "
+    "host_tools/club/ratings.py": (games.IDS, "the ratings' host-side entry per game: how its result becomes "
                                          "places (docs/ratings.md)"),
-    "sim/tui.py": (("speedrun", "partners"), "the terminal's event log words Speed Run's and partners' "
-                                             "hand lines"),
-    "sim/__main__.py": (("speedrun",), "--length, Speed Run's game length for --play speedrun (SR-2)"),
-    "sim/tools/": (games.IDS, "the tools that draw chosen screens of chosen games (README screens, "
-                              "golden screens) and time a Speed match (sim.tools.bench)"),
 }
 
 

@@ -59,7 +59,7 @@ def test_a_broken_import_inside_a_flow_is_not_hidden(tmp_path, monkeypatch):
 
 def _with_entry(monkeypatch, flow):
     g = games.Game("dummy", "Dummy", (2, 2), "DU", "dummy", "deal", "speedref.engine.speed",
-                   "speedref.engine.speed_cards", flow, "speed_table:SpeedTable", (), {}, None)
+                   "speedref.engine.speed_cards", flow, "speed_table:SpeedTable", (), {}, None, None, None)
     monkeypatch.setattr(games, "GAMES", games.GAMES + (g,))
     monkeypatch.setattr(games, "IDS", games.IDS + ("dummy",))
 
@@ -129,9 +129,9 @@ def test_on_micropython_a_missing_game_and_a_typo_are_told_apart(tmp_path):
 
 
 def test_score_titles_and_units_come_from_the_registry():
-    from host_tools import score
+    from host_tools.views import scoresheet
     from spit_golden import play
     rec = play(1)[1]
-    text = score.sheet_text(rec, records.replay(rec), records.summary(rec))
+    text = scoresheet.sheet_text(rec, records.replay(rec), records.summary(rec))
     assert text.startswith(games.get("spit").title)
     assert "Round" in text

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TREES = ["firmware", "host_tools", "sim", "emu", "web", "tests", "benchmarks"]
+TREES = ["firmware", "host_tools", "sim", "emu", "web", "tests", "benchmarks", "tools"]
 
 
 def test_the_tree_passes_the_linter():

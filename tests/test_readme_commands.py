@@ -112,12 +112,19 @@ COMMANDS = {
     "speedref-results": ("ends", "game"),
     ".venv/bin/speedref-log": ("runs", "waiting for a board", 60),
     ".venv/bin/speedref-log --mqtt mqtt://HOST": ("no board", "cannot reach"),
+    "speedref-log --mqtt mqtt://HOST": ("no board", "cannot reach"),
+    "speedref-log --mqtt mqtt://HOST --league": ("no board", "cannot reach"),
+    "speedref-roster match": ("no board", "no board found"),
+    "speedref-results --club riverside": ("no board", "no game of club 'riverside' in the database"),
     "speedref-flash --uplink FILE": ("no board", "no MicroPython board found"),
     ".venv/bin/speedref-results import PATH...": ("ends", "new game record"),
     ".venv/bin/speedref-results ratings": ("ends", "spit: 1 game rated"),
     ".venv/bin/speedref-results --html results.html": ("ends", ""),
     ".venv/bin/speedref-results --serve": ("runs", "200", 30),
     ".venv/bin/speedref-score game.json": ("ends", "Spit"),
+    "speedref-club": ("ends", "evening #1 Thursday club"),
+    ".venv/bin/speedref-club pair --game speed": ("ends", "round 1: Speed, 2 seats"),
+    "speedref-results --serve --host 0.0.0.0": ("runs", "200", 30),
 }
 
 
@@ -180,6 +187,11 @@ def world(tmp_path_factory):
     r = subprocess.run([str(BIN / "speedref-results"), "import", str(store)], capture_output=True, text=True,
                        timeout=300, env=env, cwd=tmp)
     assert r.returncode == 0, r.stderr
+    # a club night started, as the README's speedref-club line says: start NAME, checkin --everyone
+    for args in (["start", "Thursday club", "--roster", str(tmp / "club.txt")], ["checkin", "--everyone"]):
+        r = subprocess.run([str(BIN / "speedref-club")] + args, capture_output=True, text=True, timeout=300,
+                           env=env, cwd=tmp)
+        assert r.returncode == 0, r.stderr
     return {"tmp": tmp, "env": env, "places": places}
 
 
@@ -243,7 +255,7 @@ def _runs(argv, world, shows, seconds, command):
         if not port_free(port):
             port = env["WEB_PORT"] = str(closed_port())   # the Makefile's WEB_PORT=...
         url = "http://127.0.0.1:%s/" % port
-    if argv[-1] == "--serve":
+    if "--serve" in argv:
         port = 8080
         if not port_free(port):
             port = closed_port()

@@ -23,7 +23,7 @@ import pytest
 
 from speedref.engine import records
 
-from host_tools import people, results
+from host_tools.club import people, standings
 
 # the web page's fixtures and helpers, and the scripted person at the Spit play terminal
 from test_web import browser, site, log_lines, open_page, plant, stored, wait  # noqa: F401
@@ -208,7 +208,7 @@ def test_every_game_from_every_table_reaches_the_standings_exactly_once(tmp_path
         s = records.summary(rec)
         for seat, name in enumerate(s["players"]):
             # seats nobody named (P1..P4) are one "(unnamed seats)" row, a seat at a time
-            name = results.UNNAMED if people.unnamed(name) else name
+            name = standings.UNNAMED if people.unnamed(name) else name
             games, wins = want.get((rec["game"], name), (0, 0))
             want[(rec["game"], name)] = (games + 1, wins + (seat in s["winners"] and records.counts_as_win(s)))
     assert got == want

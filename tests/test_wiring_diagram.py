@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from host_tools import wiring_diagram as wd
+from tools import wiring_diagram as wd
 
 
 def texts(svg):
@@ -16,7 +16,7 @@ def texts(svg):
 def test_the_committed_picture_is_what_the_board_file_draws(name):
     drawn = wd.draw(name)
     assert wd.path_of(name).read_text() == drawn, (
-        "docs/wiring-%s.svg is out of date: run .venv/bin/python -m host_tools.wiring_diagram" % name)
+        "docs/wiring-%s.svg is out of date: run .venv/bin/python -m tools.wiring_diagram" % name)
 
 
 @pytest.mark.parametrize("name", wd.BOARDS)

@@ -99,7 +99,16 @@ class Device:
         # showed is out (the web page: after it has drawn the canvas)
         self.defer_commit = False
         # speedref/uplink.Uplink (a board with Wi-Fi and an uplink.json), or None
+        # (its matches come to take_match: attach() hooks them up)
         self.uplink = None
+        self.inbox = None  # match.Inbox: a console match in parts, or one waiting for a game's end
+
+    def attach(self, up):
+        """The Wi-Fi uplink (None: none): ticked at rest, the matches it
+        receives taken here (take_match)."""
+        self.uplink = up
+        if up is not None:
+            up.on_match = self.take_match
 
     def step(self, now_us):
         """One pass of the loop at time now_us (ticks_us).  Returns True when
@@ -121,7 +130,7 @@ class Device:
         # lights (pin writes), the sound (PWM), the screen (drawn now, the
         # rows with the news sent first); then the log lines and the save
         # (app.commit), which hold the CPU longest.  The order is proven on
-        # the emulated Pico's trace (tests/test_board_order.py).
+        # the emulated Pico's trace (tests/board/test_board_order.py).
         leds = self.leds
         if leds is not None and app.lights != leds.mask:
             leds.show(app.lights)
@@ -184,10 +193,15 @@ class Device:
             busy = more = True  # log lines waiting: keep the 1 ms pace until they are out
         self._more = more
         up = self.uplink
-        if up is not None and not busy and (app.flow is None or app.over):
-            # the network only in a pass at rest with no game in play: a
-            # verdict never waits on it (speedref/uplink.py)
-            up.tick(now_us)
+        box = self.inbox
+        if (up is not None or box is not None) and not busy and (app.flow is None or app.over):
+            # the network, and a match the console gave during a game, only
+            # in a pass at rest with no game in play: a verdict never waits
+            # on them (speedref/uplink.py, speedref/match.py)
+            if up is not None:
+                up.tick(now_us)
+            if box is not None and box.waiting:
+                box.release(self)
         return busy
 
     def run(self, ticks_us, sleep_ms, until=None):
@@ -348,9 +362,25 @@ class Device:
                 self._roster = None
                 from . import forget
                 forget("speedref.roster")
+        elif cmd["cmd"] == "match":
+            from . import match  # loaded only for these lines, as the roster's
+            match.console(self, cmd)
+            if self.inbox is None:  # no part or match waiting: its code leaves the heap
+                from . import forget
+                forget("speedref.match")
         else:
             self.log.emit({"ev": "error", "what": "command", "msg": "unknown cmd",
                            "cmd": cmd["cmd"][:20]})
+
+    def take_match(self, m, source):
+        """Keep match `m` (None: clear it) from `source` ("wifi": the
+        uplink's on_match; "usb"), and show it (speedref/match.py).  Called
+        only while no game is in play."""
+        from . import match
+        match.offer(self, m, source)
+        if self.inbox is None:
+            from . import forget
+            forget("speedref.match")
 
 
 class UsbConsole:

@@ -34,13 +34,19 @@ from collections import namedtuple
 #   defaults  {key: value} for options whose default is not their first value
 #   person    the simulator's module where a person plays it against computer
 #             players (in sim.table; `speedref-sim --play`; desktop only), or None
+#   bonus     the table level's per-seat count of bonuses the standings add up
+#             in their "perfect" column (a sheet attribute: Speed Run's
+#             "perfects", SR-26), or None: a game without that column
+#   words     the module that words the game's own log lines for people (in
+#             sim.words: the simulator's and the emulator's event log;
+#             desktop only), or None: its lines are shown as JSON
 # A module named without a dot is in the package its field names (module()
 # and load() take it): "speed_flow:SpeedFlow" is speedref.app.speed_flow.
 # A dotted name is itself (a game kept outside these packages, as the tests'
 # "dummy_game.coin_table:CoinTable").  Short names cost the board's heap least: a string of
 # more than 10 characters is a heap object when the module is loaded.
 Game = namedtuple("Game", ("id", "title", "seats", "prefix", "rules", "unit", "engine", "cards",
-                           "flow", "table", "options", "defaults", "person"))
+                           "flow", "table", "options", "defaults", "person", "bonus", "words"))
 
 
 # Speed's Target "auto": 25 points for each other player (25, 50, 75 with
@@ -67,21 +73,21 @@ GAMES = (
           ("target", "Target", ("auto", 15, 25, 50, 75, 100)),
           ("tie_ms", "Tie ms", TIE_MS),
           ("seats", "Players", (2, 3, 4))),
-         {"target": "auto"}, "speed_person"),
+         {"target": "auto"}, "speed_person", None, "speed"),
     Game("spit", "Spit", (2, 2), "SPIT", "spit", "round",
          "spit", "spit_cards",
          "spit_flow:SpitFlow", "spit_table:SpitTable",
-         (("tie_ms", "Tie ms", TIE_MS),), {}, "spit_person"),
+         (("tie_ms", "Tie ms", TIE_MS),), {}, "spit_person", None, "spit"),
     Game("speedrun", "Speed Run", (3, 3), "SR", "speedrun", "hand",
          "speedrun", "speedrun_cards",
          "speedrun_flow:SpeedRunFlow", "speedrun_table:SpeedRunTable",
          (("length", "Length", ("short", "medium", "long")),),
-         {"length": "long"}, "speedrun_person"),
+         {"length": "long"}, "speedrun_person", "perfects", "speedrun"),
     Game("partners", "Partners", (4, 4), "PT", "partners", "hand",
          "partners", "partners_cards",
          "partners_flow:PartnersFlow", "partners_table:PartnersTable",
          (("target", "Target", (50, 100, 150, 200)),),
-         {"target": 100}, "partners_person"),
+         {"target": 100}, "partners_person", None, "partners"),
 )
 
 IDS = tuple(g.id for g in GAMES)

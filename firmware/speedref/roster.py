@@ -1,5 +1,5 @@
 # The club's roster and this table's name, as the USB console edits them
-# (docs/serial-protocol.md, "Roster commands"; host_tools/roster.py is the
+# (docs/serial-protocol.md, "Roster commands"; host_tools/board/roster.py is the
 # laptop's side).  Loaded only for a roster command or the name picker,
 # and let go after: a game's heap never holds the roster.
 #

@@ -79,6 +79,7 @@ RECORD_ROOM = 8 * 1024
 GAME = "game.json"
 _SETTINGS = const("settings.json")
 ROSTER = "roster.json"  # {"names": [...], "last": [the last game's players]}
+MATCH = "match.json"  # the match the club's laptop gave this table (speedref/match.py)
 _SEQ = const("seq.json")
 _REC_DIR = const("rec")
 
@@ -355,6 +356,12 @@ class Store:
 
     def save_roster(self, d):
         self._write(ROSTER, d)
+
+    def kept(self, name):
+        """Is file `name` on the flash (or its backup, or its new copy
+        written whole)?  A look, before its reader is loaded."""
+        p = self._p(name)
+        return _exists(p) or _exists(p + ".bak") or _exists(p + ".tmp")
 
     def save_game(self, d):
         self._write(GAME, d)

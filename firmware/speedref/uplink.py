@@ -8,13 +8,18 @@
 #
 #     speedref/<club>/<table>/game
 #
-# and listens (QoS 0) on
+# and listens on
 #
-#     speedref/<club>/<table>/ack
+#     speedref/<club>/<table>/ack     (QoS 0)
+#     speedref/<club>/<table>/match   (QoS 1)
 #
 # where the club's listener (speedref-log --mqtt) answers each record once
 # it is in its database: "stored <id>" (or "refused <id>": its rules will
-# never take it), and asks for records again: "resend <id> [<last>]".  The
+# never take it), and asks for records again: "resend <id> [<last>]"; and
+# where the club's laptop puts this table's next match (retained: the
+# broker hands it to the board at every connect; an empty message clears
+# it), which goes to `on_match` (Device.take_match, speedref/match.py) and
+# is acknowledged (PUBACK) once taken.  The
 # broker's own acknowledgement (PUBACK) only says the broker has it: a broker
 # drops what exceeds its queue limits and, without persistence, what it held
 # when it stopped.  So a record counts as sent only on the club's word.
@@ -67,6 +72,8 @@ PING_US = const(60000000)        # an idle connection is checked (PINGREQ) this 
 BACKOFF_US = const(1000000)      # the first wait after a failure, doubled after each
 BACKOFF_MAX_US = const(64000000)
 RX_MAX = const(160)              # the longest packet kept: an answer of the club's (topic and text)
+_HEAD = const(96)                # the head of a longer packet kept: its topic and packet id
+BIG_MAX = const(600)             # the longest match packet read whole (its JSON: 512 bytes, match.MESSAGE_MAX)
 RX_PASS = const(2048)            # bytes read in one pass at most
 _ID_MAX = const(64)              # the longest record id answered (a board's is under 40 characters)
 _NAME_MAX = const(32)
@@ -161,6 +168,8 @@ class Uplink:
         base = "speedref/%s/%s/" % (conf["club"], topic_name(table) or store.uid)
         self.topic = (base + "game").encode()
         self.ack_topic = (base + "ack").encode()
+        self.match_topic = (base + "match").encode()
+        self.on_match = None            # on_match(match or None, "wifi"): a match arrived (Device)
         self._uid = (store.uid + "-").encode()  # how this board's record ids begin
         self.client_id = "speedref-" + store.uid
         self.state = _DOWN
@@ -183,6 +192,7 @@ class Uplink:
         self.said = None                # the last state logged (one line per change)
         self._rx = bytearray(RX_MAX)    # the packet being read (its first RX_MAX bytes)
         self._mv = memoryview(self._rx)
+        self._big = None                # a match packet longer than RX_MAX, read whole here
         self._one = memoryview(self._rx)[:1]
         self._rtype = 0                 # its first byte (0: none begun)
         self._rlen = -1                 # its remaining length (-1: still being read)
@@ -193,6 +203,7 @@ class Uplink:
         self.sends = 0                  # PUBLISH packets written (tests, the benchmark)
         self.pubacks = 0                # the broker's acknowledgements
         self.acks = 0                   # the club's: records stored (or refused) by its listener
+        self.matches = 0                # match messages received (tests)
 
     # ---- the device loop's call ----------------------------------------------
     def tick(self, now):
@@ -278,17 +289,22 @@ class Uplink:
             raise
         c.sock.setblocking(False)
         # A clean session: what the club said while the board was away is
-        # not kept for it; an unanswered record simply goes again.  The
-        # broker handles this SUBSCRIBE before the PUBLISH after it, so no
-        # answer to that record can come before the subscription is there.
-        topic = self.ack_topic
+        # not kept for it; an unanswered record simply goes again, and the
+        # match, retained, comes again with the subscription.  The broker
+        # handles this SUBSCRIBE before the PUBLISH after it, so no answer
+        # to that record can come before the subscription is there.
+        ack = self.ack_topic
+        match = self.match_topic
         self.pid = self.pid % 65535 + 1
         pkt = bytearray(b"\x82\x00")
-        pkt[1] = 2 + 2 + len(topic) + 1
+        pkt[1] = 2 + 2 + len(ack) + 1 + 2 + len(match) + 1
         pkt += self.pid.to_bytes(2, "big")
-        pkt += len(topic).to_bytes(2, "big")
-        pkt += topic
+        pkt += len(ack).to_bytes(2, "big")
+        pkt += ack
         pkt.append(0)  # QoS 0: an answer lost is asked for again by sending the record again
+        pkt += len(match).to_bytes(2, "big")
+        pkt += match
+        pkt.append(1)  # QoS 1: a match is acknowledged once it is on flash
         self._write(pkt)
         self.state = _ONLINE
         self.since = now
@@ -353,54 +369,121 @@ class Uplink:
                 self._rgot = 0
             got = self._rgot
             if got < n:
-                if n <= RX_MAX:
+                big = self._big
+                if big is not None:
+                    k = sock.readinto(big[got:n])
+                elif n <= RX_MAX:
                     k = sock.readinto(mv[got:n])
+                elif got < _HEAD:  # a longer packet: its head kept, then the rest let go
+                    k = sock.readinto(mv[got:_HEAD])
                 else:
-                    k = sock.readinto(mv[:min(n - got, RX_MAX)])
+                    k = sock.readinto(mv[_HEAD:_HEAD + min(n - got, RX_MAX - _HEAD)])
                 if k is None:
                     return
                 if not k:
                     raise OSError("broker closed the connection")
                 budget -= k
                 self._rgot = got = got + k
+                if big is None and n > RX_MAX and got == _HEAD:
+                    self._grow(n)
                 if got < n:
                     continue
             t = self._rtype
             self._rtype = 0
             self._rlen = -1
-            if n <= RX_MAX:
-                self._packet(t, n, now)
+            big = self._big
+            self._big = None
+            if big is not None:
+                self._packet(t, n, now, big)
+            elif n <= RX_MAX:
+                self._packet(t, n, now, mv)
+            else:
+                self._too_long(t, n)
 
-    def _packet(self, t, n, now):
-        rx = self._rx
+    def _grow(self, n):
+        """A packet longer than RX_MAX whose head is in: a match is read
+        whole into a buffer of its own (made now, at rest, let go once
+        taken); anything else is let go as it is read."""
+        mv = self._mv
+        if self._rtype & 0xF0 == 0x30 and n <= BIG_MAX and self._on(mv, self.match_topic):
+            big = memoryview(bytearray(n))
+            big[:_HEAD] = mv[:_HEAD]
+            self._big = big
+
+    def _too_long(self, t, n):
+        """A packet too long to be read whole: only its head is here.  A
+        match that long is said to be refused; a PUBLISH of QoS 1 is
+        acknowledged all the same (the broker would hold it otherwise)."""
+        if t & 0xF0 != 0x30:
+            return
+        mv = self._mv
+        if self._on(mv, self.match_topic):
+            self.log.emit({"ev": "error", "what": "match", "from": "wifi",
+                           "msg": "a match of %d bytes: %d at most" % (n, BIG_MAX)})
+        self._puback(t, mv)
+
+    def _on(self, rx, topic):
+        """The PUBLISH in rx is on `topic`."""
+        k = rx[0] << 8 | rx[1]
+        return k == len(topic) and _starts(rx, 2, 2 + k, topic)
+
+    def _puback(self, t, rx):
+        """Acknowledge a PUBLISH of QoS 1 (its packet id after its topic)."""
+        if t & 0x06 == 0x02:
+            i = 2 + (rx[0] << 8 | rx[1])
+            self._write(bytes((0x40, 2, rx[i], rx[i + 1])))
+
+    def _packet(self, t, n, now, rx):
         kind = t & 0xF0
-        if kind == 0x30:  # PUBLISH: on the one topic subscribed, the club's answers
+        if kind == 0x30:  # PUBLISH: the club's answers, or this table's match
             i = 2 + (rx[0] << 8 | rx[1])
             if t & 0x06:
-                i += 2  # a packet id (the broker keeps to the QoS 0 asked for; if not, no PUBACK is owed it)
-            if i < n:
-                self._club(i, n)
+                i += 2  # a packet id
+            if i > n:
+                raise OSError("a PUBLISH shorter than its topic from the broker")
+            if self._on(rx, self.match_topic):
+                self._match(rx, i, n)
+            elif i < n and self._on(rx, self.ack_topic):
+                self._club(rx, i, n)
+            self._puback(t, rx)
         elif kind == 0x40 and n == 2:  # PUBACK: the broker has the record
             if self.out_pid and (rx[0] << 8 | rx[1]) == self.out_pid:
                 self.out_pid = 0
                 self.pubacks += 1
                 self.backoff = BACKOFF_US  # the broker takes records: a later failure starts afresh
-        elif kind == 0x90 and n == 3:  # SUBACK
+        elif kind == 0x90 and n == 4:  # SUBACK: the answers' topic, then the match's
             if rx[2] & 0x80:
                 self.backoff = BACKOFF_MAX_US
                 raise OSError("broker refused: not authorised to read " + self.ack_topic.decode())
+            if rx[3] & 0x80:  # records still go; the table picks its players itself
+                self.log.emit({"ev": "error", "what": "uplink",
+                               "msg": "broker refused: not authorised to read " + self.match_topic.decode()})
         elif t == 0xD0 and n == 0:  # PINGRESP
             self.ping = False
             self.since = now
         else:
             raise OSError("unexpected packet 0x%02x from the broker" % t)
 
-    def _club(self, i, n):
-        """The club's answer in _rx[i:n]: "stored <id>" or "refused <id>"
+    def _match(self, rx, i, n):
+        """This table's match in rx[i:n] (JSON; empty: none), handed to
+        on_match.  Not JSON: said, and let go."""
+        import json
+        self.matches += 1
+        m = None
+        if i < n:
+            try:
+                m = json.loads(str(bytes(rx[i:n]), "utf-8"))
+            except (ValueError, UnicodeError):
+                self.log.emit({"ev": "error", "what": "match", "from": "wifi", "msg": "not JSON"})
+                return
+        if self.on_match is not None:
+            self.on_match(m, "wifi")
+
+    def _club(self, rx, i, n):
+        """The club's answer in rx[i:n]: "stored <id>" or "refused <id>"
         for the record in flight (its id as the record holds it), or
         "resend <id> [<last>]" for records of this board (numbered in its
         id's last part); any other text is let go."""
-        rx = self._rx
         verb = 0
         for v in range(3):
             if _starts(rx, i, n, _VERBS[v]):
@@ -476,6 +559,7 @@ class Uplink:
         self.ping = False
         self._rtype = 0
         self._rlen = -1
+        self._big = None
         self._nothing = -1
         if c is not None and c.sock is not None:
             try:

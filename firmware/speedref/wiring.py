@@ -85,11 +85,11 @@ def _build(board, root):
     app = App(store, log, tie_us=tie)
     app.board_name = board.NAME
     log.emit({"ev": "boot", "board": board.NAME, "capture": mode, "tie_us": tie,
-              "platform": sys.platform, "chip": boards.chip(boards._uname_machine())})
+              "platform": sys.platform, "chip": boards.chip(boards.uname_machine())})
     dev = Device(ring, app, log, store=store, display=display, buzzer=buzzer,
                  capture=capture, console=UsbConsole(), leds=leds,
                  idle=getattr(machine, "idle", None))
-    dev.uplink = _uplink(store, log, root)
+    dev.attach(_uplink(store, log, root))
     # The boot is over: this module, the board chooser and the board file
     # (unless the capture uses its mask_from) are not needed again and leave
     # the heap once the caller lets go of them (main.py does); so do the

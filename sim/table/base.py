@@ -312,3 +312,22 @@ def menu_buttons(board, game, opts):
     out += [UP] * row
     out.append(OK)  # Start
     return out
+
+
+def game_seed(seed, i):
+    """The seed of the i-th game of a run seeded `seed`."""
+    return "%s:%d" % (seed, i)
+
+
+def play_at(cls, seed, i, **kw):
+    """The i-th game of a run seeded `seed` at a fresh table of class `cls`:
+    (table, disagreements)."""
+    tb = cls(game_seed(seed, i), **kw)
+    try:
+        try:
+            bad = tb.play()
+        except TableError as e:
+            bad = ["table: %s" % e]
+        return tb, bad
+    finally:
+        tb.close()

@@ -8,7 +8,7 @@ disagreement.
 """
 import time
 
-from sim.table.base import TableError
+from sim.table.base import game_seed, play_at
 from speedref import games as registry
 
 
@@ -33,21 +33,9 @@ def seat_choice(game, seats):
     return {} if lo == hi else {"seats": seats}
 
 
-def game_seed(seed, i):
-    return "%s:%d" % (seed, i)
-
-
 def play_game(game, seed, i, **kw):
     """One game at a fresh table: (table, disagreements)."""
-    tb = table_class(game)(game_seed(seed, i), **kw)
-    try:
-        try:
-            bad = tb.play()
-        except TableError as e:
-            bad = ["table: %s" % e]
-        return tb, bad
-    finally:
-        tb.close()
+    return play_at(table_class(game), seed, i, **kw)
 
 
 def run(game, games, seed, out=None, verbose=False, seats=None, **kw):

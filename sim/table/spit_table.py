@@ -38,7 +38,7 @@ and the record on the virtual flash.
 import json
 
 from sim.bots import Person, STUCK_HOLD_US
-from sim.table.base import Table, TableError, UP, DOWN, OK
+from sim.table.base import Table, TableError, UP, DOWN, OK, play_at
 from speedref import games
 
 # The device's own timings, so the people wait for what the referee waits for:
@@ -622,7 +622,6 @@ def main(argv=None):
     import argparse
     import sys
     import time
-    from sim.table import runner
     ap = argparse.ArgumentParser(description="Spit at the virtual table, with a tally")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
@@ -631,7 +630,7 @@ def main(argv=None):
     bad = 0
     t0 = time.perf_counter()
     for i in range(a.games):
-        tb, b = runner.play_game("spit", a.seed, i)
+        tb, b = play_at(SpitTable, a.seed, i)
         tabs.append(tb)
         if b:
             bad += 1

@@ -15,7 +15,7 @@ from speedref.hw import boards
 which, root = sys.argv[1], sys.argv[2]
 board = boards.select("Generic ESP32 module with ESP32" if which == "esp32"
                       else "Raspberry Pi Pico with RP2040")
-boards._uname_machine = lambda: "test"  # the boot line's chip
+boards.uname_machine = lambda: "test"  # the boot line's chip
 if which == "pico-irq":
     board.CAPTURE = "irq"
 dev = wiring.build(board, root=root)

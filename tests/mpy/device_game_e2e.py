@@ -1,4 +1,4 @@
-# The "board" of the end-to-end test (tests/test_host_e2e.py): the firmware's
+# The "board" of the end-to-end test (tests/host/test_host_e2e.py): the firmware's
 # device loop under the MicroPython Unix port, its USB console on this
 # process's stdin/stdout (a pseudo-terminal the test connects to speedref-log),
 # games played by scripted pad and button edges (board_sim).
@@ -41,11 +41,16 @@ def slap(bd, first, gap_us):
     bd.wait(600 * MS)  # the verdict: once both pads are up
 
 
-def slap_match(bd):
+SLAP_MATCH = {"slap_to_win": True, "match": "best_of", "tie_ms": 1}
+
+
+def slap_match(bd, chosen=False):
     """Best of 3, slap to win, tie window 1 ms: deal 1 a tie (0.2 ms, play
-    on) then P1 by 3.2 ms; deal 2 P1 by 1.8 ms.  P1 wins 2-0."""
+    on) then P1 by 3.2 ms; deal 2 P1 by 1.8 ms.  P1 wins 2-0.  chosen: the
+    game has been started already (SLAP_MATCH's options: a match's Play)."""
     from device_game_speed import start_deal
-    choose_game(bd, "speed", {"slap_to_win": True, "match": "best_of", "tie_ms": 1})
+    if not chosen:
+        choose_game(bd, "speed", SLAP_MATCH)
     for gaps, left in (((200, 3200), 4), ((1800,), 2)):
         start_deal(bd)
         for g in gaps:

@@ -1,5 +1,5 @@
 # Names as people write them, through the app, on CPython and on the
-# MicroPython Unix port alike (tests/test_names_accented.py runs both): a
+# MicroPython Unix port alike (tests/app/test_names_accented.py runs both): a
 # roster of accented names as the laptop sends it, the same person in
 # another case, a seat picking one and a walk-in typed on the letter wheel
 # with its accented forms (the seat's pad), a game of Speed with them, its

@@ -1,5 +1,5 @@
 # The roster and the name picker driven through the app, on CPython and on
-# the MicroPython Unix port alike (tests/test_roster.py runs both): roster
+# the MicroPython Unix port alike (tests/app/test_roster.py runs both): roster
 # commands as the laptop sends them, four seats named on the device (the
 # roster, Guest, the letter wheel), a partners game played with seat swaps
 # (PT-8) and its record, then the same players again in one press.

@@ -8,21 +8,29 @@
 # scales them with ui._put_cells).  Loaded with the first accented letter
 # drawn and let go when the game closes (ui.let_go): a board whose names
 # are plain ASCII never holds this code nor the glyphs in its heap.
+# It imports only the glyphs: ui hands it its line (`line`, and `lfb`, the
+# FrameBuffer over it), so no module comes back to itself through its imports.
 import micropython
-from . import ui
 from .glyphs import GLYPHS
 
 try:
     ptr8
 except NameError:
-    from .ui import ptr8  # plain Python (the simulator, the web page)
+    def ptr8(b):
+        """ptr8 for plain Python (the simulator on CPython, the web page), as
+        ui's: a str's UTF-8 and the NUL that ends every MicroPython string; a
+        frame buffer's bytes (CPython's framebuf keeps them in _mv)."""
+        if isinstance(b, str):
+            return b.encode() + b"\0"
+        mv = getattr(b, "_mv", None)
+        return memoryview(b) if mv is None else mv
 
 
 @micropython.viper
-def text(fb, s, x: int, y: int, c: int):
-    # ui.text's string with an accented letter, at x, y in colour c.
-    ui._lfb.text(s, 0, 0, 1)
-    line = ui._LINE
+def text(fb, s, x: int, y: int, c: int, line, lfb):
+    # ui.text's string with an accented letter, at x, y in colour c; line
+    # is ui's (256 bytes), lfb the FrameBuffer over it.
+    lfb.text(s, 0, 0, 1)
     _put(fb, line, lay(line, s), x, y, c)
 
 

@@ -37,7 +37,6 @@ _SCALE = ((523, 150), (587, 150), (659, 150), (698, 150), (784, 150), (880, 150)
 _NAMES = ("P1", "P2", "P3", "P4", "UP", "DN", "OK", "BK")
 PAGES = ("buttons", "board", "OLED", "sound")
 TITLE = "Check wiring"  # its row in the game list, after the games
-CHECK_ROW = -1  # menu.Games' cursor on that row
 
 
 def bounce_text(us):
@@ -47,8 +46,11 @@ def bounce_text(us):
 
 
 class WiringCheck(Screen):
-    def __init__(self, app):
+    """`back`: the screen it returns to (the game list it was opened from)."""
+
+    def __init__(self, app, back):
         self.app = app
+        self.back_to = back
         self.page = 0
         self.down = 0  # debounced levels, bit b = button b
         self.closed = 0  # pads that closed since the screen opened
@@ -147,9 +149,9 @@ class WiringCheck(Screen):
         if self._lockout is not None:
             app.capture.lockout_us = self._lockout
         self.pad_lights = 0
-        from . import menu
         from .. import forget
-        app.show(menu.Games(app, CHECK_ROW))
+        back, self.back_to = self.back_to, None
+        app.show(back)
         forget(__name__)  # its code leaves the heap once this call is over
 
     def tick(self, now_us):

@@ -330,6 +330,14 @@ class App:
         self.over = True
         from ..names import table_name
         record["table"] = table_name(self.settings, getattr(self.store, "install", None))
+        opts = self.flow.opts if self.flow is not None else {}
+        if "round" in opts:
+            # a game of the match the club gave this table (speedref/match.py):
+            # its record says which evening and round it belongs to, and the
+            # table by the name the round gave it
+            record["table"] = opts["table"]
+            record["evening"] = opts["evening"]
+            record["round"] = opts["round"]
         stored = self._store_record(record)
         # the record's log line needs one free block of about 2 KB (a Long
         # Speed Run) in a heap the game has fragmented: compact it first
@@ -340,6 +348,31 @@ class App:
             self._clear_game()
         else:
             self.unstored = record
+        if "match_n" in opts:
+            self._match_played(opts)  # its game is over: not offered again (its record stored, or waiting)
+
+    def _match_played(self, opts):
+        """The match this game was started from is no longer offered."""
+        from .. import match
+        try:
+            match.played(self.store, opts)
+        except (OSError, MemoryError) as e:
+            collect()
+            self.emit({"ev": "error", "what": "match", "msg": "match not marked played: %s" % e})
+
+    def match_changed(self):
+        """The match offered to this table has changed (speedref/match.py
+        took one, or cleared it): the menu's first screen shows the new one
+        in place of the game list, the old match or its seats' picker.  A
+        game's screens, its final one too, are left alone: the menu shows
+        it once the game is closed.  An OK held down as it comes acts on
+        neither screen (OK acts when released: a press meant for the game
+        list must not start the match)."""
+        if self.flow is None and getattr(self.screen, "at_home", False):
+            if self._ok_down:
+                self._ok_used = True  # an OK pressed on the screen before acts on nothing
+            from . import menu
+            menu.home(self)
 
     def _store_record(self, record):
         """Store the finished game's record: room made first (the oldest
@@ -516,6 +549,8 @@ class App:
         # code leaves the heap to the game's (close() loads them again).
         # Nor are the tunables: the game's modules copied them as they loaded.
         forget("speedref.app.menu")
+        forget("speedref.app.match_menu")
+        forget("speedref.match")
         forget("speedref.games")
         forget("speedref.tunables")
 
@@ -580,13 +615,15 @@ class App:
             self._start_next = None
             forget("speedref.app.who")
             forget("speedref.roster")
+            forget("speedref.match")
+            forget("speedref.app.match_menu")
             forget("speedref.app.menu")  # _run lets it go too: before the game's code comes
             collect()
             self.start(nxt[0], nxt[1], nxt[2])
         if self._to_menu:
             collect()  # the closed game's code and state leave room for the menu's
             from . import menu
-            self.show(menu.Games(self))
+            menu.home(self)
 
     def _load_settings(self):
         try:

@@ -1,9 +1,11 @@
-# The menu: offer to resume a saved game at boot, choose a game, set its
+# The menu: offer to resume a saved game at boot, offer the match the
+# club's laptop gave this table (speedref/match.py), choose a game, set its
 # options.  The options last used are remembered (saved only when changed:
 # every save is a flash write).
 from . import ui
 from .ui import Screen, UP, DOWN, OK, CLICK
 from .. import games
+from ..storage import MATCH
 
 # Each game's options (key, label, allowed values in the order OK steps
 # through them: ascending, BACK steps back) and their defaults are its entry
@@ -128,6 +130,8 @@ class Boot(Screen):
         self.saved = saved if isinstance(saved, dict) and "game" in saved else None
         self.problem = problem
         self.sure = False  # BACK pressed once: "Discard game?" asks for a second
+        # nothing to resume, nothing to read: a match that arrives is shown instead
+        self.at_home = self.saved is None and not problem
 
     def press(self, b, t_us):
         app = self.app
@@ -141,7 +145,7 @@ class Boot(Screen):
         if self.saved is not None:
             app.resume(self.saved, t_us)
         else:
-            app.show(Games(app))
+            home(app)
 
     def back(self, t_us):
         # BACK refuses the saved game, which is then discarded for good:
@@ -155,7 +159,7 @@ class Boot(Screen):
                 app.redraw()
                 return
             app.discard(self.saved["game"])
-        app.show(Games(app))
+        home(app)
 
     def draw(self, fb):
         if self.saved is not None:
@@ -189,9 +193,33 @@ def game_name(g):
 _CHECK = "Check wiring"  # the last row: app/check.py, loaded only when chosen
 
 
+def home(app):
+    """The menu's first screen: the match the laptop gave this table when
+    one is offered (app/match_menu.py), else the game list.  speedref/match.py is
+    loaded only when the flash holds a match, and let go once the screen
+    is made."""
+    m = None
+    if app.store.kept(MATCH):
+        from .. import match as M
+        m, n = M.offered(app.store)
+    if m is None:
+        app.show(Games(app))
+        return
+    from .match_menu import Match
+    g = games.get(m["game"])
+    rows = ["%s: %s" % (label, value_text(m["opts"][key])) for key, label, values in g.options
+            if key in m.get("opts", {})]
+    app.show(Match(app, m, n, Games(app, games.IDS.index(g.id)), rows))
+    from .. import forget
+    forget("speedref.match")  # its code leaves the heap: OK on the match loads it again
+
+
 class Games(Screen):
     """Choose the game; the last row is "Check wiring" (app/check.py).
-    cursor: the row to start on (-1: the last), else the last game played."""
+    cursor: the row to start on (-1: the last), else the last game played.
+    BACK goes to the match offered, if one is."""
+
+    at_home = True  # a match that arrives is shown in its place (home)
 
     def __init__(self, app, cursor=None):
         self.app = app
@@ -209,9 +237,12 @@ class Games(Screen):
             self.app.sound(CLICK)
             if self.cursor == len(games.GAMES):
                 from .check import WiringCheck
-                self.app.show(WiringCheck(self.app))
+                self.app.show(WiringCheck(self.app, self))
             else:
                 self.app.show(Options(self.app, games.IDS[self.cursor]))
+
+    def back(self, t_us):
+        home(self.app)
 
     def draw(self, fb):
         ui.title(fb, "Choose a game")
@@ -249,7 +280,7 @@ class Options(Screen):
             app.sound(CLICK)
             # who is playing (app/who.py), when there are names to pick
             from .who import offer
-            if not offer(app, self.game, dict(self.opts), t_us):
+            if not offer(app, self.game, dict(self.opts), t_us, self):
                 from .. import forget
                 forget("speedref.app.who")
                 forget("speedref.roster")
@@ -311,3 +342,4 @@ class Options(Screen):
 
 def _number(v):
     return isinstance(v, int) and v is not True and v is not False
+

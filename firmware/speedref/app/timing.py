@@ -9,7 +9,7 @@
 # passes every edge and tick in with its time and acts on what comes back.
 # They never read a clock and compare times only with ticks_diff (ticks wrap
 # at 2**30 on a board).  Nothing here allocates after __init__, so a flow may
-# call them from its press handler (tests/test_app_*_mpy.py, heap_lock).
+# call them from its press handler (tests/app/test_app_*_mpy.py, heap_lock).
 from ..ticks import ticks_diff, ticks_add
 from .ui import COUNT, UP
 from ..tunables import COUNT_STEP_US, COUNT_GO_US, FOUL_US

@@ -99,7 +99,7 @@ def _accents():
 
 
 def _accented(fb, s, x, y, c):
-    (_acc or _accents()).text(fb, s, x, y, c)
+    (_acc or _accents()).text(fb, s, x, y, c, _LINE, _lfb)
 
 
 def let_go():

@@ -38,9 +38,11 @@ WHEEL = ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _ROWS = 5
 
 
-def offer(app, game, opts, t_us):
+def offer(app, game, opts, t_us, back):
     """Start `game` with `opts` through the picker when there are names to
-    pick; False when there are none (the caller starts it as before)."""
+    pick; False when there are none (the caller starts it as before).
+    `back`: the screen BACK returns to from the first seat (the game's
+    options it was started from)."""
     from .. import games
     if app.seated is not None:
         return False  # the table has named its players already
@@ -50,13 +52,20 @@ def offer(app, game, opts, t_us):
     if not roster["names"] and not named:
         return False
     n = opts.get("seats", games.get(game).seats[0])
-    app.show(Who(app, game, opts, n, roster))
+    app.show(Who(app, game, opts, n, roster, back))
     return True
 
 
 class Who(Screen):
-    def __init__(self, app, game, opts, n, roster):
+    """back: the screen BACK at the first seat returns to (the one that
+    opened the picker); first: the names each seat is offered first (a
+    match's, seat order), or None."""
+
+    def __init__(self, app, game, opts, n, roster, back, first=None):
         self.app = app
+        self.back_to = back
+        self.first = first
+        self.at_home = first is not None  # a match's seats: a new match replaces them (menu.home)
         self.game = game
         self.opts = opts
         self.n = n
@@ -71,7 +80,7 @@ class Who(Screen):
         self.form = 0             # the wheel letter's accented form (0: the letter itself)
         self.note = ""
         last = roster.get("last") or []
-        same = len(last) == n and any(p not in N.SEATS for p in last)
+        same = first is None and len(last) == n and any(p not in N.SEATS for p in last)
         if same:
             try:
                 self.last = N.check_game(last)
@@ -90,6 +99,9 @@ class Who(Screen):
         out = []
         last = self.roster.get("last") or []
         order = []
+        first = self.first
+        if first is not None and self.seat < len(first):
+            order.append(first[self.seat])  # the match's player for this seat first
         if self.seat < len(last):
             order.append(last[self.seat])  # who sat here last first
         order += last
@@ -126,7 +138,7 @@ class Who(Screen):
 
     def _start(self, players, t_us):
         app = self.app
-        self.roster = self.items = None  # the roster leaves the heap with this screen
+        self.roster = self.items = self.back_to = None  # the roster leaves the heap with this screen
         R.remember(app, players)
         opts = dict(self.opts)
         opts["names"] = list(players)
@@ -232,11 +244,9 @@ class Who(Screen):
             self.picked.pop()
             self._offer()
         else:
-            from .menu import Options
+            back, self.back_to = self.back_to, None
             self.roster = self.items = None
-            scr = Options(app, self.game)
-            scr.opts = dict(self.opts)
-            app.show(scr)
+            app.show(back)
 
     # ---- drawing --------------------------------------------------------------
     def draw(self, fb):

@@ -44,7 +44,7 @@ DEAL = 0x404  # the chance step
 
 
 # What a player's final score counts, and which way is better: the results
-# page says so beside the standings' "avg score" (host_tools/results_page.py).
+# page says so beside the standings' "avg score" (host_tools/views/results_page.py).
 # Here, in the card level, which stays on the laptop: no board heap for it.
 SCORE = "points at the end of the match, higher is better"
 

@@ -42,7 +42,7 @@ DEAL = const(120)
 
 
 # What a player's final score counts, and which way is better: the results
-# page says so beside the standings' "avg score" (host_tools/results_page.py).
+# page says so beside the standings' "avg score" (host_tools/views/results_page.py).
 # Here, in the card level, which stays on the laptop: no board heap for it.
 SCORE = "the final total, lower is better (the lowest total wins)"
 

@@ -39,7 +39,7 @@ DEAL = 0xA0  # the chance step
 
 
 # What a player's final score counts, and which way is better: the results
-# page says so beside the standings' "avg score" (host_tools/results_page.py).
+# page says so beside the standings' "avg score" (host_tools/views/results_page.py).
 # Here, in the card level, which stays on the laptop: no board heap for it.
 SCORE = "cards still held at the end, fewer is better (the winner holds none)"
 

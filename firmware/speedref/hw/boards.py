@@ -18,7 +18,8 @@ class UnknownBoard(Exception):
     """No board file fits this chip: main.py logs it and stays at the REPL."""
 
 
-def _uname_machine():
+def uname_machine():
+    """This board's os.uname().machine ("Raspberry Pi Pico with RP2040")."""
     import os
     return os.uname().machine
 
@@ -30,7 +31,7 @@ def chip(machine):
 
 def select(machine=None):
     """The board module for this chip (os.uname().machine, or the string given)."""
-    m = machine or _uname_machine()
+    m = machine or uname_machine()
     c = chip(m)
     if c in PICO_CHIPS:
         from . import board_pico as board

@@ -30,7 +30,7 @@
 # adafruit_pioasm assembles the program's text, pio_capture.pio beside this
 # module (read there; it is not installed on the board, where it would be
 # a 1.5 KB string on the heap), into exactly the words program_words(n)
-# gives (tests/test_pio_program.py checks that, for 1..8 buttons).  On the board
+# gives (tests/device/test_pio_program.py checks that, for 1..8 buttons).  On the board
 # build_program() feeds those words to rp2.asm_pio's documented word()
 # instruction, so the board runs the words the emulator ran.
 #

@@ -1,0 +1,629 @@
+"""The results database: every finished game record and slap verdict, in SQLite.
+
+One file, stdlib `sqlite3`, parameterized queries only.  The schema is versioned
+with `PRAGMA user_version` and moved forward by the numbered migrations below, so
+a database written by an older speedref-log opens (and is upgraded) in a newer one.
+
+A game record is stored once: records carrying the device's "id" are keyed by it;
+a record without one is keyed by a hash of its content (sorted-key JSON), so the
+same game pulled twice (live, then again from the device's flash) is one row.
+A record whose id is stored already with other content is another game that
+reused the id (two simulator stores both at "sim-1", a board numbering again
+from 1 after its flash was wiped): it is kept beside the first, keyed by its id
+and its content's hash, and the caller is told both row numbers.  Any id is
+accepted as it comes (the firmware's "<device>-<seq>" and
+"<device>-<install>-<seq>", a number, any string).
+A game's slap verdicts are stored with it, in the same transaction, so a game
+is never half stored; the same verdicts received again add nothing.
+
+Every SQLite or file-system failure comes out as `DatabaseProblem`: one line
+naming the file and what went wrong, for the tools to print before exit 2.
+Whatever a failed write was doing is rolled back; what was stored stays.
+"""
+import collections
+import contextlib
+import datetime
+import hashlib
+import json
+import sqlite3
+
+from speedref.engine import records
+
+DB_ENV = "SPEEDREF_DB"   # names the results database when --db is not given
+BUSY_TIMEOUT_S = 30.0   # how long to wait for another process's write to finish
+TABLES = ("games", "slaps", "game_players", "changes")
+
+
+class DatabaseProblem(Exception):
+    """The database cannot be opened, read or written: the message is one line.
+
+    `locked`: another program held the write lock for the whole busy timeout
+    (worth trying again); anything else will not mend by itself.
+    """
+
+    def __init__(self, message, locked=False):
+        Exception.__init__(self, message)
+        self.locked = locked
+
+
+def _explain(e):
+    """SQLite's words for a failure, with what they mean for a person."""
+    text = str(e) or type(e).__name__
+    low = text.lower()
+    if "readonly" in low or "read-only" in low:
+        return "the database is read-only (%s): check the file's and its folder's permissions" % text
+    if "locked" in low or "busy" in low:
+        return "the database is locked: another program has been writing to it for too long (%s)" % text
+    if "disk i/o" in low or "full" in low:
+        return "%s: the disk may be full, or a file-size limit (ulimit -f) reached" % text
+    if "not a database" in low or "malformed" in low:
+        return "not an SQLite database, or a damaged one (%s)" % text
+    return text
+
+
+def problem(path, doing, e):
+    """A DatabaseProblem for an sqlite3 or OS error `e` met while `doing`."""
+    if isinstance(e, DatabaseProblem):
+        return e
+    text = str(e).lower()
+    return DatabaseProblem("%s: %s: %s" % (path, doing, _explain(e)),
+                           locked="locked" in text or "busy" in text)
+
+
+def default_path(environ=None):
+    """The results database when no --db is given: $SPEEDREF_DB, else
+    results.db in the user's data folder: $XDG_DATA_HOME/speedref (an absolute
+    XDG_DATA_HOME only, as the XDG spec says), else ~/.local/share/speedref;
+    on Windows %LOCALAPPDATA%\\speedref, on macOS ~/Library/Application
+    Support/speedref.  One place, whichever folder the tools run in."""
+    import os
+    import sys
+    env = os.environ if environ is None else environ
+    if env.get(DB_ENV):
+        return env[DB_ENV]
+    home = env.get("HOME") or os.path.expanduser("~")
+    if sys.platform.startswith("win") and env.get("LOCALAPPDATA"):
+        base = env["LOCALAPPDATA"]
+    elif sys.platform == "darwin":
+        base = os.path.join(home, "Library", "Application Support")
+    elif os.path.isabs(env.get("XDG_DATA_HOME") or ""):
+        base = env["XDG_DATA_HOME"]
+    else:
+        base = os.path.join(home, ".local", "share")
+    return os.path.join(base, "speedref", "results.db")
+
+
+DEFAULT_HELP = ("default: $%s, else results.db in the user's data folder (now %%s)" % DB_ENV)
+
+
+def keeps(path):
+    """Does a database at `path` keep what is stored in it?  SQLite's
+    ":memory:" database vanishes when it is closed."""
+    return str(path) != ":memory:" and not str(path).startswith("file::memory:")
+
+
+def db_help():
+    """--db's help text, naming where the default is today."""
+    return DEFAULT_HELP % default_path().replace("%", "%%")
+
+
+def canonical_json(obj):
+    """Key order and spacing fixed, so equal records give equal text and hashes."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def dedup_key(record):
+    if record.get("id") is not None:
+        return "id:" + canonical_json(record["id"])
+    return "sha256:" + hashlib.sha256(canonical_json(record).encode()).hexdigest()
+
+
+def _players_rows(game_row_id, record):
+    """(game_ref, seat, name, total, won) for each player, from the scored sheet."""
+    s = records.summary(record)
+    winners = set(s["winners"]) if records.counts_as_win(s) else set()
+    totals = s["totals"]
+    out = []
+    for seat, name in enumerate(s["players"]):
+        total = totals[seat] if seat < len(totals) else None
+        out.append((game_row_id, seat, str(name), total, 1 if seat in winners else 0))
+    return out
+
+
+def _migrate_1(con):
+    con.execute(
+        "CREATE TABLE games ("
+        " id INTEGER PRIMARY KEY,"
+        " dedup_key TEXT NOT NULL UNIQUE,"   # 'id:<device id>' or 'sha256:<content>'
+        " game TEXT NOT NULL,"
+        " record TEXT NOT NULL,"             # the record as received (canonical JSON)
+        " source TEXT NOT NULL,"             # 'live' (game_end), 'stored' (dump), 'import'
+        " received_at TEXT NOT NULL)")
+    con.execute(
+        "CREATE TABLE slaps ("
+        " id INTEGER PRIMARY KEY,"
+        " game TEXT NOT NULL,"
+        " kind TEXT,"
+        " winner INTEGER,"                   # seat, NULL for a tie
+        " margin_us INTEGER NOT NULL,"
+        " line TEXT NOT NULL,"               # the whole event, for later questions
+        " received_at TEXT NOT NULL)")
+
+
+def _migrate_2(con):
+    # Version 2: per-player results (for standings without replaying every game),
+    # and the link from a slap to the game it was part of.
+    con.execute(
+        "CREATE TABLE game_players ("
+        " game_ref INTEGER NOT NULL REFERENCES games(id),"
+        " seat INTEGER NOT NULL,"
+        " name TEXT NOT NULL,"
+        " total INTEGER,"
+        " won INTEGER NOT NULL,"
+        " PRIMARY KEY (game_ref, seat))")
+    con.execute("ALTER TABLE slaps ADD COLUMN game_ref INTEGER REFERENCES games(id)")
+    con.execute("CREATE INDEX slaps_game_ref ON slaps(game_ref)")
+    for row_id, text in con.execute("SELECT id, record FROM games").fetchall():
+        con.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, ?)",
+                        _players_rows(row_id, json.loads(text)))
+
+
+def _migrate_3(con):
+    # Version 3: a lone slap (nobody else slapped inside the race) has no margin,
+    # so margin_us becomes nullable.  SQLite cannot drop NOT NULL in place: copy.
+    con.execute(
+        "CREATE TABLE slaps_v3 ("
+        " id INTEGER PRIMARY KEY,"
+        " game TEXT NOT NULL,"
+        " kind TEXT,"
+        " winner INTEGER,"                   # seat, NULL for a tie
+        " margin_us INTEGER,"                # NULL for a lone slap
+        " line TEXT NOT NULL,"
+        " received_at TEXT NOT NULL,"
+        " game_ref INTEGER REFERENCES games(id))")
+    con.execute("INSERT INTO slaps_v3 (id, game, kind, winner, margin_us, line, received_at, game_ref)"
+                " SELECT id, game, kind, winner, margin_us, line, received_at, game_ref FROM slaps")
+    con.execute("DROP TABLE slaps")
+    con.execute("ALTER TABLE slaps_v3 RENAME TO slaps")
+    con.execute("CREATE INDEX slaps_game_ref ON slaps(game_ref)")
+
+
+def _migrate_4(con):
+    # Version 4: the changes to names made after the fact (speedref-results
+    # rename, merge, assign), applied on top of the records as stored
+    # (host_tools/club/people.py); an undone change stays, marked with its undo.
+    con.execute(
+        "CREATE TABLE changes ("
+        " id INTEGER PRIMARY KEY,"
+        " verb TEXT NOT NULL,"               # 'rename', 'merge', 'assign'
+        " args TEXT NOT NULL,"               # its arguments (canonical JSON)
+        " made_at TEXT NOT NULL,"
+        " undone_at TEXT)")                  # NULL while it is in force
+
+
+def _migrate_5(con):
+    # Version 5: the club night (host_tools/club/evening.py): an evening, who
+    # checked in, its tables, its rounds with every seat and bye, and the
+    # organiser's corrections of where a result belongs (kept, undoable).
+    con.execute(
+        "CREATE TABLE evenings ("
+        " id INTEGER PRIMARY KEY,"
+        " name TEXT NOT NULL,"
+        " date TEXT NOT NULL,"               # YYYY-MM-DD, the club's own calendar day
+        " roster TEXT NOT NULL,"             # the club's roster at the start (JSON list of names)
+        " started_at TEXT NOT NULL,"
+        " UNIQUE (name, date))")
+    con.execute(
+        "CREATE TABLE evening_people ("
+        " evening INTEGER NOT NULL REFERENCES evenings(id),"
+        " person TEXT NOT NULL,"             # people.key of the name
+        " name TEXT NOT NULL,"               # as checked in
+        " walk_in INTEGER NOT NULL,"         # 1: not on the roster
+        " came_at TEXT NOT NULL,"
+        " left_at TEXT,"                     # NULL while present
+        " PRIMARY KEY (evening, person))")
+    con.execute(
+        "CREATE TABLE evening_tables ("
+        " evening INTEGER NOT NULL REFERENCES evenings(id),"
+        " place INTEGER NOT NULL,"           # 1 first: the top group plays at the first table
+        " name TEXT NOT NULL,"               # the board's table name (speedref-roster --table-name)
+        " out_at TEXT,"                      # NULL while in use
+        " PRIMARY KEY (evening, name))")
+    con.execute(
+        "CREATE TABLE rounds ("
+        " id INTEGER PRIMARY KEY,"
+        " evening INTEGER NOT NULL REFERENCES evenings(id),"
+        " number INTEGER NOT NULL,"
+        " game TEXT NOT NULL,"
+        " seats INTEGER NOT NULL,"
+        " options TEXT NOT NULL,"            # the match format (JSON {option: value})
+        " made_at TEXT NOT NULL,"
+        " replaced_at TEXT)")                # NULL: the round in force under its number
+    con.execute(
+        "CREATE TABLE round_seats ("
+        " round INTEGER NOT NULL REFERENCES rounds(id),"
+        " tbl TEXT,"                         # the table's name; NULL for a bye
+        " seat INTEGER NOT NULL,"            # 0 is the first seat (P1)
+        " person TEXT NOT NULL,"
+        " name TEXT NOT NULL)")
+    con.execute("CREATE INDEX round_seats_round ON round_seats(round)")
+    con.execute(
+        "CREATE TABLE evening_changes ("
+        " id INTEGER PRIMARY KEY,"
+        " evening INTEGER NOT NULL REFERENCES evenings(id),"
+        " verb TEXT NOT NULL,"               # 'place', 'drop'
+        " args TEXT NOT NULL,"               # canonical JSON
+        " made_at TEXT NOT NULL,"
+        " undone_at TEXT)")
+
+
+def _migrate_6(con):
+    # Version 6: the club a game was played at, where the way it came says
+    # so (a table's topic on an MQTT broker, speedref/<club>/<table>/game:
+    # the club's own listener, or a league's, whose broker the clubs'
+    # brokers are bridged to); NULL for a game that came on USB or from a
+    # file (the database's own club).
+    con.execute("ALTER TABLE games ADD COLUMN club TEXT")
+
+
+MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def ignore_file_size_signal():
+    """A file-size limit (ulimit -f) kills a process at the write past it
+    (SIGXFSZ) unless the signal is ignored: then the write fails, SQLite rolls
+    back, and the tool can say what happened."""
+    import signal
+    if hasattr(signal, "SIGXFSZ"):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+class ResultsDB:
+    """Open (creating or upgrading) the database at `path` (":memory:" for tests).
+
+    write=True: also make sure it can be written now (a read-only file, or one
+    another program keeps locked, is refused at once, before a board's lines
+    are read and lost).  Every failure is a DatabaseProblem.
+    """
+
+    def __init__(self, path, busy_timeout_s=BUSY_TIMEOUT_S, write=False, create=True):
+        self.path = path
+        # when the games stored from now on arrived (received_at): None, the
+        # moment each is stored; an import sets its own start for all its
+        # games (one moment: the ratings order them by their tables' numbers)
+        self.moment = None
+        import os
+        if str(path) != ":memory:" and not os.path.exists(path):
+            if not create:
+                # a read-only command never makes a database (a typo would
+                # otherwise answer "no games yet" from an empty new file)
+                raise DatabaseProblem("%s: no results database there: speedref-log or speedref-results"
+                                      " import creates and fills one" % path)
+            folder = os.path.dirname(os.path.abspath(path))
+            try:
+                os.makedirs(folder, exist_ok=True)
+            except OSError as e:
+                raise problem(path, "cannot create its folder", e)
+        try:
+            # isolation_level=None: no implicit transactions; every write is an
+            # explicit BEGIN IMMEDIATE (_write), taken at once or waited for up to
+            # busy_timeout_s while another process writes.
+            self.con = sqlite3.connect(str(path), timeout=busy_timeout_s, isolation_level=None)
+        except (sqlite3.Error, OSError) as e:
+            raise problem(path, "cannot open the database", e)
+        try:
+            self.con.execute("PRAGMA foreign_keys = ON")
+            self.migrate()
+            self._check_tables()
+            if write:
+                with self._write("cannot write to the database"):
+                    # a write that changes nothing, rolled back: only to learn
+                    # whether this file takes writes at all
+                    self.con.execute("PRAGMA user_version = %d" % SCHEMA_VERSION)
+                    raise _RollBack
+        except _RollBack:
+            pass
+        except BaseException:
+            self.con.close()
+            raise
+
+    @contextlib.contextmanager
+    def _write(self, doing="cannot store in the database"):
+        """One write transaction, holding the database's write lock from its start;
+        rolled back whole on any error, which comes out as a DatabaseProblem."""
+        try:
+            self.con.execute("BEGIN IMMEDIATE")
+        except (sqlite3.Error, OSError) as e:
+            raise problem(self.path, doing, e)
+        try:
+            yield
+            self.con.execute("COMMIT")
+        except BaseException as e:
+            try:
+                if self.con.in_transaction:
+                    self.con.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass      # SQLite rolled back itself (a failed COMMIT, an I/O error)
+            if isinstance(e, (sqlite3.Error, OSError)):
+                raise problem(self.path, doing, e)
+            raise
+
+    @contextlib.contextmanager
+    def snapshot(self):
+        """One read transaction: every read inside it sees the database as it
+        was at the first of them, whatever another program commits meanwhile
+        (a game and its slaps are shown together, or not at all)."""
+        try:
+            self.con.execute("BEGIN")
+        except (sqlite3.Error, OSError) as e:
+            raise problem(self.path, "cannot read the database", e)
+        try:
+            yield self
+        finally:
+            try:
+                if self.con.in_transaction:
+                    self.con.execute("COMMIT")
+            except sqlite3.Error:
+                pass      # a read transaction has nothing to keep
+
+    def writing(self, doing="cannot store in the database"):
+        """One write transaction for another module's tables (the evening's):
+        all or nothing, a failure a DatabaseProblem saying `doing`."""
+        return self._write(doing)
+
+    def query(self, sql, args=()):
+        """Rows of one parameterized read; a failure is a DatabaseProblem."""
+        return self._read(sql, args)
+
+    def _read(self, sql, args=()):
+        try:
+            return self.con.execute(sql, args).fetchall()
+        except (sqlite3.Error, OSError) as e:
+            raise problem(self.path, "cannot read the database", e)
+
+    def close(self):
+        self.con.close()
+
+    @property
+    def version(self):
+        return self._read("PRAGMA user_version")[0][0]
+
+    def _newer(self, v):
+        return DatabaseProblem("%s has schema version %d; this speedref knows up to %d: upgrade speedref"
+                               % (self.path, v, SCHEMA_VERSION))
+
+    def _tables(self):
+        return set(r[0] for r in self._read("SELECT name FROM sqlite_master WHERE type = 'table'"))
+
+    def migrate(self):
+        v = self.version
+        if v > SCHEMA_VERSION:
+            raise self._newer(v)
+        if v == SCHEMA_VERSION:
+            return
+        if v == 0 and self._tables():
+            # A table is seen only once the transaction that made it has
+            # committed, and ours set the version in that same commit: read
+            # it again, or a database another process made between our two
+            # reads would look foreign.
+            v = self.version
+            if v == 0:
+                raise self._foreign()
+            if v > SCHEMA_VERSION:
+                raise self._newer(v)
+            if v == SCHEMA_VERSION:
+                return
+        # All steps in one write transaction, the version read again inside it:
+        # a second process that opened the database at the same moment waits,
+        # then finds it already migrated.
+        with self._write("cannot upgrade the database to schema version %d" % SCHEMA_VERSION):
+            v = self.version
+            if v > SCHEMA_VERSION:
+                raise self._newer(v)
+            while v < SCHEMA_VERSION:
+                MIGRATIONS[v](self.con)
+                v += 1
+                self.con.execute("PRAGMA user_version = %d" % v)   # an int we made, not input
+
+    def _foreign(self):
+        return DatabaseProblem("%s: not a speedref results database (its tables: %s; schema version %d)"
+                               % (self.path, ", ".join(sorted(self._tables())) or "none", self.version))
+
+    def _check_tables(self):
+        """A version number without our tables (someone else's file, or a
+        damaged one) is refused rather than written into."""
+        if not set(TABLES) <= self._tables():
+            raise self._foreign()
+
+    # --- games ---------------------------------------------------------------
+    def add_record(self, record, source="live", compare=False):
+        """Store a record already validated with records.replay.
+
+        Returns (row id, True) when new, (existing row id, False) when a duplicate.
+        With compare=True a third item says whether it is the game first stored
+        under its id (False: a record reusing a stored id for other content,
+        kept as a game of its own).
+        """
+        got = self.add_game(record, source)
+        return (got.row, got.new, got.reused is None) if compare else (got.row, got.new)
+
+    def add_game(self, record, source="live", slaps=(), club=None):
+        """Store a validated record and the slap verdicts of its game, in one
+        write transaction: a Stored(row, new, slaps, reused).
+
+        A record already stored (the same id and content, or for a record
+        without an id the same content) is not stored again (new False).  A
+        record whose id is stored already with other content is another game:
+        it is kept under its id and its content's hash, and `reused` is the row
+        of the game first stored under that id (None otherwise).  The slaps are
+        added to the game unless it holds them already (the same log read twice
+        adds nothing); `slaps` says how many were.  Each insert is one atomic
+        statement, so several speedref-log processes on one database never
+        store a record twice.  `club`: the club it was played at (the topic's
+        club level of an MQTT message), kept with it; a game stored before
+        without one gets it.
+        """
+        key = dedup_key(record)
+        text = canonical_json(record)
+        with self._write():
+            row, new, stored = self._insert(key, record, text, source, club)
+            reused = None
+            if stored != text:
+                reused = row
+                digest = hashlib.sha256(text.encode()).hexdigest()
+                row, new, _ = self._insert(key + " sha256:" + digest, record, text, source, club)
+            added = self._add_slaps(row, slaps)
+        return Stored(row, new, added, reused)
+
+    def _insert(self, key, record, text, source, club=None):
+        """(row id, new, the text stored under key) for `record` under `key`."""
+        cur = self.con.execute(
+            "INSERT INTO games (dedup_key, game, record, source, received_at, club) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT(dedup_key) DO NOTHING",
+            (key, record["game"], text, source, self.moment or now(), club))
+        if club is not None and cur.rowcount != 1:
+            self.con.execute("UPDATE games SET club = ? WHERE dedup_key = ? AND club IS NULL", (club, key))
+        if cur.rowcount == 1:
+            self.con.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, ?)",
+                                 _players_rows(cur.lastrowid, record))
+            return cur.lastrowid, True, text
+        row_id, stored = self.con.execute(
+            "SELECT id, record FROM games WHERE dedup_key = ?", (key,)).fetchone()
+        return row_id, False, stored
+
+    def _add_slaps(self, row_id, slaps):
+        """The slaps of game row_id it does not hold yet (counted as a multiset
+        of whole lines: two equal verdicts in one game are two)."""
+        have = collections.Counter(r[0] for r in self.con.execute(
+            "SELECT line FROM slaps WHERE game_ref = ?", (row_id,)).fetchall())
+        added = 0
+        for ev in slaps:
+            text = canonical_json(ev)
+            if have[text]:
+                have[text] -= 1
+                continue
+            self.con.execute(
+                "INSERT INTO slaps (game, kind, winner, margin_us, line, received_at, game_ref)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (ev["game"], ev.get("kind"), ev["winner"], ev["margin_us"], text, now(), row_id))
+            added += 1
+        return added
+
+    def clubs(self):
+        """{row id: club} of the games stored with their club."""
+        return dict(self._read("SELECT id, club FROM games WHERE club IS NOT NULL"))
+
+    def games(self, game=None):
+        """[(row id, record dict)] in the order they were stored."""
+        return [(row_id, json.loads(text)) for row_id, text in self.game_rows(game)]
+
+    def game_rows(self, game=None):
+        """[(row id, record text as stored)] in the order they were stored."""
+        if game is None:
+            return self._read("SELECT id, record FROM games ORDER BY id")
+        return self._read("SELECT id, record FROM games WHERE game = ? ORDER BY id", (game,))
+
+    def find_record(self, ident):
+        """A stored record by the device's id (as text, or as the number it
+        spells; the first game stored under it when several reused it), else
+        by row number; None when there is none.  Any text is a
+        fair question: an id is looked up as given, and only plain ASCII
+        digits that fit SQLite's integers are also tried as numbers."""
+        row_id = self.row_of(ident)
+        if row_id is None:
+            return None
+        return json.loads(self._read("SELECT record FROM games WHERE id = ?", (row_id,))[0][0])
+
+    def rows_with_id(self, ident):
+        """Row ids of every game stored under the device id `ident` (several
+        when games reused an id), in the order they were stored."""
+        key = "id:" + canonical_json(ident)
+        return [r[0] for r in self._read(
+            "SELECT id FROM games WHERE dedup_key = ? OR (dedup_key >= ? AND dedup_key < ?) ORDER BY id",
+            (key, key + " sha256:", key + " sha256;"))]
+
+    def count_games(self):
+        return self._read("SELECT COUNT(*) FROM games")[0][0]
+
+    def arrivals(self):
+        """{row id: (received_at, dedup key)} of every game."""
+        return dict((r[0], (r[1], r[2])) for r in self._read("SELECT id, received_at, dedup_key FROM games"))
+
+    # --- changes to names (host_tools/club/people.py) -------------------------------
+    def changing(self):
+        """One write transaction for a change: read, check, add_change() or
+        undo_change(), all or nothing."""
+        return self._write("cannot store the change")
+
+    def add_change(self, verb, args):
+        """Inside changing(): keep a change; its number."""
+        return self.con.execute("INSERT INTO changes (verb, args, made_at) VALUES (?, ?, ?)",
+                                (verb, canonical_json(args), now())).lastrowid
+
+    def undo_change(self, number):
+        """Inside changing(): mark change `number` undone."""
+        self.con.execute("UPDATE changes SET undone_at = ? WHERE id = ? AND undone_at IS NULL", (now(), number))
+
+    def changes(self, in_force=True):
+        """[Change] in the order they were made; in_force: without the undone ones."""
+        rows = self._read("SELECT id, verb, args, made_at, undone_at FROM changes"
+                          + (" WHERE undone_at IS NULL" if in_force else "") + " ORDER BY id")
+        return [Change(i, verb, json.loads(args), made, undone) for i, verb, args, made, undone in rows]
+
+    def count_changes(self):
+        return self._read("SELECT COUNT(*), COUNT(undone_at) FROM changes")[0]
+
+    def row_of(self, ident):
+        """The row id of a stored game, by the device's id (the first game
+        stored under it) or, for plain digits, by row number; None."""
+        ident = str(ident)
+        keys = ["id:" + canonical_json(ident)]
+        number = int(ident) if ident.isascii() and ident.isdigit() and len(ident) <= 18 else None
+        if number is not None:
+            keys.append("id:" + canonical_json(number))
+        for k in keys:
+            row = self._read("SELECT id FROM games WHERE dedup_key = ?", (k,))
+            if row:
+                return row[0][0]
+        if number is not None and self._read("SELECT id FROM games WHERE id = ?", (number,)):
+            return number
+        return None
+
+    # --- slaps ---------------------------------------------------------------
+    def add_slap(self, ev):
+        """A slap verdict on its own, tied to no game (link_slaps ties it)."""
+        with self._write():
+            cur = self.con.execute(
+                "INSERT INTO slaps (game, kind, winner, margin_us, line, received_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (ev["game"], ev.get("kind"), ev["winner"], ev["margin_us"], canonical_json(ev), now()))
+        return cur.lastrowid
+
+    def link_slaps(self, slap_ids, game_row_id):
+        """Attach slap verdicts to the game they were part of (its players name the seats)."""
+        with self._write():
+            self.con.executemany("UPDATE slaps SET game_ref = ? WHERE id = ? AND game_ref IS NULL",
+                                 [(game_row_id, s) for s in slap_ids])
+
+    def slaps(self):
+        """[(game, kind, winner seat or None, margin_us, game_ref or None)]"""
+        return [r[1:] for r in self.slap_rows()]
+
+    def slap_rows(self):
+        """[(row id, game, kind, winner seat or None, margin_us, game_ref or None)]"""
+        return self._read("SELECT id, game, kind, winner, margin_us, game_ref FROM slaps ORDER BY id")
+
+    def count_slaps(self):
+        return self._read("SELECT COUNT(*) FROM slaps")[0][0]
+
+
+Stored = collections.namedtuple("Stored", "row new slaps reused")
+Change = collections.namedtuple("Change", "number verb args made_at undone_at")
+
+
+class _RollBack(Exception):
+    """Ends ResultsDB's write check: its transaction is rolled back."""

@@ -1,0 +1,229 @@
+"""The standings: per game and person, from the results database.
+
+Per game and person (host_tools/club/people.py: a name, without case or the
+spaces around it; every seat nobody named in one "(unnamed seats)" row):
+games played, wins (a shared win counts for each winner; an unfinished game is nobody's win unless the table agreed to stop it, PT-20),
+average final score, Perfect Bonuses (a game whose registry entry names
+them: Speed Run), and slap wins with the median
+winning margin (Speed, and any game whose slaps the device logged).  Slap
+verdicts are tied to a game by speedref-log when that game's record arrives.
+
+Every seat of every counted game is in the standings, once: a change to names
+never seats one person twice in a game (host_tools/club/people.py).  A person
+listed twice in one record is malformed (speedref-log refuses such records);
+in one already in an older database the first seat is the person's and the
+later one an unnamed seat.
+
+`played(db)` is every stored game the rules can count, as the standings, the
+ratings (host_tools/club/ratings.py), the name changes (host_tools/club/changes.py) and
+the results page read them; `played(db, club=C)` the games of club C only
+(a league's database: the standings and ratings of one club, `--club`).  In
+a database of several clubs each named seat is a person of its game's club
+(people.at_club).
+"""
+import collections
+import statistics
+
+from speedref import games as registry
+from speedref.engine import records
+from speedref.engine.errors import RuleError, is_int
+
+from host_tools import jsonin
+from host_tools.club import people
+from host_tools.club.db import ResultsDB
+
+COLUMNS = ["game", "player", "games", "wins", "average_score", "perfect_bonuses",
+           "slap_wins", "median_margin_us"]
+
+
+def perfect_counts(record):
+    """Each seat's Perfect Bonuses (the "perfect" column) as its game's
+    sheet counts them, or None for a game whose registry entry names no
+    such count (`bonus`: Speed Run's, SR-26)."""
+    try:
+        attr = registry.get(record.get("game")).bonus
+    except registry.UnknownGame:
+        return None
+    if attr is None:
+        return None
+    v = getattr(records.replay(record), attr, None)
+    if isinstance(v, (list, tuple)) and all(isinstance(x, int) for x in v):
+        return list(v)
+    return None
+
+
+def _replayable(text):
+    """(record, summary) of a stored record's text, or raise ValueError saying
+    why it cannot be counted: not strict JSON, not an object, or refused by
+    the rules as they are now (tampered, or written under older rules)."""
+    try:
+        rec = jsonin.loads(text)
+    except jsonin.BadJSON as e:
+        raise ValueError("not JSON (%s)" % e)
+    if not isinstance(rec, dict):
+        raise ValueError("not a game record (a JSON object)")
+    try:
+        s = records.summary(rec)
+        perfect = perfect_counts(rec)
+    except RuleError as e:
+        raise ValueError("the rules refuse it: %s" % e)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as e:
+        raise ValueError("the rules cannot replay it: %s: %s" % (type(e).__name__, e))
+    names = [str(p) for p in rec.get("players", [])]
+    return rec, s, names, perfect
+
+
+def _slap_problem(winner, margin, names):
+    """Why a stored slap verdict cannot be counted for its game, or None."""
+    if winner is not None and (not is_int(winner) or not 0 <= winner < len(names)):
+        return "winner %s is not a seat of its game (0..%d, or null for a tie)" % (
+            jsonin.printable(repr(winner))[:30], len(names) - 1)
+    if margin is not None and (not is_int(margin) or margin < 0):
+        return "margin_us %s is not a whole number of microseconds" % jsonin.printable(repr(margin))[:30]
+    if winner is None and margin is None:
+        return "a tie without a margin"
+    return None
+
+
+Played = collections.namedtuple("Played", "row record summary names perfect club")
+
+
+class NoClub(ValueError):
+    """A club the database has no game of: the message names those it has."""
+
+
+def played(db, skipped=None, changes=None, held=None, club=None):
+    """[Played] every stored game the rules can count, in time order
+    (people.time_order): its record, summary, the name each seat now goes
+    by (people.Resolver: None for a seat nobody named; never one person at
+    two seats; in a database of several clubs, of its game's club:
+    people.at_club), Speed Run's Perfect Bonuses and its club (None: the
+    database's own, a game that came on USB or from a file).  A row that
+    cannot be counted goes into `skipped`.  `changes`: the changes to names
+    to apply (default: those in force); `held`, a dict, gets {row:
+    [people.Held]} for each game a change does not hold for.  `club`: that
+    club's games only (NoClub for a club the database has no game of)."""
+    skipped = [] if skipped is None else skipped
+    resolver = people.Resolver(db.changes() if changes is None else changes)
+    clubs = db.clubs()
+    several = len(set(clubs.values())) > 1
+    if club is not None and club not in clubs.values():
+        raise NoClub("no game of club %s in the database (%s)" % (
+            jsonin.printable(repr(club)), "its clubs: " + ", ".join(sorted(set(clubs.values())))
+            if clubs else "no game came with its club: a club's own database"))
+    out = []
+    for row_id, text in db.game_rows():
+        where = clubs.get(row_id)
+        if club is not None and where != club:
+            continue
+        try:
+            rec, s, names, perfect = _replayable(text)
+        except ValueError as e:
+            skipped.append({"table": "games", "row": row_id, "why": str(e)})
+            continue
+        if several and where is not None:
+            names = [people.at_club(n, where) for n in names]
+        out.append(Played(row_id, rec, s, resolver.seats(row_id, names), perfect, where))
+    if held is not None:
+        held.update(resolver.held)
+    return people.time_order(out, db.arrivals())
+
+
+def spellings(games):
+    """{person key: the spelling of their most recent game}."""
+    shown = {}
+    for g in games:
+        for n in g.names:
+            if n is not None:
+                shown[people.key(n)] = n
+    return shown
+
+
+UNNAMED = "(unnamed seats)"    # the standings' row of every seat nobody named, in one game
+
+
+def standings(db, skipped=None, games=None, club=None):
+    """(rows as dicts in COLUMNS order, number of slaps not tied to any game).
+    `club`: the standings of that club's games (played()).
+
+    A row per game and person (people.py: a name normalised), the name shown
+    as they spelled it last; every seat nobody named (P1..P4, Guest) is in one
+    row of its own, UNNAMED, counted a seat at a time (an unnamed seat is
+    nobody in particular: a game with two counts twice), after the people.
+    A row says whether it is a person ("person").
+    A stored row that cannot be counted (a record that is not JSON or that the
+    rules refuse, a slap whose winner is not a seat of its game or whose margin
+    is not a whole number) is left out; `skipped`, a list, gets
+    {"table", "row", "why"} for each.
+    """
+    skipped = [] if skipped is None else skipped
+    games = played(db, skipped, club=club) if games is None else games
+    shown = spellings(games)
+    table = {}   # (game, person key or None) -> accumulating dict
+
+    def entry(game, name):
+        k = None if name is None else people.key(name)
+        if (game, k) not in table:
+            table[(game, k)] = {"game": game, "player": UNNAMED if k is None else shown[k], "person": k is not None,
+                                "games": 0, "wins": 0, "_scores": [], "perfect_bonuses": None, "slap_wins": 0,
+                                "_margins": []}
+        return table[(game, k)]
+
+    players_of = {}
+    for g in games:
+        rec, s, names, perfect = g.record, g.summary, g.names, g.perfect
+        players_of[g.row] = names
+        # wins from the record itself, so a database filled before the
+        # unfinished-game rule (PT-20) is counted the same way
+        winners = s["winners"] if records.counts_as_win(s) else ()
+        for seat, name in enumerate(names):      # each seat someone of its own (people.Resolver)
+            e = entry(rec["game"], name)
+            e["games"] += 1
+            e["wins"] += 1 if seat in winners else 0
+            if seat < len(s["totals"]):
+                e["_scores"].append(s["totals"][seat])
+        # Perfect Bonuses (SR-16, SR-26): a column of the games whose sheet
+        # counts them (their registry entry's `bonus`)
+        if perfect is not None:
+            for seat, name in enumerate(names[:len(perfect)]):
+                e = entry(rec["game"], name)
+                e["perfect_bonuses"] = (e["perfect_bonuses"] or 0) + perfect[seat]
+    unlinked = 0
+    for slap_id, game, kind, winner, margin, game_ref in db.slap_rows():
+        if game_ref is None or game_ref not in players_of:
+            if club is None:
+                unlinked += 1  # (one club's standings: another club's game, or none, is not theirs)
+            continue
+        names = players_of[game_ref]
+        why = _slap_problem(winner, margin, names)
+        if why:
+            skipped.append({"table": "slaps", "row": slap_id, "why": why})
+            continue
+        if winner is None:
+            continue          # a tie is nobody's win
+        e = entry(game, names[winner])
+        e["slap_wins"] += 1
+        if margin is not None:  # a lone slap has no margin
+            e["_margins"].append(margin)
+    out = []
+    for e in table.values():
+        scores, margins = e.pop("_scores"), e.pop("_margins")
+        e["average_score"] = round(sum(scores) / len(scores), 2) if scores else None
+        e["median_margin_us"] = statistics.median(margins) if margins else None
+        out.append(dict((c, e[c]) for c in COLUMNS + ["person"]))
+    out.sort(key=lambda r: (r["game"], not r["person"], -r["wins"], -(r["average_score"] or 0), r["player"]))
+    return out, unlinked
+
+
+def read_standings(path, club=None):
+    """(rows, unlinked slaps, skipped rows) of the database at path (it must
+    exist: a read-only command creates nothing), of one club's games with
+    `club`; DatabaseProblem, NoClub."""
+    db = ResultsDB(path, create=False)
+    try:
+        skipped = []
+        with db.snapshot():
+            rows, unlinked = standings(db, skipped, club=club)
+    finally:
+        db.close()
+    return rows, unlinked, skipped
