@@ -23,7 +23,7 @@ from emu.serve import Bridge
 
 pytestmark = [pytest.mark.board, needs_board, pytest.mark.long]
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UP, DOWN, OK = 4, 5, 6
 CLUB = ["Zo\u00eb", "Jos\u00e9", "\u0141ukasz", "\u00d0\u00f3ra", "Ann"]
 PLAYERS = ["Zo\u00eb", "\u0141ukasz", "Jos\u00e9", "\u00d0\u00f3ra"]
