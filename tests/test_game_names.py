@@ -29,8 +29,8 @@ EXCEPTIONS = {
     "firmware/speedref/tunables.py": (("speed", "spit", "speedrun"),
                                       "every timing a player feels in one place: each game's pad hold "
                                       "is its own rule's value (SP-14, SPIT-21, SR-32)"),
-    "host_tools/club/ratings.py": (games.IDS, "the ratings' host-side entry per game: how its result becomes "
-                                         "places (docs/ratings.md)"),
+    "host_tools/club/summary.py": (games.IDS, "the ratings' host-side entry per game: how its result becomes "
+                                         "places (docs/ratings.md), worked out when the game is stored"),
 }
 
 

@@ -8,6 +8,9 @@
     speedref-results rename OLD NEW | merge A B | assign GAME SEAT NAME
     speedref-results changes | undo [N]           (host_tools/club/changes.py)
     speedref-results gaps [--json]                record numbers never seen (host_tools/club/gaps.py)
+    speedref-results check                        the kept summaries against a replay
+                                                  (host_tools/club/check.py): exit 1 on a difference
+    speedref-results rebuild                      every game's summary made again from its record
 
 What the standings count is host_tools/club/standings.py's; the text table and
 the CSV are host_tools/views/report.py's.  This module is the command line: it
@@ -27,7 +30,7 @@ from speedref import games as games_registry
 from host_tools import jsonin
 from host_tools.club import db as dbmod
 from host_tools.club import ratings as ratings_mod
-from host_tools.club import standings
+from host_tools.club import standings, summary
 from host_tools.club.db import ResultsDB, DatabaseProblem, db_help, default_path
 from host_tools.views import report
 
@@ -90,7 +93,7 @@ def build_parser():
                " folders and copies of a board's flash store (host_tools/intake/importer.py)")
     ap.add_argument("command", nargs="?", choices=list(VERBS),
                     help="import PATH...; ratings; rename OLD NEW; merge A B; assign GAME SEAT NAME;"
-                         " changes; undo [N]; gaps (record numbers of a table never seen)"
+                         " changes; undo [N]; gaps (record numbers of a table never seen); check; rebuild"
                          " (default: the standings)")
     ap.add_argument("paths", nargs="*", metavar="ARG", help="with import: what to import; the other verbs' arguments")
     ap.add_argument("--game", help="with ratings: this game only (%s)" % ", ".join(games_registry.IDS))
@@ -125,9 +128,11 @@ def build_parser():
 STANDINGS_ONLY = ("csv", "json", "html", "serve", "host", "since", "club")   # options of the standings, not of import
 # the verbs and how many arguments each takes (fewest, most)
 VERBS = {"import": (1, None), "ratings": (0, 0), "rename": (2, 2), "merge": (2, 2), "assign": (3, 3),
-         "changes": (0, 0), "undo": (0, 1), "gaps": (0, 0)}
+         "changes": (0, 0), "undo": (0, 1), "gaps": (0, 0), "check": (0, 0), "rebuild": (0, 0)}
 VERB_USE = {"rename": "rename OLD NEW", "merge": "merge A B", "assign": "assign GAME SEAT NAME",
-            "undo": "undo [N]", "ratings": "ratings [--game G]", "changes": "changes", "gaps": "gaps [--json]"}
+            "undo": "undo [N]", "ratings": "ratings [--game G]", "changes": "changes", "gaps": "gaps [--json]",
+            "check": "check", "rebuild": "rebuild"}
+READ_ONLY = ("ratings", "changes", "gaps", "check")     # verbs that store nothing of their own
 
 
 def import_main(args, ap):
@@ -165,9 +170,10 @@ class Output:
 
 
 def verb_main(args, ap):
-    """ratings, rename, merge, assign, changes, undo: exit status 0, or 2 with
-    one line on stderr (a refused change stores nothing)."""
-    from host_tools.club import changes, ratings
+    """ratings, rename, merge, assign, changes, undo, check, rebuild: exit
+    status 0, or 2 with one line on stderr (a refused change stores
+    nothing); check: 1 when a kept summary differs from the replay."""
+    from host_tools.club import changes, check, ratings
     fewest, most = VERBS[args.command]
     if not fewest <= len(args.paths) <= most:
         ap.error("use: %s %s" % (PROG, VERB_USE[args.command]))
@@ -187,9 +193,22 @@ def verb_main(args, ap):
         ap.error("--game %s: no such game (%s)" % (jsonin.printable(args.game), ", ".join(games_registry.IDS)))
     path = args.db or default_path()
     try:
-        db = ResultsDB(path, create=False, write=args.command not in ("ratings", "changes", "gaps"))
+        db = ResultsDB(path, create=False, write=args.command not in READ_ONLY)
         try:
-            if args.command == "ratings":
+            if args.command == "check":
+                lines, n = check.check(db)
+                if lines:
+                    text = "\n".join(lines + ["%s: %s between what it keeps and a replay of its %s"
+                                               % (jsonin.printable(path), jsonin.count(len(lines), "difference"),
+                                                  jsonin.count(n, "stored game"))])
+                    return jsonin.write_out(text + "\n", PROG) or 1
+                text = "%s: every summary, the standings and the ratings are what a replay of the %s gives" % (
+                    jsonin.printable(path), jsonin.count(n, "stored game"))
+            elif args.command == "rebuild":
+                n = db.rebuild()
+                text = "%s: the summaries of %s made again from their records (rules %s)" % (
+                    jsonin.printable(path), jsonin.count(n, "game"), summary.RULES)
+            elif args.command == "ratings":
                 skipped, text, rows = ratings.report(db, args.game, args.json, args.provisional, club=args.club)
                 for s in skipped:
                     jsonin.complain(None, "skipped: %s row #%d: %s" % (s["table"], s["row"], s["why"]), 0)
@@ -202,7 +221,7 @@ def verb_main(args, ap):
                     except OSError as e:
                         return jsonin.complain(PROG, "cannot write %s: %s" % (args.csv, e.strerror or e))
                 return jsonin.write_out(text + "\n", PROG) or (2 if skipped else 0)
-            if args.command == "changes":
+            elif args.command == "changes":
                 with db.snapshot():
                     text = changes.listing(db)
             elif args.command == "gaps":
@@ -229,6 +248,7 @@ def page_main(args):
     the database cannot be read, the file written or the port served; 2
     also when rows were left out (each named on stderr and on the page, as
     the text report names them)."""
+    from host_tools.club import ratings
     from host_tools.views import results_page   # Jinja2 and pygal: loaded for the page only
     name = str(args.db)
     status = 0
@@ -236,6 +256,7 @@ def page_main(args):
         try:
             db = ResultsDB(args.db, create=False)
             try:
+                ratings.settle(db)       # what is due rated and kept (a read-only file: in memory)
                 with db.snapshot():
                     text, skipped = results_page.render(db, name, evening=which_evening(db, args.evening))
                     n = db.count_games()

@@ -22,21 +22,54 @@ game): the line names the change to undo first.  `changes` marks a change
 that does not hold for a game imported after it (people.Resolver).
 """
 from host_tools import jsonin
-from host_tools.club import people, standings
+from host_tools.club import people
 
 
 class Refused(Exception):
     """A change that is not made: the message is its one line."""
 
 
-def _who(games):
-    """{person key: [(row, seat)]} of every named seat now."""
-    out = {}
-    for g in games:
-        for seat, n in enumerate(g.names):
-            if n is not None:
-                out.setdefault(people.key(n), []).append((g.row, seat))
-    return out
+class Seated:
+    """Who sits where now: each counted game's seats with the person they
+    are after the changes in force, as the games' summaries keep them
+    (host_tools/club/db.py), read in SQL; no record replayed."""
+
+    def __init__(self, db):
+        self.db = db
+
+    def seats(self, k):
+        """How many seats the person k plays."""
+        return self.db.query("SELECT COUNT(*) FROM game_players WHERE person = ?", (k,))[0][0]
+
+    def shown(self, k):
+        """The name person k goes by in their most recent game (standings.spellings)."""
+        got = self.db.query("SELECT shown FROM game_players WHERE person = ? ORDER BY ord DESC LIMIT 1", (k,))
+        return got[0][0] if got else None
+
+    def together(self, a, b):
+        """The first game, in time order, that persons a and b both play, or None."""
+        got = self.db.query("SELECT p.game_ref FROM game_players p JOIN game_players q ON q.game_ref = p.game_ref"
+                            " WHERE p.person = ? AND q.person = ? ORDER BY p.ord LIMIT 1",
+                            (people.key(a), people.key(b)))
+        return got[0][0] if got else None
+
+    def names(self, row):
+        """[the name each seat of counted game `row` goes by, None: nobody
+        named], or None when the game is not counted."""
+        if not self.db.query("SELECT 1 FROM game_summary WHERE game_ref = ? AND counted", (row,)):
+            return None
+        return [n for n, in self.db.query("SELECT shown FROM game_players WHERE game_ref = ? ORDER BY seat",
+                                          (row,))]
+
+    def game_name(self, row):
+        """A stored game as a line names it: "#12 (record e66...-3)"."""
+        got = self.db.query("SELECT record FROM games WHERE id = ?", (row,))
+        try:
+            rec = jsonin.loads(got[0][0]) if got else None
+        except jsonin.BadJSON:
+            rec = None
+        ident = rec.get("id") if isinstance(rec, dict) else None
+        return "#%d%s" % (row, "" if ident is None else " (record %s)" % _shown(ident))
 
 
 def _name(text, what):
@@ -50,76 +83,62 @@ def _shown(text):
     return jsonin.printable(str(text))
 
 
-def _person(text, who, shown, what):
+def _person(text, seated, what):
     """The person a name given on the command line means, as they are shown."""
     if people.unnamed(text):
         raise Refused("%s %r is an unnamed seat, not a person: `assign GAME SEAT NAME` names one seat"
                       % (what, _shown(text)))
-    k = people.key(text)
-    if k not in who:
+    shown = seated.shown(people.key(text))
+    if shown is None:
         raise Refused("no person %r in the database (speedref-results lists them)" % _shown(text))
-    return shown[k]
-
-
-def _together(games, a, b):
-    """A game in which both persons a and b play, or None."""
-    for g in games:
-        ks = set(people.key(n) for n in g.names if n is not None)
-        if people.key(a) in ks and people.key(b) in ks:
-            return g
-    return None
-
-
-def _game_name(g):
-    ident = g.record.get("id")
-    return "#%d%s" % (g.row, "" if ident is None else " (record %s)" % _shown(ident))
+    return shown
 
 
 def plan(db, verb, args):
     """(verb, stored arguments, what to say) for a change, or Refused."""
-    games = standings.played(db)
-    who, shown = _who(games), standings.spellings(games)
+    seated = Seated(db)
     if verb == "rename":
-        old = _person(args[0], who, shown, "OLD")
+        old = _person(args[0], seated, "OLD")
         new = _name(args[1], "the new name")
         if people.unnamed(new):
             raise Refused("the new name %r is a seat label: a person needs a name" % _shown(new))
         if new == old:
             raise Refused("%r is called that already" % _shown(old))
-        seats = jsonin.count(len(who[people.key(old)]), "seat")
-        if people.key(new) != people.key(old) and people.key(new) in who:
+        seats = jsonin.count(seated.seats(people.key(old)), "seat")
+        into = seated.shown(people.key(new)) if people.key(new) != people.key(old) else None
+        if into is not None:
             # the new name is someone's already: the two are one person, as merge makes them
-            into = shown[people.key(new)]
-            g = _together(games, old, into)
+            g = seated.together(old, into)
             if g is not None:
                 raise Refused("%s is another person, who played game %s with %s: they are two people"
-                              % (_shown(into), _game_name(g), _shown(old)))
+                              % (_shown(into), seated.game_name(g), _shown(old)))
             return {"old": old, "new": into}, "renamed %s to %s: %s, joined to %s's %s" % (
-                _shown(old), _shown(into), seats, _shown(into), jsonin.count(len(who[people.key(new)]), "seat"))
+                _shown(old), _shown(into), seats, _shown(into), jsonin.count(seated.seats(people.key(new)), "seat"))
         return {"old": old, "new": new}, "renamed %s to %s: %s" % (_shown(old), _shown(new), seats)
     if verb == "merge":
-        a = _person(args[0], who, shown, "A")
-        b = _person(args[1], who, shown, "B")
+        a = _person(args[0], seated, "A")
+        b = _person(args[1], seated, "B")
         if people.key(a) == people.key(b):
             raise Refused("%r and %r are one person already" % (_shown(args[0]), _shown(args[1])))
-        g = _together(games, a, b)
+        g = seated.together(a, b)
         if g is not None:
             raise Refused("%s and %s played game %s together: they are two people" % (_shown(a), _shown(b),
-                                                                                      _game_name(g)))
+                                                                                      seated.game_name(g)))
         return {"from": a, "into": b}, "merged %s into %s: %s moved" % (
-            _shown(a), _shown(b), jsonin.count(len(who[people.key(a)]), "seat"))
+            _shown(a), _shown(b), jsonin.count(seated.seats(people.key(a)), "seat"))
     if verb == "assign":
         row = db.row_of(args[0])
-        g = next((x for x in games if x.row == row), None)
-        if g is None:
+        names = None if row is None else seated.names(row)
+        if names is None:
             raise Refused("no game %r in the database (a record id, or a row number: speedref-score --db --id)"
                           % _shown(args[0]) if row is None else
                           "game %r cannot be counted (speedref-results names it on stderr)" % _shown(args[0]))
+        game = seated.game_name(row)
         seat_text = args[1].strip()
         digits = seat_text[1:] if seat_text[:1] in "pP" else seat_text
-        if not (digits.isascii() and digits.isdigit() and 1 <= int(digits) <= len(g.names)):
-            raise Refused("game %s has seats 1..%d (P1..P%d), not %r" % (_game_name(g), len(g.names),
-                                                                         len(g.names), _shown(seat_text)))
+        if not (digits.isascii() and digits.isdigit() and 1 <= int(digits) <= len(names)):
+            raise Refused("game %s has seats 1..%d (P1..P%d), not %r" % (game, len(names), len(names),
+                                                                         _shown(seat_text)))
         seat = int(digits) - 1
         if people.key(args[2]) == "guest":
             name, now = None, None
@@ -128,18 +147,18 @@ def plan(db, verb, args):
             if people.unnamed(name):
                 raise Refused("%r is a seat label: give a name, or Guest for nobody named" % _shown(name))
             now = people.Resolver(db.changes()).name(name)
-        current = g.names[seat]
+        current = names[seat]
         if (current is None and now is None) or (current is not None and now is not None
                                                  and people.key(current) == people.key(now)):
-            raise Refused("seat P%d of game %s is %s already" % (seat + 1, _game_name(g),
+            raise Refused("seat P%d of game %s is %s already" % (seat + 1, game,
                                                                  "nobody named" if now is None else _shown(current)))
         if now is not None:
-            for other, n in enumerate(g.names):
+            for other, n in enumerate(names):
                 if other != seat and n is not None and people.key(n) == people.key(now):
                     raise Refused("%s plays seat P%d of game %s: the same person cannot play two seats"
-                                  % (_shown(n), other + 1, _game_name(g)))
-        return {"row": g.row, "seat": seat, "name": name}, "game %s seat P%d: %s (was %s)" % (
-            _game_name(g), seat + 1, "nobody named" if now is None else _shown(now),
+                                  % (_shown(n), other + 1, game))
+        return {"row": row, "seat": seat, "name": name}, "game %s seat P%d: %s (was %s)" % (
+            game, seat + 1, "nobody named" if now is None else _shown(now),
             "nobody named" if current is None else _shown(current))
     raise ValueError(verb)
 
@@ -157,31 +176,31 @@ def describe(c):
 
 
 def _held(db):
-    """({(row, change number): people.Held} of the changes in force that do
-    not hold for a game, {row: Played}); inside a transaction db.changes()
-    sees what it wrote."""
-    held = {}
-    games = standings.played(db, held=held)
-    return (dict(((row, h.number), h) for row, hs in held.items() for h in hs),
-            dict((g.row, g) for g in games))
+    """{(row, change number): people.Held} of the changes in force that do
+    not hold for a game, as the summaries keep them; inside a transaction
+    they are what it wrote."""
+    return dict(((row, number), people.Held(number, (a, b), (na, nb), person)) for row, number, a, b, na, nb, person
+                in db.query("SELECT game_ref, change, seat_a, seat_b, name_a, name_b, person FROM held"))
 
 
 def _seated_twice(db, before):
     """[(what the change would do, its people.Held)] for each change that
-    does not hold for a game now but did `before` (_held's first part), in
-    row order: the changes that would now seat someone twice."""
-    now, games = _held(db)
+    does not hold for a game now but did `before` (_held's), in row order:
+    the changes that would now seat someone twice."""
+    seated = Seated(db)
     return [("%s would sit at P%d and P%d of game %s" % ((_shown(h.person),) + tuple(s + 1 for s in sorted(h.seats))
-                                                         + (_game_name(games[row]),)), h)
-            for (row, n), h in sorted(now.items()) if (row, n) not in before]
+                                                         + (seated.game_name(row),)), h)
+            for (row, n), h in sorted(_held(db).items()) if (row, n) not in before]
 
 
 def make(db, verb, args):
     """Check and store one change: the line to print; Refused."""
     with db.changing():
-        before = _held(db)[0]
+        in_force = db.changes()
+        before = _held(db)
         stored, said = plan(db, verb, args)
         number = db.add_change(verb, stored)
+        db.refresh_people(in_force)
         # a change that would seat one person twice in a stored game is
         # refused whatever else it does (the transaction is rolled back)
         twice = _seated_twice(db, before)
@@ -207,8 +226,9 @@ def undo(db, args):
             c = in_force[-1]
         else:
             raise Refused("no change to undo")
-        before = _held(db)[0]
+        before = _held(db)
         db.undo_change(c.number)
+        db.refresh_people(in_force)
         # a later change that needs this one would seat someone twice
         # without it: refused, naming it (the transaction is rolled back)
         twice = _seated_twice(db, before)
@@ -228,7 +248,7 @@ def listing(db):
     if not rows:
         return "no changes to names yet"
     held = {}
-    for (row, number) in _held(db)[0]:
+    for (row, number) in _held(db):
         held.setdefault(number, []).append(row)
     return "\n".join("%d  %s  %s%s%s" % (c.number, c.made_at, describe(c),
                                          "  (undone %s)" % c.undone_at if c.undone_at else "",
@@ -242,15 +262,11 @@ def _not_held(rows):
         "" if len(rows) == 1 else "s", ", ".join("#%d" % r for r in sorted(rows)))
 
 
-def report_held(db, row, players):
-    """Lines for a game just stored (row `row`, its record's `players`): each
-    change in force that does not hold for it, and why."""
-    in_force = db.changes()
-    if not in_force:
-        return []
-    resolver = people.Resolver(in_force)
-    resolver.seats(row, players)
-    by_number = dict((c.number, c) for c in in_force)
+def report_held(db, row, players=None):
+    """Lines for a game just stored (row `row`): each change in force that
+    does not hold for it, and why."""
+    held = db.query("SELECT change, name_a, name_b FROM held WHERE game_ref = ? ORDER BY change", (row,))
+    by_number = dict((c.number, c) for c in db.changes()) if held else {}
     return ["%s and %s sat at one table, but change %d (%s) made them one person: that change does not hold"
-            " for this game" % (_shown(h.names[0]), _shown(h.names[1]), h.number, describe(by_number[h.number]))
-            for h in resolver.held.get(row, [])]
+            " for this game" % (_shown(na), _shown(nb), number, describe(by_number[number]))
+            for number, na, nb in held if number in by_number]

@@ -29,9 +29,14 @@ import sqlite3
 
 from speedref.engine import records
 
+from host_tools.club import people, summary
+
 DB_ENV = "SPEEDREF_DB"   # names the results database when --db is not given
 BUSY_TIMEOUT_S = 30.0   # how long to wait for another process's write to finish
 TABLES = ("games", "slaps", "game_players", "changes")
+EVENING_TABLES = ("evenings", "evening_people", "evening_tables", "rounds", "round_seats", "evening_changes")
+SUMMARY_TABLES = ("game_summary", "held", "ratings", "ratings_due", "summary_state", "summary_due")
+CHUNK = 500             # rows named in one SQL statement (SQLite allows 32,766 parameters)
 
 
 class DatabaseProblem(Exception):
@@ -266,12 +271,125 @@ def _migrate_6(con):
     con.execute("ALTER TABLE games ADD COLUMN club TEXT")
 
 
-MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6]
+def _migrate_7(con):
+    # Version 7: what the standings and the ratings need from each game,
+    # worked out once when it is stored (host_tools/club/summary.py) and kept
+    # beside its record, so that a read is SQL over these rows, not a replay
+    # of every record.  Filled when the database is next opened
+    # (ResultsDB.settle: the rows were made under no rules yet).
+    # A seat's row is kept for every seat of every game the rules count.
+    for column in ("entry TEXT",        # the name as the name fixes take it (in a league's database
+                                        # a named seat is of its club: people.at_club)
+                   "entered TEXT",      # the person the table entered (people.key); NULL: nobody
+                   "person TEXT",       # the person now, after the name fixes in force; NULL: nobody
+                   "shown TEXT",        # the name that seat goes by now
+                   "perfect INTEGER",   # Perfect Bonuses (the game's registry `bonus`); NULL: none counted
+                   "place INTEGER",     # its place for the ratings; NULL: the game is not finished
+                   "game TEXT",         # the game's, kept here too: the standings read this table alone
+                   "ord BLOB"):         # the game's place in time order (summary.order_key), the same
+        con.execute("ALTER TABLE game_players ADD COLUMN " + column)
+    # the standings: one pass over an index holding every column they sum
+    con.execute("CREATE INDEX game_players_tally ON game_players(game, person, won, total, perfect)")
+    # a person's seats and their latest name; the seats a name entered; a game's rated seats in time order
+    con.execute("CREATE INDEX game_players_person ON game_players(person, ord, shown)")
+    con.execute("CREATE INDEX game_players_entered ON game_players(entered, entry)")
+    con.execute("CREATE INDEX game_players_ord ON game_players(game, ord)")
+    con.execute(
+        "CREATE TABLE game_summary ("
+        " game_ref INTEGER PRIMARY KEY REFERENCES games(id),"
+        " ord BLOB NOT NULL UNIQUE,"         # its place in time order (summary.order_key)
+        " game TEXT,"                        # the record's game; NULL when not counted
+        " counted INTEGER NOT NULL,"         # 0: the rules cannot count it, `why` says why
+        " why TEXT,"
+        " finished INTEGER NOT NULL,"        # records.counts_as_win
+        " seats INTEGER NOT NULL,"
+        " club TEXT)")                       # the games table's club, as the summary was made
+    con.execute("CREATE INDEX game_summary_game ON game_summary(game, ord)")
+    con.execute("CREATE INDEX game_summary_left_out ON game_summary(game_ref) WHERE NOT counted")
+    con.execute("CREATE INDEX game_summary_club ON game_summary(club) WHERE club IS NOT NULL")
+    con.execute(
+        "CREATE TABLE held ("                # a change to names that does not hold for a game
+        " game_ref INTEGER NOT NULL REFERENCES games(id),"
+        " change INTEGER NOT NULL,"
+        " seat_a INTEGER NOT NULL, seat_b INTEGER NOT NULL,"   # the two seats it would make one
+        " name_a TEXT, name_b TEXT,"         # what those seats were called then
+        " person TEXT,"                      # the name both would have had
+        " PRIMARY KEY (game_ref, change))")
+    con.execute(
+        "CREATE TABLE ratings ("             # a person's rating after a rated game
+        " game_ref INTEGER NOT NULL REFERENCES games(id),"
+        " seat INTEGER NOT NULL,"
+        " game TEXT NOT NULL,"
+        " ord BLOB NOT NULL,"                # the game's place in time order
+        " number INTEGER NOT NULL,"          # the game's number among its game's rated games
+        " person TEXT NOT NULL,"
+        " mu REAL NOT NULL, sigma REAL NOT NULL,"
+        " games INTEGER NOT NULL,"           # the person's rated games so far, this one included
+        " PRIMARY KEY (game_ref, seat))")
+    con.execute("CREATE INDEX ratings_person ON ratings(game, person, ord, mu, sigma, games)")
+    con.execute("CREATE INDEX ratings_ord ON ratings(game, ord)")
+    # the ratings of a game are stored up to `since` (an ord): from there on
+    # they are worked out again at the next read
+    con.execute("CREATE TABLE ratings_due (game TEXT PRIMARY KEY, since BLOB NOT NULL)")
+    # 'rules': the summary.RULES the rows were made under; 'people': 'due'
+    # when the changes were written by something else than speedref;
+    # 'several': '1' when the games are of several clubs (a league's)
+    con.execute("CREATE TABLE summary_state (key TEXT PRIMARY KEY, value TEXT)")
+    # games stored or edited without their summary (another program's
+    # writes): summarised when the database is next opened
+    con.execute("CREATE TABLE summary_due (game_ref INTEGER PRIMARY KEY)")
+    con.execute("CREATE TRIGGER games_added AFTER INSERT ON games"
+                " BEGIN INSERT OR IGNORE INTO summary_due VALUES (new.id); END")
+    con.execute("CREATE TRIGGER games_edited AFTER UPDATE OF game, record, received_at, dedup_key, club ON games"
+                " BEGIN INSERT OR IGNORE INTO summary_due VALUES (new.id); END")
+    con.execute("CREATE TRIGGER games_removed AFTER DELETE ON games BEGIN"
+                " INSERT INTO ratings_due (game, since) SELECT game, ord FROM game_summary"
+                "  WHERE game_ref = old.id AND finished ON CONFLICT(game) DO UPDATE SET since = MIN(since, excluded.since);"
+                " DELETE FROM game_players WHERE game_ref = old.id;"
+                " DELETE FROM held WHERE game_ref = old.id;"
+                " DELETE FROM ratings WHERE game_ref = old.id;"
+                " DELETE FROM game_summary WHERE game_ref = old.id;"
+                " DELETE FROM summary_due WHERE game_ref = old.id; END")
+    # any write to the changes: the people are due to be worked out again
+    # (speedref's own change does it at once), and the changes' count of
+    # writes moves on (a Resolver made from them is out of date)
+    for event in ("INSERT", "UPDATE", "DELETE"):
+        con.execute("CREATE TRIGGER changes_%s AFTER %s ON changes BEGIN"
+                    " INSERT OR REPLACE INTO summary_state VALUES ('people', 'due');"
+                    " INSERT INTO summary_state VALUES ('changes', 1)"
+                    "  ON CONFLICT(key) DO UPDATE SET value = value + 1; END" % (event.lower(), event))
+
+
+def _tables_of(version):
+    """The tables a database of schema `version` has."""
+    have = set()
+    for since, tables in ((1, ("games", "slaps")), (2, ("game_players",)), (4, ("changes",)), (5, EVENING_TABLES), (7, SUMMARY_TABLES)):
+        if version >= since:
+            have.update(tables)
+    return have
+
+
+MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6, _migrate_7]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
 def now():
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def entries(names, club, several):
+    """([the name each seat of a game of `club` is taken as by the name
+    fixes], [the person it enters: people.key, None for a seat nobody named
+    or a person named at an earlier seat]) for its record's `names`: in a
+    database of several clubs (`several`) a named seat of a club's game is
+    of its club (people.at_club), as standings.played reads it."""
+    fed = [people.at_club(n, club) if several and club is not None else n for n in names]
+    entered, seen = [], set()
+    for n in fed:
+        k = None if people.unnamed(n) else people.key(n)
+        entered.append(None if k in seen else k)
+        seen.add(k)
+    return fed, entered
 
 
 def ignore_file_size_signal():
@@ -297,6 +415,7 @@ class ResultsDB:
         # moment each is stored; an import sets its own start for all its
         # games (one moment: the ratings order them by their tables' numbers)
         self.moment = None
+        self._people = None      # (the changes' count of writes, their people.Resolver)
         import os
         if str(path) != ":memory:" and not os.path.exists(path):
             if not create:
@@ -320,6 +439,7 @@ class ResultsDB:
             self.con.execute("PRAGMA foreign_keys = ON")
             self.migrate()
             self._check_tables()
+            self.settle()
             if write:
                 with self._write("cannot write to the database"):
                     # a write that changes nothing, rolled back: only to learn
@@ -344,6 +464,7 @@ class ResultsDB:
             yield
             self.con.execute("COMMIT")
         except BaseException as e:
+            self._people = None       # it may have been made from what is rolled back
             try:
                 if self.con.in_transaction:
                     self.con.execute("ROLLBACK")
@@ -372,12 +493,13 @@ class ResultsDB:
                 pass      # a read transaction has nothing to keep
 
     def writing(self, doing="cannot store in the database"):
-        """One write transaction for another module's tables (the evening's):
-        all or nothing, a failure a DatabaseProblem saying `doing`."""
+        """One write transaction for another module's tables (the evening's,
+        the ratings'): all or nothing, a failure a DatabaseProblem saying `doing`."""
         return self._write(doing)
 
     def query(self, sql, args=()):
-        """Rows of one parameterized read; a failure is a DatabaseProblem."""
+        """Rows of one parameterized read (the standings', the ratings', the
+        evening's own SQL); a failure is a DatabaseProblem."""
         return self._read(sql, args)
 
     def _read(self, sql, args=()):
@@ -418,6 +540,8 @@ class ResultsDB:
                 raise self._newer(v)
             if v == SCHEMA_VERSION:
                 return
+        if not _tables_of(v) <= self._tables():
+            raise self._foreign()    # a version number without that version's tables
         # All steps in one write transaction, the version read again inside it:
         # a second process that opened the database at the same moment waits,
         # then finds it already migrated.
@@ -437,7 +561,7 @@ class ResultsDB:
     def _check_tables(self):
         """A version number without our tables (someone else's file, or a
         damaged one) is refused rather than written into."""
-        if not set(TABLES) <= self._tables():
+        if not set(TABLES + EVENING_TABLES + SUMMARY_TABLES) <= self._tables():
             raise self._foreign()
 
     # --- games ---------------------------------------------------------------
@@ -452,7 +576,7 @@ class ResultsDB:
         got = self.add_game(record, source)
         return (got.row, got.new, got.reused is None) if compare else (got.row, got.new)
 
-    def add_game(self, record, source="live", slaps=(), club=None):
+    def add_game(self, record, source="live", slaps=(), club=None, worked=None):
         """Store a validated record and the slap verdicts of its game, in one
         write transaction: a Stored(row, new, slaps, reused).
 
@@ -466,31 +590,36 @@ class ResultsDB:
         statement, so several speedref-log processes on one database never
         store a record twice.  `club`: the club it was played at (the topic's
         club level of an MQTT message), kept with it; a game stored before
-        without one gets it.
+        without one gets it.  The game's summary (host_tools/club/summary.py)
+        is stored with it: `worked`, its summary.work() when the caller
+        validated the record with it, else worked out here.
         """
         key = dedup_key(record)
         text = canonical_json(record)
         with self._write():
-            row, new, stored = self._insert(key, record, text, source, club)
+            row, new, stored = self._insert(key, record, text, source, club, worked)
             reused = None
             if stored != text:
                 reused = row
                 digest = hashlib.sha256(text.encode()).hexdigest()
-                row, new, _ = self._insert(key + " sha256:" + digest, record, text, source, club)
+                row, new, _ = self._insert(key + " sha256:" + digest, record, text, source, club, worked)
             added = self._add_slaps(row, slaps)
         return Stored(row, new, added, reused)
 
-    def _insert(self, key, record, text, source, club=None):
+    def _insert(self, key, record, text, source, club=None, worked=None):
         """(row id, new, the text stored under key) for `record` under `key`."""
+        received = self.moment or now()
         cur = self.con.execute(
             "INSERT INTO games (dedup_key, game, record, source, received_at, club) VALUES (?, ?, ?, ?, ?, ?)"
             " ON CONFLICT(dedup_key) DO NOTHING",
-            (key, record["game"], text, source, self.moment or now(), club))
+            (key, record["game"], text, source, received, club))
         if club is not None and cur.rowcount != 1:
-            self.con.execute("UPDATE games SET club = ? WHERE dedup_key = ? AND club IS NULL", (club, key))
+            if self.con.execute("UPDATE games SET club = ? WHERE dedup_key = ? AND club IS NULL",
+                                (club, key)).rowcount:
+                # its people may now be of that club (a league's database)
+                self._resummarize(self.con.execute("SELECT id FROM games WHERE dedup_key = ?", (key,)).fetchone()[0])
         if cur.rowcount == 1:
-            self.con.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, ?)",
-                                 _players_rows(cur.lastrowid, record))
+            self._summarize(cur.lastrowid, text, received, key, worked, club=club)
             return cur.lastrowid, True, text
         row_id, stored = self.con.execute(
             "SELECT id, record FROM games WHERE dedup_key = ?", (key,)).fetchone()
@@ -554,11 +683,245 @@ class ResultsDB:
         """{row id: (received_at, dedup key)} of every game."""
         return dict((r[0], (r[1], r[2])) for r in self._read("SELECT id, received_at, dedup_key FROM games"))
 
+    # --- the games' summaries (host_tools/club/summary.py) ---------------------------
+    def _summarize(self, row, text, received, dedup, worked=None, resolver=None, club=None, several=None):
+        """Inside a write: the summary rows of game `row` of `club`, none
+        stored yet: its summary (`worked`, or worked out from `text`), each
+        seat's person after the changes to names in force (`resolver`'s, else
+        now's; in a database of several clubs, of its club: `several`, else
+        looked up), the changes that do not hold for it; its game's ratings
+        are due again from its place in time order."""
+        s = worked if worked is not None else summary.read(text)
+        key = summary.order_key(received, dedup, row, s.record)
+        if several is None:
+            several = self._several(club)
+        self.con.execute("INSERT INTO game_summary VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         (row, key, s.game, int(s.counted), s.why, int(s.finished), len(s.seats), club))
+        if s.counted:
+            resolver = resolver or self._resolver()
+            fed, entered = entries([x.name for x in s.seats], club, several)
+            names = resolver.seats(row, fed)
+            self.con.executemany(
+                "INSERT INTO game_players (game_ref, seat, name, total, won, entry, entered, person, shown, perfect,"
+                " place, game, ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(row, x.seat, x.name, x.total, x.won, f, e, None if n is None else people.key(n), n,
+                  x.perfect, x.place, s.game, key) for x, f, e, n in zip(s.seats, fed, entered, names)])
+            if row in resolver.held:         # (a game summarised again had its own removed)
+                self._store_held(row, resolver.held[row])
+            if s.finished:
+                self._ratings_due(s.game, key)
+        self.con.execute("DELETE FROM summary_due WHERE game_ref = ?", (row,))
+
+    def _several(self, club):
+        """Inside a write: are the games of several clubs, once a game of
+        `club` is stored?  When that game makes them so, every seat stored
+        becomes a person of its game's club first (_reclub)."""
+        got = self.con.execute("SELECT value FROM summary_state WHERE key = 'several'").fetchone()
+        if (got is not None and got[0] == "1") or club is None:
+            return got is not None and got[0] == "1"
+        if self.con.execute("SELECT 1 FROM game_summary WHERE club IS NOT NULL AND club != ? LIMIT 1",
+                            (club,)).fetchone() is None:
+            return False
+        self._reclub(True)
+        return True
+
+    def _reclub(self, several=None):
+        """Inside a write: every seat's name as the name fixes take it, of its
+        game's club when the games are of several clubs (`several`; None:
+        counted), and the people again (refresh_people)."""
+        if several is None:
+            several = self.con.execute("SELECT COUNT(DISTINCT club) FROM game_summary"
+                                       " WHERE club IS NOT NULL").fetchone()[0] > 1
+        self.con.execute("INSERT OR REPLACE INTO summary_state VALUES ('several', ?)", ("1" if several else "0",))
+        seats = {}
+        for row, club, seat, name, entry, entered in self.con.execute(
+                "SELECT p.game_ref, s.club, p.seat, p.name, p.entry, p.entered FROM game_players p"
+                " JOIN game_summary s ON s.game_ref = p.game_ref ORDER BY p.game_ref, p.seat").fetchall():
+            seats.setdefault((row, club), []).append((seat, name, entry, entered))
+        for (row, club), mine in seats.items():
+            fed, entered = entries([x[1] for x in mine], club, several)
+            for (seat, _, entry, was), f, e in zip(mine, fed, entered):
+                if (f, e) != (entry, was):
+                    self.con.execute("UPDATE game_players SET entry = ?, entered = ? WHERE game_ref = ? AND seat = ?",
+                                     (f, e, row, seat))
+        self.refresh_people()
+
+    def _resummarize(self, row):
+        """Inside a write: game `row`'s summary made again from the games table."""
+        self._forget_summary(row)
+        got = self.con.execute("SELECT record, received_at, dedup_key, club FROM games WHERE id = ?", (row,)).fetchone()
+        if got is not None:
+            self._summarize(row, got[0], got[1], got[2], club=got[3])
+
+    def _resolver(self):
+        """people.Resolver of the changes in force, made again only when the
+        changes were written since (the triggers count the writes)."""
+        version = self.con.execute("SELECT value FROM summary_state WHERE key = 'changes'").fetchone()
+        if self._people is None or self._people[0] != version:
+            self._people = (version, people.Resolver(self.changes()))
+        return self._people[1]
+
+    def _store_held(self, row, held):
+        self.con.execute("DELETE FROM held WHERE game_ref = ?", (row,))
+        self.con.executemany("INSERT INTO held VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             [(row, h.number, h.seats[0], h.seats[1], h.names[0], h.names[1], h.person)
+                              for h in held])
+
+    def _ratings_due(self, game, since):
+        self.con.execute("INSERT INTO ratings_due (game, since) VALUES (?, ?)"
+                         " ON CONFLICT(game) DO UPDATE SET since = MIN(since, excluded.since)", (game, since))
+
+    def _forget_summary(self, row):
+        """Inside a write: game `row`'s summary rows gone (its game's ratings
+        due again from its place)."""
+        old = self.con.execute("SELECT game, ord, finished FROM game_summary WHERE game_ref = ?", (row,)).fetchone()
+        if old is not None and old[2]:
+            self._ratings_due(old[0], old[1])
+        for table in ("game_players", "held", "ratings", "game_summary"):
+            self.con.execute("DELETE FROM %s WHERE game_ref = ?" % table, (row,))
+
+    def _due(self):
+        """Is anything in the summaries out of date?  Two small reads."""
+        state = dict(self._read("SELECT key, value FROM summary_state"))
+        return (state.get("rules") != summary.RULES or state.get("people") == "due"
+                or bool(self._read("SELECT 1 FROM summary_due LIMIT 1")))
+
+    def settle(self):
+        """Bring the summaries up to date when anything is due (opening the
+        database does): rows made under other rules (summary.RULES) are made
+        again from every record, so a rules fix reaches old games; games
+        another program stored or edited are summarised; changes to names
+        another program wrote are applied.  True when something was done."""
+        if not self._due():
+            return False
+        with self._write("cannot bring the games' summaries up to date"):
+            self._settle()
+        return True
+
+    def _settle(self):
+        state = dict(self.con.execute("SELECT key, value FROM summary_state").fetchall())
+        if state.get("rules") != summary.RULES:
+            self._rebuild()
+            return
+        due = [r[0] for r in self.con.execute("SELECT game_ref FROM summary_due ORDER BY game_ref").fetchall()]
+        if due:
+            resolver = people.Resolver(self.changes())
+            for i in range(0, len(due), CHUNK):
+                part = due[i:i + CHUNK]
+                for row in part:
+                    self._forget_summary(row)
+                for row, text, received, dedup, club in self.con.execute(
+                        "SELECT id, record, received_at, dedup_key, club FROM games WHERE id IN (%s) ORDER BY id"
+                        % ",".join("?" * len(part)), part).fetchall():
+                    self._summarize(row, text, received, dedup, None, resolver, club)
+            self.con.execute("DELETE FROM summary_due")      # rows whose game is gone
+            several = self.con.execute("SELECT COUNT(DISTINCT club) FROM game_summary"
+                                       " WHERE club IS NOT NULL").fetchone()[0] > 1
+            now = self.con.execute("SELECT value FROM summary_state WHERE key = 'several'").fetchone()
+            if several != (now is not None and now[0] == "1"):
+                self._reclub(several)     # another program's edits made the clubs one, or several
+                return
+        if state.get("people") == "due":
+            self.refresh_people()
+
+    def rebuild(self):
+        """Work out every game's summary again from its record
+        (speedref-results rebuild); the number of games."""
+        with self._write("cannot rebuild the games' summaries"):
+            return self._rebuild()
+
+    def _rebuild(self):
+        for table in ("game_players", "held", "ratings", "ratings_due", "game_summary", "summary_due"):
+            self.con.execute("DELETE FROM %s" % table)
+        resolver = people.Resolver(self.changes())
+        several = self.con.execute("SELECT COUNT(DISTINCT club) FROM games WHERE club IS NOT NULL").fetchone()[0] > 1
+        self.con.execute("INSERT OR REPLACE INTO summary_state VALUES ('several', ?)", ("1" if several else "0",))
+        cur = self.con.execute("SELECT id, record, received_at, dedup_key, club FROM games ORDER BY id")
+        n = 0
+        while True:
+            batch = cur.fetchmany(CHUNK)
+            if not batch:
+                break
+            for row, text, received, dedup, club in batch:
+                self._summarize(row, text, received, dedup, None, resolver, club, several)
+            n += len(batch)
+        self.con.execute("INSERT OR REPLACE INTO summary_state VALUES ('rules', ?)", (summary.RULES,))
+        self.con.execute("DELETE FROM summary_state WHERE key = 'people'")
+        return n
+
+    def refresh_people(self, before=None):
+        """Inside changing(): each seat's person and name after the changes
+        to names in force now.  `before`: the changes in force when the rows
+        were made; then only the games a change can have moved are worked
+        out again: those with a seat entered as a name whose renames and
+        merges differ between then and now, those an assign names a seat
+        of, and those a change did not hold for.  None: every game.  The
+        ratings are due again from the first game whose people changed."""
+        now = people.Resolver(self.changes())
+        had = set(r[0] for r in self.con.execute("SELECT game_ref FROM held"))
+        if before is None:
+            rows = [r[0] for r in self.con.execute("SELECT DISTINCT game_ref FROM game_players ORDER BY game_ref")]
+        else:
+            old = people.Resolver(before)
+            moved = [k for k, raw in self.con.execute(
+                "SELECT entered, MIN(entry) FROM game_players WHERE entered IS NOT NULL GROUP BY entered")
+                if old.moved(raw) != now.moved(raw)]
+            rows = set(old.rows) | set(now.rows) | had
+            for i in range(0, len(moved), CHUNK):
+                part = moved[i:i + CHUNK]
+                rows.update(r[0] for r in self.con.execute(
+                    "SELECT DISTINCT game_ref FROM game_players WHERE entered IN (%s)" % ",".join("?" * len(part)),
+                    part))
+            rows = sorted(rows)
+        for i in range(0, len(rows), CHUNK):
+            part = rows[i:i + CHUNK]
+            seats = {}
+            for row, seat, name, person, shown, game, key, place in self.con.execute(
+                    "SELECT game_ref, seat, entry, person, shown, game, ord, place FROM game_players"
+                    " WHERE game_ref IN (%s) ORDER BY game_ref, seat" % ",".join("?" * len(part)), part):
+                seats.setdefault(row, []).append((seat, name, person, shown, game, key, place))
+            for row, mine in seats.items():
+                names = now.seats(row, [x[1] for x in mine])
+                for (seat, _, person, shown, game, key, place), n in zip(mine, names):
+                    k = None if n is None else people.key(n)
+                    if (k, n) != (person, shown):
+                        self.con.execute("UPDATE game_players SET person = ?, shown = ? WHERE game_ref = ? AND seat = ?",
+                                         (k, n, row, seat))
+                        if k != person and place is not None:     # a rated game's people changed
+                            self._ratings_due(game, key)
+                if row in had or row in now.held:
+                    self._store_held(row, now.held.get(row, ()))
+        self.con.execute("DELETE FROM summary_state WHERE key = 'people'")
+
+    def settle_ratings(self, game, since, rows):
+        """Inside writing(): game `game`'s ratings from `since` (an ord) on
+        are `rows` [(game_ref, seat, ord, number, person, mu, sigma, games)];
+        they are no longer due unless something earlier became due meanwhile."""
+        self.con.execute("DELETE FROM ratings WHERE game = ? AND ord >= ?", (game, since))
+        self.con.executemany("INSERT INTO ratings (game_ref, seat, game, ord, number, person, mu, sigma, games)"
+                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             [(r[0], r[1], game) + tuple(r[2:]) for r in rows])
+        self.con.execute("DELETE FROM ratings_due WHERE game = ? AND since >= ?", (game, since))
+
+    def forget_ratings(self, version):
+        """Inside writing(): every stored rating gone, due again from each
+        game's first; `version` names how they will be worked out."""
+        self.con.execute("DELETE FROM ratings")
+        self.con.execute("DELETE FROM ratings_due")
+        self.con.execute("INSERT INTO ratings_due (game, since) SELECT game, MIN(ord) FROM game_summary"
+                         " WHERE counted AND finished GROUP BY game")
+        self.con.execute("INSERT OR REPLACE INTO summary_state VALUES ('ratings', ?)", (version,))
+
     # --- changes to names (host_tools/club/people.py) -------------------------------
+    @contextlib.contextmanager
     def changing(self):
         """One write transaction for a change: read, check, add_change() or
-        undo_change(), all or nothing."""
-        return self._write("cannot store the change")
+        undo_change(), then refresh_people(), all or nothing.  Whatever was
+        due in the summaries is brought up to date first, inside it."""
+        with self._write("cannot store the change"):
+            if self._due():
+                self._settle()
+            yield
 
     def add_change(self, verb, args):
         """Inside changing(): keep a change; its number."""

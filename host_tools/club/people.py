@@ -172,11 +172,17 @@ class Resolver:
         """The name a name entered at a table now means (None: nobody named)."""
         if unnamed(raw):
             return None
+        return self.moved(raw) or spelling(raw)
+
+    def moved(self, raw):
+        """The name the renames and merges move a named seat entered as `raw`
+        to, or None when none moves it (it keeps its own spelling): the same
+        for every spelling of one person."""
         k = key(raw)
         if k not in self._alone:
             now, moved = self._through(raw)
             self._alone[k] = now if moved else None
-        return self._alone[k] or spelling(raw)
+        return self._alone[k]
 
     def seats(self, row, players):
         """[name or None] for each seat of the stored game `row` whose

@@ -22,34 +22,21 @@ a database of several clubs each named seat is a person of its game's club
 (people.at_club).
 """
 import collections
+import json
 import statistics
 
-from speedref import games as registry
 from speedref.engine import records
 from speedref.engine.errors import RuleError, is_int
 
 from host_tools import jsonin
-from host_tools.club import people
+from host_tools.club import people, summary
 from host_tools.club.db import ResultsDB
 
 COLUMNS = ["game", "player", "games", "wins", "average_score", "perfect_bonuses",
            "slap_wins", "median_margin_us"]
 
 
-def perfect_counts(record):
-    """Each seat's Perfect Bonuses (the "perfect" column) as its game's
-    sheet counts them, or None for a game whose registry entry names no
-    such count (`bonus`: Speed Run's, SR-26)."""
-    try:
-        attr = registry.get(record.get("game")).bonus
-    except registry.UnknownGame:
-        return None
-    if attr is None:
-        return None
-    v = getattr(records.replay(record), attr, None)
-    if isinstance(v, (list, tuple)) and all(isinstance(x, int) for x in v):
-        return list(v)
-    return None
+perfect_counts = summary.perfect_counts     # each seat's Perfect Bonuses, or None (SR-26)
 
 
 def _replayable(text):
@@ -108,9 +95,7 @@ def played(db, skipped=None, changes=None, held=None, club=None):
     clubs = db.clubs()
     several = len(set(clubs.values())) > 1
     if club is not None and club not in clubs.values():
-        raise NoClub("no game of club %s in the database (%s)" % (
-            jsonin.printable(repr(club)), "its clubs: " + ", ".join(sorted(set(clubs.values())))
-            if clubs else "no game came with its club: a club's own database"))
+        raise no_club(club, clubs.values())
     out = []
     for row_id, text in db.game_rows():
         where = clubs.get(row_id)
@@ -129,6 +114,14 @@ def played(db, skipped=None, changes=None, held=None, club=None):
     return people.time_order(out, db.arrivals())
 
 
+def no_club(club, known):
+    """The NoClub for `club`, which is none of the database's `known` clubs."""
+    known = sorted(set(known))
+    return NoClub("no game of club %s in the database (%s)" % (
+        jsonin.printable(repr(club)), "its clubs: " + ", ".join(known)
+        if known else "no game came with its club: a club's own database"))
+
+
 def spellings(games):
     """{person key: the spelling of their most recent game}."""
     shown = {}
@@ -142,9 +135,10 @@ def spellings(games):
 UNNAMED = "(unnamed seats)"    # the standings' row of every seat nobody named, in one game
 
 
-def standings(db, skipped=None, games=None, club=None):
+def standings(db, skipped=None, games=None, club=None, rows=None, since=None, until=None):
     """(rows as dicts in COLUMNS order, number of slaps not tied to any game).
-    `club`: the standings of that club's games (played()).
+    `club`: the standings of that club's games (NoClub for a club the
+    database has no game of).
 
     A row per game and person (people.py: a name normalised), the name shown
     as they spelled it last; every seat nobody named (P1..P4, Guest) is in one
@@ -155,19 +149,24 @@ def standings(db, skipped=None, games=None, club=None):
     rules refuse, a slap whose winner is not a seat of its game or whose margin
     is not a whole number) is left out; `skipped`, a list, gets
     {"table", "row", "why"} for each.
+
+    Which games: every stored one; or those of `club`, of `rows` (game row
+    ids: one evening's, one table's), and/or those that reached the
+    database from `since` (inclusive) until `until` (exclusive), each a
+    received_at text or its start ("2026-12-07"); the slaps are those tied
+    to them.  Read in SQL from the games' summaries
+    (host_tools/club/summary.py), no record replayed.  `games` instead
+    ([Played], from played(): every record replayed) counts those games the
+    same way.
     """
     skipped = [] if skipped is None else skipped
-    games = played(db, skipped, club=club) if games is None else games
+    if games is None:
+        return _summed(db, skipped, Pick(rows, since, until, club, db))
     shown = spellings(games)
     table = {}   # (game, person key or None) -> accumulating dict
 
     def entry(game, name):
-        k = None if name is None else people.key(name)
-        if (game, k) not in table:
-            table[(game, k)] = {"game": game, "player": UNNAMED if k is None else shown[k], "person": k is not None,
-                                "games": 0, "wins": 0, "_scores": [], "perfect_bonuses": None, "slap_wins": 0,
-                                "_margins": []}
-        return table[(game, k)]
+        return _entry(table, shown, game, None if name is None else people.key(name))
 
     players_of = {}
     for g in games:
@@ -205,14 +204,149 @@ def standings(db, skipped=None, games=None, club=None):
         e["slap_wins"] += 1
         if margin is not None:  # a lone slap has no margin
             e["_margins"].append(margin)
-    out = []
     for e in table.values():
         scores, margins = e.pop("_scores"), e.pop("_margins")
         e["average_score"] = round(sum(scores) / len(scores), 2) if scores else None
         e["median_margin_us"] = statistics.median(margins) if margins else None
-        out.append(dict((c, e[c]) for c in COLUMNS + ["person"]))
+    return _sorted(table), unlinked
+
+
+def _entry(table, shown, game, k):
+    """The accumulating row of (game, person key k; None: the unnamed seats)."""
+    if (game, k) not in table:
+        table[(game, k)] = {"game": game, "player": UNNAMED if k is None else shown[k], "person": k is not None,
+                            "games": 0, "wins": 0, "_scores": [], "perfect_bonuses": None, "slap_wins": 0,
+                            "_margins": []}
+    return table[(game, k)]
+
+
+def _sorted(table):
+    out = [dict((c, e[c]) for c in COLUMNS + ["person"]) for e in table.values()]
     out.sort(key=lambda r: (r["game"], not r["person"], -r["wins"], -(r["average_score"] or 0), r["player"]))
-    return out, unlinked
+    return out
+
+
+# --- the standings in SQL, over the games' summaries -------------------------------------
+class Pick:
+    """Which stored games a read counts: all of them; or those of `rows`
+    (game row ids), those that reached the database from `since` until
+    `until` (received_at texts, or their start), and/or those of `club`
+    (checked against `db`'s clubs: NoClub).  where(t) is its SQL over a
+    table `t` with the game's game_ref and ord (game_summary, game_players),
+    args its parameters."""
+
+    def __init__(self, rows=None, since=None, until=None, club=None, db=None):
+        self.every = rows is None and since is None and until is None and club is None
+        self.club = club
+        self.parts, args = [], []
+        if club is not None:
+            known = [c for c, in db.query("SELECT DISTINCT club FROM game_summary WHERE club IS NOT NULL")]
+            if club not in known:
+                raise no_club(club, known)
+            self.parts.append("%s.game_ref IN (SELECT game_ref FROM game_summary WHERE club = ?)")
+            args.append(club)
+        if rows is not None:
+            self.parts.append("%s.game_ref IN (SELECT value FROM json_each(?))")
+            args.append(json.dumps(sorted(set(int(r) for r in rows))))
+        if since is not None:
+            self.parts.append("%s.ord >= ?")
+            args.append(summary.arrived_from(since))
+        if until is not None:
+            self.parts.append("%s.ord < ?")
+            args.append(summary.arrived_from(until))
+        self.args = tuple(args)
+
+    def where(self, t, first=False):
+        """" AND <the pick>" over table t; first: "WHERE <the pick>"."""
+        if not self.parts:
+            return ""
+        return (" WHERE " if first else " AND ") + " AND ".join(x % t for x in self.parts)
+
+
+# a slap verdict the standings can count (standings' _slap_problem finds nothing):
+# its winner a seat of its game or none (a tie), its margin a whole number of
+# microseconds or none (a lone slap), not both none
+SLAP_COUNTS = ("(sl.winner IS NULL OR (typeof(sl.winner) = 'integer' AND sl.winner >= 0 AND sl.winner < s.seats))"
+               " AND (sl.margin_us IS NULL OR (typeof(sl.margin_us) = 'integer' AND sl.margin_us >= 0))"
+               " AND NOT (sl.winner IS NULL AND sl.margin_us IS NULL)")
+# the same for a slap some seat of a counted game won (its seat's row found)
+SLAP_WON = "typeof(sl.winner) = 'integer' AND (sl.margin_us IS NULL OR (typeof(sl.margin_us) = 'integer' AND sl.margin_us >= 0))"
+
+
+def names(db, pick=None):
+    """{person key: the name of their most recent counted game's seat}
+    (spellings(), from the summaries): over the games `pick` (a Pick) picks,
+    else every game."""
+    pick = pick or Pick()
+    return dict((k, n) for k, n, _ in db.query(
+        "SELECT p.person, p.shown, MAX(p.ord) FROM game_players p WHERE p.person IS NOT NULL%s GROUP BY p.person"
+        % pick.where("p"), pick.args))
+
+
+def seated(db, pick=None):
+    """{game row: [the name each seat goes by now, None: nobody named]} of
+    the counted games (`pick`'s, else all), from the summaries."""
+    pick = pick or Pick()
+    out = {}
+    for row, n in db.query("SELECT p.game_ref, p.shown FROM game_players p%s ORDER BY p.game_ref, p.seat"
+                           % pick.where("p", first=True), pick.args):
+        out.setdefault(row, []).append(n)
+    return out
+
+
+def left_out(db, pick=None):
+    """[{"table": "games", "row", "why"}] for each stored game the rules
+    cannot count (of those `pick` picks), in row order."""
+    pick = pick or Pick()
+    return [{"table": "games", "row": row, "why": why} for row, why in db.query(
+        "SELECT s.game_ref, s.why FROM game_summary s WHERE NOT s.counted%s ORDER BY s.game_ref" % pick.where("s"),
+        pick.args)]
+
+
+def _summed(db, skipped, pick):
+    """standings() over the games `pick` picks, in SQL: the seats' rows of
+    the counted games (each kept only for those), the slaps tied to them."""
+    skipped += left_out(db, pick)
+    shown = names(db, pick)
+    table = {}
+    for game, k, n, wins, total, scored, perfect in db.query(
+            "SELECT p.game, p.person, COUNT(*), SUM(p.won), SUM(p.total), COUNT(p.total), SUM(p.perfect)"
+            " FROM game_players p%s GROUP BY p.game, p.person" % pick.where("p", first=True), pick.args):
+        e = _entry(table, shown, game, k)
+        e["games"], e["wins"], e["perfect_bonuses"] = n, wins, perfect
+        e["average_score"] = round(total / scored, 2) if scored else None
+    slaps = ("FROM slaps sl JOIN game_players p ON p.game_ref = sl.game_ref AND p.seat = sl.winner"
+             " WHERE %s%s" % (SLAP_WON, pick.where("p")))
+    for game, k, n in db.query("SELECT sl.game, p.person, COUNT(*) %s GROUP BY sl.game, p.person" % slaps,
+                               pick.args):
+        _entry(table, shown, game, k)["slap_wins"] = n
+    # the median winning margin: the middle one, or the mean of the middle two
+    for game, k, count, low, high in db.query(
+            "SELECT game, person, c, MIN(margin), MAX(margin) FROM ("
+            " SELECT sl.game AS game, p.person AS person, sl.margin_us AS margin,"
+            "  ROW_NUMBER() OVER (PARTITION BY sl.game, p.person ORDER BY sl.margin_us) AS n,"
+            "  COUNT(*) OVER (PARTITION BY sl.game, p.person) AS c"
+            " %s AND sl.margin_us IS NOT NULL)"
+            " WHERE n IN ((c + 1) / 2, c / 2 + 1) GROUP BY game, person" % slaps, pick.args):
+        table[(game, k)]["median_margin_us"] = low if count % 2 else (low + high) / 2
+    for e in table.values():
+        e.setdefault("average_score", None)
+        e.setdefault("median_margin_us", None)
+    for row, winner, margin, seats in db.query(
+            "SELECT sl.id, sl.winner, sl.margin_us, s.seats FROM slaps sl JOIN game_summary s"
+            " ON s.game_ref = sl.game_ref WHERE s.counted AND NOT (%s)%s ORDER BY sl.id" % (SLAP_COUNTS,
+                                                                                            pick.where("s")),
+            pick.args):
+        skipped.append({"table": "slaps", "row": row, "why": _slap_problem(winner, margin, [None] * seats)})
+    if pick.club is not None:
+        unlinked = 0      # (one club's standings: another club's game, or none, is not theirs)
+    elif pick.every:
+        unlinked = db.query("SELECT COUNT(*) FROM slaps sl LEFT JOIN game_summary s ON s.game_ref = sl.game_ref"
+                            " WHERE s.counted IS NOT 1")[0][0]
+    else:
+        unlinked = db.query("SELECT COUNT(*) FROM slaps sl JOIN game_summary s ON s.game_ref = sl.game_ref"
+                            " WHERE NOT s.counted%s" % pick.where("s"), pick.args)[0][0]
+    return _sorted(table), unlinked
 
 
 def read_standings(path, club=None):

@@ -19,7 +19,7 @@ from speedref.engine import records
 from speedref.engine.errors import RuleError, is_int
 
 from host_tools import jsonin
-from host_tools.club import people
+from host_tools.club import people, summary
 from host_tools.club.db import DatabaseProblem
 
 MAX_LINE = 64 * 1024          # a "line" longer than this is noise, not a record
@@ -286,6 +286,9 @@ class LineCore:
         where = where or ("from flash" if kind == "stored" else "game over")
         try:
             sheet = records.summary(rec)
+            # what the standings and ratings need, worked out from the same
+            # replay (host_tools/club/summary.py)
+            worked = summary.work(rec, sheet)
         except RuleError as e:
             return self.refuse(rec, kind, "invalid record (%s): %s" % (where, e))
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as e:
@@ -299,7 +302,7 @@ class LineCore:
         # record from the flash dump or a file is an older game's
         slaps = self.slaps_for(rec, sheet) if kind == "game_end" else []
         source = self.source or ("live" if kind == "game_end" else "stored")
-        got = self.db.add_game(rec, source, slaps, club=self.club)
+        got = self.db.add_game(rec, source, slaps, club=self.club, worked=worked)
         self.slaps += got.slaps
         scores = ", ".join("%s %s" % (p, t) for p, t in zip(sheet["players"], sheet["totals"]))
         won = " and ".join(_seat_name(rec, w) for w in sheet["winners"]) or "nobody"
@@ -328,7 +331,7 @@ class LineCore:
         one (host_tools/club/people.py): kept, two people, and said."""
         from host_tools.club import changes
         try:
-            lines = changes.report_held(self.db, row, [str(p) for p in rec.get("players", [])])
+            lines = changes.report_held(self.db, row)
         except DatabaseProblem as e:
             lines = ["cannot check the changes to names for it: %s" % e]
         ident = rec.get("id")

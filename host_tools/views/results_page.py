@@ -6,9 +6,10 @@ the results database, as one self-contained HTML file.
                                       something new was stored
 
 Nothing here scores a game.  The standings are host_tools.club.standings.standings
-(the table speedref-results prints), a score sheet is host_tools.views.scoresheet's
-sheet_parts (what speedref-score prints), both replaying records through the
-engine's rules (records.replay).  The page lays them out: a Jinja2 template
+(the table speedref-results prints) and the ratings host_tools.club.ratings' kept
+ones, both read from the games' summaries; a score sheet is
+host_tools.views.scoresheet's sheet_parts (what speedref-score prints),
+replaying its record through the engine's rules (records.replay).  The page lays them out: a Jinja2 template
 (templates/results.html, autoescaped) and pygal's SVG charts, inlined, so the
 file needs no network and no script.
 
@@ -96,34 +97,6 @@ FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 
 device_of = people.device_of
 table_of = people.table_of     # the per-table view: the record's "table", else its device
-
-
-class Subset:
-    """The database as standings() reads it, limited to some of its games and
-    the slaps tied to them: one table's standings come from the same code as
-    everyone's."""
-
-    def __init__(self, db, row_ids):
-        self.db = db
-        self.row_ids = set(row_ids)
-
-    def games(self, game=None):
-        return [(i, r) for i, r in self.db.games(game) if i in self.row_ids]
-
-    def game_rows(self, game=None):
-        return [(i, t) for i, t in self.db.game_rows(game) if i in self.row_ids]
-
-    def slaps(self):
-        return [s for s in self.db.slaps() if s[-1] in self.row_ids]
-
-    def slap_rows(self):
-        return [s for s in self.db.slap_rows() if s[-1] in self.row_ids]
-
-    def changes(self):
-        return self.db.changes()
-
-    def arrivals(self):
-        return self.db.arrivals()
 
 
 def skipped_line(s):
@@ -339,9 +312,9 @@ def page_data(db, evening=None):
     Evening view shows (host_tools/club/evening.py), by default the latest
     one; False: none."""
     skipped = []
-    played = standings.played(db, skipped)
-    rows, unlinked = standings.standings(db, skipped, played)
-    rating_rows, boards = ratings.table(played)
+    rows, unlinked = standings.standings(db, skipped)       # in SQL, from the games' summaries
+    boards = ratings.stored_boards(db)                       # as kept (ratings.settle before the page)
+    rating_rows = ratings.rows_of(boards, standings.names(db))
     # the rows the standings counted, and only those: a row they skip (not
     # JSON, or refused by the rules) is named in the notes, as the CLI names it
     left_out = set(s["row"] for s in skipped if s["table"] == "games")
@@ -355,10 +328,10 @@ def page_data(db, evening=None):
     # one colour per person on every chart, in the order of the standings
     # (keyed by the person, not a spelling: a sheet names them as entered)
     persons = list(dict.fromkeys(people.key(r["player"]) for r in rows if r["person"]))
-    palette = colours(len(persons) + max((len(p.names) for p in played), default=0))
+    seated = standings.seated(db)          # who each seat is now (None: nobody named)
+    palette = colours(len(persons) + max((len(n) for n in seated.values()), default=0))
     color = dict(zip(persons, palette))
     strangers = palette[len(persons):]     # a sheet's seats nobody named, a colour a seat
-    seated = dict((p.row, p.names) for p in played)    # who each seat is now (None: nobody named)
 
     by_device = {}
     for row_id, rec in stored:
@@ -372,8 +345,7 @@ def page_data(db, evening=None):
         tables = []
         if len(devices) > 1:
             for dev in sorted(devices):
-                here = set(devices[dev])      # the games replayed above, not replayed again
-                sub, _ = standings.standings(Subset(db, here), [], [x for x in played if x.row in here])
+                sub, _ = standings.standings(db, [], rows=devices[dev])
                 tables.append({"device": jsonin.printable(dev), "games": len(devices[dev]),
                                "rows": [standings_cells(r) for r in sub if r["game"] == g]})
         sections.append({
@@ -403,7 +375,7 @@ def page_data(db, evening=None):
 
     sheets = []
     for row_id, rec in reversed(stored):          # the newest game first
-        sheet, summary = scoresheet.check(rec, "#%d" % row_id)   # the standings replayed it: it is valid
+        sheet, summary = scoresheet.check(rec, "#%d" % row_id)   # its summary counted it: the rules accept it
         parts = scoresheet.sheet_parts(rec, sheet, summary)
         now = seated[row_id] if len(seated[row_id]) == len(parts["names"]) else [None] * len(parts["names"])
         cols = [strangers[i] if n is None else color[people.key(n)] for i, n in enumerate(now)]
@@ -420,7 +392,7 @@ def page_data(db, evening=None):
             "chart": running_chart(parts, cols) if parts["rows"] and len(sheets) < CHARTED_SHEETS else None})
 
     devices = sorted(set(table_of(rec) for _, rec in stored))
-    return {"evening": evening_view(db, evening, played), "provisional_games": ratings.PROVISIONAL_GAMES,
+    return {"evening": evening_view(db, evening), "provisional_games": ratings.PROVISIONAL_GAMES,
             "sections": sections, "rated": [x for x in sections if x["ratings"]], "model": ratings.MODEL_NAME,
             "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows,
             "players_chart": chart, "sheets": sheets, "skipped": [skipped_line(x) for x in skipped],
@@ -428,9 +400,10 @@ def page_data(db, evening=None):
             "count": len(stored), "devices": [jsonin.printable(d) for d in devices]}
 
 
-def evening_view(db, which, played):
+def evening_view(db, which, played=None):
     """The Evening view's data (evening_page.evening_data), with tonight's
-    standings laid out as the standings are; None without an evening."""
+    standings laid out as the standings are; None without an evening.
+    `played`: standings.played(), when the caller has it."""
     if which is False:
         return None
     try:
@@ -509,6 +482,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         try:
             db = self.open_db()
             try:
+                ratings.settle(db)       # what is due rated once and kept, not at every page
                 # rows are only ever added (a game with its slaps, in one
                 # transaction; a change to names, or its undo), so the counts
                 # say whether anything changed

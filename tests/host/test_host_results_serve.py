@@ -1,6 +1,7 @@
 """speedref-results --json / --html / --serve: every reader shows one snapshot
 of the database, and --serve answers clients that leave early, odd methods
 and HEAD as a small web server should; option values are checked as parsed."""
+import contextlib
 import io
 import json
 import socket
@@ -40,13 +41,13 @@ def wal_db(tmp_path):
 
 
 def commit_between_reads(monkeypatch, path):
-    """After a reader's first read of the games, another connection stores a
-    game with its slaps (committed)."""
-    real = ResultsDB.game_rows
-    done = []
+    """After a reader's first read of the games (their records, or a query
+    over their summaries, inside its snapshot: not while it writes), another
+    connection stores a game with its slaps (committed)."""
+    real, real_query, real_writing = ResultsDB.game_rows, ResultsDB.query, ResultsDB.writing
+    done, writing = [], []
 
-    def game_rows(self, *a):
-        rows = real(self, *a)
+    def commit():
         if not done:
             done.append(1)
             other = ResultsDB(path, write=True)
@@ -54,8 +55,29 @@ def commit_between_reads(monkeypatch, path):
                 other.add_game(speed_single(winner=1, ident="snap-2"), "import", [slap(1), slap(1, 1)])
             finally:
                 other.close()
+
+    def game_rows(self, *a):
+        rows = real(self, *a)
+        commit()
         return rows
+
+    def query(self, *a):
+        rows = real_query(self, *a)
+        if self.con.in_transaction and not writing:
+            commit()
+        return rows
+
+    @contextlib.contextmanager
+    def writes(self, *a):
+        writing.append(1)
+        try:
+            with real_writing(self, *a):
+                yield
+        finally:
+            writing.pop()
     monkeypatch.setattr(ResultsDB, "game_rows", game_rows)
+    monkeypatch.setattr(ResultsDB, "query", query)
+    monkeypatch.setattr(ResultsDB, "writing", writes)
     return done
 
 
