@@ -92,7 +92,7 @@ def _checked(clean, text):
 
 def table_names(count=None, given=()):
     """The tables of an evening: the names given (each a board's table name,
-    1-16 printable ASCII characters), else Table 1 .. Table count."""
+    1-16 characters the board can draw), else Table 1 .. Table count."""
     if given:
         out = []
         for t in given:
@@ -182,8 +182,8 @@ def present(db, ev, everyone=False):
 
 
 def checkin(db, ev, names, walk_in=False):
-    """Check in `names` (each with the board's check: 1-10 printable ASCII
-    characters): a name on the evening's roster in its roster spelling,
+    """Check in `names` (each with the board's check: 1-10 characters the
+    board can draw, ASCII and Latin letters, in NFC): a name on the evening's roster in its roster spelling,
     another only as a walk-in (a typo is refused, not a new member).  Who
     left comes back; who is in already stays as they are.  [line said]."""
     roster = dict((people.key(n), n) for n in ev.roster)
