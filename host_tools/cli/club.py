@@ -24,6 +24,7 @@ from host_tools import jsonin
 from host_tools.board import roster as roster_file
 from host_tools.club import db as dbmod
 from host_tools.club import evening as E
+from host_tools.club import ratings
 from host_tools.club.db import DatabaseProblem, ResultsDB, db_help, default_path
 from host_tools.views import evening_page, report
 
@@ -203,6 +204,7 @@ def corrections_text(db, ev):
 
 def standings_out(args, db, ev):
     skipped = []
+    ratings.settle(db)          # tonight's table breaks ties by the ratings kept
     with db.snapshot():
         t = E.tonight(db, ev, skipped)
     for s in skipped:
@@ -252,6 +254,7 @@ def run(args, db):
         return say(evening_page.round_text(ev, rnd) + (
             "\nwrote %s: the round's page, to print" % jsonin.printable(args.html) if args.html else ""))
     if c == "round":
+        ratings.settle(db)
         with db.snapshot():
             t = E.tonight(db, ev)
         if not t.rounds:
@@ -264,6 +267,7 @@ def run(args, db):
             return say("wrote %s: round %d's page, to print" % (jsonin.printable(args.html), which[0].number))
         return say(evening_page.round_text(ev, which[0], t.placement))
     if c == "results":
+        ratings.settle(db)
         with db.snapshot():
             t = E.tonight(db, ev)
         return say(evening_page.results_text(t))
