@@ -63,7 +63,7 @@ class Code:
         return [sys.executable, "-m", "host_tools.cli." + tool] + [str(a) for a in args]
 
     def run(self, tool, *args):
-        r = subprocess.run(self.cmd(tool, *args), capture_output=True, text=True, env=self.env)
+        r = subprocess.run(self.cmd(tool, *args), capture_output=True, text=True, env=self.env, cwd=str(self.folder))
         if r.returncode != 0:
             raise SystemExit("%s %s: exit %d: %s" % (tool, " ".join(map(str, args)), r.returncode, r.stderr.strip()))
         return r.stdout
@@ -73,7 +73,7 @@ class Code:
         """(wall s, CPU s: user + system of the command's process) of one run."""
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        r = subprocess.run(self.cmd(tool, *args), capture_output=True, text=True, env=self.env)
+        r = subprocess.run(self.cmd(tool, *args), capture_output=True, text=True, env=self.env, cwd=str(self.folder))
         took = time.perf_counter() - t
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if r.returncode != 0:

@@ -63,7 +63,8 @@ class Refused(Exception):
 
 Evening = collections.namedtuple("Evening", "id name date roster started_at")
 Person = collections.namedtuple("Person", "key name walk_in came_at left_at")
-Table = collections.namedtuple("Table", "place name out_at")
+Table = collections.namedtuple("Table", "place name out_at topic")
+# topic: its name on the club's broker as given (NULL: host_tools/club/matches.py's rule)
 Round = collections.namedtuple("Round", "id number game seats options made_at tables byes")
 # tables: [(table name, [(key, name) in seat order])], the first table first; byes: [(key, name)]
 Correction = collections.namedtuple("Correction", "number verb args made_at undone_at")
@@ -107,10 +108,12 @@ def table_names(count=None, given=()):
     return ["Table %d" % (i + 1) for i in range(count)]
 
 
-def start(db, name, date, tables, roster=()):
+def start(db, name, date, tables, roster=(), topics=None):
     """(Evening, new): the evening `name` on `date` started, with its tables
-    and the club's roster (names); the same name and date again resumes it
-    (its tables and roster as they were)."""
+    (names; `topics`: {table name: its topic name on the club's broker},
+    those given) and the club's roster (names); the same name and date again
+    resumes it (its tables and roster as they were)."""
+    topics = topics or {}
     try:
         name = people.check_name(name, "an evening's name")
     except people.BadName as e:
@@ -122,8 +125,8 @@ def start(db, name, date, tables, roster=()):
         cur = db.con.execute("INSERT INTO evenings (name, date, roster, started_at) VALUES (?, ?, ?, ?)",
                              (name, date, canonical_json(list(roster)), now()))
         ev = cur.lastrowid
-        db.con.executemany("INSERT INTO evening_tables (evening, place, name) VALUES (?, ?, ?)",
-                           [(ev, i + 1, t) for i, t in enumerate(tables)])
+        db.con.executemany("INSERT INTO evening_tables (evening, place, name, topic) VALUES (?, ?, ?, ?)",
+                           [(ev, i + 1, t, topics.get(t)) for i, t in enumerate(tables)])
     return by_id(db, ev), True
 
 
@@ -235,7 +238,7 @@ def leave(db, ev, names):
 def tables(db, ev, in_use=False):
     """[Table] in their order (in_use: those not taken out)."""
     return [Table(*r) for r in db.query(
-        "SELECT place, name, out_at FROM evening_tables WHERE evening = ?"
+        "SELECT place, name, out_at, topic FROM evening_tables WHERE evening = ?"
         + (" AND out_at IS NULL" if in_use else "") + " ORDER BY place", (ev.id,))]
 
 
@@ -246,16 +249,21 @@ def _table(db, ev, name):
     raise Refused("no table %r tonight (%s)" % (shown(name.strip()), ", ".join(shown(t.name) for t in tables(db, ev))))
 
 
-def table(db, ev, verb, name):
+def table(db, ev, verb, name, topic=None, check=None):
     """Take a table out (a broken board: no group is seated there from the
-    next round on), put it back in, or add one."""
+    next round on), put it back in, or add one (`topic`: its name on the
+    club's broker, when given; `check(tables)`, when given, refuses tables
+    the evening cannot use: host_tools/club/matches.py's check_topics)."""
     with db.writing("cannot change the tables"):
         if verb == "add":
             name = _checked(N.clean_table, name)
             if any(t.name.lower() == name.lower() for t in tables(db, ev)):
                 raise Refused("table %r is there already" % name)
             place = len(tables(db, ev)) + 1
-            db.con.execute("INSERT INTO evening_tables (evening, place, name) VALUES (?, ?, ?)", (ev.id, place, name))
+            db.con.execute("INSERT INTO evening_tables (evening, place, name, topic) VALUES (?, ?, ?, ?)",
+                           (ev.id, place, name, topic))
+            if check is not None:
+                check(tables(db, ev))
             return "%s added (table %d)" % (shown(name), place)
         t = _table(db, ev, name)
         if verb == "out":
