@@ -386,9 +386,9 @@ def push(args, db, ev):
 def status(db, ev):
     lines = ["evening #%d %s, %s" % (ev.id, evening_page.shown(ev.name), ev.date)]
     b = MT.broker(db, ev)
-    lines.append("tables: " + ", ".join(evening_page.shown(t.name) + "".join(
-        " (%s)" % x for x in ([MT.topic_of(t) or "no topic name"] if b else []) + (["out"] if t.out_at else []))
-        for t in E.tables(db, ev)))
+    notes = [(([MT.topic_of(t) or "no topic name"] if b else []) + (["out"] if t.out_at else [])) for t in E.tables(db, ev)]
+    lines.append("tables: " + ", ".join(evening_page.shown(t.name) + (" (%s)" % ", ".join(x) if x else "")
+                                        for t, x in zip(E.tables(db, ev), notes)))
     if b is not None:
         lines.append("rounds go to the tables through %s, club %s" % (evening_page.shown(b.url), b.club))
     here = E.present(db, ev)
