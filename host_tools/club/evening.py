@@ -51,7 +51,7 @@ from speedref import names as N
 from speedref.engine import records
 
 from host_tools import jsonin
-from host_tools.club import pairing, people, ratings, standings
+from host_tools.club import pairing, people, ratings, standings, summary
 from host_tools.club.db import canonical_json, now
 
 DEFAULT_TABLES = 4       # a start without --tables or --table: Table 1 .. Table 4
@@ -63,7 +63,8 @@ class Refused(Exception):
 
 Evening = collections.namedtuple("Evening", "id name date roster started_at")
 Person = collections.namedtuple("Person", "key name walk_in came_at left_at")
-Table = collections.namedtuple("Table", "place name out_at")
+Table = collections.namedtuple("Table", "place name out_at topic")
+# topic: its name on the club's broker as given (NULL: host_tools/club/matches.py's rule)
 Round = collections.namedtuple("Round", "id number game seats options made_at tables byes")
 # tables: [(table name, [(key, name) in seat order])], the first table first; byes: [(key, name)]
 Correction = collections.namedtuple("Correction", "number verb args made_at undone_at")
@@ -107,10 +108,12 @@ def table_names(count=None, given=()):
     return ["Table %d" % (i + 1) for i in range(count)]
 
 
-def start(db, name, date, tables, roster=()):
+def start(db, name, date, tables, roster=(), topics=None):
     """(Evening, new): the evening `name` on `date` started, with its tables
-    and the club's roster (names); the same name and date again resumes it
-    (its tables and roster as they were)."""
+    (names; `topics`: {table name: its topic name on the club's broker},
+    those given) and the club's roster (names); the same name and date again
+    resumes it (its tables and roster as they were)."""
+    topics = topics or {}
     try:
         name = people.check_name(name, "an evening's name")
     except people.BadName as e:
@@ -122,8 +125,8 @@ def start(db, name, date, tables, roster=()):
         cur = db.con.execute("INSERT INTO evenings (name, date, roster, started_at) VALUES (?, ?, ?, ?)",
                              (name, date, canonical_json(list(roster)), now()))
         ev = cur.lastrowid
-        db.con.executemany("INSERT INTO evening_tables (evening, place, name) VALUES (?, ?, ?)",
-                           [(ev, i + 1, t) for i, t in enumerate(tables)])
+        db.con.executemany("INSERT INTO evening_tables (evening, place, name, topic) VALUES (?, ?, ?, ?)",
+                           [(ev, i + 1, t, topics.get(t)) for i, t in enumerate(tables)])
     return by_id(db, ev), True
 
 
@@ -235,7 +238,7 @@ def leave(db, ev, names):
 def tables(db, ev, in_use=False):
     """[Table] in their order (in_use: those not taken out)."""
     return [Table(*r) for r in db.query(
-        "SELECT place, name, out_at FROM evening_tables WHERE evening = ?"
+        "SELECT place, name, out_at, topic FROM evening_tables WHERE evening = ?"
         + (" AND out_at IS NULL" if in_use else "") + " ORDER BY place", (ev.id,))]
 
 
@@ -246,16 +249,21 @@ def _table(db, ev, name):
     raise Refused("no table %r tonight (%s)" % (shown(name.strip()), ", ".join(shown(t.name) for t in tables(db, ev))))
 
 
-def table(db, ev, verb, name):
+def table(db, ev, verb, name, topic=None, check=None):
     """Take a table out (a broken board: no group is seated there from the
-    next round on), put it back in, or add one."""
+    next round on), put it back in, or add one (`topic`: its name on the
+    club's broker, when given; `check(tables)`, when given, refuses tables
+    the evening cannot use: host_tools/club/matches.py's check_topics)."""
     with db.writing("cannot change the tables"):
         if verb == "add":
             name = _checked(N.clean_table, name)
             if any(t.name.lower() == name.lower() for t in tables(db, ev)):
                 raise Refused("table %r is there already" % name)
             place = len(tables(db, ev)) + 1
-            db.con.execute("INSERT INTO evening_tables (evening, place, name) VALUES (?, ?, ?)", (ev.id, place, name))
+            db.con.execute("INSERT INTO evening_tables (evening, place, name, topic) VALUES (?, ?, ?, ?)",
+                           (ev.id, place, name, topic))
+            if check is not None:
+                check(tables(db, ev))
             return "%s added (table %d)" % (shown(name), place)
         t = _table(db, ev, name)
         if verb == "out":
@@ -368,9 +376,10 @@ def _tonight_counts(ev, rnds, placed):
     return counts
 
 
-def _ratings(games, game):
-    """{person key: conservative rating in `game`} over every game."""
-    b = ratings.boards(games).get(game)
+def _ratings(boards, game):
+    """{person key: conservative rating in `game`} from the ratings kept in
+    the database (`boards`: ratings.stored_boards)."""
+    b = boards.get(game)
     if b is None:
         return {}
     return dict((k, r.mu - 3 * r.sigma) for k, r in b.rating.items())
@@ -387,12 +396,12 @@ def pair(db, ev, game, seats=None, options=(), again=False, anyway=False):
     the one it replaces is kept, marked."""
     size = group_size(game, seats)
     opts = match_options(game, options)
+    ratings.settle(db)          # the ratings of every game stored so far, kept (when the file takes writes)
     with db.writing("cannot store the round"):
         rnds = rounds(db, ev)
         current = rnds[-1] if rnds else None
-        skipped = []
-        played = standings.played(db, skipped)
-        placing = placements(db, ev, played, rnds)
+        games, arrived = evening_games(db, ev)
+        placing = placements(db, ev, games, arrived, rnds)
         if again:
             if current is None:
                 raise Refused("no round to make again: pair makes the first")
@@ -416,7 +425,7 @@ def pair(db, ev, game, seats=None, options=(), again=False, anyway=False):
         placed = [g for g in placing.placed() if not again or placing.round_of(g.row) != current.number]
         counts = _tonight_counts(ev, before, placed)
         firsts = collections.Counter(seated[0][0] for r in before for _, seated in r.tables)
-        rating = _ratings(played, game)
+        rating = _ratings(ratings.stored_boards(db), game)
         met = pairing.meetings([[k for k, _ in seated] for r in before for _, seated in r.tables])
         players = [pairing.Player(p.key, counts[p.key][0], rating.get(p.key, 0.0), counts[p.key][2],
                                   firsts[p.key], lot(ev, p.key)) for p in who]
@@ -512,19 +521,61 @@ def _fits(g, rnd, tbl, seated, arrived):
     return None
 
 
-def placements(db, ev, played, rnds=None):
-    """A Placement of the evening's games among `played` (standings.played)."""
+def evening_games(db, ev, skipped=None):
+    """([Played], {row: received_at}): the stored games that can be the
+    evening's results, in time order (as standings.played gives them): those
+    stored while it ran (window), those stored since whose record names it
+    (a board that was told its round sends a game late when its Wi-Fi was
+    away), and those a correction of the evening names.  Read from the
+    games' summaries (host_tools/club/summary.py): only these games'
+    records are read and scored, the names each seat goes by now are the
+    summaries'.  A game among them that the rules cannot count goes into
+    `skipped`."""
+    skipped = [] if skipped is None else skipped
+    since, until = window(db, ev)
+    span = (summary.arrived_from(since),) + (() if until is None else (summary.arrived_from(until),))
+    rows = set(r for r, in db.query("SELECT game_ref FROM game_summary WHERE ord >= ?"
+                                    + ("" if until is None else " AND ord < ?"), span))
+    if until is not None:
+        # a superset of the games naming the evening (tag_of decides): JSON
+        # read only for the rules' counted records, which are well-formed
+        rows.update(r for r, in db.query(
+            "SELECT s.game_ref FROM game_summary s JOIN games g ON g.id = s.game_ref WHERE s.ord >= ?"
+            " AND CAST(CASE WHEN s.counted AND json_valid(g.record) THEN json_extract(g.record, '$.evening') END"
+            " AS INTEGER) = ?", (span[1], ev.id)))
+    rows.update(c.args["row"] for c in corrections(db, ev))
+    pick = standings.Pick(rows=rows)
+    skipped += standings.left_out(db, pick)
+    names = standings.seated(db, pick)
+    perfect = {}
+    for row, p in db.query("SELECT p.game_ref, p.perfect FROM game_players p%s ORDER BY p.game_ref, p.seat"
+                           % pick.where("p", first=True), pick.args):
+        perfect.setdefault(row, []).append(p)
+    out, arrived = [], {}
+    for row, text, received, club in db.query(
+            "SELECT g.id, g.record, g.received_at, s.club FROM game_summary s JOIN games g ON g.id = s.game_ref"
+            " WHERE s.counted%s ORDER BY s.ord" % pick.where("s"), pick.args):
+        rec = json.loads(text)
+        bonus = perfect.get(row)
+        out.append(standings.Played(row, rec, records.summary(rec), names.get(row, []),
+                                    None if bonus is None or all(b is None for b in bonus) else bonus, club))
+        arrived[row] = received
+    return out, arrived
+
+
+def placements(db, ev, games, arrived, rnds=None):
+    """A Placement of `games` ([Played] in time order, evening_games()),
+    stored at `arrived` ({row: received_at})."""
     rnds = rounds(db, ev) if rnds is None else rnds
     by_number = dict((r.number, r) for r in rnds)
     out = Placement(rnds)
-    arrivals = db.arrivals()
     since, until = window(db, ev)
     told = {}                       # row -> ("place", round, table) or ("drop",)
     for c in corrections(db, ev):
         told[c.args["row"]] = (c.verb, c.args.get("round"), c.args.get("table"))
     fitting = collections.defaultdict(list)     # slot -> [game] fitting it on their own
-    for g in played:
-        arrived = arrivals.get(g.row, ("", ""))[0]
+    for g in games:
+        at = arrived.get(g.row, "")
         tag = tag_of(g.record)
         if g.row in told:
             verb, number, tbl = told[g.row]
@@ -552,15 +603,15 @@ def placements(db, ev, played, rnds=None):
                 out.unplaced.append((g, "its board says round %d, but no table of it seated %s" % (
                     rnd.number, ", ".join("(unnamed)" if n is None else shown(n) for n in g.names))))
             continue
-        if tag is not None or not (arrived >= since and (until is None or arrived < until)):
+        if tag is not None or not (at >= since and (until is None or at < until)):
             continue                # another evening's, or stored outside this one
         fits, why = [], []
         for r in rnds:
             for t, seated in r.tables:
-                no = _fits(g, r, t, seated, arrived)
+                no = _fits(g, r, t, seated, at)
                 if no is None:
                     fits.append((r.number, t))
-                elif r.game == g.record.get("game") and arrived >= r.made_at:
+                elif r.game == g.record.get("game") and at >= r.made_at:
                     same = sorted(k for k, _ in seated) == sorted(k for k in _keys(g) if k is not None)
                     if same or (_named_table(g.record) or "").lower() == t.lower():
                         # the round that seated these players is the likelier one: said first
@@ -653,34 +704,25 @@ def correction_text(c):
 Tonight = collections.namedtuple("Tonight", "evening rounds placement standings unlinked table present tables")
 
 
-class _Only:
-    """The database as standings() reads it, limited to some games and the
-    slaps tied to them."""
-
-    def __init__(self, db, rows):
-        self.db, self.rows = db, set(rows)
-
-    def slap_rows(self):
-        return [s for s in self.db.slap_rows() if s[-1] in self.rows]
-
-
-def tonight(db, ev, skipped=None, played=None):
+def tonight(db, ev, skipped=None):
     """Everything the evening's view shows, at one moment (call inside
     db.snapshot()): the rounds, where each game went, the standings
-    library's rows over the placed games, and the evening's own table
-    (points, wins, byes, rounds played), best first."""
+    library's rows over the placed games (in SQL, from their summaries), and
+    the evening's own table (points, wins, byes, rounds played), best first,
+    ties by the ratings kept (ratings.settle keeps them: call it first)."""
     skipped = [] if skipped is None else skipped
-    played = standings.played(db, skipped) if played is None else played
+    games, arrived = evening_games(db, ev, skipped)
     rnds = rounds(db, ev)
-    placing = placements(db, ev, played, rnds)
+    placing = placements(db, ev, games, arrived, rnds)
     placed = placing.placed()
-    rows, unlinked = standings.standings(_Only(db, [g.row for g in placed]), skipped, placed)
+    rows, unlinked = standings.standings(db, skipped, rows=[g.row for g in placed])
     counts = _tonight_counts(ev, rnds, placed)
     who = present(db, ev, everyone=True)
     name = dict((p.key, p.name) for p in who)
+    boards = ratings.stored_boards(db) if rnds else {}
     rating = {}
     for g in set(r.game for r in rnds):
-        for k, v in _ratings(played, g).items():
+        for k, v in _ratings(boards, g).items():
             rating[k] = max(rating.get(k, v), v)
     table = [Standing(k, name.get(k, k), c[0], c[1], c[2], c[3]) for k, c in counts.items()]
     table += [Standing(p.key, p.name, 0, 0, 0, 0) for p in who if p.key not in counts]
@@ -690,18 +732,7 @@ def tonight(db, ev, skipped=None, played=None):
 
 def since(db, date, skipped=None):
     """(standings rows, unlinked slaps) over the games stored since `date`
-    (YYYY-MM-DD, local midnight), by the standings library."""
-    skipped = [] if skipped is None else skipped
+    (YYYY-MM-DD, from local midnight), by the standings library, in SQL:
+    the games stored at or after that moment (received_at is UTC text)."""
     start = datetime.datetime.fromisoformat(date).astimezone().astimezone(datetime.timezone.utc)
-    arrivals = db.arrivals()
-    games = [g for g in standings.played(db, skipped)
-             if _moment(arrivals.get(g.row, ("", ""))[0]) >= start]
-    return standings.standings(_Only(db, [g.row for g in games]), skipped, games)
-
-
-def _moment(text):
-    try:
-        t = datetime.datetime.fromisoformat(text)
-    except ValueError:
-        return datetime.datetime.min.replace(tzinfo=datetime.timezone.utc)
-    return t if t.tzinfo else t.replace(tzinfo=datetime.timezone.utc)
+    return standings.standings(db, skipped, since=start.isoformat(timespec="seconds"))

@@ -400,17 +400,16 @@ def page_data(db, evening=None):
             "count": len(stored), "devices": [jsonin.printable(d) for d in devices]}
 
 
-def evening_view(db, which, played=None):
+def evening_view(db, which):
     """The Evening view's data (evening_page.evening_data), with tonight's
-    standings laid out as the standings are; None without an evening.
-    `played`: standings.played(), when the caller has it."""
+    standings laid out as the standings are; None without an evening."""
     if which is False:
         return None
     try:
         ev = which if isinstance(which, evening.Evening) else evening.find(db, which)
     except evening.Refused:
         return None
-    t = evening.tonight(db, ev, [], played)
+    t = evening.tonight(db, ev, [])
     data = evening_page.evening_data(t)
     ids = sorted(set(r["game"] for r in t.standings),
                  key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
@@ -506,6 +505,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         try:
             db = self.open_db()
             try:
+                ratings.settle(db)      # the evening's table breaks ties by the ratings kept
                 with db.snapshot():
                     try:
                         ev = evening.find(db, self.evening)
