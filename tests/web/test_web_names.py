@@ -88,3 +88,18 @@ def test_accented_names_are_drawn_on_the_page_as_on_the_board(browser, site):  #
     fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
     exec(draw, {"ui": ui, "fb": fb})
     assert bytes.fromhex(got) == bytes(buf) and any(buf)
+
+
+def test_a_name_typed_with_a_combining_accent_is_saved_composed(browser, site):  # noqa: F811
+    """A keyboard or a paste may give "e" and a combining diaeresis (NFD);
+    the page's MicroPython has no unicodedata, so the page composes every
+    name (NFC) before the device's check, as the laptop's tools do
+    (speedref/names.py): "Zoe\u0308" is saved as "Zo\u00eb", in the seats
+    and the roster and the table's name alike."""
+    plant(browser, site, None)
+    open_page(browser, site + "#sw=0")
+    nfd = "Zoe\u0308"
+    assert fill(browser, "Caf" + "e\u0301", [nfd, "Bob"], "Jose\u0301\n" + nfd) == "saved"
+    assert py(browser, "board.app.seated") == ["Zo\u00eb", "Bob", "P3", "P4"]
+    st = json.loads(py(browser, "board.names_json()"))
+    assert st["table"] == "Caf\u00e9" and st["roster"] == ["Jos\u00e9", "Zo\u00eb"]
