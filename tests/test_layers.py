@@ -50,7 +50,7 @@ FLOORS = {
         ("main.py", ["main", "manifest"]),
     ],
     "host_tools": [
-        ("ground", ["host_tools", "host_tools.jsonin", "host_tools.board", "host_tools.club",
+        ("ground", ["host_tools", "host_tools.jsonin", "host_tools.argtypes", "host_tools.board", "host_tools.club",
                     "host_tools.intake", "host_tools.views", "host_tools.cli"]),
         ("board", ["host_tools.board.*"]),
         ("club", ["host_tools.club.*"]),

@@ -26,7 +26,6 @@ sends it again); 2 a bad command line or input, nothing changed.
 import argparse
 import datetime
 import json
-import math
 import os
 import sys
 
@@ -34,6 +33,7 @@ from speedref import games as games_registry
 
 from host_tools import jsonin
 from host_tools.board import roster as roster_file
+from host_tools.argtypes import file_name, seconds
 from host_tools.club import db as dbmod
 from host_tools.club import evening as E
 from host_tools.club import matches as MT
@@ -70,22 +70,6 @@ def seat_count(text):
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError("%r is not a number of seats" % text)
-
-
-def file_name(text):
-    if not text.strip():
-        raise argparse.ArgumentTypeError("an empty file name")
-    return text
-
-
-def seconds(text):
-    try:
-        v = float(text)
-    except ValueError:
-        v = float("nan")
-    if not math.isfinite(v) or v <= 0:
-        raise argparse.ArgumentTypeError("%r is not a number of seconds above 0" % text)
-    return v
 
 
 class NotSent(Exception):
