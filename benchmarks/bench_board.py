@@ -20,7 +20,9 @@
 The moments: Speed's start GO, a false start in its countdown, a reserve flip's GO
 and a slap to win (tests/sim_scripts/speed.txt and a slap-to-win deal below);
 Spit's start GO, a false start, "Spit again"'s GO and the slap for the smaller
-pile (tests/sim_scripts/spit.txt).  A GO's instant is the one the rules set: 3 s
+pile (tests/sim_scripts/spit.txt); the two slaps again with named players,
+accented letters among them, and a partners trick won with four of them
+(tests/sim_scripts/partners.txt).  A GO's instant is the one the rules set: 3 s
 after the press that made both ready (as the PIO stamps it, a few us before the
 host's edge), or 3 s after the instant both pads had been held 0.5 s (stuck).
 """
@@ -53,6 +55,10 @@ SPEED_SLAP = """
 5061 p2 up
 """
 
+# Four names with accented letters (drawn from app/glyphs.py), as long as a
+# screen's cut shows them.
+NAMED = ["Zo\u00eb", "\u0141ukasz", "Jos\u00e9", "\u00d0\u00f3ra"]
+
 # (label, game, script text or committed script name, its options, until ms,
 #  [(moment, how its instant is found)]): ("edge", i) is the i-th event's
 # edge; ("go", i) 3 s after the i-th event; ("stuck", i) 3.5 s after it (the
@@ -71,6 +77,20 @@ SCENARIOS = [
         ("Spit: start GO", ("go", 10)),
         ("Spit: Spit again GO", ("stuck", 13)),
         ("Spit: slap for the smaller pile", ("edge", 19)),
+    ]),
+    # the same moments with named players, accented letters among them
+    # (Speed and Spit show the pads' labels in play: what names cost there is
+    # what every string's drawing pays to look for an accented letter)
+    ("speed slap named", "speed", SPEED_SLAP, {"slap_to_win": True, "names": NAMED[:2]}, 5100, [
+        ("Speed: slap to win, named", ("edge", 9)),
+    ]),
+    ("spit named", "spit", None, {"names": NAMED[:2]}, 12800, [
+        ("Spit: slap for the smaller pile, named", ("edge", 19)),
+    ]),
+    # partners draws the names: the second trick's press (PT-13) redraws the
+    # grid of four names and counts
+    ("partners named", "partners", None, {"names": NAMED}, 1000, [
+        ("partners: a trick won, named", ("edge", 22)),
     ]),
 ]
 

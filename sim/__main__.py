@@ -83,7 +83,7 @@ def build_parser():
                         "header)")
     p.add_argument("--names", metavar="A,B[,...]",
                    help="with --script, --table, --play or --game: the players' names, one a seat in seat "
-                        "order (1-10 printable ASCII characters each; Guest keeps the seat's label); "
+                        "order (1-10 characters each, ASCII and accented Latin letters; Guest keeps the seat's label); "
                         "the number of names is the number of players.  Alone (the terminal or the "
                         "window): names added to the board's roster, each seat picks its own on the device")
     p.add_argument("--roster", metavar="FILE",

@@ -9,7 +9,8 @@ Also: the app never imports the hardware edge, the menu never imports the
 app's core (the app calls the menu, the menu calls the app's public
 methods on the instance it is given), what every screen shares (app/ui.py:
 the buttons, the cues, the Screen base, drawing) imports nothing of
-speedref, nothing imports a command line (host_tools/cli/), and no module
+speedref but the accented letters' drawing (app/accents.py, which imports
+only their glyph table, app/glyphs.py, which imports nothing), nothing imports a command line (host_tools/cli/), and no module
 imports another file's private name (a leading underscore).
 
 A module loaded by name through the game registry (a game's flow, table,
@@ -37,6 +38,7 @@ FLOORS = {
         ("the edge", ["speedref.hw.*"]),
         ("saves and logs", ["speedref.storage", "speedref.log", "speedref.spool", "speedref.roster",
                             "speedref.uplink", "speedref.match"]),
+        ("the accented letters' glyphs and drawing", ["speedref.app.glyphs", "speedref.app.accents"]),
         ("what every screen shares", ["speedref.app.ui"]),
         ("a flow's timers", ["speedref.app.timing"]),
         ("the menu's own screens", ["speedref.app.check", "speedref.app.who", "speedref.app.match_menu"]),
@@ -48,7 +50,7 @@ FLOORS = {
         ("main.py", ["main", "manifest"]),
     ],
     "host_tools": [
-        ("ground", ["host_tools", "host_tools.jsonin", "host_tools.board", "host_tools.club",
+        ("ground", ["host_tools", "host_tools.jsonin", "host_tools.argtypes", "host_tools.board", "host_tools.club",
                     "host_tools.intake", "host_tools.views", "host_tools.cli"]),
         ("board", ["host_tools.board.*"]),
         ("club", ["host_tools.club.*"]),
@@ -220,8 +222,11 @@ def test_the_menu_imports_ui_and_the_registry_never_the_core():
     assert "speedref.app.ui" in got and "speedref.games" in got
 
 
-def test_ui_imports_nothing_of_speedref():
-    assert _speedref_imports(APP / "ui.py") == set()
+def test_ui_imports_nothing_of_speedref_but_the_accented_letters():
+    assert _speedref_imports(APP / "ui.py") - {"speedref.app"} == {"speedref.app.accents"}  # `from . import accents`
+    assert _speedref_imports(APP / "accents.py") - {"speedref.app"} == {
+        "speedref.app.glyphs", "speedref.app.glyphs.GLYPHS"}
+    assert _speedref_imports(APP / "glyphs.py") == set()
 
 
 def test_the_app_never_imports_the_hardware():

@@ -316,12 +316,14 @@ def span_main(args):
     """--evening / --since: the standings of a span of the games, as text,
     CSV and JSON (tonight's with the evening's own table and the games to
     place)."""
-    from host_tools.club import evening
+    from host_tools.club import evening, ratings
     from host_tools.views import evening_page
     skipped = []
     try:
         db = ResultsDB(args.db, create=False)
         try:
+            if args.evening is not None:
+                ratings.settle(db)       # tonight's table breaks ties by the ratings kept
             with db.snapshot():
                 if args.evening is not None:
                     t = evening.tonight(db, which_evening(db, args.evening), skipped)

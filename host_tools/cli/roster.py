@@ -39,7 +39,6 @@ cannot be reached; 2 a bad command line, name or file, or an answer from
 the board that is not one it would send.
 """
 import argparse
-import math
 import sys
 
 from speedref import games
@@ -47,6 +46,7 @@ from speedref import names as N
 from host_tools import jsonin
 from host_tools.board.roster import (ANSWER_S, ROSTER, BadAnswer, BadInput, Board, Problem, batches,
                                      check_roster, read_names)
+from host_tools.argtypes import seconds
 from host_tools.jsonin import printable
 
 
@@ -245,17 +245,6 @@ def whole_number(text):
         v = 0
     if v < 1:
         raise argparse.ArgumentTypeError("%r is not a whole number from 1" % text)
-    return v
-
-
-def seconds(text):
-    """--timeout: a number of seconds above 0."""
-    try:
-        v = float(text)
-    except ValueError:
-        v = float("nan")
-    if not math.isfinite(v) or v <= 0:
-        raise argparse.ArgumentTypeError("%r is not a number of seconds above 0" % text)
     return v
 
 

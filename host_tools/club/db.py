@@ -360,6 +360,17 @@ def _migrate_7(con):
                     "  ON CONFLICT(key) DO UPDATE SET value = value + 1; END" % (event.lower(), event))
 
 
+def _migrate_8(con):
+    # Version 8: how an evening reaches its tables (host_tools/club/matches.py):
+    # each table's name on the club broker's topics, its board's uplink.json
+    # "table" (NULL: by the rule matches.default_topic gives), and the broker
+    # the evening's rounds go to the tables through (JSON {"url", "club",
+    # "ca"}; NULL: none, the boards are given their matches on USB or pick
+    # their players themselves).
+    con.execute("ALTER TABLE evening_tables ADD COLUMN topic TEXT")
+    con.execute("ALTER TABLE evenings ADD COLUMN broker TEXT")
+
+
 def _tables_of(version):
     """The tables a database of schema `version` has."""
     have = set()
@@ -369,7 +380,7 @@ def _tables_of(version):
     return have
 
 
-MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6, _migrate_7]
+MIGRATIONS = [_migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6, _migrate_7, _migrate_8]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -63,7 +63,8 @@ class Refused(Exception):
 
 Evening = collections.namedtuple("Evening", "id name date roster started_at")
 Person = collections.namedtuple("Person", "key name walk_in came_at left_at")
-Table = collections.namedtuple("Table", "place name out_at")
+Table = collections.namedtuple("Table", "place name out_at topic")
+# topic: its name on the club's broker as given (NULL: host_tools/club/matches.py's rule)
 Round = collections.namedtuple("Round", "id number game seats options made_at tables byes")
 # tables: [(table name, [(key, name) in seat order])], the first table first; byes: [(key, name)]
 Correction = collections.namedtuple("Correction", "number verb args made_at undone_at")
@@ -92,7 +93,7 @@ def _checked(clean, text):
 
 def table_names(count=None, given=()):
     """The tables of an evening: the names given (each a board's table name,
-    1-16 printable ASCII characters), else Table 1 .. Table count."""
+    1-16 characters the board can draw), else Table 1 .. Table count."""
     if given:
         out = []
         for t in given:
@@ -107,10 +108,12 @@ def table_names(count=None, given=()):
     return ["Table %d" % (i + 1) for i in range(count)]
 
 
-def start(db, name, date, tables, roster=()):
+def start(db, name, date, tables, roster=(), topics=None):
     """(Evening, new): the evening `name` on `date` started, with its tables
-    and the club's roster (names); the same name and date again resumes it
-    (its tables and roster as they were)."""
+    (names; `topics`: {table name: its topic name on the club's broker},
+    those given) and the club's roster (names); the same name and date again
+    resumes it (its tables and roster as they were)."""
+    topics = topics or {}
     try:
         name = people.check_name(name, "an evening's name")
     except people.BadName as e:
@@ -122,8 +125,8 @@ def start(db, name, date, tables, roster=()):
         cur = db.con.execute("INSERT INTO evenings (name, date, roster, started_at) VALUES (?, ?, ?, ?)",
                              (name, date, canonical_json(list(roster)), now()))
         ev = cur.lastrowid
-        db.con.executemany("INSERT INTO evening_tables (evening, place, name) VALUES (?, ?, ?)",
-                           [(ev, i + 1, t) for i, t in enumerate(tables)])
+        db.con.executemany("INSERT INTO evening_tables (evening, place, name, topic) VALUES (?, ?, ?, ?)",
+                           [(ev, i + 1, t, topics.get(t)) for i, t in enumerate(tables)])
     return by_id(db, ev), True
 
 
@@ -182,8 +185,8 @@ def present(db, ev, everyone=False):
 
 
 def checkin(db, ev, names, walk_in=False):
-    """Check in `names` (each with the board's check: 1-10 printable ASCII
-    characters): a name on the evening's roster in its roster spelling,
+    """Check in `names` (each with the board's check: 1-10 characters the
+    board can draw, ASCII and Latin letters, in NFC): a name on the evening's roster in its roster spelling,
     another only as a walk-in (a typo is refused, not a new member).  Who
     left comes back; who is in already stays as they are.  [line said]."""
     roster = dict((people.key(n), n) for n in ev.roster)
@@ -235,7 +238,7 @@ def leave(db, ev, names):
 def tables(db, ev, in_use=False):
     """[Table] in their order (in_use: those not taken out)."""
     return [Table(*r) for r in db.query(
-        "SELECT place, name, out_at FROM evening_tables WHERE evening = ?"
+        "SELECT place, name, out_at, topic FROM evening_tables WHERE evening = ?"
         + (" AND out_at IS NULL" if in_use else "") + " ORDER BY place", (ev.id,))]
 
 
@@ -246,16 +249,21 @@ def _table(db, ev, name):
     raise Refused("no table %r tonight (%s)" % (shown(name.strip()), ", ".join(shown(t.name) for t in tables(db, ev))))
 
 
-def table(db, ev, verb, name):
+def table(db, ev, verb, name, topic=None, check=None):
     """Take a table out (a broken board: no group is seated there from the
-    next round on), put it back in, or add one."""
+    next round on), put it back in, or add one (`topic`: its name on the
+    club's broker, when given; `check(tables)`, when given, refuses tables
+    the evening cannot use: host_tools/club/matches.py's check_topics)."""
     with db.writing("cannot change the tables"):
         if verb == "add":
             name = _checked(N.clean_table, name)
             if any(t.name.lower() == name.lower() for t in tables(db, ev)):
                 raise Refused("table %r is there already" % name)
             place = len(tables(db, ev)) + 1
-            db.con.execute("INSERT INTO evening_tables (evening, place, name) VALUES (?, ?, ?)", (ev.id, place, name))
+            db.con.execute("INSERT INTO evening_tables (evening, place, name, topic) VALUES (?, ?, ?, ?)",
+                           (ev.id, place, name, topic))
+            if check is not None:
+                check(tables(db, ev))
             return "%s added (table %d)" % (shown(name), place)
         t = _table(db, ev, name)
         if verb == "out":
@@ -368,10 +376,10 @@ def _tonight_counts(ev, rnds, placed):
     return counts
 
 
-def _ratings(db, game):
-    """{person key: conservative rating in `game`} over every game (the
-    ratings kept in the database, and any due rated in memory)."""
-    b = ratings.stored_boards(db).get(game)
+def _ratings(boards, game):
+    """{person key: conservative rating in `game`} from the ratings kept in
+    the database (`boards`: ratings.stored_boards)."""
+    b = boards.get(game)
     if b is None:
         return {}
     return dict((k, r.mu - 3 * r.sigma) for k, r in b.rating.items())
@@ -388,12 +396,12 @@ def pair(db, ev, game, seats=None, options=(), again=False, anyway=False):
     the one it replaces is kept, marked."""
     size = group_size(game, seats)
     opts = match_options(game, options)
+    ratings.settle(db)          # the ratings of every game stored so far, kept (when the file takes writes)
     with db.writing("cannot store the round"):
         rnds = rounds(db, ev)
         current = rnds[-1] if rnds else None
-        skipped = []
-        played = standings.played(db, skipped, rows=candidates(db, ev))
-        placing = placements(db, ev, played, rnds)
+        games, arrived = evening_games(db, ev)
+        placing = placements(db, ev, games, arrived, rnds)
         if again:
             if current is None:
                 raise Refused("no round to make again: pair makes the first")
@@ -417,7 +425,7 @@ def pair(db, ev, game, seats=None, options=(), again=False, anyway=False):
         placed = [g for g in placing.placed() if not again or placing.round_of(g.row) != current.number]
         counts = _tonight_counts(ev, before, placed)
         firsts = collections.Counter(seated[0][0] for r in before for _, seated in r.tables)
-        rating = _ratings(db, game)
+        rating = _ratings(ratings.stored_boards(db), game)
         met = pairing.meetings([[k for k, _ in seated] for r in before for _, seated in r.tables])
         players = [pairing.Player(p.key, counts[p.key][0], rating.get(p.key, 0.0), counts[p.key][2],
                                   firsts[p.key], lot(ev, p.key)) for p in who]
@@ -514,38 +522,69 @@ def _fits(g, rnd, tbl, seated, arrived):
 
 
 def candidates(db, ev):
-    """The rows of the stored games that may be the evening's results: those
-    stored while it ran, those stored later whose record names an evening
-    (a board's flash read days later), and those its corrections name; not
-    the games stored before it began (in SQL: no record replayed)."""
+    """The rows of the stored games that can be the evening's results: those
+    stored while it ran (window), those stored since whose record names it
+    (a board that was told its round sends a game late when its Wi-Fi was
+    away, or its flash is read days later), and those a correction of the
+    evening names; in SQL, no record replayed."""
     since, until = window(db, ev)
-    rows = set(r for r, in db.query(
-        "SELECT game_ref FROM game_summary WHERE ord >= ?" + (" AND ord < ?" if until is not None else ""),
-        (summary.arrived_from(since),) + ((summary.arrived_from(until),) if until is not None else ())))
+    span = (summary.arrived_from(since),) + (() if until is None else (summary.arrived_from(until),))
+    rows = set(r for r, in db.query("SELECT game_ref FROM game_summary WHERE ord >= ?"
+                                    + ("" if until is None else " AND ord < ?"), span))
     if until is not None:
+        # a superset of the games naming the evening (tag_of decides): JSON
+        # read only for the rules' counted records, which are well-formed
         rows.update(r for r, in db.query(
-            "SELECT s.game_ref FROM game_summary s JOIN games g ON g.id = s.game_ref"
-            " WHERE s.ord >= ? AND instr(g.record, '\"evening\"') > 0", (summary.arrived_from(until),)))
+            "SELECT s.game_ref FROM game_summary s JOIN games g ON g.id = s.game_ref WHERE s.ord >= ?"
+            " AND CAST(CASE WHEN s.counted AND json_valid(g.record) THEN json_extract(g.record, '$.evening') END"
+            " AS INTEGER) = ?", (span[1], ev.id)))
     rows.update(c.args["row"] for c in corrections(db, ev) if isinstance(c.args.get("row"), int))
     return rows
 
 
-def placements(db, ev, played, rnds=None):
-    """A Placement of the evening's games among `played` (standings.played:
-    every stored game, or candidates()')."""
+def evening_games(db, ev, skipped=None):
+    """([Played], {row: received_at}): the stored games that can be the
+    evening's results, in time order (as standings.played gives them): those
+    stored while it ran (window), those stored since whose record names it
+    (a board that was told its round sends a game late when its Wi-Fi was
+    away), and those a correction of the evening names.  Read from the
+    games' summaries (host_tools/club/summary.py): only these games'
+    records are read and scored, the names each seat goes by now are the
+    summaries'.  A game among them that the rules cannot count goes into
+    `skipped`."""
+    skipped = [] if skipped is None else skipped
+    pick = standings.Pick(rows=candidates(db, ev))
+    skipped += standings.left_out(db, pick)
+    names = standings.seated(db, pick)
+    perfect = {}
+    for row, p in db.query("SELECT p.game_ref, p.perfect FROM game_players p%s ORDER BY p.game_ref, p.seat"
+                           % pick.where("p", first=True), pick.args):
+        perfect.setdefault(row, []).append(p)
+    out, arrived = [], {}
+    for row, text, received, club in db.query(
+            "SELECT g.id, g.record, g.received_at, s.club FROM game_summary s JOIN games g ON g.id = s.game_ref"
+            " WHERE s.counted%s ORDER BY s.ord" % pick.where("s"), pick.args):
+        rec = json.loads(text)
+        bonus = perfect.get(row)
+        out.append(standings.Played(row, rec, records.summary(rec), names.get(row, []),
+                                    None if bonus is None or all(b is None for b in bonus) else bonus, club))
+        arrived[row] = received
+    return out, arrived
+
+
+def placements(db, ev, games, arrived, rnds=None):
+    """A Placement of `games` ([Played] in time order, evening_games()),
+    stored at `arrived` ({row: received_at})."""
     rnds = rounds(db, ev) if rnds is None else rnds
     by_number = dict((r.number, r) for r in rnds)
     out = Placement(rnds)
-    arrivals = dict((r[0], (r[1], r[2])) for r in db.query(
-        "SELECT id, received_at, dedup_key FROM games WHERE id IN (SELECT value FROM json_each(?))",
-        (json.dumps(sorted(g.row for g in played)),)))
     since, until = window(db, ev)
     told = {}                       # row -> ("place", round, table) or ("drop",)
     for c in corrections(db, ev):
         told[c.args["row"]] = (c.verb, c.args.get("round"), c.args.get("table"))
     fitting = collections.defaultdict(list)     # slot -> [game] fitting it on their own
-    for g in played:
-        arrived = arrivals.get(g.row, ("", ""))[0]
+    for g in games:
+        at = arrived.get(g.row, "")
         tag = tag_of(g.record)
         if g.row in told:
             verb, number, tbl = told[g.row]
@@ -573,15 +612,15 @@ def placements(db, ev, played, rnds=None):
                 out.unplaced.append((g, "its board says round %d, but no table of it seated %s" % (
                     rnd.number, ", ".join("(unnamed)" if n is None else shown(n) for n in g.names))))
             continue
-        if tag is not None or not (arrived >= since and (until is None or arrived < until)):
+        if tag is not None or not (at >= since and (until is None or at < until)):
             continue                # another evening's, or stored outside this one
         fits, why = [], []
         for r in rnds:
             for t, seated in r.tables:
-                no = _fits(g, r, t, seated, arrived)
+                no = _fits(g, r, t, seated, at)
                 if no is None:
                     fits.append((r.number, t))
-                elif r.game == g.record.get("game") and arrived >= r.made_at:
+                elif r.game == g.record.get("game") and at >= r.made_at:
                     same = sorted(k for k, _ in seated) == sorted(k for k in _keys(g) if k is not None)
                     if same or (_named_table(g.record) or "").lower() == t.lower():
                         # the round that seated these players is the likelier one: said first
@@ -674,23 +713,25 @@ def correction_text(c):
 Tonight = collections.namedtuple("Tonight", "evening rounds placement standings unlinked table present tables")
 
 
-def tonight(db, ev, skipped=None, played=None):
+def tonight(db, ev, skipped=None):
     """Everything the evening's view shows, at one moment (call inside
     db.snapshot()): the rounds, where each game went, the standings
-    library's rows over the placed games, and the evening's own table
-    (points, wins, byes, rounds played), best first."""
+    library's rows over the placed games (in SQL, from their summaries), and
+    the evening's own table (points, wins, byes, rounds played), best first,
+    ties by the ratings kept (ratings.settle keeps them: call it first)."""
     skipped = [] if skipped is None else skipped
-    played = standings.played(db, skipped, rows=candidates(db, ev)) if played is None else played
+    games, arrived = evening_games(db, ev, skipped)
     rnds = rounds(db, ev)
-    placing = placements(db, ev, played, rnds)
+    placing = placements(db, ev, games, arrived, rnds)
     placed = placing.placed()
     rows, unlinked = standings.standings(db, skipped, rows=[g.row for g in placed])
     counts = _tonight_counts(ev, rnds, placed)
     who = present(db, ev, everyone=True)
     name = dict((p.key, p.name) for p in who)
+    boards = ratings.stored_boards(db) if rnds else {}
     rating = {}
     for g in set(r.game for r in rnds):
-        for k, v in _ratings(db, g).items():
+        for k, v in _ratings(boards, g).items():
             rating[k] = max(rating.get(k, v), v)
     table = [Standing(k, name.get(k, k), c[0], c[1], c[2], c[3]) for k, c in counts.items()]
     table += [Standing(p.key, p.name, 0, 0, 0, 0) for p in who if p.key not in counts]
@@ -707,6 +748,6 @@ def moment_of(date):
 
 def since(db, date, skipped=None):
     """(standings rows, unlinked slaps) over the games stored since `date`
-    (YYYY-MM-DD, local midnight), by the standings library (in SQL, from
-    the games' summaries)."""
+    (YYYY-MM-DD, from local midnight), by the standings library, in SQL:
+    the games stored at or after that moment (received_at is UTC text)."""
     return standings.standings(db, skipped, since=moment_of(date))

@@ -47,8 +47,6 @@ group to the first table.
 import collections
 import itertools
 
-import networkx as nx
-
 SEARCH_BUDGET = 200000   # steps of one allowance's search for threes and fours
 
 Player = collections.namedtuple("Player", "key points rating byes firsts lot")
@@ -133,6 +131,7 @@ def _pairs(ranked, nbyes, met):
             return w + (most_byes + 1 - ranked[i].byes) * u2 + (most_met + 1) * u3
         return w + (most_met + 1 - met.get(frozenset((ranked[i].key, ranked[j].key)), 0)) * u3
 
+    import networkx as nx   # a fifth of a second to import: only a round of pairs needs it, not every read of the evening
     graph = nx.Graph()
     graph.add_nodes_from(range(n))
     for i, j in itertools.combinations(range(n), 2):

@@ -51,7 +51,7 @@ import urllib.parse
 
 from host_tools import jsonin
 from host_tools.board import match
-from host_tools.club import gaps
+from host_tools.club import gaps, matches
 from host_tools.intake.importer import Importer
 
 TOPIC_ROOT = "speedref"
@@ -138,7 +138,8 @@ class Listener:
             if not isinstance(rec, dict) or "ev" in rec:
                 return self.core.skip("%s: not a game record (JSON, but no record)" % name)
             table = rec.get("table")
-            if table is not None and table != where[1]:
+            if table is not None and not matches.names_table(self.imp.db, table, where[1]):
+                # ("Table 3" on t3, or as the evening named the table's topic: the same table)
                 self.err("%s: the record names table %s" % (name, jsonin.printable(repr(table)[:40])))
             refused = self.core.refused
             self.core.club = where[0]  # stored with its club, the topic's

@@ -446,17 +446,16 @@ def sheet_data(row_id, rec, now, color, strangers, open_=True, chart=True):
         "chart": running_chart(parts, cols) if parts["rows"] and chart else None}
 
 
-def evening_view(db, which, played=None):
+def evening_view(db, which):
     """The Evening view's data (evening_page.evening_data), with tonight's
-    standings laid out as the standings are; None without an evening.
-    `played`: standings.played(), when the caller has it."""
+    standings laid out as the standings are; None without an evening."""
     if which is False:
         return None
     try:
         ev = which if isinstance(which, evening.Evening) else evening.find(db, which)
     except evening.Refused:
         return None
-    t = evening.tonight(db, ev, [], played)
+    t = evening.tonight(db, ev, [])
     data = evening_page.evening_data(t)
     data["sheet_links"] = False      # the served pages link each result to its sheet
     ids = sorted(set(r["game"] for r in t.standings),

@@ -187,7 +187,7 @@ class Site:
                 links.append(("ratings", "/ratings/" + q))
             links.append(("at each table", "/tables/" + q))
             sections.append(_section(g, counts.get(g, 0), mine[:FIRST_ROWS], links=links))
-        ev = P.evening_view(db, self.evening, None)
+        ev = P.evening_view(db, self.evening)
         if ev is not None:
             ev["sheet_links"] = True
         return self._page(db, "speedref results", ["evening.html"] * (ev is not None) + ["standings.html", "notes_link.html"],
@@ -324,7 +324,7 @@ class Site:
             ev = evening.by_id(db, number)
         except evening.Refused:
             return self._missing("no evening #%d" % number)
-        data = P.evening_view(db, ev, None)
+        data = P.evening_view(db, ev)
         data["sheet_links"] = True
         return self._page(db, "%s, %s" % (jsonin.printable(ev.name), ev.date), ["evening.html"], evening=data,
                           qr=None, url=None)

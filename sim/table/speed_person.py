@@ -41,6 +41,7 @@ class SpeedPlay(Says, SpeedTable):
         self.pace = pace
         set_pace([None] + self.people[1:], pace)
         self.note = "Enter: lay out the cards"
+        self.refused = None        # the note, while it says why a key was refused
         self.hold_t = 0
         self.opts = None
         self.letters = Letters(CARD_KEYS)
@@ -208,6 +209,8 @@ class SpeedPlay(Says, SpeedTable):
             # your hand leaves the pad to play; the pad is let go no sooner
             # than a stuck hold (else the app would take it for a tap: "out")
             self.release(max(self.t, self.hold_t + STUCK_HOLD_US), HUMAN)
+        if self.note and self.note == self.refused:
+            self.note = "Play on a pile one above or below"  # the refusal is history now
         if tag == "race":
             self.note = "Too late: another card landed first (SP-13)" if self.seats > 2 else \
                 "Too late: P2's card landed first (SP-13)"
@@ -217,6 +220,10 @@ class SpeedPlay(Says, SpeedTable):
             return None
         self._acted(HUMAN, action, tag)
         return None
+
+    def refuse(self, why):
+        """Say why a key was refused, until your next card the cards take."""
+        self.note = self.refused = why
 
     def _out_tap(self, p):
         if p != HUMAN:
@@ -321,17 +328,17 @@ def terminal_class():
                 return
             if 0 <= ch < 256 and chr(ch) in PILE_KEYS[:tb.seats]:
                 if self.sel is None:
-                    tb.note = "choose a card first (a s d f ...)"
+                    tb.refuse("choose a card first (a s d f ...)")
                     return
                 why = tb.play_card(self.sel, PILE_KEYS.index(chr(ch)))
                 if why:
-                    tb.note = why[:70]
+                    tb.refuse(why[:70])
                 self.sel = None
                 return
             if ch == ord("x"):
                 why = tb.draw_card()
                 if why:
-                    tb.note = why[:70]
+                    tb.refuse(why[:70])
                 return
             Base.feed_key(self, ch, now_us)
 

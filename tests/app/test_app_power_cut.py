@@ -187,7 +187,8 @@ def test_an_unfinished_record_write_is_swept_at_boot_whatever_the_table_does_SP2
     rig = Rig(str(tmp_path))
     assert rig.app.screen.saved is not None  # the game, on its final screen
     assert not os.path.exists(path), "a torn record .tmp left at boot"
-    rig.tap(7)  # BACK: discard it
+    rig.tap(7)  # BACK: "Discard game?"
+    rig.tap(7)  # BACK again: discarded
     assert os.listdir(os.path.join(str(tmp_path), "rec")) == []
 
 

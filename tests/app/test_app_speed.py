@@ -646,10 +646,44 @@ def test_pause_during_countdown_cancels_it(rig):
 
 
 # ---- power cuts ----------------------------------------------------------------------
-def test_boot_back_discards_the_saved_game(rig):
+def test_boot_back_asks_first_and_a_second_back_discards_the_saved_game(rig):
+    """"Resume game?" after a power cut: one BACK loses nothing, it asks
+    (the pause menu's Abandon asks the same way); BACK again discards."""
     rig.app.start("speed", rig.t)
     rig.reboot()
     rig.back()
+    assert rig.screen_name() == "Boot" and rig.store.load_game()[0] is not None
+    assert rig.app.screen.sure and not rig.log.of("abandon")
+    rig.back()
+    assert rig.screen_name() == "Games" and rig.store.load_game() == (None, None)
+    assert rig.log.of("abandon")[-1]["game"] == "speed"
+
+
+def test_boot_ok_or_up_after_one_back_keeps_the_saved_game(rig):
+    """After the first BACK, OK still resumes, and UP/DOWN take the question
+    back: the next BACK asks again."""
+    rig.app.start("speed", rig.t)
+    rig.reboot()
+    rig.back()
+    rig.tap(UP)
+    assert rig.screen_name() == "Boot" and not rig.app.screen.sure
+    rig.back()
+    assert rig.app.screen.sure
+    rig.tap(OK)
+    assert rig.app.flow is not None and rig.app.flow.GAME == "speed", "resumed"
+    assert not rig.log.of("abandon")
+
+
+def test_boot_ok_held_as_back_asks_before_it_discards(rig):
+    """A board without a BACK button: OK held 0.8 s is BACK, and the second
+    hold discards."""
+    from speedref.tunables import LONG_OK_US
+    rig.app.start("speed", rig.t)
+    rig.reboot()
+    rig.tap(OK, hold_us=LONG_OK_US + 50 * MS)
+    assert rig.screen_name() == "Boot" and rig.app.screen.sure
+    assert rig.store.load_game()[0] is not None
+    rig.tap(OK, hold_us=LONG_OK_US + 50 * MS)
     assert rig.screen_name() == "Games" and rig.store.load_game() == (None, None)
 
 

@@ -165,7 +165,7 @@ def test_fuzz_10000_lines_only_valid_records_stored():
 # --- database -------------------------------------------------------------------
 def test_fresh_database_is_at_current_schema(tmp_path):
     db = ResultsDB(tmp_path / "r.db")
-    assert db.version == dbmod.SCHEMA_VERSION == len(dbmod.MIGRATIONS) == 7
+    assert db.version == dbmod.SCHEMA_VERSION == len(dbmod.MIGRATIONS) == 8
     db.close()
 
 

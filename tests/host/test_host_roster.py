@@ -81,6 +81,24 @@ def test_push_replaces_the_roster_in_parts_of_one_console_line(board, tmp_path):
     assert out.splitlines() == names  # a case-only repeat is kept once
 
 
+def test_accented_names_are_pushed_composed_and_pulled_as_the_board_keeps_them(board, tmp_path):
+    """A club file with accented names, one spelt with a combining accent
+    (NFD): pushed as NFC (the board has no unicodedata and would refuse the
+    combining accent), within the console's line in bytes, and pulled back
+    as UTF-8; a name in another case is the same person."""
+    import unicodedata
+    f = tmp_path / "club.txt"
+    names = ["Zo\u00eb", "Jos\u00e9", "\u0141ukasz", "\u00c5sa", "\u017b\u00f3\u0142\u0107\u0119\u015b\u0105\u017a\u0144\u0142"]
+    f.write_text("\n".join([names[0], unicodedata.normalize("NFD", names[1])] + names[2:] + ["ZO\u00cb"])
+                 + "\n", encoding="utf-8")
+    code, out, port = run(board, "push", str(f))
+    assert code == 0 and "5 of 100 names" in out
+    assert all(len(s) <= tool.LINE_MAX for s in port.sent)
+    assert board.app.store.load_roster()[0]["names"] == names
+    code, out, _ = run(board, "pull", str(tmp_path / "back.txt"))
+    assert (tmp_path / "back.txt").read_text(encoding="utf-8") == "\n".join(names) + "\n"
+
+
 def test_a_bad_file_is_refused_whole_and_the_roster_kept(board, tmp_path):
     run(board, "add", "Ann")
     f = tmp_path / "club.txt"
@@ -106,7 +124,7 @@ def test_the_board_refuses_and_the_tool_says_why(board):
 
 
 def test_bad_names_on_the_command_line_send_nothing(board):
-    for bad in ("", "Guest", "x" * 11, "caf\u00e9"):
+    for bad in ("", "Guest", "x" * 11, "caf\u00e9\u0416"):
         with pytest.raises(tool.Problem, match="nothing sent"):
             run(board, "add", bad)
     with pytest.raises(tool.Problem, match="17 characters, 16 at most"):
@@ -115,10 +133,10 @@ def test_bad_names_on_the_command_line_send_nothing(board):
 
 def test_the_tool_refuses_a_bad_file_before_opening_any_port(tmp_path):
     f = tmp_path / "club.txt"
-    f.write_text("Ann\n\u00c5sa\n", encoding="utf-8")
+    f.write_text("Ann\n\u0416enya\n", encoding="utf-8")
     r = subprocess.run([str(BIN / "speedref-roster"), "--port", "/nonexistent", "push", str(f)],
                        capture_output=True, text=True)
-    assert r.returncode == 2 and "line 2:" in r.stderr and "U+00C5" in r.stderr
+    assert r.returncode == 2 and "line 2:" in r.stderr and "U+0416" in r.stderr
     r = subprocess.run([str(BIN / "speedref-roster"), "--port", "/nonexistent", "list"],
                        capture_output=True, text=True)
     assert r.returncode == 1 and "cannot open /nonexistent" in r.stderr

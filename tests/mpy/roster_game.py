@@ -65,7 +65,7 @@ def report(root):
     out["table"] = command(rig, con, {"cmd": "table", "name": "Table 3"})
     bad = {}
     for key, names in (("empty", [""]), ("long", ["Bartholomew"]), ("escape", ["Ann\x1b[31m"]),
-                       ("accent", ["Zo\u00e9"]), ("seat", ["p2"]), ("guest", ["GUEST"]),
+                       ("sign", ["Zo\u00d7"]), ("seat", ["p2"]), ("guest", ["GUEST"]),
                        ("notlist", "Ann"), ("many", ["N%d" % i for i in range(101)])):
         bad[key] = command(rig, con, {"cmd": "roster", "add": names})
     bad["remove"] = command(rig, con, {"cmd": "roster", "remove": ["Zed"]})

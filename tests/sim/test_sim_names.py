@@ -34,6 +34,17 @@ def test_a_script_plays_with_the_names_and_the_table_name_SP35():
     assert other["deals"] == rec["deals"]
 
 
+def test_accented_names_are_names_and_a_decomposed_one_is_composed():
+    """Zo\u00eb and Jos\u00e9 as a club writes them; "Jose" with a combining
+    acute (as some files spell it) is the same Jos\u00e9 in the record (NFC)."""
+    import unicodedata
+    r = sim("--script", str(SCRIPTS / "spit.txt"), "--json", "--names",
+            "Zo\u00eb," + unicodedata.normalize("NFD", "Jos\u00e9"), "--table-name", "T\u00e1bla 3")
+    assert r.returncode == 0, r.stderr
+    rec, = records(r.stdout)
+    assert rec["players"] == ["Zo\u00eb", "Jos\u00e9"] and rec["table"] == "T\u00e1bla 3"
+
+
 def test_the_computer_players_table_keeps_the_names_in_its_store(tmp_path):
     r = sim("--table", "spit", "--games", "2", "--seed", "3", "--names", "Ann,Bob", "--store", str(tmp_path))
     assert r.returncode == 0, r.stdout + r.stderr
@@ -45,7 +56,7 @@ def test_the_computer_players_table_keeps_the_names_in_its_store(tmp_path):
 
 @pytest.mark.parametrize("args, why", [
     (["--names", "Ann,ann"], "--names: ann is playing already: one seat each"),
-    (["--names", "Ann,Zo\u00eb"], "character U+00EB cannot be shown on the board"),
+    (["--names", "Ann,\u0416enya"], "character U+0416 cannot be shown on the board"),
     (["--names", "Ann,\x1b[2J"], "character U+001B"),
     (["--names", "Ann,"], "--names: empty name"),
     (["--names", "Ann,Bob,Cat"], "--names: 3 names, but Spit seats 2 players"),

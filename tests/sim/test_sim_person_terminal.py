@@ -309,3 +309,32 @@ def test_the_computer_players_card_plays_are_in_the_event_log(game):
         assert re.match(r"^P[2-4] plays \S+( on pile [1-4])? \(computer\)$", line), line
     finally:
         tb.close()
+
+
+def test_speed_a_refused_card_is_history_once_a_card_is_taken_SP7():
+    """A card that does not fit says why ("SP-7: KD does not fit 3C"); once
+    a card of yours is taken, the panel no longer says it."""
+    from sim.table.speed_person import PILE_KEYS
+    from speedref.engine import speed_cards as SP
+    tb, term = _speed_terminal("refusal")
+    try:
+        term.feed_key(ENTER, tb.t)                           # laid out
+        assert _until(tb, term, lambda: tb.phase == tb.F.READY)
+        term.feed_key(ord("z"), tb.t)                        # ready
+        assert _until(tb, term, lambda: tb.phase == tb.F.PLAY and tb.st.phase == "play"
+                      and [a for a in tb.st.legal_actions(HUMAN) if a < SP.READY])
+        legal = [a for a in tb.st.legal_actions(HUMAN) if a < SP.READY]
+        letters = dict((c, k) for k, c in tb.hand())
+        wrong = [(letters[c], pile) for c in letters for pile in range(tb.seats)
+                 if SP.play_action(pile, c) not in legal]
+        k, pile = wrong[0]
+        term.feed_key(ord(k), tb.t)
+        term.feed_key(ord(PILE_KEYS[pile]), tb.t)            # refused: the panel says why
+        assert "SP-7" in tb.note, tb.note
+        a = legal[0]
+        term.feed_key(ord(letters[a & 0xFF]), tb.t)
+        term.feed_key(ord(PILE_KEYS[a >> 8]), tb.t)          # taken
+        assert "SP-7" not in tb.note and "does not fit" not in tb.note, tb.note
+        assert "does not fit" not in "\n".join(term.panel())
+    finally:
+        tb.close()

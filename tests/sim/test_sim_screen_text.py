@@ -11,10 +11,19 @@ P1, P2, P3, P4, UP, DOWN, OK, BACK = range(8)
 
 
 def _glyphs(s):
+    """The columns of `s` as the OLED shows it: framebuf's font for ASCII,
+    app/glyphs.py's for the accented letters of names."""
+    from speedref.app import glyphs
     out = bytearray()
     for ch in s:
-        i = (ord(ch) - 32) * 8
-        out += font8x8.FONT[i:i + 8]
+        c = ord(ch)
+        if c < 0x80:
+            i = (c - 32) * 8
+            out += font8x8.FONT[i:i + 8]
+        else:
+            i = (c - glyphs.FIRST) * 8
+            assert 0 <= i < len(glyphs.GLYPHS), "no glyph for %r" % ch
+            out += glyphs.GLYPHS[i:i + 8]
     return bytes(out)
 
 
@@ -393,3 +402,92 @@ def test_partners_three_digit_totals_stay_clear_of_the_names(rig):
     assert lit[0] >= x + 20, "digits touch the name: from column %d" % lit[0]
     assert lit[-1] <= x + 62, "digits touch P2's name: up to column %d" % lit[-1]
     assert find(f, "P2") == (x + 65, y + 4)
+
+
+# ---- Speed with three or four players, and named players' end screens -------------
+def _blank_runs(frame, y, x0=0, x1=oled.WIDTH):
+    """The runs of blank columns [(start, length)] in the 8-row band at y,
+    between the band's first and last lit column within x0..x1."""
+    lit = [any(oled.lit(frame, x, y + r) for r in range(8)) for x in range(x0, x1)]
+    if not any(lit):
+        return []
+    first = lit.index(True)
+    last = len(lit) - 1 - lit[::-1].index(True)
+    runs = []
+    x = first
+    while x <= last:
+        if not lit[x]:
+            s = x
+            while not lit[x]:
+                x += 1
+            runs.append((x0 + s, x - s))
+        x += 1
+    return runs
+
+
+def test_speed_four_players_stuck_side_by_side_read_as_two_SP27(tmp_path):
+    """Four players, two a line: P3 and P4 both stuck are two entries, the
+    gap between them wider than any space inside one ("P3 STUCK", not
+    "P3 STUCKP4 STUCK"), each in its half of the screen."""
+    from app_rig import Rig as AppRig, speed_opts, start_deal, MS
+    from speedref.app import speed_flow as sf
+    r = AppRig(str(tmp_path))
+    r.app.start("speed", r.t, speed_opts(seats=4))
+    start_deal(r, 4)
+    r.press(2)
+    r.press(3)
+    r.wait(600 * MS)  # held 0.5 s: both stuck (SP-14)
+    assert r.app.flow.phase == sf.PLAY and r.app.flow.deal.is_stuck(2) and r.app.flow.deal.is_stuck(3)
+    f = bytes(r.app.buf)
+    runs = _blank_runs(f, 47)
+    widest = max(runs, key=lambda run: run[1])
+    inside = [n for s, n in runs if (s, n) != widest]
+    assert widest[1] > max(inside) + 2, runs  # the players apart more than their words
+    assert widest[0] < oled.WIDTH // 2 < widest[0] + widest[1], runs  # the halves' border
+    assert find(f, "P3") == (0, 47) and find(f, "P4") is not None and find(f, "P4")[0] >= 64
+
+
+def test_speed_final_screen_names_the_winner_SP19(tmp_path):
+    """The match's end says who won by the name the record carries."""
+    from app_rig import Rig as AppRig, speed_opts
+    r = AppRig(str(tmp_path))
+    opts = speed_opts(match="single")
+    opts["names"] = ["Ann", "Bob"]
+    r.app.start("speed", r.t, opts)
+    from app_rig import play_deal
+    play_deal(r, 1, 7)  # one deal: the match's end (SP-19)
+    from speedref.app import speed_flow as sf
+    assert r.app.flow.phase == sf.FINAL
+    f = bytes(r.app.buf)
+    assert find(f, "Bob wins") is not None
+    assert find(f, "P2 wins") is None
+
+
+def test_spit_final_screen_names_the_winner_SPIT14(tmp_path):
+    """Spit's end: the winner's name, big, where "P1" was."""
+    from app_rig import Rig as AppRig
+    from app_spit_game import spit_opts, play_round, GAME
+    from speedref.app import spit_flow as sp
+    r = AppRig(str(tmp_path))
+    r.app.start("spit", r.t, spit_opts(names=["Ann", "Bob"]))
+    for rnd in GAME:
+        play_round(r, rnd)
+    assert r.app.flow.phase == sp.FINAL and r.app.flow.game.winner == 0
+    f = bytes(r.app.buf)
+    assert _big_text_at(f, "Ann") and not _big_text_at(f, "P1")
+
+
+def _big_text_at(frame, s):
+    """`s` drawn big (ui.big_center) somewhere on the frame: drawn into a
+    blank frame at each scale, its pixels are a subset of the frame's and it
+    is where big_center puts it."""
+    import framebuf
+    from speedref.app import ui
+    for scale in range(1, 6):
+        for y in range(0, 40):
+            buf = bytearray(1024)
+            ui.big(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), s,
+                   (128 - 8 * scale * len(s)) // 2, y, scale)
+            if any(buf) and all((a & b) == b for a, b in zip(frame, buf)) and scale > 1:
+                return True
+    return False

@@ -35,7 +35,7 @@ def test_names_fields_roster_and_a_game_record_PT8(browser, site):  # noqa: F811
     bad = [(("", ["Ann", "ann"], ""), "playing already"),
            (("", ["Bartholomew"], ""), "11 characters, 10 at most"),
            (("", [], "Ann\n<script>x</script>"), "roster line 2:"),
-           (("", [], "Zo\u00eb"), "U+00EB"),
+           (("", [], "\u0416enya"), "U+0416"),
            (("", ["P2"], ""), "unnamed seat"),
            (("x" * 17, [], ""), "16 at most"),
            (("", [], "\n".join("N%d" % i for i in range(10000))), "100 names at most, not 10000")]
@@ -69,3 +69,37 @@ def test_names_fields_roster_and_a_game_record_PT8(browser, site):  # noqa: F811
     open_page(browser, site + "#sw=0")
     st = json.loads(py(browser, "board.names_json()"))
     assert st["table"] == st["default"] != first_default and py(browser, "board.app.seated") is None
+
+
+def test_accented_names_are_drawn_on_the_page_as_on_the_board(browser, site):  # noqa: F811
+    """The page's MicroPython has no native emitter: ui's viper functions
+    run there as plain Python.  Accented names in every colour and at big
+    scale come out as the simulator draws them (the same bytes as the
+    board's machine code: tests/app/test_ui_text.py)."""
+    import framebuf
+    from speedref.app import ui
+    open_page(browser, site + "#sw=0")
+    draw = ("ui.text(fb, %r, 3, 5, 1); ui.text(fb, %r, 0, 0, 0); ui.big(fb, %r, 2, 30, 3)"
+            % ("Zo\u00eb J\u00f3zsef", "\u0141ukasz \u00c5sa!", "\u017d\u0151\u00e7"))
+    got = py(browser, "(lambda fb: (exec(%r, {'ui': __import__('speedref.app.ui', None, None, ['ui']), "
+                      "'fb': fb}), bytes(fb_buf).hex()))(__import__('framebuf').FrameBuffer("
+                      "fb_buf := bytearray(1024), 128, 64, __import__('framebuf').MONO_VLSB))[1]" % draw)
+    buf = bytearray(1024)
+    fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+    exec(draw, {"ui": ui, "fb": fb})
+    assert bytes.fromhex(got) == bytes(buf) and any(buf)
+
+
+def test_a_name_typed_with_a_combining_accent_is_saved_composed(browser, site):  # noqa: F811
+    """A keyboard or a paste may give "e" and a combining diaeresis (NFD);
+    the page's MicroPython has no unicodedata, so the page composes every
+    name (NFC) before the device's check, as the laptop's tools do
+    (speedref/names.py): "Zoe\u0308" is saved as "Zo\u00eb", in the seats
+    and the roster and the table's name alike."""
+    plant(browser, site, None)
+    open_page(browser, site + "#sw=0")
+    nfd = "Zoe\u0308"
+    assert fill(browser, "Caf" + "e\u0301", [nfd, "Bob"], "Jose\u0301\n" + nfd) == "saved"
+    assert py(browser, "board.app.seated") == ["Zo\u00eb", "Bob", "P3", "P4"]
+    st = json.loads(py(browser, "board.names_json()"))
+    assert st["table"] == "Caf\u00e9" and st["roster"] == ["Jos\u00e9", "Zo\u00eb"]

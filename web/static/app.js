@@ -398,8 +398,11 @@ function wireNames() {
   $("#namesclose").onclick = () => open(false);
   $("#namessave").onclick = () => {
     if (!board) return;
-    const seated = seatFields().map((f) => f.value);
-    const why = board.set_names($("#tablename").value, JSON.stringify(seated), $("#rostertext").value);
+    // composed (NFC), as the laptop's tools compose a name: the page's
+    // MicroPython has no unicodedata and refuses a combining accent
+    const nfc = (s) => s.normalize("NFC");
+    const seated = seatFields().map((f) => nfc(f.value));
+    const why = board.set_names(nfc($("#tablename").value), JSON.stringify(seated), nfc($("#rostertext").value));
     $("#nameserr").textContent = why || "saved";
     if (why) return;
     prefs.seated = seated.some((v) => v.trim()) ? seated.map((v) => v.trim()) : null;

@@ -217,6 +217,16 @@ class WiringCheck(Screen):
         return "%s %s/%s ms" % (name, bounce_text(self.last[p]), bounce_text(self.most[p]))
 
 
+def size_text(n):
+    """`n` bytes in at most 4 digits and a unit (1408K, 221G): the board
+    page's line fits 16 characters, a Pico's flash or a desktop disk."""
+    n //= 1024
+    for unit in "KMGT":
+        if n < 10000 or unit == "T":
+            return "%d%s" % (n, unit)
+        n //= 1024
+
+
 def board_lines(app):
     """The board page: what the board is and how full it is."""
     import gc
@@ -234,5 +244,5 @@ def board_lines(app):
             "%s %d.%d.%d" % ("MicroPython" if sys.implementation.name == "micropython" else "Python",
                              v[0], v[1], v[2]),
             "heap free %d KB" % (gc.mem_free() // 1024 if hasattr(gc, "mem_free") else 0),
-            "flash free %s" % ("?" if free is None else "%d KB" % (free // 1024)),
+            "flash free %s" % ("?" if free is None else size_text(free)),
             "records %d" % n]

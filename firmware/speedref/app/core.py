@@ -449,6 +449,9 @@ class App:
             forget(name)
         self._mods = ()
         forget("speedref.names")  # the players' names were checked at the start: loaded again when needed
+        ui.let_go()  # and their accented letters' code and glyphs, if they had any
+        forget("speedref.app.accents")
+        forget("speedref.app.glyphs")
         if self.unstored is not None:
             self.show(Unstored(self))  # the table is told; the save stays
             return
@@ -697,7 +700,7 @@ class Message(Screen):
     def draw(self, fb):
         y = 0
         for line in self.lines[:6]:
-            fb.text(line, 0, y, 1)
+            ui.text(fb, line, 0, y, 1)
             y += 10
         ui.hint(fb, "OK: continue", centred=True)
 

@@ -129,28 +129,41 @@ class Boot(Screen):
         self.app = app
         self.saved = saved if isinstance(saved, dict) and "game" in saved else None
         self.problem = problem
+        self.sure = False  # BACK pressed once: "Discard game?" asks for a second
         # nothing to resume, nothing to read: a match that arrives is shown instead
         self.at_home = self.saved is None and not problem
 
     def press(self, b, t_us):
+        app = self.app
+        if b == UP or b == DOWN:
+            if self.sure:
+                self.sure = False  # the question taken back
+                app.redraw()
+            return
         if b != OK:
             return
-        app = self.app
         if self.saved is not None:
             app.resume(self.saved, t_us)
         else:
             home(app)
 
     def back(self, t_us):
-        # BACK refuses the saved game: it is discarded for good
+        # BACK refuses the saved game, which is then discarded for good:
+        # one press only asks (a game is lost to one key nowhere), a second
+        # one discards, as the pause menu's Abandon asks for a second OK
         app = self.app
         if self.saved is not None:
+            if not self.sure:
+                self.sure = True
+                app.sound(CLICK)
+                app.redraw()
+                return
             app.discard(self.saved["game"])
         home(app)
 
     def draw(self, fb):
         if self.saved is not None:
-            ui.title(fb, "Resume game?")
+            ui.title(fb, "Discard game?" if self.sure else "Resume game?")
             fb.text(game_name(self.saved["game"]), 0, 12, 1)
             y = 22
             at = self.saved.get("at")
@@ -164,11 +177,11 @@ class Boot(Screen):
             y = 12
         if self.problem:
             for line in ui.wrap(self.problem)[:(46 - y) // 9 if self.saved is not None else 3]:
-                fb.text(line, 0, y, 1)
+                ui.text(fb, line, 0, y, 1)
                 y += 9
         if self.saved is not None:
             fb.text("OK: resume", 0, 46, 1)
-            ui.hint(fb, "BACK: discard")
+            ui.hint(fb, "BACK again: yes" if self.sure else "BACK: discard")
         else:
             ui.hint(fb, "OK: menu")
 

@@ -340,7 +340,7 @@ class PartnersFlow(Flow):
     def _draw_bid(self, fb):
         g = self.game
         ui.title(fb, "Hand %d" % (g.hands_played + 1))
-        fb.text(fit("Dealer: ", self.names[g.dealer]), 0, 12, 1)
+        ui.text(fb, fit("Dealer: ", self.names[g.dealer]), 0, 12, 1)
         fb.text("Final", 0, 28, 1)
         fb.text("bid", 0, 37, 1)
         ui.big(fb, str(self.bid), 56, 22, 3)
@@ -381,9 +381,9 @@ class PartnersFlow(Flow):
         na = self.names[a]
         nb = self.names[b]
         ui.big_center(fb, "%s<>%s" % (cut(na, 7), cut(nb, 7)), 13, 2)
-        fb.text(fit("", na, ": go to " + _PAD_NAMES[g.seat_of(a)])
+        ui.text(fb, fit("", na, ": go to " + _PAD_NAMES[g.seat_of(a)])
                 if len(na) <= 3 else fit("", na, ": " + _PAD_NAMES[g.seat_of(a)]), 0, 33, 1)
-        fb.text(fit("", nb, ": go to " + _PAD_NAMES[g.seat_of(b)])
+        ui.text(fb, fit("", nb, ": go to " + _PAD_NAMES[g.seat_of(b)])
                 if len(nb) <= 3 else fit("", nb, ": " + _PAD_NAMES[g.seat_of(b)]), 0, 43, 1)
         ui.hint(fb, "then OK")
 
@@ -394,7 +394,7 @@ class PartnersFlow(Flow):
         bid, trump, c, p = g.contract
         n = NUM[g.tricks_played + 1]
         x = (ui.W - 8 * (12 + len(n))) // 2  # "Trick n of 13" centred
-        fb.fill_rect(0, 0, ui.W, 9, 1)  # the title bar (ui.title)
+        ui.bar(fb)  # the title bar (ui.title)
         fb.text("Trick", x, 1, 0)
         fb.text(n, x + 48, 1, 0)
         fb.text("of 13", x + 56 + 8 * len(n), 1, 0)
@@ -466,9 +466,9 @@ def _grid(fb, flow, nums, c, p):
         name = flow.cut2[k] if len(s) == 3 else flow.cut3[k]
         if k == c or k == p:
             fb.fill_rect(x, y + 3, 8 * len(name) + 1, 10, 1)
-            fb.text(name, x + 1, y + 4, 0)
+            ui.text(fb, name, x + 1, y + 4, 0)
         else:
-            fb.text(name, x + 1, y + 4, 1)
+            ui.text(fb, name, x + 1, y + 4, 1)
         if len(s) < 3:
             ui.big(fb, s, x + 64 - 16 * len(s), y, 2)
         elif len(s) == 3:

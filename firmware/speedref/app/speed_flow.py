@@ -41,7 +41,7 @@ from ..engine import speed
 from ..engine.errors import RuleError, is_int
 from ..arbiter import Race
 from . import ui
-from ..names import for_game
+from ..names import for_game, fit
 from .timing import Countdown, PadHold, OFF, press_countdown
 from .core import Flow, UP, DOWN, OK, GO, FOUL, CALL, WIN, CLICK, ERROR
 from ..tunables import SPEED_HOLD_US, CLAIM_WAIT_US
@@ -367,8 +367,13 @@ class SpeedFlow(Flow):
         fb.text("Reserve: %s" % ("?" if d.reserve_left is None else d.reserve_left), 0, 30, 1)
         y0 = 40 if n <= _PER_LINE else 39  # two lines of players: a pixel clear of the hint
         for p in range(n):  # who is stuck, two players a line: left and right
-            s = "%s STUCK" % self.names[p] if d.is_stuck(p) else "%s -" % self.names[p]
             y = y0 + 8 * (p // _PER_LINE)
+            if n > _PER_LINE:
+                # "P3 STUCK" twice fills a line: each label and its word
+                # are drawn 3 px apart, so the two players stand apart
+                self._stuck_entry(fb, p, d.is_stuck(p), y)
+                continue
+            s = "%s STUCK" % self.names[p] if d.is_stuck(p) else "%s -" % self.names[p]
             fb.text(s, 0 if p % _PER_LINE == 0 else ui.W - 8 * len(s), y, 1)
         if n > _PER_LINE:  # the players take the line of the hold hint
             ui.hint(fb, self.note or "tap pad: out")
@@ -377,6 +382,16 @@ class SpeedFlow(Flow):
         else:
             fb.text("hold pad: stuck", 0, 48, 1)
             ui.hint(fb, "tap pad: out")
+
+    def _stuck_entry(self, fb, p, stuck, y):
+        # one player of two on a line (three or four players): the label,
+        # a 3 px space, the word; the left half from the left edge, the
+        # right half up to the right one (59 px each at most: a 10 px gap)
+        word = "STUCK" if stuck else "-"
+        w = 16 + 3 + 8 * len(word)
+        x = 0 if p % _PER_LINE == 0 else ui.W - w
+        fb.text(self.names[p], x, y, 1)
+        fb.text(word, x + 19, y, 1)
 
     def _draw_rebuild(self, fb):
         n = self.seats
@@ -438,7 +453,8 @@ class SpeedFlow(Flow):
             y = 46
         if final:
             w = m.winners()
-            ui.center(fb, "Tie" if len(w) > 1 else "%s wins" % self.names[w[0]], 40 if n == 2 else y)
+            # the winner by the name the record carries (the picker's)
+            ui.center(fb, "Tie" if len(w) > 1 else fit("", m.players[w[0]], " wins"), 40 if n == 2 else y)
             ui.hint(fb, "OK: save & end")
         else:
             fb.text("BACK: undo/quit", 0, y, 1)

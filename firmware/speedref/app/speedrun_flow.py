@@ -519,7 +519,7 @@ class SpeedRunFlow(Flow):
         for p in (0, 1, 2):
             # "P1*" where it always was; a longer name from the column's edge
             c = self.starred[p] if g.revealed[p] else self.cols[p]
-            fb.text(c, 43 * p + (9 if len(c) <= 3 else 0), 37, 1)
+            ui.text(fb, c, 43 * p + (9 if len(c) <= 3 else 0), 37, 1)
         # SR-9/SR-11: what wins the next trick
         ui.row(fb, 4, "%s %d high" % (TRUMP_WORDS[speedrun.TRUMPS.index(g.trump)], g.direction()))
         ui.hint(fb, self.note or fit("", self.names[g.next_leader()], " leads"))
@@ -597,4 +597,4 @@ class SpeedRunFlow(Flow):
 
 def _ctext(fb, s, x, y):
     """Small text centred in the 42-pixel column starting at x."""
-    fb.text(s, x + (42 - 8 * len(s)) // 2, y, 1)
+    ui.text(fb, s, x + (42 - 8 * len(s)) // 2, y, 1)

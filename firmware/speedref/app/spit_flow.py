@@ -294,7 +294,7 @@ class SpitFlow(Flow):
 
     def _draw_final(self, fb):
         ui.title(fb, "Game over")
-        ui.big_center(fb, NAMES[self.game.winner], 12, 4)
+        ui.big_center(fb, self.players[self.game.winner], 12, 4)  # the record's name
         ui.center(fb, "wins: no cards", 45)  # SPIT-14
         ui.hint(fb, "OK: save & end")
 

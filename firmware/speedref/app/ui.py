@@ -2,10 +2,13 @@
 # flows alike: the buttons' numbers, the buzzer cues, the Screen base, and
 # drawing helpers for a 128x64 one-bit screen that people read at arm's
 # length while their hands are busy with cards: big digits (the 8x8 font
-# scaled up), centred lines, an inverted title bar.  `framebuf` calls, and
-# one viper function that sets big text's bytes itself (_put_glyph), so the
-# board and the simulator draw the same bytes.  It imports nothing of
-# speedref: the app and the menu both import it, and neither the other.
+# scaled up), centred lines, an inverted title bar, and text with the
+# accented letters of names (text()).  `framebuf` calls, and viper functions
+# that read a string's UTF-8 (text, _cells) and set the frame buffer's bytes
+# themselves (_put_cells, bar), so the board and the simulator draw the same
+# bytes.  Of speedref it imports only app/accents.py (the accented letters'
+# layout and glyphs), and that only when an accented letter is drawn: the
+# app and the menu both import ui, and neither the other.
 #
 # The layout every screen shares, top to bottom:
 #   title(fb, s)        the inverted bar on rows 0-8: which screen this is
@@ -27,7 +30,10 @@ except NameError:
         simulator on CPython, the web page, whose MicroPython has no native
         code emitter): the frame buffer's bytes, writable.  CPython's
         framebuf (sim/framebuf.py) keeps them in _mv; MicroPython's has the
-        buffer protocol."""
+        buffer protocol.  A str: its UTF-8 and the NUL that ends every
+        MicroPython string (CPython's str has no buffer protocol)."""
+        if isinstance(fb, str):
+            return fb.encode() + b"\0"
         mv = getattr(fb, "_mv", None)
         return memoryview(fb) if mv is None else mv
 
@@ -74,90 +80,167 @@ class Screen:
 W = 128
 H = 64
 
-# One 8x8 glyph is drawn here first, then copied out scaled: framebuf has no
-# scaled text, and fill_rect per set pixel needs no extra buffer.
-_glyph = bytearray(8)
-_gfb = framebuf.FrameBuffer(_glyph, 8, 8, framebuf.MONO_VLSB)
+# A line of text, drawn here by framebuf before it goes to the screen: a
+# byte a column (8 rows, MONO_VLSB), room for 32 bytes of UTF-8 (16
+# accented letters, a screen's width).  Big text scales its cells from
+# here; a name's accented letters are laid out in it (app/accents.py).
+# Blank between uses: what draws from it blanks what it took.
+_LINE = bytearray(256)
+_lfb = framebuf.FrameBuffer(_LINE, 256, 8, framebuf.MONO_VLSB)
+_acc = None  # app/accents.py, loaded at the first accented letter drawn
+
+
+def _accents():
+    global _acc
+    if _acc is None:
+        from . import accents
+        _acc = accents
+    return _acc
+
+
+def _accented(fb, s, x, y, c):
+    (_acc or _accents()).text(fb, s, x, y, c, _LINE, _lfb)
+
+
+def let_go():
+    """The accented letters' code and glyphs leave the heap with the names
+    that needed them (the app, when a game closes); the next accented
+    letter loads them again."""
+    global _acc
+    _acc = None
+
+
+@micropython.viper
+def text(fb, s, x: int, y: int, c: int):
+    # framebuf's text(s, x, y, c), the accented letters of names
+    # (U+00C0..U+017F, speedref.names) included, each in one 8x8 cell of
+    # the font's style (app/accents.py draws them; fb: 128x64 MONO_VLSB);
+    # ASCII text goes straight to framebuf.  Machine code itself, as the
+    # test for an accented letter reads the string's bytes (to the NUL that
+    # ends every MicroPython string, as framebuf's text reads): a Python
+    # function in front of framebuf cost 50 us a line on the emulated Pico,
+    # this 11 us.  (No default for c: viper has none.)
+    p = ptr8(s)
+    i = 0
+    while True:
+        b = int(p[i])
+        if b == 0:
+            fb.text(s, x, y, c)
+            return
+        if b >= 0x80:
+            break
+        i += 1
+    _accented(fb, s, x, y, c)
 
 
 def center(fb, s, y, c=1):
     """Small text (8 px) centred on the line starting at row y."""
-    fb.text(s, (W - 8 * len(s)) // 2, y, c)
+    text(fb, s, (W - 8 * len(s)) // 2, y, c)
 
 
 def title(fb, s):
     """An inverted bar on the top line: tells which screen this is."""
-    fb.fill_rect(0, 0, W, 9, 1)
-    center(fb, s, 1, 0)
+    bar(fb)
+    text(fb, s, (W - 8 * len(s)) // 2, 1, 0)
+
+
+@micropython.viper
+def bar(fb):
+    # The title's bar, rows 0-8 lit across the screen (fb: 128x64
+    # MONO_VLSB): page 0 whole, row 0 of page 1.  framebuf's fill_rect sets
+    # it a pixel at a time, 0.13 ms on the emulated Pico; this takes 0.05.
+    b = ptr8(fb)
+    i = 0
+    while i < 128:
+        b[i] = 0xFF
+        b[i + 128] = b[i + 128] | 1
+        i += 1
 
 
 def row(fb, n, s, x=0):
     """Small text on line n under the title bar (n = 0..5: y = 11 + 9n),
     from the left edge or from x."""
-    fb.text(s, x, 11 + 9 * n, 1)
+    text(fb, s, x, 11 + 9 * n, 1)
 
 
 def hint(fb, s, centred=False):
     """The bottom line: what the keys do now ("OK: next"), or a line of news."""
-    fb.text(s, (W - 8 * len(s)) // 2 if centred else 0, 56, 1)
+    text(fb, s, (W - 8 * len(s)) // 2 if centred else 0, 56, 1)
 
 
 def sides(fb, left, right, y):
     """One line of two players: `left` from the left edge, `right` up to
     the right one ("P1 STUCK    P2 -")."""
-    fb.text(left, 0, y, 1)
-    fb.text(right, W - 8 * len(right), y, 1)
+    text(fb, left, 0, y, 1)
+    text(fb, right, W - 8 * len(right), y, 1)
 
 
 def big(fb, s, x, y, scale):
     """Text with every font pixel drawn as a scale x scale square (fb: a
     128x64 MONO_VLSB FrameBuffer; set pixels only, clipped to the screen).
-    Each glyph is drawn by framebuf at 8x8 first, then scaled by _put_glyph
-    straight into fb's bytes: on a board that is machine code, and a glyph
-    takes 0.12-0.19 ms on the emulated Pico (scale 2-5, the framebuf text
-    included) where a rectangle for each run of pixels took 0.55 ms (a big
-    name or count is on every verdict's screen).
+    The line is drawn by framebuf at 8x8 first (into _LINE, a name's
+    accented letters laid out by app/accents.py), then its cells are
+    scaled by _put_cells straight into fb's bytes: on a board that is
+    machine code, and a glyph takes 0.12-0.19 ms on the emulated Pico
+    (scale 2-5) where a rectangle for each run of pixels took 0.55 ms (a
+    big name or count is on every verdict's screen).
 
-    s is printable ASCII (names are: speedref.names).  Glyph i is drawn by
-    drawing the whole of s 8i pixels to the left of the glyph buffer (the
-    framebuf clips the rest), not s[i] by itself: taking a str apart a
-    character at a time makes a one-character string of each, interned the
-    first time it is seen, and that allocates inside a press's redraw."""
+    Nothing here takes s apart a character at a time: that makes a
+    one-character string of each, interned the first time it is seen, and
+    that allocates inside a press's redraw."""
+    _lfb.text(s, 0, 0, 1)
+    n = _cells(s)
+    if n < 0:
+        n = _accents().lay(_LINE, s)
+    _put_cells(fb, _LINE, n, x, y, scale)
+
+
+@micropython.viper
+def _cells(s) -> int:
+    # The cells framebuf drew of str s in _LINE: its bytes, 32 at most (the
+    # line's room); -1 when it holds a character outside ASCII (a byte of
+    # its UTF-8 >= 0x80: app/accents.py lays those out).
+    p = ptr8(s)
     i = 0
-    n = len(s)
-    while i < n:
-        _gfb.fill(0)
-        _gfb.text(s, -8 * i, 0, 1)
-        _put_glyph(fb, _glyph, x, y, scale)
-        x += 8 * scale
+    while True:
+        b = int(p[i])
+        if b == 0:
+            return i if i < 32 else 32
+        if b >= 0x80:
+            return -1
         i += 1
 
 
 @micropython.viper
-def _put_glyph(fb, g, x: int, y: int, scale: int):
-    # Glyph g (8 bytes, MONO_VLSB: byte c is column c, bit r is row r) into
-    # fb, 128x64 MONO_VLSB (page p, column x at byte 128p + x, row y & 7 its
-    # bit), at x, y, each pixel scale x scale.  A run of set pixels in a
-    # column (and the columns after it that are the same) is OR'ed into the
-    # bytes it covers a page at a time.  Plain Python too (ptr8 above): the
-    # same bytes in the simulator and the web page.
+def _put_cells(fb, g, n: int, x: int, y: int, scale: int):
+    # The first n cells of g (8 bytes each, MONO_VLSB: byte c is column c,
+    # bit r is row r) into fb, 128x64 MONO_VLSB (page p, column x at byte
+    # 128p + x, row y & 7 its bit), from x, y, each pixel scale x scale;
+    # set pixels only, clipped to the screen.  A run of set pixels in a
+    # column (and the columns after it that are the same) is OR'ed into
+    # the bytes it covers a page at a time.  The cells are blanked (g is
+    # the line: blank for its next text).  Plain Python too (ptr8 above):
+    # the same bytes in the simulator and the web page.
     buf = ptr8(fb)
     src = ptr8(g)
-    c = 0
-    while c < 8:
-        bits = int(src[c])
-        n = c + 1
-        while n < 8 and int(src[n]) == bits:
-            n += 1
-        if bits:
-            x0 = x + c * scale
-            x1 = x + n * scale
+    k = 0
+    while k < n:
+        o = k << 3
+        cx = x + o * scale  # the cell's left edge on the screen
+        col = 0
+        while col < 8:
+            bits = int(src[o + col])
+            nx = col + 1
+            while nx < 8 and int(src[o + nx]) == bits:
+                nx += 1
+            x0 = cx + col * scale
+            x1 = cx + nx * scale
             if x0 < 0:
                 x0 = 0
             if x1 > 128:
                 x1 = 128
             r = 0
-            while bits:
+            while bits and x0 < x1:
                 if bits & 1:
                     q = r + 1  # the run is rows r .. q - 1 of the glyph
                     bits >>= 1
@@ -186,7 +269,10 @@ def _put_glyph(fb, g, x: int, y: int, scale: int):
                 else:
                     r += 1
                     bits >>= 1
-        c = n
+            while col < nx:
+                src[o + col] = 0
+                col += 1
+        k += 1
 
 
 def big_center(fb, s, y, scale):
@@ -205,9 +291,9 @@ def menu_rows(fb, items, cursor, top, y0=11):
         x = 2 if 8 * len(s) + 2 <= W else 0  # a 16-character row needs the whole width
         if i == cursor:
             fb.fill_rect(0, y - 1, W, 9, 1)
-            fb.text(s, x, y, 0)
+            text(fb, s, x, y, 0)
         else:
-            fb.text(s, x, y, 1)
+            text(fb, s, x, y, 1)
         y += 9
         i += 1
 

@@ -13,7 +13,11 @@
 #                    seat is not offered again (one seat each).
 #   letter wheel     a walk-in's name: UP/DOWN turn the wheel, OK adds its
 #                    letter (or ends, on "end"), BACK rubs the last one out;
-#                    the name joins the roster when the game starts.
+#                    the seat's pad turns the letter on the wheel into its
+#                    accented forms (e, \u00e9, \u00e8, \u00ea, \u00eb, ...,
+#                    e again: app/glyphs.py's ACCENTS), so the plain letters
+#                    stay as near as they were; the name joins the roster
+#                    when the game starts.
 #
 # A state machine of events, like every screen; loaded only for this and let
 # go when the game starts (the roster never stays in a game's heap).
@@ -26,8 +30,9 @@ GUEST = N.GUEST
 NEW = "New name"
 END = "end"
 RUB = "<-"
-# The wheel: letters first (most names), then what else a name may hold
-# (names.py: printable ASCII), then rub-out and end.
+# The wheel: letters first (most names), then the rest of printable ASCII a
+# name may hold (names.py), then rub-out and end; a letter's accented forms
+# are the seat's pad away (_turn).
 WHEEL = ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
          " -.'0123456789!\"#$%&()*+,/:;<=>?@[\\]^_`{|}~")
 _ROWS = 5
@@ -72,6 +77,7 @@ class Who(Screen):
         self.items = None         # the names offered to this seat
         self.typed = None         # the letter wheel's name so far, or None
         self.wheel = 0
+        self.form = 0             # the wheel letter's accented form (0: the letter itself)
         self.note = ""
         last = roster.get("last") or []
         same = first is None and len(last) == n and any(p not in N.SEATS for p in last)
@@ -102,9 +108,9 @@ class Who(Screen):
         order += self.roster["names"]
         # one person once, whatever the case: a set of the names seen,
         # folded, so a roster of 100 is offered in one pass
-        seen = set([p.lower() for p in self.picked])
+        seen = set([N.fold(p) for p in self.picked])
         for name in order:
-            low = name.lower()
+            low = N.fold(name)
             if name in N.SEATS or low in seen:
                 continue
             seen.add(low)
@@ -165,7 +171,7 @@ class Who(Screen):
             name = self.items[self.cursor]
             if name == NEW:
                 self.typed = ""
-                self.wheel = 0
+                self.wheel = self.form = 0
                 self.note = ""
                 self.app.sound(CLICK)
                 self.app.redraw()
@@ -178,7 +184,14 @@ class Who(Screen):
         k = len(WHEEL) + 2  # the letters, then rub-out and end
         if b == UP or b == DOWN:
             self.wheel = (self.wheel + (1 if b == DOWN else k - 1)) % k
+            self.form = 0
             self.note = ""
+        elif b == self.seat:
+            f = self._forms()
+            if f is None:
+                return
+            self.form = (self.form + 1) % len(f)  # the next accented form, then the letter again
+            self.app.sound(CLICK)
         elif b == OK:
             w = self.wheel
             if w == len(WHEEL):
@@ -188,11 +201,24 @@ class Who(Screen):
             elif len(self.typed) >= N.NAME_MAX:
                 return self._refuse("%d letters at most" % N.NAME_MAX)
             else:
-                self.typed += WHEEL[w]
+                self.typed += self._letter()
+                self.form = 0
                 if len(self.typed) == 1 and w < 26:
                     self.wheel = w + 26  # a capital first, then the small letters
                 self.app.sound(CLICK)
         self.app.redraw()
+
+    def _forms(self):
+        """The wheel letter's accented forms, itself first; None for a
+        character that has none."""
+        if self.wheel >= 52:
+            return None  # past the letters
+        from .glyphs import forms
+        return forms(WHEEL[self.wheel])
+
+    def _letter(self):
+        """The letter on the wheel, in its accented form."""
+        return self._forms()[self.form] if self.form else WHEEL[self.wheel]
 
     def _typed(self, t_us):
         try:
@@ -228,21 +254,23 @@ class Who(Screen):
             ui.title(fb, "Same players?")
             y = 11
             for p in self.last:
-                fb.text(p, 0, y, 1)
+                ui.text(fb, p, 0, y, 1)
                 y += 9
             ui.hint(fb, "OK: play DN:pick")
             return
         label = N.label(self.seat)
         if self.typed is not None:
             ui.title(fb, label + ": new name")
-            fb.text(self.typed, 0, 14, 1)
+            ui.text(fb, self.typed, 0, 14, 1)
             w = self.wheel
-            ch = RUB if w == len(WHEEL) else END if w == len(WHEEL) + 1 else WHEEL[w]
+            ch = RUB if w == len(WHEEL) else END if w == len(WHEEL) + 1 else self._letter()
             x = 8 * len(self.typed)
             fb.fill_rect(x, 13, 8 * len(ch) + 1, 10, 1)
-            fb.text(ch, x + 1, 14, 0)
-            ui.center(fb, "UP/DOWN: letter", 30)
-            ui.center(fb, "OK: add  BK: rub", 40)
+            ui.text(fb, ch, x + 1, 14, 0)
+            ui.center(fb, "UP/DOWN: letter", 28)
+            if w < 52 and self._forms() is not None:
+                ui.center(fb, "pad: accents", 37)
+            ui.center(fb, "OK: add  BK: rub", 46)
             ui.hint(fb, self.note or "end: done", centred=True)
             return
         ui.title(fb, label + ": who?")
