@@ -113,6 +113,53 @@ def test_a_change_is_told_once_its_page_is_made(served, db_path):
     assert served.room.renders.count == made
 
 
+class CountingCondition(threading.Condition):
+    """A Condition that counts, per thread name, the times a waiting thread
+    was woken (notified or timed out)."""
+    woken = {}
+
+    def wait(self, timeout=None):
+        got = super().wait(timeout)
+        name = threading.current_thread().name
+        CountingCondition.woken[name] = CountingCondition.woken.get(name, 0) + 1
+        return got
+
+
+def test_the_open_event_streams_wake_for_a_change_not_for_every_request(db_path, monkeypatch):
+    """A room holds one event stream per page on screen; the requests of
+    the room ask the database's version many times a second.  A stream
+    waits for a change told, and is not woken by each request's look (200
+    streams woken by each of 200 requests after a change was seconds of
+    the server's time)."""
+    monkeypatch.setattr(threading, "Condition", CountingCondition)
+    CountingCondition.woken = {}
+    watch = serve.Watch(lambda: ResultsDB(db_path), poll_s=60.0)
+    monkeypatch.undo()
+    try:
+        shown = watch.now()
+        watch.tell(shown)
+        got = {}
+        streams = [threading.Thread(target=lambda i=i: got.__setitem__(i, watch.wait_told(shown, 60.0)),
+                                    name="stream-%d" % i, daemon=True) for i in range(8)]
+        for t in streams:
+            t.start()
+        wait_until(lambda: sum(1 for t in threading.enumerate() if t.name.startswith("stream-")) == 8)
+        threading.Event().wait(0.2)        # each stream waiting on its condition
+        for _ in range(40):
+            assert watch.now() == shown    # a room's requests, no change
+        assert sum(n for k, n in CountingCondition.woken.items() if k.startswith("stream-")) == 0
+        store(db_path, "room-2")
+        new = watch.now()
+        assert new == shown + 1
+        watch.tell(new)
+        for t in streams:
+            t.join(30)
+        assert got == dict((i, new) for i in range(8))
+        assert all(CountingCondition.woken.get("stream-%d" % i, 0) <= 2 for i in range(8))
+    finally:
+        watch.stop()
+
+
 def test_a_room_connecting_at_once_is_queued_not_refused(db_path):
     """Three hundred phones open the page in the same instant, before the
     server has accepted any of them: every connection is queued (Python's
