@@ -227,6 +227,64 @@ def from_html(text):
     return out
 
 
+def links(text):
+    """Every link's href on a page, in order."""
+    return [a.attrs["href"] for a in parse(text).find_all("a") if "href" in a.attrs]
+
+
+def _every_page(get, path):
+    """A paginated page's pages, following its pager's "next" links."""
+    out = []
+    while path:
+        text = get(path)
+        out.append(text)
+        nxt = [a.attrs["href"] for a in parse(text).find_all("a", rel="next")]
+        path = nxt[0] if nxt else None
+    return out
+
+
+def from_site(get):
+    """The served pages' numbers (--serve, host_tools/views/site.py), by
+    following the first screen's links as a reader would: each game's whole
+    standings, its ratings and its tables, the players, every game's score
+    sheet (the list of games, page by page) and the notes; in from_html()'s
+    shape, so that the served pages and the one-file page can be compared.
+    get(path) -> the page's HTML.  A game's tables are kept when it was
+    played at more than one, as the one-file page keeps them."""
+    first = get("/")
+    doc = parse(first)
+    out = {"summary": doc.find(id="summary").text(), "standings": {}, "tables": {}, "players": [],
+           "sheets": {}, "notes": [], "ratings": {}, "first": {}}
+    hrefs = list(dict.fromkeys(links(first)))
+    for t in doc.find_all("table", cls="standings"):
+        out["first"][t.attrs["data-game"]] = _rows(t)
+    for href in hrefs:
+        if href.startswith("/standings/"):
+            for text in _every_page(get, href):
+                for t in parse(text).find_all("table", cls="standings"):
+                    out["standings"].setdefault(t.attrs["data-game"], []).extend(_rows(t))
+        elif href.startswith("/tables/"):
+            tables = list(parse(get(href)).find_all("table", cls="per-table"))
+            if len(tables) > 1:
+                for t in tables:
+                    out["tables"]["%s %s" % (t.attrs["data-game"], t.attrs["data-device"])] = _rows(t)
+        elif href.startswith("/ratings/"):
+            for text in _every_page(get, href):
+                for t in parse(text).find_all("table", cls="ratings"):
+                    out["ratings"].setdefault(t.attrs["data-game"], []).extend(_rows(t))
+    for text in _every_page(get, "/players"):
+        players = parse(text).find("table", cls="players")
+        if players is not None:
+            out["players"] += _rows(players)
+    for text in _every_page(get, "/games"):
+        for href in links(text):
+            if href.startswith("/game/"):
+                out["sheets"].update(from_html(get(href))["sheets"])
+    if "/notes" in hrefs:
+        out["notes"] = from_html(get("/notes"))["notes"]
+    return out
+
+
 # The same from the DOM a browser built (innerText is what a person sees;
 # textContent, what the page holds: the tests compare textContent, as the
 # source read above does, and check the shown text separately).

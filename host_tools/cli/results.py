@@ -104,15 +104,18 @@ def build_parser():
                     help="also write the standings (with ratings: the ratings) as CSV")
     ap.add_argument("--evening", nargs="?", const="", metavar="WHICH",
                     help="tonight's standings: the evening's games only (speedref-club; WHICH: its number, date or"
-                         " name, default the latest); with --html or --serve, the evening the Evening view shows")
+                         " name, default the latest); with --html, a page of that evening's games; with --serve,"
+                         " the evening the first screen shows")
     ap.add_argument("--since", metavar="DATE", type=since_date,
-                    help="the standings of the games stored since DATE (YYYY-MM-DD, from local midnight)")
+                    help="the standings of the games stored since DATE (YYYY-MM-DD, from local midnight);"
+                         " with --html, a page of those games")
     ap.add_argument("--provisional", type=game_count, default=ratings_mod.PROVISIONAL_GAMES, metavar="N",
                     help="with ratings: a rating from fewer than N games is provisional, listed last"
                          " (default %(default)s)")
     ap.add_argument("--json", action="store_true", help="print the standings (with ratings: the ratings) as JSON")
     ap.add_argument("--html", metavar="FILE", type=file_name,
-                    help="write the results page: standings, score sheets and charts in one file")
+                    help="write the results page: standings, score sheets and charts in one file (every game;"
+                         " --since DATE or --evening: a span of them)")
     ap.add_argument("--serve", action="store_true",
                     help="serve the results page on 127.0.0.1 until Ctrl-C (made again only when something new"
                          " was stored since the last request)")
@@ -258,8 +261,11 @@ def page_main(args):
             try:
                 ratings.settle(db)       # what is due rated and kept (a read-only file: in memory)
                 with db.snapshot():
-                    text, skipped = results_page.render(db, name, evening=which_evening(db, args.evening))
-                    n = db.count_games()
+                    which = which_evening(db, args.evening)
+                    span = (results_page.Span(evening=which) if which is not None
+                            else results_page.Span(since=args.since) if args.since else None)
+                    text, data = results_page.render_page(db, name, evening=which, span=span)
+                    skipped, n = data["skipped"], data["count"]
             finally:
                 db.close()
         except DatabaseProblem as e:
@@ -276,7 +282,8 @@ def page_main(args):
                                   PROG)
         status = status or (2 if skipped else 0)
     if args.serve:
-        host = args.host or results_page.HOST
+        from host_tools.views import serve, site
+        host = args.host or serve.HOST
         try:
             db = ResultsDB(args.db, create=False)   # a missing database: said once, not at every request
             try:
@@ -286,11 +293,11 @@ def page_main(args):
         except DatabaseProblem as e:
             return jsonin.complain(PROG, str(e))
         try:
-            srv = results_page.make_server(lambda: ResultsDB(args.db, create=False), name, args.port, host,
-                                           evening=None if which is None else which.id)
+            srv = site.make_server(lambda: ResultsDB(args.db, create=False), name, args.port, host,
+                                   evening=None if which is None else which.id)
         except OSError as e:
             return jsonin.complain(PROG, "cannot serve on %s:%d: %s" % (host, args.port, e.strerror or e))
-        return results_page.serve(srv, out=lambda t: jsonin.write_out(t + "\n", PROG)) or status
+        return serve.serve(srv, out=lambda t: jsonin.write_out(t + "\n", PROG)) or status
     return status
 
 
@@ -365,8 +372,8 @@ def main(argv=None):
     if args.html or args.serve:
         if args.club is not None:
             ap.error("--club goes with the standings as text, CSV or JSON, and with ratings")
-        if args.since is not None:
-            ap.error("--since goes with the standings (text, --csv, --json)")
+        if args.since is not None and args.serve:
+            ap.error("--since goes with the standings (text, --csv, --json) and --html")
         return page_main(args)
     if args.evening is not None or args.since is not None:
         if args.club is not None:

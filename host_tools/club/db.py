@@ -884,6 +884,7 @@ class ResultsDB:
                     "SELECT DISTINCT game_ref FROM game_players WHERE entered IN (%s)" % ",".join("?" * len(part)),
                     part))
             rows = sorted(rows)
+        moves = {}      # game -> [(person before, person now, ord)] of its rated seats that changed person
         for i in range(0, len(rows), CHUNK):
             part = rows[i:i + CHUNK]
             seats = {}
@@ -899,10 +900,38 @@ class ResultsDB:
                         self.con.execute("UPDATE game_players SET person = ?, shown = ? WHERE game_ref = ? AND seat = ?",
                                          (k, n, row, seat))
                         if k != person and place is not None:     # a rated game's people changed
-                            self._ratings_due(game, key)
+                            moves.setdefault(game, []).append((person, k, key))
                 if row in had or row in now.held:
                     self._store_held(row, now.held.get(row, ()))
+        for game, moved in moves.items():
+            if not self._relabel_ratings(game, moved):
+                self._ratings_due(game, min(key for _, _, key in moved))
         self.con.execute("DELETE FROM summary_state WHERE key = 'people'")
+
+    def _relabel_ratings(self, game, moved):
+        """Inside a write: when the rated seats of `game` that changed person
+        ([(before, now, ord)]) only gave people new keys (a rename to a name
+        nobody else had in that game: every seat of each person before now
+        another person's, who had none, one for one), its ratings are the
+        same numbers under the new keys: relabelled, not rated again.  True
+        when so; False: the ratings are due again (a merge, an assign, a
+        seat named or unnamed)."""
+        to = {}
+        for before, now_, _ in moved:
+            if before is None or now_ is None or to.setdefault(before, now_) != now_:
+                return False
+        olds, news = set(to), set(to.values())
+        if len(news) != len(olds) or olds & news:
+            return False
+        arg = json.dumps(sorted(olds | news))
+        left = dict(self._read("SELECT person, COUNT(*) FROM game_players WHERE game = ? AND place IS NOT NULL"
+                               " AND person IN (SELECT value FROM json_each(?)) GROUP BY person", (game, arg)))
+        gained = collections.Counter(now_ for _, now_, _ in moved)
+        if any(p in left for p in olds) or any(left.get(p) != n for p, n in gained.items()):
+            return False      # someone kept a seat, or a new key had seats of its own: people were merged
+        for before, now_ in to.items():
+            self.con.execute("UPDATE ratings SET person = ? WHERE game = ? AND person = ?", (now_, game, before))
+        return True
 
     def settle_ratings(self, game, since, rows):
         """Inside writing(): game `game`'s ratings from `since` (an ord) on

@@ -521,17 +521,12 @@ def _fits(g, rnd, tbl, seated, arrived):
     return None
 
 
-def evening_games(db, ev, skipped=None):
-    """([Played], {row: received_at}): the stored games that can be the
-    evening's results, in time order (as standings.played gives them): those
+def candidates(db, ev):
+    """The rows of the stored games that can be the evening's results: those
     stored while it ran (window), those stored since whose record names it
     (a board that was told its round sends a game late when its Wi-Fi was
-    away), and those a correction of the evening names.  Read from the
-    games' summaries (host_tools/club/summary.py): only these games'
-    records are read and scored, the names each seat goes by now are the
-    summaries'.  A game among them that the rules cannot count goes into
-    `skipped`."""
-    skipped = [] if skipped is None else skipped
+    away, or its flash is read days later), and those a correction of the
+    evening names; in SQL, no record replayed."""
     since, until = window(db, ev)
     span = (summary.arrived_from(since),) + (() if until is None else (summary.arrived_from(until),))
     rows = set(r for r, in db.query("SELECT game_ref FROM game_summary WHERE ord >= ?"
@@ -543,8 +538,22 @@ def evening_games(db, ev, skipped=None):
             "SELECT s.game_ref FROM game_summary s JOIN games g ON g.id = s.game_ref WHERE s.ord >= ?"
             " AND CAST(CASE WHEN s.counted AND json_valid(g.record) THEN json_extract(g.record, '$.evening') END"
             " AS INTEGER) = ?", (span[1], ev.id)))
-    rows.update(c.args["row"] for c in corrections(db, ev))
-    pick = standings.Pick(rows=rows)
+    rows.update(c.args["row"] for c in corrections(db, ev) if isinstance(c.args.get("row"), int))
+    return rows
+
+
+def evening_games(db, ev, skipped=None):
+    """([Played], {row: received_at}): the stored games that can be the
+    evening's results, in time order (as standings.played gives them): those
+    stored while it ran (window), those stored since whose record names it
+    (a board that was told its round sends a game late when its Wi-Fi was
+    away), and those a correction of the evening names.  Read from the
+    games' summaries (host_tools/club/summary.py): only these games'
+    records are read and scored, the names each seat goes by now are the
+    summaries'.  A game among them that the rules cannot count goes into
+    `skipped`."""
+    skipped = [] if skipped is None else skipped
+    pick = standings.Pick(rows=candidates(db, ev))
     skipped += standings.left_out(db, pick)
     names = standings.seated(db, pick)
     perfect = {}
@@ -730,9 +739,15 @@ def tonight(db, ev, skipped=None):
     return Tonight(ev, rnds, placing, rows, unlinked, table, present(db, ev), tables(db, ev))
 
 
+def moment_of(date):
+    """Local midnight starting `date` (YYYY-MM-DD) as the database keeps a
+    moment (received_at: UTC, ISO 8601, to the second)."""
+    start = datetime.datetime.fromisoformat(date).astimezone().astimezone(datetime.timezone.utc)
+    return start.isoformat(timespec="seconds")
+
+
 def since(db, date, skipped=None):
     """(standings rows, unlinked slaps) over the games stored since `date`
     (YYYY-MM-DD, from local midnight), by the standings library, in SQL:
     the games stored at or after that moment (received_at is UTC text)."""
-    start = datetime.datetime.fromisoformat(date).astimezone().astimezone(datetime.timezone.utc)
-    return standings.standings(db, skipped, since=start.isoformat(timespec="seconds"))
+    return standings.standings(db, skipped, since=moment_of(date))

@@ -79,7 +79,7 @@ class NoClub(ValueError):
     """A club the database has no game of: the message names those it has."""
 
 
-def played(db, skipped=None, changes=None, held=None, club=None):
+def played(db, skipped=None, changes=None, held=None, club=None, rows=None):
     """[Played] every stored game the rules can count, in time order
     (people.time_order): its record, summary, the name each seat now goes
     by (people.Resolver: None for a seat nobody named; never one person at
@@ -89,7 +89,8 @@ def played(db, skipped=None, changes=None, held=None, club=None):
     cannot be counted goes into `skipped`.  `changes`: the changes to names
     to apply (default: those in force); `held`, a dict, gets {row:
     [people.Held]} for each game a change does not hold for.  `club`: that
-    club's games only (NoClub for a club the database has no game of)."""
+    club's games only (NoClub for a club the database has no game of);
+    `rows`: those game rows only (one evening's), not every stored game."""
     skipped = [] if skipped is None else skipped
     resolver = people.Resolver(db.changes() if changes is None else changes)
     clubs = db.clubs()
@@ -97,7 +98,15 @@ def played(db, skipped=None, changes=None, held=None, club=None):
     if club is not None and club not in clubs.values():
         raise no_club(club, clubs.values())
     out = []
-    for row_id, text in db.game_rows():
+    if rows is None:
+        stored, arrivals = db.game_rows(), None
+    else:
+        some = json.dumps(sorted(set(int(r) for r in rows)))
+        stored = db.query("SELECT id, record FROM games WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+                          (some,))
+        arrivals = dict((r[0], (r[1], r[2])) for r in db.query(
+            "SELECT id, received_at, dedup_key FROM games WHERE id IN (SELECT value FROM json_each(?))", (some,)))
+    for row_id, text in stored:
         where = clubs.get(row_id)
         if club is not None and where != club:
             continue
@@ -111,7 +120,7 @@ def played(db, skipped=None, changes=None, held=None, club=None):
         out.append(Played(row_id, rec, s, resolver.seats(row_id, names), perfect, where))
     if held is not None:
         held.update(resolver.held)
-    return people.time_order(out, db.arrivals())
+    return people.time_order(out, db.arrivals() if arrivals is None else arrivals)
 
 
 def no_club(club, known):

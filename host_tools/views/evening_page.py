@@ -43,10 +43,17 @@ def _title(game):
 def result_text(g):
     """One game's result in a line: each seat's total and who won."""
     s = g.summary
-    names = [shown(n) if n is not None else seat_label(i) for i, n in enumerate(g.names)]
-    totals = ", ".join("%s %s" % (n, t) for n, t in zip(names, s["totals"]))
-    win = [names[i] for i in s["winners"]]
-    if not records.counts_as_win(s):
+    return result_line(g.names, s["totals"], s["winners"], records.counts_as_win(s))
+
+
+def result_line(names, totals, winners, finished):
+    """A result in a line from its parts: the name each seat goes by (None:
+    nobody named), the totals scored, the winning seats, and whether it
+    counts as a win (records.counts_as_win)."""
+    names = [shown(n) if n is not None else seat_label(i) for i, n in enumerate(names)]
+    totals = ", ".join("%s %s" % (n, t) for n, t in zip(names, totals))
+    win = [names[i] for i in winners]
+    if not finished:
         return "%s: not finished, nobody's win" % totals
     if not win:
         return "%s: no winner" % totals

@@ -24,9 +24,6 @@ import base64
 import colorsys
 import datetime
 import hashlib
-import http.server
-import socket
-import threading
 
 import pygal
 from markupsafe import Markup
@@ -37,18 +34,13 @@ from pygal.util import text_len, truncate
 from speedref import games
 
 from host_tools import jsonin
-from host_tools.club import evening, people, ratings, standings
-from host_tools.club.db import DatabaseProblem
+from host_tools.club import evening, people, ratings, standings, summary
 from host_tools.views import evening_page, report, scoresheet, templating
 
 TEMPLATE = "results.html"
 # No script, no network: styles inline, pictures only as data: URLs.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
-HOST = "127.0.0.1"          # --serve answers this machine only
-DEFAULT_PORT = 8080
 SERVE_REFRESH_S = 30        # a served page without scripts reloads itself this often (<noscript>)
-EVENTS_POLL_S = 1.0         # --serve looks for new games this often for its live pages (/events)
-EVENTS_KEEPALIVE_S = 15.0   # and says it is still there this often when nothing is new
 # The served page's one script: it listens to /events (server-sent events,
 # one "data: <version>" each time the database has something new) and puts
 # the new page's body in place of the old, where the reader has scrolled to,
@@ -104,7 +96,7 @@ def skipped_line(s):
     return jsonin.printable("skipped: %s row #%d: %s" % (s["table"], s["row"], s["why"]))
 
 
-def _title(game_id):
+def title_of(game_id):
     try:
         return games.get(game_id).title
     except games.UnknownGame:
@@ -134,7 +126,7 @@ def short_name(name):
     return truncate(name, NAME_CHARS)
 
 
-def _score_means(game_id):
+def score_means(game_id):
     """What a game's "avg score" counts and which way is better (its card
     level's SCORE), or None for a game this speedref does not know."""
     try:
@@ -145,7 +137,7 @@ def _score_means(game_id):
     return "avg score: " + means if means else None
 
 
-def _has_bonus(game_id):
+def has_bonus(game_id):
     """Does the game's standings table have the "perfect" column (its
     registry entry names a bonus its sheet counts: Speed Run's)?"""
     try:
@@ -158,14 +150,16 @@ def _margin(us):
     return "-" if us is None else "%.1f ms" % (us / 1000)
 
 
-def standings_cells(row):
-    """A standings row as the text report shows it (speedref-results)."""
+def standings_cells(row, place=None, href=None):
+    """A standings row as the text report shows it (speedref-results);
+    `place`: its place in its game's standings (1: the leader), `href`:
+    where its person's page is (served pages only)."""
     return {"player": jsonin.printable(row["player"]), "shown": short_name(jsonin.printable(row["player"])),
             "games": str(row["games"]), "wins": str(row["wins"]),
             "average_score": report.cell(row["average_score"]),
             "perfect_bonuses": report.cell(row["perfect_bonuses"]),
             "slap_wins": str(row["slap_wins"]), "median_margin": _margin(row["median_margin_us"]),
-            "person": row.get("person", True)}
+            "person": row.get("person", True), "place": place, "href": href}
 
 
 # --- charts -----------------------------------------------------------------
@@ -269,12 +263,14 @@ def running_chart(parts, colors):
     return svg(c)
 
 
-def rating_cells(game, rows, boards):
-    """A game's ratings as speedref-results ratings prints them."""
+def rating_cells(game, rows, boards, href=None):
+    """A game's ratings as speedref-results ratings prints them; href(row):
+    where its person's page is (served pages only)."""
     return [{"player": jsonin.printable(r["player"]), "shown": short_name(jsonin.printable(r["player"])),
              "rating": r["rating"], "sigma": r["sigma"], "conservative": r["conservative"],
-             "games": str(r["games"]), "provisional": ratings.yes_no(r["provisional"])}
-            for r in rows if r["game"] == game]
+             "games": str(r["games"]), "provisional": ratings.yes_no(r["provisional"]), "place": i + 1,
+             "href": href(r) if href else None}
+            for i, r in enumerate(x for x in rows if x["game"] == game)]
 
 
 RATING_LINES = 8          # the chart follows the best 8 by the table's order (the rest are in the table)
@@ -282,22 +278,24 @@ RATING_POINTS = 150       # and draws at most ~150 points a line: every n-th gam
                           # of 1,250 games a person drew in 10 s, for a line no wider than 500 px)
 
 
-def rating_chart(game, boards, colors):
+def rating_chart(game, boards, colors, keys=None):
     """Each person's rating (mu) after each rated game of this game, the
-    best RATING_LINES of them: a line a person, over the games they played.
-    colors: {person key: colour}."""
+    best RATING_LINES of them (or the people `keys`): a line a person, over
+    the games they played.  colors: {person key: colour}."""
     b = boards[game]
-    order = sorted(b.rating, key=lambda k: (-(b.rating[k].mu - 3 * b.rating[k].sigma), -b.rating[k].mu, k))
+    if keys is None:
+        order = sorted(b.rating, key=lambda k: (-(b.rating[k].mu - 3 * b.rating[k].sigma), -b.rating[k].mu, k))
+        keys = order[:RATING_LINES]
     shown = b.shown
     many = b.rated > 40
-    c = pygal.XY(style=_style([colors[k] for k in order[:RATING_LINES]]),
+    c = pygal.XY(style=_style([colors[k] for k in keys]),
                  js=[], width=CHART_WIDTH, margin=10, title="Rating after each game", explicit_size=True,
                  x_title="games rated", dots_size=2 if many else 4, show_dots=not many,
-                 **legend_under([jsonin.printable(shown[k]) for k in order[:RATING_LINES]]),
+                 **legend_under([jsonin.printable(shown[k]) for k in keys]),
                  truncate_legend=NAME_CHARS, min_scale=3, max_scale=6,
                  x_value_formatter=lambda x: "%d" % x, value_formatter=lambda y: ratings.number(y))
     c.x_labels = count_ticks(b.rated)      # whole games: pygal would tick a short season at halves
-    for k in order[:RATING_LINES]:
+    for k in keys:
         h = b.history[k]      # from the newcomer's rating, just before their first game
         step = -(-len(h) // RATING_POINTS)
         drawn = h[::step] + ([h[-1]] if (len(h) - 1) % step else [])
@@ -306,21 +304,46 @@ def rating_chart(game, boards, colors):
 
 
 # --- the page's contents ------------------------------------------------------
-def page_data(db, evening=None):
+class Span:
+    """The games a page covers, when not every game: those stored since a
+    date (`since`, YYYY-MM-DD, from local midnight), or one evening's
+    results (`evening`, an Evening: the games placed in its rounds)."""
+
+    def __init__(self, since=None, evening=None):
+        self.since, self.evening = since, evening
+
+    @property
+    def label(self):
+        if self.evening is not None:
+            return "%s, %s" % (jsonin.printable(self.evening.name), self.evening.date)
+        return "stored since %s" % self.since
+
+    def rows(self, db):
+        """The row numbers of the games it covers."""
+        if self.evening is not None:
+            return set(g.row for g in evening.tonight(db, self.evening).placement.placed())
+        return set(r for r, in db.query("SELECT game_ref FROM game_summary WHERE ord >= ?",
+                                        (summary.arrived_from(evening.moment_of(self.since)),)))
+
+
+def page_data(db, evening=None, span=None):
     """Everything the template shows, as plain values (strings as a device
     sent them, control characters escaped).  `evening`: the evening the
     Evening view shows (host_tools/club/evening.py), by default the latest
-    one; False: none."""
+    one; False: none.  `span` (a Span): the games the standings, players,
+    tables and sheets cover (None: every game); the ratings are every
+    game's, as they stand."""
     skipped = []
-    rows, unlinked = standings.standings(db, skipped)       # in SQL, from the games' summaries
-    boards = ratings.stored_boards(db)                       # as kept (ratings.settle before the page)
+    here = None if span is None else span.rows(db)
+    rows, unlinked = standings.standings(db, skipped, rows=here)   # in SQL, from the games' summaries
+    boards = ratings.stored_boards(db)                              # as kept (ratings.settle before the page)
     rating_rows = ratings.rows_of(boards, standings.names(db))
     # the rows the standings counted, and only those: a row they skip (not
     # JSON, or refused by the rules) is named in the notes, as the CLI names it
     left_out = set(s["row"] for s in skipped if s["table"] == "games")
     stored = []
     for row_id, text in db.game_rows():
-        if row_id not in left_out:
+        if row_id not in left_out and (here is None or row_id in here):
             stored.append((row_id, jsonin.loads(text)))
     # the registry's order (Speed first), then any game it does not know
     game_ids = sorted(set(r["game"] for r in rows),
@@ -328,6 +351,8 @@ def page_data(db, evening=None):
     # one colour per person on every chart, in the order of the standings
     # (keyed by the person, not a spelling: a sheet names them as entered)
     persons = list(dict.fromkeys(people.key(r["player"]) for r in rows if r["person"]))
+    persons += [k for k in dict.fromkeys(k for b in boards.values() for k in b.rating)   # rated, not in the span
+                if k not in set(persons)]
     seated = standings.seated(db)          # who each seat is now (None: nobody named)
     palette = colours(len(persons) + max((len(n) for n in seated.values()), default=0))
     color = dict(zip(persons, palette))
@@ -349,8 +374,9 @@ def page_data(db, evening=None):
                 tables.append({"device": jsonin.printable(dev), "games": len(devices[dev]),
                                "rows": [standings_cells(r) for r in sub if r["game"] == g]})
         sections.append({
-            "id": g, "title": _title(g), "games": sum(len(v) for v in devices.values()),
-            "bonus": _has_bonus(g), "score_means": _score_means(g), "rows": [standings_cells(r) for r in mine], "tables": tables,
+            "id": g, "title": title_of(g), "games": sum(len(v) for v in devices.values()),
+            "bonus": has_bonus(g), "score_means": score_means(g), "tables": tables, "links": None, "pages": None,
+            "rows": [standings_cells(r, i + 1) for i, r in enumerate(mine)], "rating_pages": None,
             "chart": wins_chart("Wins", [jsonin.printable(n) for n in names], [r["wins"] for r in mine],
                                 [color[people.key(n)] if r["person"] else UNNAMED_COLOR
                                  for n, r in zip(names, mine)]),
@@ -358,7 +384,30 @@ def page_data(db, evening=None):
             "rating_chart": rating_chart(g, boards, color) if g in boards else None,
             "rated": boards[g].rated if g in boards else 0})
 
-    # per player over every game: the standings' own counts, added up
+    player_rows_ = player_rows(rows)
+    chart = (players_chart([p["player"] for p in player_rows_], [p["wins"] for p in player_rows_],
+                           [color[p["key"]] for p in player_rows_]) if player_rows_ else None)
+
+    sheets = []
+    for row_id, rec in reversed(stored):          # the newest game first
+        sheets.append(sheet_data(row_id, rec, seated[row_id], color, strangers, open_=len(sheets) < OPEN_SHEETS,
+                                 chart=len(sheets) < CHARTED_SHEETS))
+
+    devices = sorted(set(table_of(rec) for _, rec in stored))
+    return {"evening": evening_view(db, evening), "provisional_games": ratings.PROVISIONAL_GAMES,
+            "sections": sections, "rated": [x for x in sections if x["ratings"]], "model": ratings.MODEL_NAME,
+            "game_ids": game_ids, "game_titles": [title_of(g) for g in game_ids], "players": player_rows_,
+            "players_chart": chart, "players_pages": None, "sheets": sheets, "skipped": [skipped_line(x) for x in skipped],
+            "unlinked": unlinked,
+            "count": len(stored), "devices": [jsonin.printable(d) for d in devices]}
+
+
+def player_rows(rows):
+    """Per player over every game: the standings' own counts added up, the
+    most wins first ({player, shown, key, games, wins, by_game: wins in each
+    game of the standings, place})."""
+    game_ids = sorted(set(r["game"] for r in rows),
+                      key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
     players = {}
     for r in rows:
         if not r["person"]:
@@ -368,36 +417,33 @@ def page_data(db, evening=None):
         p["wins"] += r["wins"]
         p["by_game"][r["game"]] = r["wins"]
     order = sorted(players, key=lambda n: (-players[n]["wins"], -players[n]["games"], n))
-    player_rows = [{"player": jsonin.printable(n), "shown": short_name(jsonin.printable(n)), "games": players[n]["games"], "wins": players[n]["wins"],
-                    "by_game": [players[n]["by_game"].get(g) for g in game_ids]} for n in order]
-    chart = (players_chart([jsonin.printable(n) for n in order], [players[n]["wins"] for n in order],
-                           [color[people.key(n)] for n in order]) if order else None)
+    return [{"player": jsonin.printable(n), "shown": short_name(jsonin.printable(n)), "key": people.key(n),
+             "games": players[n]["games"], "wins": players[n]["wins"],
+             "by_game": [players[n]["by_game"].get(g) for g in game_ids], "place": i + 1, "href": None}
+            for i, n in enumerate(order)]
 
-    sheets = []
-    for row_id, rec in reversed(stored):          # the newest game first
-        sheet, summary = scoresheet.check(rec, "#%d" % row_id)   # its summary counted it: the rules accept it
-        parts = scoresheet.sheet_parts(rec, sheet, summary)
-        now = seated[row_id] if len(seated[row_id]) == len(parts["names"]) else [None] * len(parts["names"])
-        cols = [strangers[i] if n is None else color[people.key(n)] for i, n in enumerate(now)]
-        sheets.append({
-            "row": row_id, "game": rec.get("game"), "device": jsonin.printable(table_of(rec)),
-            "head": jsonin.printable(parts["head"]), "unit": parts["unit"][0],
-            "names": [jsonin.printable(n) for n in parts["names"]],
-            "rows": [(jsonin.printable(label), [(jsonin.printable(c), t) for c, t in cells])
-                     for label, cells in parts["rows"]],
-            "totals": [(jsonin.printable(n), t) for n, t in parts["totals"]],
-            "result": jsonin.printable(parts["result"]),
-            "decided": jsonin.printable(parts["decided"]) if parts["decided"] else None,
-            "played": parts["played"], "open": len(sheets) < OPEN_SHEETS,
-            "chart": running_chart(parts, cols) if parts["rows"] and len(sheets) < CHARTED_SHEETS else None})
 
-    devices = sorted(set(table_of(rec) for _, rec in stored))
-    return {"evening": evening_view(db, evening), "provisional_games": ratings.PROVISIONAL_GAMES,
-            "sections": sections, "rated": [x for x in sections if x["ratings"]], "model": ratings.MODEL_NAME,
-            "game_ids": game_ids, "game_titles": [_title(g) for g in game_ids], "players": player_rows,
-            "players_chart": chart, "sheets": sheets, "skipped": [skipped_line(x) for x in skipped],
-            "unlinked": unlinked,
-            "count": len(stored), "devices": [jsonin.printable(d) for d in devices]}
+def sheet_data(row_id, rec, now, color, strangers, open_=True, chart=True):
+    """A game's score sheet as the page shows it (speedref-score's parts):
+    `now`, the name each seat goes by now (None: nobody named), picks each
+    column's colour (color: {person key: colour}; strangers: a colour a
+    seat nobody named); `open_`: shown unfolded; `chart`: with its running
+    totals' chart."""
+    sheet, summary = scoresheet.check(rec, "#%d" % row_id)   # the standings counted it: the rules accept it
+    parts = scoresheet.sheet_parts(rec, sheet, summary)
+    now = now if len(now) == len(parts["names"]) else [None] * len(parts["names"])
+    cols = [strangers[i] if n is None else color[people.key(n)] for i, n in enumerate(now)]
+    return {
+        "row": row_id, "game": rec.get("game"), "device": jsonin.printable(table_of(rec)),
+        "head": jsonin.printable(parts["head"]), "unit": parts["unit"][0],
+        "names": [jsonin.printable(n) for n in parts["names"]],
+        "rows": [(jsonin.printable(label), [(jsonin.printable(c), t) for c, t in cells])
+                 for label, cells in parts["rows"]],
+        "totals": [(jsonin.printable(n), t) for n, t in parts["totals"]],
+        "result": jsonin.printable(parts["result"]),
+        "decided": jsonin.printable(parts["decided"]) if parts["decided"] else None,
+        "played": parts["played"], "open": open_,
+        "chart": running_chart(parts, cols) if parts["rows"] and chart else None}
 
 
 def evening_view(db, which):
@@ -411,9 +457,10 @@ def evening_view(db, which):
         return None
     t = evening.tonight(db, ev, [])
     data = evening_page.evening_data(t)
+    data["sheet_links"] = False      # the served pages link each result to its sheet
     ids = sorted(set(r["game"] for r in t.standings),
                  key=lambda g: (games.IDS.index(g) if g in games.IDS else len(games.IDS), g))
-    data["games"] = [{"id": g, "title": _title(g), "bonus": _has_bonus(g), "score_means": _score_means(g),
+    data["games"] = [{"id": g, "title": title_of(g), "bonus": has_bonus(g), "score_means": score_means(g),
                       "games": sum(1 for x in t.placement.placed() if x.record.get("game") == g),
                       "rows": [standings_cells(r) for r in t.standings if r["game"] == g]} for g in ids]
     return data
@@ -426,259 +473,24 @@ def file_name(path):
     return str(path).replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def render(db, source="", refresh_s=None, now=None, version=None, evening=None, url=None):
+def render(db, source="", refresh_s=None, now=None, version=None, evening=None, url=None, span=None):
     """(the page as one HTML string, the lines naming the rows left out).
     source: the database, named on the page by its file name alone.
     version: the served page's (what /events says), which makes it live;
     evening: the evening its Evening view shows (page_data); url: the
-    address it is served at, shown as a QR code in the Evening view."""
+    address it is served at, shown as a QR code in the Evening view;
+    span: the games it covers (a Span; None: every game)."""
+    text, data = render_page(db, source, refresh_s, now, version, evening, url, span)
+    return text, data["skipped"]
+
+
+def render_page(db, source="", refresh_s=None, now=None, version=None, evening=None, url=None, span=None):
+    """render()'s page and everything it shows (page_data)."""
     now = now or datetime.datetime.now().astimezone()
-    data = page_data(db, evening)
+    data = page_data(db, evening, span)
     text = templating.environment().get_template(TEMPLATE).render(
         csp=CSP if version is None else LIVE_CSP, live_js=LIVE_JS if version is not None else None,
         qr=evening_page.qr_data_uri(url) if url and data["evening"] else None, url=url,
         version=version, source=jsonin.printable(file_name(source)), refresh_s=refresh_s,
-        generated=now.strftime("%Y-%m-%d %H:%M"), **data)
-    return text, data["skipped"]
-
-
-# --- --serve ----------------------------------------------------------------
-class _Handler(http.server.BaseHTTPRequestHandler):
-    open_db = None        # set by make_server(): () -> a ResultsDB to read and close
-    source = ""
-    url = None            # the address the room opens (its QR code is on the page)
-    evening = None        # which evening the Evening view and /round show (None: the latest)
-    public = False        # served beyond this machine: no file path in any answer
-    made = None           # [(games, slaps, changes) stored, the page made from them]: screens reload
-                          # the page every 30 s, and most of the time nothing new was stored
-
-    def handle(self):
-        # a client that goes away before its answer (a screen reloading, a
-        # browser closing its tab) ends its connection, no traceback
-        try:
-            http.server.BaseHTTPRequestHandler.handle(self)
-        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
-            self.close_connection = True
-
-    def do_HEAD(self):
-        self.do_GET()            # the same status and headers; _send leaves the body out
-
-    def send_error(self, code, message=None, explain=None):
-        """An error answer: the status's own words only (never the request's
-        text, which may hold anything), with the pages' headers."""
-        phrase = self.responses.get(code, ("Error",))[0]
-        self._send(code, ("%d %s\n" % (code, phrase)).encode("ascii"), "text/plain; charset=utf-8",
-                   phrase=phrase)
-
-    def do_GET(self):
-        path = self.path.split("?", 1)[0]
-        if path == "/events":
-            return self._events()
-        if path == "/round":
-            return self._round()
-        if path not in ("/", "/index.html"):
-            return self._send(404, b"not found\n", "text/plain; charset=utf-8")
-        try:
-            db = self.open_db()
-            try:
-                ratings.settle(db)       # what is due rated once and kept, not at every page
-                # rows are only ever added (a game with its slaps, in one
-                # transaction; a change to names, or its undo), so the counts
-                # say whether anything changed
-                with db.snapshot():      # the counts and the page: one moment's database
-                    key = stored_key(db)
-                    cached = self.made[0]
-                    if cached is None or cached[0] != key:
-                        cached = self.made[0] = (key, render(db, self.source, refresh_s=SERVE_REFRESH_S,
-                                                             version=version_of(key), evening=self.evening,
-                                                             url=self.url if self.public else None)[0]
-                                                      .encode("utf-8"))
-                body = cached[1]
-            finally:
-                db.close()
-        except DatabaseProblem as e:
-            return self._problem(e)
-        self._send(200, body, "text/html; charset=utf-8", csp=LIVE_CSP)
-
-    def _round(self):
-        """/round: the current round's printable page (evening_page.round_page)."""
-        try:
-            db = self.open_db()
-            try:
-                ratings.settle(db)      # the evening's table breaks ties by the ratings kept
-                with db.snapshot():
-                    try:
-                        ev = evening.find(db, self.evening)
-                        t = evening.tonight(db, ev)
-                    except evening.Refused:
-                        t = None
-                    if t is None or not t.rounds:
-                        return self._send(404, b"no round yet\n", "text/plain; charset=utf-8")
-                    body = evening_page.round_page(t, t.rounds[-1], datetime.datetime.now().astimezone()
-                                                   .strftime("%Y-%m-%d %H:%M")).encode("utf-8")
-            finally:
-                db.close()
-        except DatabaseProblem as e:
-            return self._problem(e)
-        self._send(200, body, "text/html; charset=utf-8", csp=evening_page.CSP)
-
-    def _events(self):
-        """Server-sent events: the database's version now, then again each
-        time it changes (looked at every EVENTS_POLL_S), until the client
-        goes or the server stops."""
-        try:
-            db = self.open_db()
-        except DatabaseProblem as e:
-            return self._problem(e)
-        try:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-store")
-            self.send_header("Content-Security-Policy", CSP)
-            self.send_header("X-Content-Type-Options", "nosniff")
-            self.end_headers()
-            self.close_connection = True
-            if self.command == "HEAD":
-                return
-            shown, quiet = None, 0.0
-            stopping = getattr(self.server, "stopping", None) or threading.Event()
-            while not stopping.is_set():
-                try:
-                    with db.snapshot():
-                        version = version_of(stored_key(db))
-                except DatabaseProblem:
-                    version = shown  # a busy moment: asked again at the next look
-                if version != shown:
-                    self.wfile.write(("retry: 2000\ndata: %s\n\n" % version).encode("ascii"))
-                    shown, quiet = version, 0.0
-                elif quiet >= EVENTS_KEEPALIVE_S:
-                    self.wfile.write(b": still here\n\n")
-                    quiet = 0.0
-                self.wfile.flush()
-                stopping.wait(EVENTS_POLL_S)
-                quiet += EVENTS_POLL_S
-        finally:
-            db.close()
-
-    def _problem(self, e):
-        """A database that cannot be read: its one line, the database named
-        by its file name as the page names it; served to the room, not named
-        at all."""
-        if self.public:
-            text = "the results database cannot be read just now"
-        else:
-            text = str(e).replace(self.source, file_name(self.source)) if self.source else str(e)
-        return self._send(500, (jsonin.printable(text) + "\n").encode("utf-8"), "text/plain; charset=utf-8")
-
-    def _send(self, status, body, ctype, phrase=None, csp=CSP):
-        self.send_response(status, phrase)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Content-Security-Policy", csp)
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        if self.command != "HEAD" and status >= 200 and status not in (204, 304):
-            self.wfile.write(body)
-
-    def log_message(self, *a):
-        pass
-
-
-def stored_key(db):
-    """What the database holds, counted: games, slaps and changes to names
-    are only ever added (an undo is a change too), so equal counts mean the
-    same page (changes: how many made, how many undone)."""
-    return (db.count_games(), db.count_slaps()) + tuple(db.count_changes())
-
-
-def version_of(key):
-    """The database's version as the live page and /events name it."""
-    return "-".join("%d" % n for n in key)
-
-
-def qr_for_terminal(url):
-    """The QR code of `url` in Unicode blocks, or a line saying where it is
-    when this terminal's encoding cannot draw them."""
-    import sys
-    text = evening_page.qr_text(url)
-    try:
-        text.encode(sys.stdout.encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return "(this terminal cannot draw the QR code: the page shows it, under the Evening view)"
-    return text
-
-
-class _Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, *a):
-        self.stopping = threading.Event()  # ends the /events streams
-        http.server.ThreadingHTTPServer.__init__(self, *a)
-
-    def shutdown(self):
-        self.stopping.set()
-        http.server.ThreadingHTTPServer.shutdown(self)
-
-    def server_close(self):
-        self.stopping.set()
-        http.server.ThreadingHTTPServer.server_close(self)
-
-
-def loopback(host):
-    """Does an address answer this machine only?"""
-    return host in ("localhost", "::1") or host.startswith("127.")
-
-
-def make_server(open_db, source="", port=DEFAULT_PORT, host=HOST, evening=None):
-    """A server on host:port (127.0.0.1 unless the organiser names another
-    address; port 0: any free port) answering with the page from open_db():
-    made again when a game or slap was stored since the page it made last,
-    else that page; /events tells a page on screen when to take the new one
-    (server-sent events); /round is the current round's printable page.
-    Served beyond this machine, no answer names the database's file."""
-    public = not loopback(host)
-    cls = _Server6 if ":" in host else _Server
-    srv = cls((host, port), type("Handler", (_Handler,), {
-        "open_db": staticmethod(open_db), "source": "" if public else source, "made": [None],
-        "evening": evening, "public": public}))
-    srv.RequestHandlerClass.url = page_url(host, srv.server_address[1])
-    return srv
-
-
-def page_url(host, port):
-    """The address people type or scan: for a server on every address
-    (0.0.0.0, ::), this machine's address on the network it would reach
-    the room by."""
-    if host in ("0.0.0.0", "::", ""):
-        try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-                s.connect(("192.0.2.1", 9))     # no packet is sent: this only picks the interface
-                host = s.getsockname()[0]
-        except OSError:
-            host = "127.0.0.1"
-    return "http://%s:%d/" % ("[%s]" % host if ":" in host else host, port)
-
-
-def serve(srv, out=print):
-    """Serve until Ctrl-C: 0, or 2 when the line saying where could not be
-    written (out() said so on stderr; the page is served all the same).
-    Served to the room, the address is printed with its QR code."""
-    handler = getattr(srv, "RequestHandlerClass", _Handler)
-    url = handler.url or page_url(*srv.server_address[:2])
-    if handler.public:
-        said = out("serving the results page to the room on %s (read-only); Ctrl-C stops" % url)
-        said = said or out(qr_for_terminal(url))
-    else:
-        said = out("serving the results page on %s (this machine only); Ctrl-C stops" % url)
-    try:
-        srv.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        srv.server_close()
-    return 2 if said else 0
-
-
-class _Server6(_Server):
-    address_family = socket.AF_INET6
+        span=span.label if span is not None else None, generated=now.strftime("%Y-%m-%d %H:%M"), **data)
+    return text, data

@@ -317,6 +317,61 @@ def test_a_game_stored_before_the_evening_is_none_of_it(tmp_path):
     db.close()
 
 
+def test_a_board_record_read_after_the_next_evening_began_still_finds_its_round(tmp_path):
+    """A board's record names its evening and round; its flash is read a
+    week later, after the next evening started: it is the first evening's
+    result.  An evening reads only the games that can be its own: stored
+    while it ran, stored later naming an evening, or named by a correction."""
+    db = ResultsDB(tmp_path / "r.db")
+    ev, _ = E.start(db, "Club", "2026-12-10", ["T1", "T2"], [])
+    E.checkin(db, ev, ["Ann", "Bob", "Cid", "Dee"])
+    rnd = E.pair(db, ev, "speed")
+    with db.writing():
+        db.con.execute("UPDATE evenings SET started_at = '2026-12-10T19:00:00+00:00' WHERE id = ?", (ev.id,))
+    db.moment = "2000-01-01T00:00:00+00:00"
+    db.add_game(rec("before-1", seats(rnd, "T1"), "T1"))             # row 1: before it
+    db.moment = "2026-12-10T20:00:00+00:00"
+    db.add_game(rec("early-1", ["Zed", "Yan"], "T9"))                  # row 2: that evening's, fits nothing
+    ev2, _ = E.start(db, "Club", "2026-12-17", ["T1"], [])
+    with db.writing():
+        db.con.execute("UPDATE evenings SET started_at = '2026-12-17T19:00:00+00:00' WHERE id = ?", (ev2.id,))
+    db.moment = "2026-12-17T20:00:00+00:00"
+    db.add_game(rec("late-1", seats(rnd, "T2"), "T2", evening=ev.id, round=1))   # row 3: read a week later
+    db.add_game(rec("next-1", ["Ann", "Bob"], "T1"))                   # row 4: the next evening's own
+    ev = E.by_id(db, ev.id)
+    t = state(db, ev)
+    assert [g.record["id"] for g in t.placement.slots[(1, "T2")]] == ["late-1"]
+    assert [g.record["id"] for g, _ in t.placement.unplaced] == ["early-1"]
+    assert E.candidates(db, ev) == {2, 3}
+    assert E.candidates(db, E.by_id(db, ev2.id)) == {3, 4}
+    E.place(db, ev, "before-1", 1, "T1")                               # the organiser says so: it is
+    assert E.candidates(db, ev) == {1, 2, 3}
+    assert [g.record["id"] for g in state(db, ev).placement.slots[(1, "T1")]] == ["before-1"]
+    db.close()
+
+
+def test_tonight_replays_only_the_games_that_can_be_the_evenings(tmp_path, monkeypatch):
+    """A season of games before the evening: reading tonight replays
+    tonight's games, not the season's (each game's summary is in SQL)."""
+    from speedref.engine import records
+    db = ResultsDB(tmp_path / "r.db")
+    db.moment = "2026-01-01T19:00:00+00:00"
+    for i in range(30):
+        db.add_game(rec("old-%d" % i, ["Ann", "Bob"], "T1", winner=i % 2))
+    db.moment = None
+    ev, _ = E.start(db, "Club", "2026-12-10", ["T1"], [])
+    E.checkin(db, ev, ["Ann", "Bob"])
+    rnd = E.pair(db, ev, "speed")
+    db.add_game(rec("t-1", seats(rnd, "T1"), "T1"))
+    replayed = []
+    real = records.summary
+    monkeypatch.setattr(records, "summary", lambda r: replayed.append(r.get("id")) or real(r))
+    t = state(db, ev)
+    assert [g.record["id"] for g in t.placement.placed()] == ["t-1"] and set(replayed) == {"t-1"}
+    assert sorted((r["player"], r["games"]) for r in t.standings) == [(n, 1) for n in sorted(seats(rnd, "T1"))]
+    db.close()
+
+
 def test_tonights_standings_by_hand(two_rounds):
     """Two rounds of four: each table's first seat wins its single deal by 5
     (SP: the deal's cards left are the winner's points); then, by hand: two

@@ -15,7 +15,7 @@ import pytest
 
 from host_tools.club import evening as E
 from host_tools.club.db import ResultsDB
-from host_tools.views import evening_page, results_page
+from host_tools.views import evening_page, serve, site
 
 BIN = Path(sys.executable).parent
 
@@ -31,7 +31,7 @@ def club_db(tmp_path):
     return path
 
 
-def serve(db, *args):
+def run_serve(db, *args):
     p = subprocess.Popen([str(BIN / "speedref-results"), "--serve", "--port", "0", "--db", str(db), *args],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env=dict(os.environ, PYTHONIOENCODING="utf-8"))
@@ -57,11 +57,11 @@ def stop(p):
 
 
 def test_served_to_the_room_with_a_qr_code_and_no_file_path(club_db):
-    p, first, url = serve(club_db, "--host", "0.0.0.0")
+    p, first, url = run_serve(club_db, "--host", "0.0.0.0")
     try:
         assert first.startswith("serving the results page to the room on http://") and "read-only" in first
         port = int(url.rsplit(":", 1)[1].strip("/"))
-        assert url == results_page.page_url("0.0.0.0", port)
+        assert url == serve.page_url("0.0.0.0", port)
         qr = [p.stdout.readline() for _ in range(evening_page.qr_text(url).count("\n") + 1)]
         assert "".join(qr).rstrip("\n") == evening_page.qr_text(url)
         status, page = get("http://127.0.0.1:%d/" % port)
@@ -77,7 +77,7 @@ def test_served_to_the_room_with_a_qr_code_and_no_file_path(club_db):
 
 
 def test_without_host_it_answers_this_machine_only(club_db):
-    p, first, url = serve(club_db)
+    p, first, url = run_serve(club_db)
     try:
         assert "(this machine only)" in first and url.startswith("http://127.0.0.1:")
         status, page = get(url)
@@ -87,7 +87,7 @@ def test_without_host_it_answers_this_machine_only(club_db):
 
 
 def test_a_served_database_problem_names_no_file(club_db, tmp_path):
-    srv = results_page.make_server(lambda: ResultsDB(tmp_path / "gone.db", create=False), "x", 0, "0.0.0.0")
+    srv = site.make_server(lambda: ResultsDB(tmp_path / "gone.db", create=False), "x", 0, "0.0.0.0")
     import threading
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:

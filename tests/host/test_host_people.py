@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, HealthCheck, strategies as st
 
 from host_tools.club import people, ratings, standings
-from host_tools.views import results_page
+from host_tools.views import results_page, site
 from host_tools.club.db import ResultsDB
 from host_fixtures import partners_game, speed_single, speedrun_short
 
@@ -301,7 +301,7 @@ def test_the_served_page_is_made_again_after_a_change_to_names(tmp_path):
     from host_tools.club import changes
     db_path = tmp_path / "r.db"
     evening(db_path)
-    srv = results_page.make_server(lambda: ResultsDB(db_path, create=False), "r.db", port=0)
+    srv = site.make_server(lambda: ResultsDB(db_path, create=False), "r.db", port=0)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     url = "http://127.0.0.1:%d/" % srv.server_address[1]
 

@@ -19,7 +19,7 @@ import pytest
 import results_page_check as check
 import results_sample as sample
 from host_tools.cli import results
-from host_tools.views import results_page
+from host_tools.views import results_page, site
 from host_tools.club.db import ResultsDB
 
 
@@ -255,15 +255,28 @@ def fetch(url):
         return r.status, dict(r.headers), r.read().decode("utf-8")
 
 
-def test_serve_on_loopback_rebuilds_the_page_per_request(evening, tmp_path):
-    """--serve answers 127.0.0.1 only, with the page --html writes (plus a
-    reload every 30 s without scripts, live updates with them:
-    tests/host/test_host_results_live.py), and a game stored meanwhile is on the next request."""
+def served_and_written(served, written):
+    """The served pages' numbers and the written page's, but their header
+    lines (the file counts its tables too), and the first screen's rows of
+    each game: the first rows of that game's whole standings."""
+    got, want = dict(served), dict(written)
+    first = got.pop("first")
+    for game, rows in first.items():
+        assert rows == got["standings"][game][:len(rows)], game
+    assert got.pop("summary").split(" \u00b7 ")[0] == want.pop("summary").split(" from ")[0]
+    return got, want
+
+
+def test_serve_on_loopback_serves_the_written_pages_numbers_a_page_at_a_time(evening, tmp_path):
+    """--serve answers 127.0.0.1 only: the first screen (a reload every 30 s
+    without scripts, live updates with them: tests/host/test_host_results_live.py)
+    and the pages it links to hold every number the page --html writes, and
+    a game stored meanwhile is on the next request."""
     import shutil
     import threading
     db = tmp_path / "live.db"
     shutil.copy(evening[0], db)
-    srv = results_page.make_server(lambda: ResultsDB(db), str(db), port=0)
+    srv = site.make_server(lambda: ResultsDB(db), str(db), port=0)
     assert srv.server_address[0] == "127.0.0.1"
     t = threading.Thread(target=srv.serve_forever, daemon=True)
     t.start()
@@ -274,18 +287,27 @@ def test_serve_on_loopback_rebuilds_the_page_per_request(evening, tmp_path):
         assert headers["Content-Security-Policy"] == results_page.LIVE_CSP
         assert '<noscript><meta http-equiv="refresh" content="30"></noscript>' in body
         assert fetch(url)[2] == body, "nothing new stored: the same page"
+        get = lambda path: fetch(url + path.lstrip("/"))[2]
         written = tmp_path / "page.html"
         assert cli(["--db", str(db), "--html", str(written)])[0] == 0
-        assert check.from_html(body) == check.from_html(written.read_text(encoding="utf-8"))
+        served = check.from_site(get)
+        got, want = served_and_written(served, check.from_html(written.read_text(encoding="utf-8")))
+        assert got == want
+        assert len(got["sheets"]) == 14 and got["tables"] and got["ratings"] and got["players"]
+        # every page but the first is plain HTML, no script
+        for path in ("standings/speed", "ratings/speed", "players", "games", "game/1", "tables/speed", "evenings"):
+            status, headers, text = fetch(url + path)
+            assert status == 200 and "<script" not in text and headers["Content-Security-Policy"] == results_page.CSP
         # a board finishes another game
         sample.feed(db, sample.board_lines("e6614c311b8d2a2f", [("partners", ["Eve", "Ann", "Bob", "Cat"])],
                                            first_seq=5))
-        shown = check.from_html(fetch(url)[2])
+        shown = check.from_site(get)
         assert len(shown["sheets"]) == 15 and shown["summary"].startswith("15 games")
         assert [r["player"] for r in shown["standings"]["partners"]][0] == "Eve"
-        with pytest.raises(urllib.error.HTTPError) as e:
-            fetch(url + "db")
-        assert e.value.code == 404
+        for path in ("db", "games?page=9", "games?page=x", "game/99", "standings/chess", "player/nobody"):
+            with pytest.raises(urllib.error.HTTPError) as e:
+                fetch(url + path)
+            assert e.value.code == 404, path
     finally:
         srv.shutdown()
         srv.server_close()
@@ -504,7 +526,7 @@ def test_the_page_names_its_database_by_the_file_name_never_the_folders(tmp_path
     for source, open_db, paths in ((str(db), lambda: ResultsDB(db), [""]),
                                    (str(folder / "gone.db"), lambda: ResultsDB(folder / "gone.db", create=False),
                                     ["", "events"])):
-        srv = results_page.make_server(open_db, source, port=0)
+        srv = site.make_server(open_db, source, port=0)
         threading.Thread(target=srv.serve_forever, daemon=True).start()
         try:
             for path in paths:

@@ -13,7 +13,7 @@ import pytest
 
 from host_fixtures import speed_single
 from host_tools.cli import results
-from host_tools.views import results_page
+from host_tools.views import results_page, serve, site
 from host_tools.club.db import ResultsDB
 
 
@@ -101,7 +101,7 @@ def test_html_page_is_one_snapshot(wal_db, monkeypatch, tmp_path):
 
 @pytest.fixture
 def server(wal_db):
-    srv = results_page.make_server(lambda: ResultsDB(wal_db), str(wal_db), port=0)
+    srv = site.make_server(lambda: ResultsDB(wal_db), str(wal_db), port=0)
     t = threading.Thread(target=srv.serve_forever, daemon=True)
     t.start()
     try:
@@ -148,7 +148,7 @@ def test_an_unknown_method_is_not_echoed_and_error_pages_carry_the_csp(server):
     assert missing.startswith(b"HTTP/1.0 404") and b"Content-Security-Policy: " in missing
 
 
-@pytest.mark.parametrize("error", [BrokenPipeError, ConnectionResetError])
+@pytest.mark.parametrize("error", [BrokenPipeError, ConnectionResetError, TimeoutError])
 def test_a_client_that_leaves_before_its_answer_is_no_traceback(wal_db, error, capsys):
     class Gone:
         closed = False
@@ -162,9 +162,9 @@ def test_a_client_that_leaves_before_its_answer_is_no_traceback(wal_db, error, c
         def close(self):
             self.closed = True
 
-    handler = type("H", (results_page.make_server(lambda: ResultsDB(wal_db), "", port=0)
+    handler = type("H", (site.make_server(lambda: ResultsDB(wal_db), "", port=0)
                          .RequestHandlerClass,), {})
-    srv = results_page.http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    srv = serve.http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     real_setup = handler.setup
 
     def setup(self):
@@ -215,5 +215,5 @@ def test_serve_whose_banner_cannot_be_written_ends_with_exit_2():
         def server_close(self):
             self.closed = True
     srv = Server()
-    assert results_page.serve(srv, out=lambda text: 2) == 2 and srv.closed
-    assert results_page.serve(Server(), out=lambda text: 0) == 0
+    assert serve.serve(srv, out=lambda text: 2) == 2 and srv.closed
+    assert serve.serve(Server(), out=lambda text: 0) == 0

@@ -392,10 +392,16 @@ def test_a_new_game_rates_only_itself_and_a_late_one_rates_from_its_place(tmp_pa
         assert count.rated == 21 + 7                   # itself and what follows it (t-16..20, u-1), not t-15
         changes.make(db, "rename", ["Eve", "Evelyn"])
         ratings.stored(db)
-        assert count.rated == 28 + 7                   # from Eve's one game on
+        assert count.rated == 28                       # a new name for one person: the same numbers, relabelled
         changes.make(db, "rename", ["Evelyn", "EVELYN"])   # a spelling: nobody's key moves
         ratings.stored(db)
-        assert count.rated == 35
+        assert count.rated == 28
+        changes.make(db, "merge", ["Evelyn", "Cat"])   # two people made one: from Eve's one game on
+        ratings.stored(db)
+        assert count.rated == 28 + 7
+        changes.undo(db, [])
+        ratings.stored(db)
+        assert count.rated == 35 + 7
         monkeypatch.undo()
         assert check.check(db)[0] == []
     finally:

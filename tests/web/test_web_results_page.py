@@ -195,21 +195,29 @@ def test_hostile_names_run_nothing(browser, tmp_path):
     check.check_against_cli(browser.execute_script(check.EXTRACT_JS), db, {sample.HOSTILE_DEVICE: db})
 
 
-def test_served_page_is_the_same_page(browser, evening):
-    from host_tools.views import results_page
+def test_served_pages_hold_the_written_pages_numbers(browser, evening):
+    """--serve: the first screen and the pages it links to, opened in the
+    browser one after another, hold every number of the page --html wrote,
+    and nothing on them is refused or runs but the first screen's script."""
+    from host_tools.views import site
     from host_tools.club.db import ResultsDB
-    srv = results_page.make_server(lambda: ResultsDB(evening[0]), "club.db", port=0)
+    sys.path.insert(0, str(ROOT / "tests" / "host"))
+    from test_host_results_page import served_and_written
+    srv = site.make_server(lambda: ResultsDB(evening[0]), "club.db", port=0)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
+    base = "http://127.0.0.1:%d" % srv.server_address[1]
+
+    def get(path):
+        browser.get(base + path)
+        assert seen(browser) == {"alerts": [], "errors": [], "csp": []}, path
+        return browser.execute_script("return document.documentElement.outerHTML")
     try:
-        browser.get("http://127.0.0.1:%d/" % srv.server_address[1])
-        served = browser.execute_script(check.EXTRACT_JS)
-        assert seen(browser) == {"alerts": [], "errors": [], "csp": []}
+        served = check.from_site(get)
     finally:
         srv.shutdown()
         srv.server_close()
-    open_file(browser, evening[2])
-    written = browser.execute_script(check.EXTRACT_JS)
-    assert served == written
+    got, want = served_and_written(served, check.from_html(evening[2].read_text(encoding="utf-8")))
+    assert got == want and len(got["sheets"]) == 14
 
 
 def test_served_page_shows_a_new_game_in_place_without_a_reload(browser, evening, tmp_path):
@@ -218,28 +226,31 @@ def test_served_page_shows_a_new_game_in_place_without_a_reload(browser, evening
     the page was not loaded again (a value set in it survives)."""
     import shutil
     from selenium.webdriver.support.ui import WebDriverWait
-    from host_tools.views import results_page
+    from host_tools.views import site
     from host_tools.club.db import ResultsDB
     db = tmp_path / "club.db"
     shutil.copy(evening[0], db)
-    srv = results_page.make_server(lambda: ResultsDB(db), "club.db", port=0)
+    srv = site.make_server(lambda: ResultsDB(db), "club.db", port=0)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:
         browser.get("http://127.0.0.1:%d/" % srv.server_address[1])
         before = browser.execute_script(check.EXTRACT_JS)
-        browser.execute_script("window.scrollTo(0, 700); window.__same = 1;")
+        at = browser.execute_script("window.scrollTo(0, Math.min(700, document.documentElement.scrollHeight"
+                                    " - window.innerHeight)); window.__same = 1; return window.scrollY")
+        assert at > 0
         version = browser.execute_script("return document.documentElement.dataset.version")
         sample.feed(db, sample.board_lines("e6614c311b8d2a2f", [("partners", ["Eve", "Ann", "Bob", "Cat"])],
                                            first_seq=5))
         WebDriverWait(browser, 10).until(
             lambda d: d.execute_script("return document.documentElement.dataset.version") != version)
         after = browser.execute_script(check.EXTRACT_JS)
-        assert browser.execute_script("return [window.__same, window.scrollY]") == [1, 700]
+        assert browser.execute_script("return [window.__same, window.scrollY]") == [1, at]
         assert seen(browser) == {"alerts": [], "errors": [], "csp": []}
     finally:
         srv.shutdown()
         srv.server_close()
-    assert len(after["sheets"]) == len(before["sheets"]) + 1
+    assert before["summary"].startswith("14 games") and after["summary"].startswith("15 games")
+    assert after["standings"]["partners"][0]["player"] == "Eve" != before["standings"]["partners"][0]["player"]
 
 
 def test_screenshot_at_1280x800_is_readable(browser, evening):
