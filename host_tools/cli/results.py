@@ -28,6 +28,7 @@ import sys
 from speedref import games as games_registry
 
 from host_tools import jsonin
+from host_tools.argtypes import file_name
 from host_tools.club import db as dbmod
 from host_tools.club import ratings as ratings_mod
 from host_tools.club import standings, summary
@@ -74,13 +75,6 @@ def host_address(text):
     except ValueError:
         raise argparse.ArgumentTypeError("%r is not an IP address (0.0.0.0 serves every network of this laptop)"
                                          % text)
-
-
-def file_name(text):
-    """A file to write: a name, not an empty string."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("an empty file name")
-    return text
 
 
 def build_parser():
