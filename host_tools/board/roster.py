@@ -87,6 +87,7 @@ def read_names(path, text=None):
             line = data[:e.start].count(b"\n") + 1
             raise BadInput("%s: line %d is not UTF-8 text; nothing sent" % (path, line))
     out = []
+    seen = set()        # each name kept, folded: a case-only repeat found in one look
     bad = []
     for i, line in enumerate(lines(text), 1):
         s = line.strip(" \t")
@@ -97,7 +98,9 @@ def read_names(path, text=None):
         except N.BadName as e:
             bad.append("line %d: %s" % (i, e))
             continue
-        if N.find(out, name) < 0:
+        key = N.fold(name)
+        if key not in seen:
+            seen.add(key)
             out.append(name)
     if bad:
         more = "" if len(bad) <= SHOWN else "\n  ... and %d more" % (len(bad) - SHOWN)
@@ -167,6 +170,7 @@ def check_roster(answer, raw=None):
     if not isinstance(got, list):
         raise BadAnswer('"names" is %s, not a list of names' % _kind(got), raw)
     names = []
+    where = {}          # a name folded -> its index in names
     for i, n in enumerate(got, 1):
         if not isinstance(n, str):
             raise BadAnswer("name %d is %s, not text" % (i, _kind(n)), raw)
@@ -174,8 +178,8 @@ def check_roster(answer, raw=None):
             n = N.clean(n)
         except N.BadName as e:
             raise BadAnswer("name %d: %s" % (i, e), raw)
-        first = N.find(names, n)
-        if first >= 0:
+        first = where.setdefault(N.fold(n), len(names))
+        if first < len(names):
             raise BadAnswer("name %d, %s, is %s's again: one person is on a roster once" % (i, n, names[first]), raw)
         names.append(n)
     most = _whole(answer, "max", 1, raw)

@@ -117,6 +117,22 @@ def test_a_bad_file_is_refused_whole_and_the_roster_kept(board, tmp_path):
     assert out == "Ann\n"
 
 
+def test_a_long_file_folds_each_name_a_few_times_not_once_per_name_before_it(tmp_path, monkeypatch):
+    """A club's whole list pasted in (10,000 lines) is read in one pass: a
+    name is folded by its check (no seat label) and once to find a
+    case-only repeat, not once for every name read before it (50 million
+    folds, half a minute before the file's refusal)."""
+    from speedref import names as N
+    calls = []
+    fold = N.fold
+    monkeypatch.setattr(N, "fold", lambda name: calls.append(name) or fold(name))
+    text = "".join("Player%d\n" % i for i in range(10000)) + "PLAYER7\n"
+    with pytest.raises(tool.BadInput, match="holds 10000 names"):
+        tool.read_names("club.txt", text)
+    assert len(calls) == 2 * 10001
+    assert tool.read_names("club.txt", "Zo\u00eb\nZO\u00cb\nAnn\n") == ["Zo\u00eb", "Ann"]
+
+
 def test_the_board_refuses_and_the_tool_says_why(board):
     board.app.start("spit", board.now())  # a game running: no roster changes now
     with pytest.raises(tool.Problem, match="refused it: a game is running"):
