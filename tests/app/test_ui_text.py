@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import mpyrun
-from board_rig import at_repl, needs_board
+from board_rig import exec_installed, needs_board
 
 # The check, as MicroPython and CPython both run it: `cases` draws text both
 # ways and counts the frames that differ.
@@ -183,16 +183,5 @@ def test_text_on_the_emulated_pico_as_thumb_code_is_the_same(install):
     """On MicroPython's rp2 firmware, the viper functions as Cortex-M0+ code:
     from speedref-flash's .mpy files (-march=armv6m) and frozen into
     speedref-pico-RPI_PICO.uf2 (the port's mpy-cross flags)."""
-    from emu import fs as emu_fs
-    from emu import images
-    if install == "mpy":
-        p = at_repl()
-    else:
-        p = at_repl(emu_fs.main_only(), firmware=images.frozen_firmware())
-    try:
-        where = p.exec("from speedref.app import glyphs\nprint(glyphs.__file__)\n")
-        assert where.strip().endswith(".mpy") == (install == "mpy"), where  # a file, or frozen
-        out = p.exec(CHECK + "\nprint('BAD', cases(120))\n", timeout_us=600000000)
-    finally:
-        p.close()
+    out = exec_installed(install, "speedref.app.glyphs", CHECK + "\nprint('BAD', cases(120))\n")
     assert "BAD 0" in out, out

@@ -26,6 +26,21 @@ def at_repl(fs_files=None, firmware=None):
     return p
 
 
+def exec_installed(install, module, code, timeout_us=600000000):
+    """Run `code` at the REPL of a Pico with speedref installed as `install`
+    ("mpy": speedref-flash's .mpy files, -march=armv6m; "frozen": frozen
+    into speedref-pico-RPI_PICO.uf2 with the port's mpy-cross flags), after
+    checking that `module` comes from there; returns what it printed."""
+    from emu import fs as emu_fs
+    p = at_repl() if install == "mpy" else at_repl(emu_fs.main_only(), firmware=images.frozen_firmware())
+    try:
+        where = p.exec("import %s\nprint(%s.__file__)\n" % (module, module))
+        assert where.strip().endswith(".mpy") == (install == "mpy"), where  # a file, or frozen
+        return p.exec(code, timeout_us=timeout_us)
+    finally:
+        p.close()
+
+
 def mem(ref, label, out):
     """The heap after a collection, as the board reports it ({"cmd":
     "mem"} over USB): out[label] = bytes in use."""
