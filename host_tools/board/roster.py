@@ -245,6 +245,22 @@ def answer_in(raw, expect):
     return answer
 
 
+def open_port(port=None):
+    """The board's serial port opened (`port`, or the one board plugged in:
+    board/ports.py); Problem saying what to do when there is none or it
+    cannot be opened."""
+    if port is None:
+        from host_tools.board.ports import find_port
+        port = find_port()
+        if port is None:
+            raise Problem("no board found: plug it in, or name its port with --port")
+    import serial
+    try:
+        return serial.Serial(port, 115200, timeout=0.1)
+    except (serial.SerialException, OSError) as e:
+        raise Problem("cannot open %s: %s" % (port, e))
+
+
 class Board:
     """The board's console: a command line out, its answer back."""
 

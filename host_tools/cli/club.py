@@ -302,27 +302,17 @@ def push_usb(rnd, pairs, args):
     """One table's match over its board's USB cable (docs/serial-protocol.md,
     "The match"), the board checked to be that table; the line to print."""
     from host_tools.board import match as BM
-    from host_tools.board.roster import Board, Problem, check_roster
+    from host_tools.board.roster import Board, Problem, check_roster, open_port
     [(t, m)] = pairs
-    port = args.port
     try:
-        if port is None:
-            from host_tools.board.ports import find_port
-            port = find_port()
-            if port is None:
-                raise Problem("no board found: plug it in, or name its port with --port")
-        import serial
-        try:
-            ser = serial.Serial(port, 115200, timeout=0.1)
-        except (serial.SerialException, OSError) as e:
-            raise Problem("cannot open %s: %s" % (port, e))
+        ser = open_port(args.port)
         try:
             board = Board(ser, args.timeout)
             table, _ = check_roster(board.ask({"cmd": "roster"}))
             if table.lower() != t.name.lower():
                 raise Problem("the board on %s is %s, not %s: plug in %s's board, or name this one so"
                               " (speedref-roster --table-name \"%s\")" % (
-                                  port, jsonin.printable(table), evening_page.shown(t.name),
+                                  ser.port, jsonin.printable(table), evening_page.shown(t.name),
                                   evening_page.shown(t.name), evening_page.shown(t.name)))
             if m is None:
                 BM.clear_board(board)

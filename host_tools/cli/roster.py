@@ -45,7 +45,7 @@ from speedref import games
 from speedref import names as N
 from host_tools import jsonin
 from host_tools.board.roster import (ANSWER_S, ROSTER, BadAnswer, BadInput, Board, Problem, batches,
-                                     check_roster, read_names)
+                                     check_roster, open_port, read_names)
 from host_tools.argtypes import seconds
 from host_tools.jsonin import printable
 
@@ -288,17 +288,7 @@ def main(argv=None, out=None):
             commands = None
         else:
             commands = plan(args)   # every name, the table's name and a file, before any port
-        port = args.port
-        if port is None:
-            from host_tools.board.ports import find_port
-            port = find_port()
-            if port is None:
-                raise Problem("no board found: plug it in, or name its port with --port")
-        import serial
-        try:
-            ser = serial.Serial(port, 115200, timeout=0.1)
-        except (serial.SerialException, OSError) as e:
-            raise Problem("cannot open %s: %s" % (port, e))
+        ser = open_port(args.port)
         try:
             if args.verb == "match":
                 return run_match(Board(ser, args.timeout), args, out, mplan)
